@@ -1,0 +1,363 @@
+/**
+ * One side of a JSON-RPC connection: the dispatch map for what comes in, the pending map for what
+ * goes out, and cancellation and progress for both. It never sees bytes or sockets: transports
+ * hand it decoded values and it hands them back messages through `send`, in order.
+ */
+import {
+  ConnectionClosedError,
+  InvalidRequestError,
+  JsonRpcError,
+  MethodNotFoundError,
+  RemoteError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  toErrorObject,
+} from './errors.js';
+import {
+  classify,
+  decode,
+  errorResponse,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type Params,
+  type RequestId,
+} from './messages.js';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export type Result = Record<string, unknown>;
+
+/** Tells the transport which inbound request an outgoing message belongs to, so it can pick a stream. */
+export interface OutboundInfo {
+  relatedRequestId?: RequestId;
+}
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  relatedRequestId?: RequestId;
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+export interface RequestContext<E> {
+  id: RequestId;
+  method: string;
+  /** Aborted when the other side cancels the request or the connection closes. */
+  signal: AbortSignal;
+  meta: Params | undefined;
+  /** What the transport attached to the message (session id, headers, query string…). */
+  extra: E;
+  notify(method: string, params?: Params): void;
+  request(method: string, params?: Params, options?: Omit<RequestOptions, 'relatedRequestId'>): Promise<Result>;
+  /** Sends notifications/progress when the request carried a progressToken; returns whether it did. */
+  progress(progress: number, total?: number, message?: string): boolean;
+}
+
+export interface NotificationContext<E> {
+  method: string;
+  extra: E;
+}
+
+export type RequestHandler<E> = (params: Params, context: RequestContext<E>) => Promise<Result | void> | Result | void;
+export type NotificationHandler<E> = (params: Params, context: NotificationContext<E>) => void | Promise<void>;
+
+export type TapEntry = { message: unknown } | { raw: string };
+
+export interface PeerOptions {
+  send(payload: JsonRpcMessage | JsonRpcMessage[], info: OutboundInfo): void;
+  requestTimeoutMs?: number;
+  /** Returns an error to refuse a batch; when absent, every batch is refused. */
+  batchPolicy?(items: unknown[]): JsonRpcError | undefined;
+  /** Diagnostics that are not the other side's business: handler crashes, late responses… */
+  log?(level: 'debug' | 'warning' | 'error', message: string, detail?: unknown): void;
+  /** Sees every message in both directions, before it is handled or after it is sent. */
+  tap?(direction: 'in' | 'out', entry: TapEntry): void;
+}
+
+interface Pending {
+  method: string;
+  resolve(result: Result): void;
+  reject(error: Error): void;
+  onProgress: ((update: ProgressUpdate) => void) | undefined;
+  cleanup(): void;
+}
+
+interface Inflight {
+  controller: AbortController;
+  done: boolean;
+}
+
+export class Peer<E = unknown> {
+  readonly #options: PeerOptions;
+  readonly #requestHandlers = new Map<string, RequestHandler<E>>();
+  readonly #notificationHandlers = new Map<string, NotificationHandler<E>>();
+  readonly #pending = new Map<RequestId, Pending>();
+  readonly #inflight = new Map<RequestId, Inflight>();
+  readonly #closeListeners: Array<() => void> = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: PeerOptions) {
+    this.#options = options;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  onRequest(method: string, handler: RequestHandler<E>): void {
+    this.#requestHandlers.set(method, handler);
+  }
+
+  onNotification(method: string, handler: NotificationHandler<E>): void {
+    this.#notificationHandlers.set(method, handler);
+  }
+
+  onClose(listener: () => void): void {
+    this.#closeListeners.push(listener);
+  }
+
+  /** Entry point for transports that carry text: decodes, answers parse errors, dispatches. */
+  receiveText(text: string, extra: E): Promise<void> {
+    const decoded = decode(text);
+    if (!decoded.ok) {
+      this.#options.tap?.('in', { raw: text });
+      this.rejectMalformed(decoded.error);
+      return Promise.resolve();
+    }
+    return this.receive(decoded.value, extra);
+  }
+
+  /** Entry point for one decoded JSON value: a message or a batch. */
+  async receive(value: unknown, extra: E): Promise<void> {
+    if (this.#closed) return;
+    this.#options.tap?.('in', { message: value });
+    if (!Array.isArray(value)) {
+      const response = await this.#handleOne(value, extra);
+      if (response) this.#write(response, { relatedRequestId: response.id });
+      return;
+    }
+    if (value.length === 0) return this.rejectMalformed(new InvalidRequestError('Invalid request: empty batch'));
+    const refusal = this.#options.batchPolicy
+      ? this.#options.batchPolicy(value)
+      : new InvalidRequestError('Invalid request: batches are not supported');
+    if (refusal) return this.rejectMalformed(refusal);
+    const responses = await Promise.all(value.map((item) => this.#handleOne(item, extra)));
+    const answered = responses.filter((response): response is JsonRpcResponse => response !== undefined);
+    if (answered.length > 0) this.#write(answered, {});
+  }
+
+  /** Answers a message that could not be read at all: an error response without an id. */
+  rejectMalformed(error: JsonRpcError): void {
+    this.#write(errorResponse(undefined, error.toErrorObject()), {});
+  }
+
+  notify(method: string, params?: Params, info: OutboundInfo = {}): void {
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    this.#write(message, info);
+  }
+
+  request(method: string, params?: Params, options: RequestOptions = {}): Promise<Result> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError());
+    const id = this.#nextId++;
+    let outgoing = params;
+    if (options.onProgress) {
+      const meta = { ...(params?._meta as Params | undefined), progressToken: id };
+      outgoing = { ...params, _meta: meta };
+    }
+    const message: JsonRpcRequest = outgoing === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outgoing };
+    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const info: OutboundInfo = options.relatedRequestId === undefined ? {} : { relatedRequestId: options.relatedRequestId };
+
+    return new Promise<Result>((resolve, reject) => {
+      const giveUp = (error: Error, reason: string): void => {
+        if (!this.#pending.has(id)) return;
+        this.#pending.get(id)?.cleanup();
+        this.#pending.delete(id);
+        // The other side may still be working on it: tell it to stop. Its late answer is ignored.
+        if (!this.#closed) this.notify('notifications/cancelled', { requestId: id, reason }, info);
+        reject(error);
+      };
+      const timer = setTimeout(() => giveUp(new RequestTimeoutError(method, timeoutMs), `Timed out after ${timeoutMs} ms`), timeoutMs);
+      const signalOnAbort = (): void => giveUp(new RequestCancelledError(method, options.signal?.reason), 'Cancelled by the requester');
+      options.signal?.addEventListener('abort', signalOnAbort, { once: true });
+      this.#pending.set(id, {
+        method,
+        resolve,
+        reject,
+        onProgress: options.onProgress,
+        cleanup: () => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', signalOnAbort);
+        },
+      });
+      if (options.signal?.aborted) return signalOnAbort();
+      this.#write(message, info);
+    });
+  }
+
+  /** Ends the connection: pending requests reject locally, running handlers are aborted and stay silent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [id, pending] of this.#pending) {
+      this.#pending.delete(id);
+      pending.cleanup();
+      pending.reject(new ConnectionClosedError());
+    }
+    for (const inflight of this.#inflight.values()) {
+      inflight.done = true;
+      inflight.controller.abort(new ConnectionClosedError());
+    }
+    this.#inflight.clear();
+    for (const listener of this.#closeListeners) listener();
+  }
+
+  #write(payload: JsonRpcMessage | JsonRpcMessage[], info: OutboundInfo): void {
+    if (this.#closed) return;
+    this.#options.send(payload, info);
+    this.#options.tap?.('out', { message: payload });
+  }
+
+  async #handleOne(value: unknown, extra: E): Promise<JsonRpcResponse | undefined> {
+    const classified = classify(value);
+    switch (classified.kind) {
+      case 'request':
+        return this.#handleRequest(classified.message, extra);
+      case 'notification':
+        await this.#handleNotification(classified.message, extra);
+        return undefined;
+      case 'response':
+        this.#handleResponse(classified.message);
+        return undefined;
+      case 'invalid':
+        if (classified.looksLikeResponse && classified.id !== undefined && this.#pending.has(classified.id)) {
+          // Our request got a broken answer: fail it here rather than leave it to time out.
+          const pending = this.#pending.get(classified.id)!;
+          this.#pending.delete(classified.id);
+          pending.cleanup();
+          pending.reject(classified.error);
+        }
+        // A malformed response keeps no id in our answer: echoing the id of our own request would be misread.
+        return errorResponse(classified.looksLikeResponse ? undefined : classified.id, classified.error.toErrorObject());
+    }
+  }
+
+  async #handleRequest(message: JsonRpcRequest, extra: E): Promise<JsonRpcResponse | undefined> {
+    const { id, method } = message;
+    if (this.#inflight.has(id)) {
+      return errorResponse(id, new InvalidRequestError(`Invalid request: id ${JSON.stringify(id)} is already in use`).toErrorObject());
+    }
+    const handler = this.#requestHandlers.get(method);
+    if (!handler) return errorResponse(id, new MethodNotFoundError(method).toErrorObject());
+
+    const inflight: Inflight = { controller: new AbortController(), done: false };
+    this.#inflight.set(id, inflight);
+    const params = message.params ?? {};
+    try {
+      const result = await handler(params, this.#contextFor(message, params, inflight, extra));
+      if (inflight.done) return undefined; // cancelled or closed while running: no response
+      return { jsonrpc: '2.0', id, result: result ?? {} };
+    } catch (error) {
+      if (inflight.done) return undefined;
+      if (!(error instanceof JsonRpcError)) this.#options.log?.('error', `Handler for "${method}" failed`, error);
+      return errorResponse(id, toErrorObject(error));
+    } finally {
+      inflight.done = true;
+      if (this.#inflight.get(id) === inflight) this.#inflight.delete(id);
+    }
+  }
+
+  #contextFor(message: JsonRpcRequest, params: Params, inflight: Inflight, extra: E): RequestContext<E> {
+    const { id, method } = message;
+    const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Params) : undefined;
+    const token = meta?.progressToken;
+    const related: OutboundInfo = { relatedRequestId: id };
+    let lastProgress = -Infinity;
+    return {
+      id,
+      method,
+      signal: inflight.controller.signal,
+      meta,
+      extra,
+      notify: (notifyMethod, notifyParams) => this.notify(notifyMethod, notifyParams, related),
+      request: (requestMethod, requestParams, options) =>
+        this.request(requestMethod, requestParams, { ...options, relatedRequestId: id }),
+      progress: (progress, total, progressMessage) => {
+        // Progress must stop with the request and only ever go up (MCP basic/utilities/progress).
+        if (!isRequestId(token) || inflight.done) return false;
+        if (!(progress > lastProgress)) throw new RangeError(`Progress must increase: ${progress} after ${lastProgress}`);
+        lastProgress = progress;
+        const update: Params = { progressToken: token, progress };
+        if (total !== undefined) update.total = total;
+        if (progressMessage !== undefined) update.message = progressMessage;
+        this.notify('notifications/progress', update, related);
+        return true;
+      },
+    };
+  }
+
+  async #handleNotification(message: JsonRpcNotification, extra: E): Promise<void> {
+    const params = message.params ?? {};
+    if (message.method === 'notifications/cancelled') return this.#cancelInbound(params);
+    if (message.method === 'notifications/progress') return this.#routeProgress(params);
+    const handler = this.#notificationHandlers.get(message.method);
+    if (!handler) {
+      this.#options.log?.('debug', `Ignored notification "${message.method}": no handler`);
+      return;
+    }
+    try {
+      await handler(params, { method: message.method, extra });
+    } catch (error) {
+      // Notifications never get a response, not even an error one.
+      this.#options.log?.('error', `Notification handler for "${message.method}" failed`, error);
+    }
+  }
+
+  #cancelInbound(params: Params): void {
+    const requestId = params.requestId;
+    const inflight = isRequestId(requestId) ? this.#inflight.get(requestId) : undefined;
+    if (!inflight || inflight.done) {
+      this.#options.log?.('debug', `Ignored cancellation of ${JSON.stringify(requestId)}: not in progress`);
+      return;
+    }
+    inflight.done = true;
+    this.#inflight.delete(requestId as RequestId);
+    inflight.controller.abort(new RequestCancelledError(String(requestId), params.reason));
+  }
+
+  #routeProgress(params: Params): void {
+    const token = params.progressToken;
+    const pending = isRequestId(token) ? this.#pending.get(token) : undefined;
+    if (!pending?.onProgress || typeof params.progress !== 'number') return;
+    const update: ProgressUpdate = { progress: params.progress };
+    if (typeof params.total === 'number') update.total = params.total;
+    if (typeof params.message === 'string') update.message = params.message;
+    pending.onProgress(update);
+  }
+
+  #handleResponse(message: JsonRpcResponse): void {
+    if (message.id === undefined) {
+      this.#options.log?.('warning', 'The other side could not read one of our messages', 'error' in message ? message.error : undefined);
+      return;
+    }
+    const pending = this.#pending.get(message.id);
+    if (!pending) {
+      this.#options.log?.('debug', `Ignored late or unknown response ${JSON.stringify(message.id)}`);
+      return;
+    }
+    this.#pending.delete(message.id);
+    pending.cleanup();
+    if ('error' in message) pending.reject(new RemoteError(message.error));
+    else pending.resolve(message.result);
+  }
+}

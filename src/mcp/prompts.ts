@@ -1,0 +1,88 @@
+/**
+ * Prompts: listing, getting with argument checks, and completion of their arguments. Sextant's
+ * default server registers none yet; the registry answers correctly when empty.
+ */
+import { InvalidParamsError } from '../jsonrpc/index.js';
+import { paginate } from './pagination.js';
+import { compare } from './resources.js';
+import type { ContentBlock, JsonObject } from './tools.js';
+
+/** The spec caps a completion answer at 100 values. */
+export const MAX_COMPLETION_VALUES = 100;
+
+export interface PromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+export interface PromptDefinition {
+  name: string;
+  description: string;
+  arguments?: PromptArgument[];
+  get(args: Record<string, string>): Promise<{ description?: string; messages: PromptMessage[] }> | { description?: string; messages: PromptMessage[] };
+  /** Candidate values for one argument, given what the user typed so far. */
+  complete?(argument: string, value: string, context: Record<string, string>): string[];
+}
+
+export class PromptRegistry {
+  readonly #prompts = new Map<string, PromptDefinition>();
+
+  register(prompt: PromptDefinition): this {
+    if (this.#prompts.has(prompt.name)) throw new TypeError(`Prompt "${prompt.name}" is already registered`);
+    this.#prompts.set(prompt.name, prompt);
+    return this;
+  }
+
+  list(cursor: unknown): { prompts: JsonObject[]; nextCursor?: string } {
+    const sorted = [...this.#prompts.values()].sort((a, b) => compare(a.name, b.name));
+    const page = paginate(sorted, (prompt) => prompt.name, cursor);
+    const result: { prompts: JsonObject[]; nextCursor?: string } = {
+      prompts: page.items.map(({ get: _get, complete: _complete, ...described }) => described),
+    };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return result;
+  }
+
+  async get(name: unknown, args: unknown): Promise<JsonObject> {
+    const prompt = this.#find(name);
+    const values = stringRecord(args, 'arguments');
+    const missing = (prompt.arguments ?? []).filter((arg) => arg.required && values[arg.name] === undefined).map((arg) => arg.name);
+    if (missing.length > 0) throw new InvalidParamsError(`Missing required arguments for prompt "${prompt.name}": ${missing.join(', ')}`);
+    return { ...(await prompt.get(values)) };
+  }
+
+  complete(ref: JsonObject, argument: JsonObject, context: unknown): { values: string[]; total?: number; hasMore?: boolean } {
+    if (ref.type !== 'ref/prompt') {
+      throw new InvalidParamsError(`Invalid params: no completions for ${JSON.stringify(ref.type)} ${JSON.stringify(ref.uri ?? ref.name)}`);
+    }
+    const prompt = this.#find(ref.name);
+    if (typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+      throw new InvalidParamsError('Invalid params: "argument" needs string "name" and "value"');
+    }
+    const contextArgs = typeof context === 'object' && context !== null ? stringRecord((context as JsonObject).arguments, 'context.arguments') : {};
+    const all = prompt.complete?.(argument.name, argument.value, contextArgs) ?? [];
+    if (all.length <= MAX_COMPLETION_VALUES) return { values: all, total: all.length, hasMore: false };
+    return { values: all.slice(0, MAX_COMPLETION_VALUES), total: all.length, hasMore: true };
+  }
+
+  #find(name: unknown): PromptDefinition {
+    const prompt = typeof name === 'string' ? this.#prompts.get(name) : undefined;
+    if (!prompt) throw new InvalidParamsError(`Unknown prompt: ${String(name)}`);
+    return prompt;
+  }
+}
+
+function stringRecord(value: unknown, label: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidParamsError(`Invalid params: "${label}" must be an object`);
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item !== 'string') throw new InvalidParamsError(`Invalid params: "${label}.${key}" must be a string`);
+  }
+  return value as Record<string, string>;
+}

@@ -1,0 +1,68 @@
+/**
+ * JSON Schema validation of tool arguments and tool output, kept apart from the handler API: a
+ * tool declares plain JSON Schema, and this module decides how to check it. A schema without
+ * `$schema` is 2020-12 (MCP 2025-11-25 basic §JSON Schema Usage); draft-07 is honoured when
+ * declared; any other dialect is refused with a clear error instead of being guessed at.
+ */
+import { Ajv, type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+const DRAFT_2020_12 = new Set(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#']);
+const DRAFT_07 = new Set(['http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
+
+export class UnsupportedSchemaDialectError extends Error {
+  readonly code = 'SEXTANT_ERR_SCHEMA_DIALECT';
+  constructor(dialect: string) {
+    super(`Unsupported JSON Schema dialect "${dialect}": use 2020-12 (the default) or draft-07`);
+    this.name = 'UnsupportedSchemaDialectError';
+  }
+}
+
+export type ValidationResult = { valid: true } | { valid: false; errors: string[] };
+
+export class SchemaValidator {
+  // `strict: false` because MCP schemas may carry annotations (title, examples, x-*) that ajv's
+  // strict mode rejects; they do not change what is valid.
+  readonly #ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  readonly #ajv07 = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  readonly #compiled = new WeakMap<object, ValidateFunction>();
+
+  /** Compiles (once per schema object) and throws for an unsupported dialect or an invalid schema. */
+  compile(schema: Record<string, unknown>): ValidateFunction {
+    const cached = this.#compiled.get(schema);
+    if (cached) return cached;
+    const dialect = schema.$schema;
+    let validate: ValidateFunction;
+    if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.has(dialect))) {
+      validate = this.#ajv2020.compile(schema);
+    } else if (typeof dialect === 'string' && DRAFT_07.has(dialect)) {
+      validate = this.#ajv07.compile(schema);
+    } else {
+      throw new UnsupportedSchemaDialectError(String(dialect));
+    }
+    this.#compiled.set(schema, validate);
+    return validate;
+  }
+
+  validate(schema: Record<string, unknown>, value: unknown): ValidationResult {
+    const validate = this.compile(schema);
+    if (validate(value)) return { valid: true };
+    return { valid: false, errors: (validate.errors ?? []).map(describeError) };
+  }
+}
+
+/** One line a problem, phrased so that a model reading it knows which argument to fix. */
+function describeError(error: AjvError): string {
+  const where = error.instancePath === '' ? 'arguments' : `argument "${error.instancePath.slice(1).replaceAll('/', '.')}"`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `missing required argument "${String(params.missingProperty)}"`;
+    case 'additionalProperties':
+      return `unknown argument "${String(params.additionalProperty)}"`;
+    case 'enum':
+      return `${where} must be one of ${JSON.stringify(params.allowedValues)}`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}

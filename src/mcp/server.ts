@@ -1,0 +1,37 @@
+/**
+ * What all sessions of one server share: its identity and its registries. Each client connection
+ * gets its own `McpSession` from `createSession`, with its own peer, ids and negotiated state.
+ */
+import type { Logger } from '../log.js';
+import { PromptRegistry } from './prompts.js';
+import { ResourceRegistry } from './resources.js';
+import { McpSession, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
+import { ToolRegistry } from './tools.js';
+
+export interface McpServerOptions {
+  identity: ServerIdentity;
+  registries?: Partial<Registries>;
+  logger?: Logger;
+}
+
+export class McpServer {
+  readonly identity: ServerIdentity;
+  readonly registries: Registries;
+  readonly #logger: Logger | undefined;
+
+  constructor(options: McpServerOptions) {
+    this.identity = options.identity;
+    this.#logger = options.logger;
+    this.registries = {
+      tools: options.registries?.tools ?? new ToolRegistry(),
+      resources: options.registries?.resources ?? new ResourceRegistry(),
+      prompts: options.registries?.prompts ?? new PromptRegistry(),
+    };
+  }
+
+  createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
+    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries };
+    if (this.#logger) sessionOptions.logger = this.#logger;
+    return new McpSession(sessionOptions);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * One MCP session per client connection: lifecycle and version negotiation, capabilities, and the
+ * server-side methods, all on top of a JSON-RPC peer. Nothing here is shared between sessions
+ * except the registries, which are read-only once serving starts.
+ */
+import {
+  InvalidParamsError,
+  InvalidRequestError,
+  NotInitializedError,
+  Peer,
+  type Params,
+  type PeerOptions,
+  type RequestContext,
+  type RequestHandler,
+  type Result,
+} from '../jsonrpc/index.js';
+import { silentLogger, type Logger } from '../log.js';
+import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
+import type { PromptRegistry } from './prompts.js';
+import type { ResourceRegistry } from './resources.js';
+import type { ToolContext, ToolRegistry } from './tools.js';
+import { featuresOf, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from './versions.js';
+
+/** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
+export interface MessageContext {
+  transport: string;
+  sessionId?: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  instructions?: string;
+}
+
+export interface Registries {
+  tools: ToolRegistry;
+  resources: ResourceRegistry;
+  prompts: PromptRegistry;
+}
+
+export interface McpSessionOptions {
+  identity: ServerIdentity;
+  registries: Registries;
+  send: PeerOptions['send'];
+  tap?: PeerOptions['tap'];
+  logger?: Logger;
+  requestTimeoutMs?: number;
+}
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+  [key: string]: unknown;
+}
+
+/** Methods a client may send before the session is initialized (lifecycle §Initialization, utilities/ping). */
+const ALLOWED_BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
+
+export class McpSession {
+  readonly peer: Peer<MessageContext>;
+  readonly #options: McpSessionOptions;
+  readonly #logger: Logger;
+  #version: ProtocolVersion | undefined;
+  #clientInfo: ClientInfo | undefined;
+  #clientCapabilities: Params = {};
+  #clientReady = false;
+  #logLevel: LogLevel = DEFAULT_CLIENT_LOG_LEVEL;
+
+  constructor(options: McpSessionOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    const peerOptions: PeerOptions = {
+      send: options.send,
+      batchPolicy: (items) => this.#batchRefusal(items),
+      log: (level, message, detail) => this.#logger[level](message, detail),
+    };
+    if (options.tap) peerOptions.tap = options.tap;
+    if (options.requestTimeoutMs !== undefined) peerOptions.requestTimeoutMs = options.requestTimeoutMs;
+    this.peer = new Peer<MessageContext>(peerOptions);
+    this.#registerHandlers();
+  }
+
+  /** The negotiated revision, once `initialize` has been answered. */
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.#version;
+  }
+
+  get clientInfo(): ClientInfo | undefined {
+    return this.#clientInfo;
+  }
+
+  get clientCapabilities(): Params {
+    return this.#clientCapabilities;
+  }
+
+  /** Whether the client has sent notifications/initialized. */
+  get clientReady(): boolean {
+    return this.#clientReady;
+  }
+
+  get logLevel(): LogLevel {
+    return this.#logLevel;
+  }
+
+  receive(value: unknown, extra: MessageContext): Promise<void> {
+    return this.peer.receive(value, extra);
+  }
+
+  receiveText(text: string, extra: MessageContext): Promise<void> {
+    return this.peer.receiveText(text, extra);
+  }
+
+  /** Sends notifications/message when the client's level lets it through. */
+  log(level: LogLevel, data: unknown, logger?: string): boolean {
+    if (!this.#version || !isAtLeast(level, this.#logLevel)) return false;
+    this.peer.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
+    return true;
+  }
+
+  close(): void {
+    this.peer.close();
+  }
+
+  capabilities(version: ProtocolVersion): Params {
+    const capabilities: Params = {
+      logging: {},
+      tools: { listChanged: false },
+      resources: { subscribe: false, listChanged: false },
+      prompts: { listChanged: false },
+    };
+    if (featuresOf(version).completionsCapability) capabilities.completions = {};
+    return capabilities;
+  }
+
+  #handle(method: string, handler: RequestHandler<MessageContext>): void {
+    this.peer.onRequest(method, (params, context) => {
+      if (!this.#version && !ALLOWED_BEFORE_INITIALIZE.has(method)) throw new NotInitializedError(method);
+      return handler(params, context);
+    });
+  }
+
+  #registerHandlers(): void {
+    const { tools, resources, prompts } = this.#options.registries;
+    this.#handle('initialize', (params) => this.#initialize(params));
+    this.#handle('ping', () => ({}));
+    this.#handle('logging/setLevel', (params) => {
+      if (!isLogLevel(params.level)) {
+        throw new InvalidParamsError(`Invalid log level ${JSON.stringify(params.level)}: use one of ${LOG_LEVELS.join(', ')}`);
+      }
+      this.#logLevel = params.level;
+      return {};
+    });
+    this.#handle('tools/list', (params) => tools.list(this.#version!, params.cursor) as Result);
+    this.#handle('tools/call', async (params, context) => ({ ...(await tools.call(params, this.#toolContext(params, context))) }));
+    this.#handle('resources/list', (params) => resources.list(params.cursor) as Result);
+    this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor) as Result);
+    this.#handle('resources/read', (params) => {
+      if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
+      return resources.read(params.uri) as Promise<Result>;
+    });
+    this.#handle('prompts/list', (params) => prompts.list(params.cursor) as Result);
+    this.#handle('prompts/get', (params) => prompts.get(params.name, params.arguments));
+    this.#handle('completion/complete', (params) => {
+      const { ref, argument } = params;
+      if (!isObject(ref) || !isObject(argument)) throw new InvalidParamsError('Invalid params: "ref" and "argument" must be objects');
+      return { completion: prompts.complete(ref, argument, params.context) };
+    });
+
+    this.peer.onNotification('notifications/initialized', () => {
+      if (!this.#version) this.#logger.warning('notifications/initialized arrived before initialize; ignored');
+      else this.#clientReady = true;
+    });
+    this.peer.onNotification('notifications/roots/list_changed', () => {
+      this.#logger.debug('Client roots changed');
+    });
+  }
+
+  #initialize(params: Params): Result {
+    if (this.#version) throw new InvalidRequestError('Invalid request: the session is already initialized');
+    const { protocolVersion, capabilities, clientInfo } = params;
+    if (typeof protocolVersion !== 'string') throw new InvalidParamsError('Invalid params: "protocolVersion" must be a string');
+    if (!isObject(capabilities)) throw new InvalidParamsError('Invalid params: "capabilities" must be an object');
+    if (!isObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
+      throw new InvalidParamsError('Invalid params: "clientInfo" needs string "name" and "version"');
+    }
+    const version = negotiateVersion(protocolVersion);
+    if (version !== protocolVersion) {
+      this.#logger.info(`Client asked for protocol ${protocolVersion}; offering ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    }
+    this.#version = version;
+    this.#clientInfo = clientInfo as ClientInfo;
+    this.#clientCapabilities = capabilities;
+    const result: Result = {
+      protocolVersion: version,
+      capabilities: this.capabilities(version),
+      serverInfo: this.#serverInfo(version),
+    };
+    if (this.#options.identity.instructions) result.instructions = this.#options.identity.instructions;
+    return result;
+  }
+
+  #serverInfo(version: ProtocolVersion): Params {
+    const { name, version: serverVersion, title, description, websiteUrl } = this.#options.identity;
+    const features = featuresOf(version);
+    const info: Params = { name, version: serverVersion };
+    if (features.structuredOutput && title) info.title = title;
+    if (features.icons && description) info.description = description;
+    if (features.icons && websiteUrl) info.websiteUrl = websiteUrl;
+    return info;
+  }
+
+  #toolContext(params: Params, context: RequestContext<MessageContext>): ToolContext {
+    const logger = typeof params.name === 'string' ? params.name : undefined;
+    return {
+      signal: context.signal,
+      protocolVersion: this.#version!,
+      extra: context.extra,
+      progress: context.progress,
+      log: (level, data) => {
+        if (isAtLeast(level, this.#logLevel)) context.notify('notifications/message', { level, logger, data });
+      },
+    };
+  }
+
+  #batchRefusal(items: unknown[]): InvalidRequestError | undefined {
+    if (!this.#version || !featuresOf(this.#version).batches) {
+      return new InvalidRequestError(
+        `Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26 (this session: ${this.#version ?? 'not initialized'})`,
+      );
+    }
+    if (items.some((item) => isObject(item) && item.method === 'initialize')) {
+      return new InvalidRequestError('Invalid request: "initialize" must not be part of a batch');
+    }
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Params {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,177 @@
+/**
+ * The tools registry: definitions, `tools/list` shaped for the negotiated revision, and
+ * `tools/call` with argument validation kept outside the handlers.
+ */
+import { InvalidParamsError, JsonRpcError, type Params } from '../jsonrpc/index.js';
+import type { LogLevel } from './logging.js';
+import { paginate } from './pagination.js';
+import { SchemaValidator } from './schema-validator.js';
+import { featuresOf, type ProtocolVersion } from './versions.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export type ContentBlock =
+  | { type: 'text'; text: string; annotations?: JsonObject }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: JsonObject }
+  | { type: 'resource'; resource: JsonObject; annotations?: JsonObject }
+  | { type: 'resource_link'; uri: string; name: string; [key: string]: unknown };
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: JsonObject;
+  isError?: boolean;
+}
+
+/** What a tool's `run` may return: content, or structured output that the registry also renders as text. */
+export interface ToolOutput {
+  content?: ContentBlock[];
+  structuredContent?: JsonObject;
+  isError?: boolean;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  protocolVersion: ProtocolVersion;
+  /** Transport facts attached to the request (session id, transport name, query…). */
+  extra: unknown;
+  progress(progress: number, total?: number, message?: string): boolean;
+  log(level: LogLevel, data: unknown): void;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+  annotations?: JsonObject;
+  icons?: JsonObject[];
+  execution?: JsonObject;
+  run(args: JsonObject, context: ToolContext): Promise<ToolOutput> | ToolOutput;
+}
+
+/** A failure the tool wants the model to read: reported as `isError: true`, never as a protocol error. */
+export class ToolError extends Error {
+  readonly code = 'SEXTANT_TOOL_ERROR';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** SEP-986: 1–128 characters from A-Z a-z 0-9 _ - . */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export interface ToolRegistryOptions {
+  /** Where tool crashes are reported; they reach the client only as a short isError text. */
+  onToolCrash?(name: string, error: unknown): void;
+}
+
+export class ToolRegistry {
+  readonly #tools = new Map<string, ToolDefinition>();
+  readonly #validator = new SchemaValidator();
+  readonly #options: ToolRegistryOptions;
+  #sorted: ToolDefinition[] = [];
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.#options = options;
+  }
+
+  register(tool: ToolDefinition): this {
+    if (!TOOL_NAME.test(tool.name)) throw new TypeError(`Invalid tool name "${tool.name}": use 1-128 of A-Z a-z 0-9 _ - .`);
+    if (this.#tools.has(tool.name)) throw new TypeError(`Tool "${tool.name}" is already registered`);
+    if (tool.inputSchema.type !== 'object') throw new TypeError(`Tool "${tool.name}": inputSchema must have type "object"`);
+    if (tool.outputSchema && tool.outputSchema.type !== 'object') {
+      throw new TypeError(`Tool "${tool.name}": outputSchema must have type "object"`);
+    }
+    // Compile now so that a broken schema fails at start-up, not on the first call.
+    this.#validator.compile(tool.inputSchema);
+    if (tool.outputSchema) this.#validator.compile(tool.outputSchema);
+    this.#tools.set(tool.name, tool);
+    this.#sorted = [...this.#tools.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return this;
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  names(): string[] {
+    return this.#sorted.map((tool) => tool.name);
+  }
+
+  list(version: ProtocolVersion, cursor: unknown): { tools: JsonObject[]; nextCursor?: string } {
+    const page = paginate(this.#sorted, (tool) => tool.name, cursor);
+    const result: { tools: JsonObject[]; nextCursor?: string } = { tools: page.items.map((tool) => describeTool(tool, version)) };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return result;
+  }
+
+  async call(params: Params, context: ToolContext): Promise<CallToolResult> {
+    const { name } = params;
+    if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
+    const tool = this.#tools.get(name);
+    if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`, { name, available: this.names() });
+    const args = params.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new InvalidParamsError('Invalid params: "arguments" must be an object');
+    }
+
+    const features = featuresOf(context.protocolVersion);
+    const checked = this.#validator.validate(tool.inputSchema, args);
+    if (!checked.valid) {
+      const text = `Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`;
+      // 2025-11-25 (SEP-1303) wants the model to see and fix this; earlier revisions call it a protocol error.
+      if (features.argumentErrorsInResult) return errorResult(text);
+      throw new InvalidParamsError(text, { errors: checked.errors });
+    }
+
+    let output: ToolOutput;
+    try {
+      output = await tool.run(args as JsonObject, context);
+    } catch (error) {
+      if (error instanceof ToolError) return errorResult(error.message);
+      if (error instanceof JsonRpcError || context.signal.aborted) throw error;
+      this.#options.onToolCrash?.(name, error);
+      return errorResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return this.#finish(tool, output, features.structuredOutput);
+  }
+
+  #finish(tool: ToolDefinition, output: ToolOutput, structured: boolean): CallToolResult {
+    if (tool.outputSchema && !output.isError) {
+      const checked = output.structuredContent
+        ? this.#validator.validate(tool.outputSchema, output.structuredContent)
+        : { valid: false as const, errors: ['structuredContent is missing'] };
+      if (!checked.valid) {
+        this.#options.onToolCrash?.(tool.name, new Error(`Output does not match outputSchema: ${checked.errors.join('; ')}`));
+        return errorResult(`Tool "${tool.name}" produced output that does not match its outputSchema`);
+      }
+    }
+    const content = output.content ?? [];
+    // A structured result also travels as text, for clients that only read content (tools §Structured Content).
+    if (output.structuredContent && !content.some((block) => block.type === 'text')) {
+      content.push({ type: 'text', text: JSON.stringify(output.structuredContent, null, 2) });
+    }
+    const result: CallToolResult = { content };
+    if (structured && output.structuredContent) result.structuredContent = output.structuredContent;
+    if (output.isError) result.isError = true;
+    return result;
+  }
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A tool definition with only the fields the negotiated revision defines. */
+function describeTool(tool: ToolDefinition, version: ProtocolVersion): JsonObject {
+  const features = featuresOf(version);
+  const described: JsonObject = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+  if (features.structuredOutput && tool.title !== undefined) described.title = tool.title;
+  if (features.structuredOutput && tool.outputSchema) described.outputSchema = tool.outputSchema;
+  if (features.toolAnnotations && tool.annotations) described.annotations = tool.annotations;
+  if (features.icons && tool.icons) described.icons = tool.icons;
+  if (features.icons && tool.execution) described.execution = tool.execution;
+  return described;
+}

@@ -1,0 +1,34 @@
+/** Composes the server Sextant ships: identity, the tools of the chosen profile. */
+import type { Logger } from '../log.js';
+import { McpServer } from '../mcp/server.js';
+import { ToolRegistry } from '../mcp/tools.js';
+import { VERSION } from '../version.js';
+import { conformanceTools } from './conformance.js';
+import { createHealthCheckTool } from './health-check.js';
+
+export const PROFILES = ['default', 'conformance'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+export interface SextantServerOptions {
+  profile?: Profile;
+  logger?: Logger;
+  startedAt?: number;
+}
+
+export function createSextantServer(options: SextantServerOptions = {}): McpServer {
+  const logger = options.logger;
+  const tools = new ToolRegistry({ onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error) });
+  tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now() }));
+  if (options.profile === 'conformance') for (const tool of conformanceTools()) tools.register(tool);
+  const serverOptions: ConstructorParameters<typeof McpServer>[0] = {
+    identity: {
+      name: 'sextant',
+      title: 'Sextant',
+      version: VERSION,
+      description: 'Code intelligence for AI coding agents: search, symbols and context over your repository.',
+    },
+    registries: { tools },
+  };
+  if (logger) serverOptions.logger = logger;
+  return new McpServer(serverOptions);
+}

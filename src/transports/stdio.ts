@@ -1,0 +1,122 @@
+/**
+ * MCP over stdio: one session, newline-delimited JSON on stdin/stdout. Stdout carries MCP
+ * messages and nothing else; diagnostics go to the logger (stderr). EOF on stdin lets running
+ * requests finish (bounded), then ends the session and stdout.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
+import { InvalidRequestError, ParseError, type PeerOptions } from '../jsonrpc/index.js';
+import { silentLogger, type Logger } from '../log.js';
+import type { McpServer } from '../mcp/server.js';
+import type { McpSession, MessageContext } from '../mcp/session.js';
+import { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder } from './ndjson.js';
+
+/** How long requests still running at EOF may take to answer before the session is closed. */
+export const DEFAULT_EOF_GRACE_MS = 5_000;
+
+export interface StdioOptions {
+  input: Readable;
+  output: Writable;
+  logger?: Logger;
+  maxLineBytes?: number;
+  eofGraceMs?: number;
+  tap?: (sessionId: string) => PeerOptions['tap'];
+}
+
+export interface StdioConnection {
+  session: McpSession;
+  sessionId: string;
+  /** Resolves once the session is closed and stdout has been flushed. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+export function serveStdio(server: McpServer, options: StdioOptions): StdioConnection {
+  const { input, output } = options;
+  const logger = options.logger ?? silentLogger;
+  const sessionId = `stdio-${randomUUID()}`;
+  const extra: MessageContext = { transport: 'stdio', sessionId };
+  const inflight = new Set<Promise<void>>();
+
+  const send: PeerOptions['send'] = (payload) => {
+    if (output.writableEnded || output.destroyed) return;
+    // Node keeps writes in order; when stdout backs up we stop reading stdin until it drains.
+    if (!output.write(encodeLine(payload))) {
+      input.pause();
+      output.once('drain', outputOnDrain);
+    }
+  };
+  const sessionOptions: Parameters<McpServer['createSession']>[0] = { send };
+  const tap = options.tap?.(sessionId);
+  if (tap) sessionOptions.tap = tap;
+  const session = server.createSession(sessionOptions);
+
+  const decoder = new LineDecoder({
+    maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    onLine: (text) => {
+      const handling = session.receiveText(text, extra).catch((error: unknown) => logger.error('Failed to handle a message', error));
+      inflight.add(handling);
+      void handling.finally(() => inflight.delete(handling));
+    },
+    onInvalidEncoding: (bytes) => {
+      session.peer.rejectMalformed(new ParseError('Parse error: message is not valid UTF-8', { bytes }));
+    },
+    onOversize: (bytes) => {
+      const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+      logger.warning(`Dropped a ${bytes}-byte message: over the ${limit}-byte line limit`);
+      session.peer.rejectMalformed(
+        new InvalidRequestError(`Invalid request: message of ${bytes} bytes exceeds the ${limit}-byte limit`, { bytes, limit }),
+      );
+    },
+  });
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing = false;
+
+  const close = async (): Promise<void> => {
+    if (closing) return closed;
+    closing = true;
+    input.off('data', inputOnData);
+    input.off('end', inputOnEnd);
+    input.off('error', inputOnError);
+    session.close();
+    output.off('error', outputOnError);
+    if (output.writableEnded || output.destroyed) resolveClosed();
+    else output.end(() => resolveClosed());
+    return closed;
+  };
+
+  function outputOnDrain(): void {
+    if (!closing) input.resume();
+  }
+  function inputOnData(chunk: Buffer | string): void {
+    decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  }
+  function inputOnEnd(): void {
+    decoder.end();
+    const grace = options.eofGraceMs ?? DEFAULT_EOF_GRACE_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, grace)));
+    void Promise.race([Promise.allSettled([...inflight]), timeout]).then(() => {
+      clearTimeout(timer);
+      logger.info('stdin closed; shutting down');
+      return close();
+    });
+  }
+  function inputOnError(error: Error): void {
+    logger.error('stdin failed', error);
+    void close();
+  }
+  function outputOnError(error: Error): void {
+    // The client went away (EPIPE): nobody is left to answer.
+    logger.warning('stdout failed; closing the session', error.message);
+    void close();
+  }
+
+  input.on('data', inputOnData);
+  input.on('end', inputOnEnd);
+  input.on('error', inputOnError);
+  output.on('error', outputOnError);
+  return { session, sessionId, closed, close };
+}
