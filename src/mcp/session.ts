@@ -221,7 +221,9 @@ export class McpSession {
       signal: context.signal,
       protocolVersion: this.#version!,
       extra: context.extra,
-      progress: context.progress,
+      progress: featuresOf(this.#version!).progressMessage
+        ? context.progress
+        : (progress, total) => context.progress(progress, total),
       log: (level, data) => {
         if (isAtLeast(level, this.#logLevel)) context.notify('notifications/message', { level, logger, data });
       },

@@ -17,6 +17,8 @@ export interface VersionFeatures {
   structuredOutput: boolean;
   /** Tool `icons`, `execution`; Implementation `description`, `icons`, `websiteUrl`. */
   icons: boolean;
+  /** notifications/progress may carry a human-readable `message` (added in 2025-03-26). */
+  progressMessage: boolean;
   /** Invalid tool arguments are a tool execution error (`isError`), not -32602 (SEP-1303). */
   argumentErrorsInResult: boolean;
 }
@@ -24,6 +26,7 @@ export interface VersionFeatures {
 const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
   '2024-11-05': {
     batches: false,
+    progressMessage: false,
     completionsCapability: false,
     toolAnnotations: false,
     structuredOutput: false,
@@ -32,6 +35,7 @@ const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
   },
   '2025-03-26': {
     batches: true,
+    progressMessage: true,
     completionsCapability: true,
     toolAnnotations: true,
     structuredOutput: false,
@@ -40,6 +44,7 @@ const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
   },
   '2025-06-18': {
     batches: false,
+    progressMessage: true,
     completionsCapability: true,
     toolAnnotations: true,
     structuredOutput: true,
@@ -48,6 +53,7 @@ const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
   },
   '2025-11-25': {
     batches: false,
+    progressMessage: true,
     completionsCapability: true,
     toolAnnotations: true,
     structuredOutput: true,

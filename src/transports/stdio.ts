@@ -80,6 +80,9 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
     input.off('data', inputOnData);
     input.off('end', inputOnEnd);
     input.off('error', inputOnError);
+    // Stop reading so that an open stdin (SIGTERM case) does not keep the process alive.
+    input.pause();
+    if ('unref' in input && typeof input.unref === 'function') input.unref();
     session.close();
     output.off('error', outputOnError);
     if (output.writableEnded || output.destroyed) resolveClosed();

@@ -1,0 +1,103 @@
+/** Runs the built server (dist/sextant.mjs) as a real child process speaking NDJSON over stdio. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../../dist/sextant.mjs', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Every stdout line, parsed; a line that is not JSON is kept as { notJson: line }. */
+  lines: unknown[];
+  stderr(): string;
+  send(text: string): void;
+  /** Resolves once `count` stdout lines have arrived (or rejects after `timeoutMs`). */
+  waitForLines(count: number, timeoutMs?: number): Promise<unknown[]>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const EXIT_TIMEOUT_MS = 15_000;
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+/** Kills whatever a failed test left running, so that one failure cannot hang the whole run. */
+export function stopAll(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
+export function startServer(args: string[] = ['serve'], env: NodeJS.ProcessEnv = {}): ServerProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  const lines: unknown[] = [];
+  let buffered = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    buffered += chunk;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      try {
+        lines.push(JSON.parse(line));
+      } catch {
+        lines.push({ notJson: line });
+      }
+    }
+    for (const wake of waiters) wake();
+  });
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    // Bounded, so that a server that fails to exit fails the test instead of hanging the run.
+    const timer = setTimeout(() => reject(new Error(`Server did not exit within ${EXIT_TIMEOUT_MS} ms; stderr: ${stderr}`)), EXIT_TIMEOUT_MS);
+    timer.unref();
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
+  exit.catch(() => {});
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    send: (text) => void child.stdin.write(text),
+    exit,
+    waitForLines(count, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (lines.length < count) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(lines.slice(0, count));
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`Timed out waiting for ${count} lines; got ${JSON.stringify(lines)}; stderr: ${stderr}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+export function initializeLine(id: number | string = 1, protocolVersion = '2025-11-25'): string {
+  return `${JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`;
+}
+
+/** Runs the CLI to completion and returns its output. */
+export function runCli(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
