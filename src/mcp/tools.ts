@@ -111,7 +111,7 @@ export class ToolRegistry {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
     const tool = this.#tools.get(name);
-    if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`, { name, available: this.names() });
+    if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new InvalidParamsError('Invalid params: "arguments" must be an object');

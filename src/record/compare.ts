@@ -5,7 +5,7 @@
  */
 const EXACT_STRING_KEYS = new Set([
   'jsonrpc', 'id', 'method', 'protocolVersion', 'type', 'name', 'level', 'logger', 'uri', 'uriTemplate',
-  'mimeType', 'role', 'status', 'transport', 'protocol_version', 'progressToken', 'nextCursor', 'requestId',
+  'mimeType', 'role', 'status', 'protocol_version', 'progressToken', 'nextCursor', 'requestId',
 ]);
 /** Numbers that differ from run to run by nature. */
 const VOLATILE_NUMBER_KEYS = new Set(['uptime_seconds']);

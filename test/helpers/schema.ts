@@ -98,7 +98,9 @@ export function checkOutgoing(message: unknown, revision: Revision | undefined, 
   const rev = revision ?? LATEST;
   if (Array.isArray(message)) {
     if (rev !== '2025-03-26') return [`batch response sent in a ${rev} session`];
-    return [...check(rev, 'JSONRPCBatchResponse', message, false), ...message.flatMap((m) => checkOutgoing(m, rev, methodOf))];
+    // Members without an id get the id-less exception below; the batch envelope is checked for the rest.
+    const withIds = message.filter((m) => typeof m === 'object' && m !== null && 'id' in m);
+    return [...check(rev, 'JSONRPCBatchResponse', withIds, false), ...message.flatMap((m) => checkOutgoing(m, rev, methodOf))];
   }
   const msg = message as Json;
   if ('error' in msg) {
