@@ -48,4 +48,10 @@ test('invalid UTF-8 is reported, not silently replaced', () => {
   assert.equal(events, [['encoding', 4]]);
 });
 
+test('a U+FFFD character sent on purpose is valid UTF-8 and passes', () => {
+  const { decoder, events } = collect();
+  decoder.push(Buffer.from('{"s":"\uFFFD"}\n', 'utf8'));
+  assert.equal(events, [['line', '{"s":"\uFFFD"}']]);
+});
+
 test.run();

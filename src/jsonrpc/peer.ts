@@ -25,6 +25,7 @@ import {
   type Params,
   type RequestId,
 } from './messages.js';
+import { InboundRequest } from './inbound-request.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -91,17 +92,12 @@ interface Pending {
   cleanup(): void;
 }
 
-interface Inflight {
-  controller: AbortController;
-  done: boolean;
-}
-
 export class Peer<E = unknown> {
   readonly #options: PeerOptions;
   readonly #requestHandlers = new Map<string, RequestHandler<E>>();
   readonly #notificationHandlers = new Map<string, NotificationHandler<E>>();
   readonly #pending = new Map<RequestId, Pending>();
-  readonly #inflight = new Map<RequestId, Inflight>();
+  readonly #inflight = new Map<RequestId, InboundRequest<E>>();
   readonly #closeListeners: Array<() => void> = [];
   #nextId = 1;
   #closed = false;
@@ -215,8 +211,7 @@ export class Peer<E = unknown> {
       pending.reject(new ConnectionClosedError());
     }
     for (const inflight of this.#inflight.values()) {
-      inflight.done = true;
-      inflight.controller.abort(new ConnectionClosedError());
+      inflight.abort(new ConnectionClosedError());
     }
     this.#inflight.clear();
     for (const listener of this.#closeListeners) listener();
@@ -260,11 +255,11 @@ export class Peer<E = unknown> {
     const handler = this.#requestHandlers.get(method);
     if (!handler) return errorResponse(id, new MethodNotFoundError(method).toErrorObject());
 
-    const inflight: Inflight = { controller: new AbortController(), done: false };
-    this.#inflight.set(id, inflight);
     const params = message.params ?? {};
+    const inflight = new InboundRequest<E>(this, id, method, params, extra);
+    this.#inflight.set(id, inflight);
     try {
-      const result = await handler(params, this.#contextFor(message, params, inflight, extra));
+      const result = await handler(params, inflight);
       if (inflight.done) return undefined; // cancelled or closed while running: no response
       return { jsonrpc: '2.0', id, result: result ?? {} };
     } catch (error) {
@@ -275,35 +270,6 @@ export class Peer<E = unknown> {
       inflight.done = true;
       if (this.#inflight.get(id) === inflight) this.#inflight.delete(id);
     }
-  }
-
-  #contextFor(message: JsonRpcRequest, params: Params, inflight: Inflight, extra: E): RequestContext<E> {
-    const { id, method } = message;
-    const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Params) : undefined;
-    const token = meta?.progressToken;
-    const related: OutboundInfo = { relatedRequestId: id };
-    let lastProgress = -Infinity;
-    return {
-      id,
-      method,
-      signal: inflight.controller.signal,
-      meta,
-      extra,
-      notify: (notifyMethod, notifyParams) => this.notify(notifyMethod, notifyParams, related),
-      request: (requestMethod, requestParams, options) =>
-        this.request(requestMethod, requestParams, { ...options, relatedRequestId: id }),
-      progress: (progress, total, progressMessage) => {
-        // Progress must stop with the request and only ever go up (MCP basic/utilities/progress).
-        if (!isRequestId(token) || inflight.done) return false;
-        if (!(progress > lastProgress)) throw new RangeError(`Progress must increase: ${progress} after ${lastProgress}`);
-        lastProgress = progress;
-        const update: Params = { progressToken: token, progress };
-        if (total !== undefined) update.total = total;
-        if (progressMessage !== undefined) update.message = progressMessage;
-        this.notify('notifications/progress', update, related);
-        return true;
-      },
-    };
   }
 
   async #handleNotification(message: JsonRpcNotification, extra: E): Promise<void> {
@@ -330,9 +296,8 @@ export class Peer<E = unknown> {
       this.#options.log?.('debug', `Ignored cancellation of ${JSON.stringify(requestId)}: not in progress`);
       return;
     }
-    inflight.done = true;
     this.#inflight.delete(requestId as RequestId);
-    inflight.controller.abort(new RequestCancelledError(String(requestId), params.reason));
+    inflight.abort(new RequestCancelledError(String(requestId), params.reason));
   }
 
   #routeProgress(params: Params): void {

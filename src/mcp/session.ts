@@ -218,11 +218,13 @@ export class McpSession {
   #toolContext(params: Params, context: RequestContext<MessageContext>): ToolContext {
     const logger = typeof params.name === 'string' ? params.name : undefined;
     return {
-      signal: context.signal,
+      get signal() {
+        return context.signal;
+      },
       protocolVersion: this.#version!,
       extra: context.extra,
       progress: featuresOf(this.#version!).progressMessage
-        ? context.progress
+        ? (progress, total, message) => context.progress(progress, total, message)
         : (progress, total) => context.progress(progress, total),
       log: (level, data) => {
         if (isAtLeast(level, this.#logLevel)) context.notify('notifications/message', { level, logger, data });

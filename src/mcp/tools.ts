@@ -151,7 +151,8 @@ export class ToolRegistry {
     const content = output.content ?? [];
     // A structured result also travels as text, for clients that only read content (tools §Structured Content).
     if (output.structuredContent && !content.some((block) => block.type === 'text')) {
-      content.push({ type: 'text', text: JSON.stringify(output.structuredContent, null, 2) });
+      // Compact: this text is read by a model, and indentation costs tokens.
+      content.push({ type: 'text', text: JSON.stringify(output.structuredContent) });
     }
     const result: CallToolResult = { content };
     if (structured && output.structuredContent) result.structuredContent = output.structuredContent;

@@ -68,15 +68,22 @@ export class LineDecoder {
     this.#skipping = false;
     if (skipped) return this.#options.onOversize(length);
     const bytes = line![length - 1] === CARRIAGE_RETURN ? line!.subarray(0, length - 1) : line!;
-    let text: string;
-    try {
-      text = UTF8.decode(bytes);
-    } catch {
-      return this.#options.onInvalidEncoding(bytes.length);
-    }
+    const text = bytes.toString('utf8');
+    // The fast decoder replaces bad bytes with U+FFFD; only then is the strict one worth running
+    // (the replacement character may also have been sent on purpose, which is valid).
+    if (text.includes('\uFFFD') && !isValidUtf8(bytes)) return this.#options.onInvalidEncoding(bytes.length);
     // Blank lines carry no message; JSON-RPC has nothing to answer them with.
     if (text.trim() === '') return;
     this.#options.onLine(text);
+  }
+}
+
+function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    UTF8.decode(bytes);
+    return true;
+  } catch {
+    return false;
   }
 }
 

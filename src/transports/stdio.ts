@@ -36,7 +36,12 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
   const logger = options.logger ?? silentLogger;
   const sessionId = `stdio-${randomUUID()}`;
   const extra: MessageContext = { transport: 'stdio', sessionId };
-  const inflight = new Set<Promise<void>>();
+  // Messages still being handled, so that EOF can wait for their answers.
+  let inflight = 0;
+  let onIdle: (() => void) | undefined;
+  const settled = (): void => {
+    if (--inflight === 0) onIdle?.();
+  };
 
   const send: PeerOptions['send'] = (payload) => {
     if (output.writableEnded || output.destroyed) return;
@@ -54,9 +59,11 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
   const decoder = new LineDecoder({
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     onLine: (text) => {
-      const handling = session.receiveText(text, extra).catch((error: unknown) => logger.error('Failed to handle a message', error));
-      inflight.add(handling);
-      void handling.finally(() => inflight.delete(handling));
+      inflight++;
+      session.receiveText(text, extra).then(settled, (error: unknown) => {
+        logger.error('Failed to handle a message', error);
+        settled();
+      });
     },
     onInvalidEncoding: (bytes) => {
       session.peer.rejectMalformed(new ParseError('Parse error: message is not valid UTF-8', { bytes }));
@@ -101,7 +108,8 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
     const grace = options.eofGraceMs ?? DEFAULT_EOF_GRACE_MS;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, grace)));
-    void Promise.race([Promise.allSettled([...inflight]), timeout]).then(() => {
+    const idle = new Promise<void>((resolve) => (inflight === 0 ? resolve() : (onIdle = resolve)));
+    void Promise.race([idle, timeout]).then(() => {
       clearTimeout(timer);
       logger.info('stdin closed; shutting down');
       return close();

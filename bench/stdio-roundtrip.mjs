@@ -1,0 +1,111 @@
+// Round trips of a trivial tools/call (health_check) over stdio: Sextant's bundle against a server
+// built with the official SDK (bench/sdk-server.mjs), driven by the same client in the same run.
+// The client is a lean NDJSON writer/reader so that it measures the servers, not itself.
+//
+//   node bench/stdio-roundtrip.mjs [--calls 5000] [--rounds 3]
+import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const arg = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const CALLS = arg('calls', 5000);
+const ROUNDS = arg('rounds', 3);
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+const servers = {
+  sextant: [here('../dist/sextant.mjs'), 'serve', '--log-level', 'silent'],
+  'official SDK McpServer': [here('./sdk-server.mjs')],
+  'bare NDJSON echo (ceiling)': [here('./echo-server.mjs')],
+};
+
+function start(args) {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map();
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const message = JSON.parse(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      const resolve = waiting.get(message.id);
+      if (resolve) {
+        waiting.delete(message.id);
+        resolve(message);
+      }
+    }
+  });
+  let nextId = 1;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  return { child, request, notify: (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`) };
+}
+
+async function measure(name, concurrency) {
+  const server = start(servers[name]);
+  const init = await server.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  if (!init.result) throw new Error(`${name}: initialize failed: ${JSON.stringify(init)}`);
+  server.notify('notifications/initialized');
+  const call = async () => {
+    const started = process.hrtime.bigint();
+    const answer = await server.request('tools/call', { name: 'health_check', arguments: {} });
+    if (!answer.result || answer.result.isError) throw new Error(`${name}: bad answer ${JSON.stringify(answer)}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  for (let i = 0; i < 200; i++) await call(); // warm-up
+  const latencies = [];
+  let issued = 0;
+  const began = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (issued < CALLS) {
+      issued++;
+      latencies.push(await call());
+    }
+  }));
+  const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+  const rss = await new Promise((resolve) => {
+    // Peak RSS of the server process, read from /proc before it exits.
+    import('node:fs').then(({ readFileSync }) => {
+      try {
+        const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+        resolve(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+      } catch {
+        resolve(NaN);
+      }
+    });
+  });
+  server.child.stdin.end();
+  await new Promise((resolve) => server.child.on('exit', resolve));
+  latencies.sort((a, b) => a - b);
+  const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return { rps: CALLS / seconds, p50: pick(0.5), p99: pick(0.99), rss };
+}
+
+const rows = [];
+for (const concurrency of [1, 16]) {
+  const best = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of Object.keys(servers)) {
+      const result = await measure(name, concurrency);
+      if (!best[name] || result.rps > best[name].rps) best[name] = result;
+    }
+  }
+  for (const [name, result] of Object.entries(best)) rows.push({ concurrency, name, ...result });
+}
+
+console.log(`stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
+console.log('| in flight | server | calls/s | p50 ms | p99 ms | peak RSS MiB | vs SDK |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+for (const row of rows) {
+  const sdk = rows.find((r) => r.concurrency === row.concurrency && r.name.startsWith('official SDK'));
+  const ratio = `${(row.rps / sdk.rps).toFixed(2)}x`;
+  console.log(`| ${row.concurrency} | ${row.name} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.rss.toFixed(1)} | ${ratio} |`);
+}

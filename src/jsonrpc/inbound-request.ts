@@ -1,0 +1,74 @@
+/**
+ * One inbound request while its handler runs: the context the handler sees (signal, notify,
+ * request, progress bound to this request) and the state the peer needs (done, abort).
+ * A class rather than a bag of closures, and the AbortController only on demand: both were
+ * measurable costs on the hot path of a trivial request (bench/stdio-roundtrip).
+ */
+import type { Params, RequestId } from './messages.js';
+import { isRequestId } from './messages.js';
+import type { OutboundInfo, RequestContext, RequestOptions, Result } from './peer.js';
+
+/** What an inbound request needs from its peer to speak on its behalf. */
+export interface RequestSender {
+  notify(method: string, params: Params | undefined, info: OutboundInfo): void;
+  request(method: string, params: Params | undefined, options: RequestOptions): Promise<Result>;
+}
+
+export class InboundRequest<E> implements RequestContext<E> {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly meta: Params | undefined;
+  readonly extra: E;
+  /** Set when the response is sent, or when cancellation or close means none will be. */
+  done = false;
+  readonly #sender: RequestSender;
+  readonly #related: OutboundInfo;
+  #controller: AbortController | undefined;
+  #abortedWith: { reason: unknown } | undefined;
+  #lastProgress = -Infinity;
+
+  constructor(sender: RequestSender, id: RequestId, method: string, params: Params, extra: E) {
+    this.#sender = sender;
+    this.id = id;
+    this.method = method;
+    this.extra = extra;
+    this.meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Params) : undefined;
+    this.#related = { relatedRequestId: id };
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#abortedWith) this.#controller.abort(this.#abortedWith.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.done = true;
+    if (this.#abortedWith) return;
+    this.#abortedWith = { reason };
+    this.#controller?.abort(reason);
+  }
+
+  notify(method: string, params?: Params): void {
+    this.#sender.notify(method, params, this.#related);
+  }
+
+  request(method: string, params?: Params, options: Omit<RequestOptions, 'relatedRequestId'> = {}): Promise<Result> {
+    return this.#sender.request(method, params, { ...options, relatedRequestId: this.id });
+  }
+
+  progress(progress: number, total?: number, message?: string): boolean {
+    // Progress must stop with the request and only ever go up (MCP basic/utilities/progress).
+    const token = this.meta?.progressToken;
+    if (!isRequestId(token) || this.done) return false;
+    if (!(progress > this.#lastProgress)) throw new RangeError(`Progress must increase: ${progress} after ${this.#lastProgress}`);
+    this.#lastProgress = progress;
+    const update: Params = { progressToken: token, progress };
+    if (total !== undefined) update.total = total;
+    if (message !== undefined) update.message = message;
+    this.#sender.notify('notifications/progress', update, this.#related);
+    return true;
+  }
+}
