@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../src/version.js';
 import { ROOT, runCli } from './helpers/process.js';
+import { schemaProblems } from './helpers/schema.js';
 
 test('--version prints the package version, which src/version.ts matches', async () => {
   const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string };
@@ -40,6 +41,7 @@ test('--log-level silent keeps stderr quiet; debug says more', async () => {
   assert.is(quiet.code, 0);
   assert.is(quiet.stderr, '');
   assert.equal(JSON.parse(quiet.stdout), { jsonrpc: '2.0', id: 1, result: {} });
+  assert.equal(schemaProblems([JSON.parse(input)], [JSON.parse(quiet.stdout)]), []);
   const chatty = await runCli(['serve', '--log-level', 'debug'], `${input}{"jsonrpc":"2.0","method":"notifications/unknown"}\n`);
   assert.match(chatty.stderr, 'Ignored notification "notifications/unknown"');
 });

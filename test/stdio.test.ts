@@ -8,7 +8,7 @@ import { parseRecording } from '../src/record/format.js';
 import { createSextantServer } from '../src/tools/index.js';
 import { serveStdio } from '../src/transports/stdio.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';
-import { TrafficChecker } from './helpers/schema.js';
+import { schemaProblems, TrafficChecker } from './helpers/schema.js';
 import { tick } from './helpers/server.js';
 
 const line = (message: unknown): string => `${JSON.stringify(message)}\n`;
@@ -64,6 +64,7 @@ test('real process: a line over the 10 MiB default limit gets -32600 without id;
   assert.is((tooBig!.error as { code: number }).code, -32600);
   assert.match((tooBig!.error as { message: string }).message, /exceeds the 10485760-byte limit/);
   assert.equal(pong, { jsonrpc: '2.0', id: 2, result: {} });
+  assert.equal(schemaProblems([{ jsonrpc: '2.0', id: 2, method: 'ping' }], [tooBig, pong]), []);
   server.child.stdin.end();
   assert.is((await server.exit).code, 0);
 });
@@ -71,7 +72,8 @@ test('real process: a line over the 10 MiB default limit gets -32600 without id;
 test('real process: SIGTERM shuts down at once with exit code 0', async () => {
   const server = startServer();
   server.send(initializeLine());
-  await server.waitForLines(1);
+  const [initialized] = await server.waitForLines(1);
+  assert.equal(schemaProblems([JSON.parse(initializeLine())], [initialized]), []);
   server.child.kill('SIGTERM');
   assert.equal(await server.exit, { code: 0, signal: null });
   assert.match(server.stderr(), 'SIGTERM');
@@ -102,6 +104,8 @@ test('in process: a small line limit, invalid UTF-8, and backpressure-safe order
   assert.match((received[1]!.error as { message: string }).message, 'UTF-8');
   assert.equal(received.slice(2).map((r) => r.id), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
   assert.ok(output.writableEnded, 'stdout is ended after EOF');
+  const pings = Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: 10 + i, method: 'ping' }));
+  assert.equal(schemaProblems(pings, received), []);
 });
 
 test('--record writes every message both ways as JSONL with time and session', async () => {

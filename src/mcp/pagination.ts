@@ -44,3 +44,17 @@ export function paginate<T>(items: readonly T[], keyOf: (item: T) => string, cur
   if (start + pageSize < items.length && last !== undefined) return { items: page, nextCursor: encodeCursor(keyOf(last)) };
   return { items: page };
 }
+
+/** One page of a list method's result: `{ [key]: described items, nextCursor? }`. */
+export function listResult<T>(
+  key: string,
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  cursor: unknown,
+  describe: (item: T) => Record<string, unknown>,
+): Record<string, unknown> {
+  const page = paginate(items, keyOf, cursor);
+  const result: Record<string, unknown> = { [key]: page.items.map(describe) };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}

@@ -3,7 +3,7 @@
  * default server registers none yet; the registry answers correctly when empty.
  */
 import { InvalidParamsError } from '../jsonrpc/index.js';
-import { paginate } from './pagination.js';
+import { listResult } from './pagination.js';
 import { compare } from './resources.js';
 import type { ContentBlock, JsonObject } from './tools.js';
 
@@ -39,14 +39,9 @@ export class PromptRegistry {
     return this;
   }
 
-  list(cursor: unknown): { prompts: JsonObject[]; nextCursor?: string } {
+  list(cursor: unknown): Record<string, unknown> {
     const sorted = [...this.#prompts.values()].sort((a, b) => compare(a.name, b.name));
-    const page = paginate(sorted, (prompt) => prompt.name, cursor);
-    const result: { prompts: JsonObject[]; nextCursor?: string } = {
-      prompts: page.items.map(({ get: _get, complete: _complete, ...described }) => described),
-    };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
+    return listResult('prompts', sorted, (prompt) => prompt.name, cursor, ({ get: _get, complete: _complete, ...described }) => described);
   }
 
   async get(name: unknown, args: unknown): Promise<JsonObject> {

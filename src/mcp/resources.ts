@@ -3,8 +3,7 @@
  * default server registers none yet; the registry answers correctly when empty.
  */
 import { ResourceNotFoundError } from '../jsonrpc/index.js';
-import { paginate } from './pagination.js';
-import type { JsonObject } from './tools.js';
+import { listResult } from './pagination.js';
 
 export interface ResourceContents {
   uri: string;
@@ -44,22 +43,14 @@ export class ResourceRegistry {
     return this;
   }
 
-  list(cursor: unknown): { resources: JsonObject[]; nextCursor?: string } {
+  list(cursor: unknown): Record<string, unknown> {
     const sorted = [...this.#resources.values()].sort((a, b) => compare(a.uri, b.uri));
-    const page = paginate(sorted, (resource) => resource.uri, cursor);
-    const result: { resources: JsonObject[]; nextCursor?: string } = {
-      resources: page.items.map(({ read: _read, ...described }) => described),
-    };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
+    return listResult('resources', sorted, (resource) => resource.uri, cursor, ({ read: _read, ...described }) => described);
   }
 
-  listTemplates(cursor: unknown): { resourceTemplates: JsonObject[]; nextCursor?: string } {
+  listTemplates(cursor: unknown): Record<string, unknown> {
     const sorted = [...this.#templates.values()].sort((a, b) => compare(a.uriTemplate, b.uriTemplate));
-    const page = paginate(sorted, (template) => template.uriTemplate, cursor);
-    const result: { resourceTemplates: JsonObject[]; nextCursor?: string } = { resourceTemplates: page.items.map((t) => ({ ...t })) };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
+    return listResult('resourceTemplates', sorted, (template) => template.uriTemplate, cursor, (template) => ({ ...template }));
   }
 
   has(uri: string): boolean {

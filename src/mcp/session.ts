@@ -156,15 +156,15 @@ export class McpSession {
       this.#logLevel = params.level;
       return {};
     });
-    this.#handle('tools/list', (params) => tools.list(this.#version!, params.cursor) as Result);
+    this.#handle('tools/list', (params) => tools.list(this.#version!, params.cursor));
     this.#handle('tools/call', async (params, context) => ({ ...(await tools.call(params, this.#toolContext(params, context))) }));
-    this.#handle('resources/list', (params) => resources.list(params.cursor) as Result);
-    this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor) as Result);
+    this.#handle('resources/list', (params) => resources.list(params.cursor));
+    this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor));
     this.#handle('resources/read', (params) => {
       if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
       return resources.read(params.uri) as Promise<Result>;
     });
-    this.#handle('prompts/list', (params) => prompts.list(params.cursor) as Result);
+    this.#handle('prompts/list', (params) => prompts.list(params.cursor));
     this.#handle('prompts/get', (params) => prompts.get(params.name, params.arguments));
     this.#handle('completion/complete', (params) => {
       const { ref, argument } = params;

@@ -4,7 +4,7 @@
  */
 import { InvalidParamsError, JsonRpcError, type Params } from '../jsonrpc/index.js';
 import type { LogLevel } from './logging.js';
-import { paginate } from './pagination.js';
+import { listResult } from './pagination.js';
 import { SchemaValidator } from './schema-validator.js';
 import { featuresOf, type ProtocolVersion } from './versions.js';
 
@@ -100,11 +100,8 @@ export class ToolRegistry {
     return this.#sorted.map((tool) => tool.name);
   }
 
-  list(version: ProtocolVersion, cursor: unknown): { tools: JsonObject[]; nextCursor?: string } {
-    const page = paginate(this.#sorted, (tool) => tool.name, cursor);
-    const result: { tools: JsonObject[]; nextCursor?: string } = { tools: page.items.map((tool) => describeTool(tool, version)) };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
+  list(version: ProtocolVersion, cursor: unknown): Record<string, unknown> {
+    return listResult('tools', this.#sorted, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
   }
 
   async call(params: Params, context: ToolContext): Promise<CallToolResult> {

@@ -154,3 +154,11 @@ export class TrafficChecker {
     }
   }
 }
+
+/** Checks a whole exchange at once: what the client sent (for ids and methods), then what came back. */
+export function schemaProblems(clientSent: unknown[], serverSent: unknown[]): string[] {
+  const checker = new TrafficChecker();
+  for (const message of clientSent) checker.incoming(message);
+  for (const message of serverSent) checker.outgoing(message);
+  return checker.problems;
+}
