@@ -6,7 +6,11 @@ import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { PROFILES, type Profile } from '../tools/index.js';
 import { VERSION } from '../version.js';
 import { replayCommand } from './replay.js';
+import { DEFAULT_BIND, DEFAULT_PORT } from '../transports/http-listener.js';
 import { serve, TRANSPORTS, type Transport } from './serve.js';
+
+/** A mistake in how the command was called: exit code 2, like yargs' own usage errors. */
+class UsageError extends Error {}
 
 export async function main(argv: string[]): Promise<void> {
   await yargs(argv)
@@ -22,15 +26,34 @@ export async function main(argv: string[]): Promise<void> {
       'Serve MCP to one client (the default command)',
       (y) =>
         y
-          .option('transport', { choices: TRANSPORTS, default: 'stdio' as Transport, describe: 'How the client connects' })
+          .option('transport', {
+            choices: TRANSPORTS,
+            default: (process.env.SEXTANT_TRANSPORT ?? 'stdio') as Transport,
+            describe: 'How clients connect: stdio, or http (Streamable HTTP, legacy SSE and WebSocket on one port; sse and ws are aliases). Env: SEXTANT_TRANSPORT',
+          })
+          .option('port', { type: 'number', describe: `HTTP port (default ${DEFAULT_PORT}). Env: SEXTANT_MCP_PORT` })
+          .option('bind', { type: 'string', default: DEFAULT_BIND, describe: 'Address to listen on; anything but loopback needs --auth-token' })
+          .option('auth-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on HTTP. Env: SEXTANT_AUTH_TOKEN' })
+          .option('allowed-origin', { type: 'string', array: true, describe: 'Browser Origin allowed besides loopback ones (repeatable)' })
           .option('profile', { choices: PROFILES, default: 'default' as Profile, describe: 'Which tools to serve' })
           .option('record', { type: 'string', describe: 'Append every message received and sent to this JSONL file' }),
       async (args) => {
+        const envPort = process.env.SEXTANT_MCP_PORT;
+        const port = args.port ?? (envPort === undefined ? DEFAULT_PORT : Number(envPort));
+        if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+          throw new UsageError(`Invalid port ${JSON.stringify(args.port ?? envPort)}: use a whole number from 0 to 65535`);
+        }
         const options: Parameters<typeof serve>[0] = {
-          transport: args.transport,
+          transport: args.transport === 'stdio' ? 'stdio' : 'http',
           profile: args.profile,
           logger: createLogger(args['log-level']),
+          port,
+          bind: args.bind,
+          portGiven: args.port !== undefined || envPort !== undefined,
         };
+        const token = args['auth-token'] ?? process.env.SEXTANT_AUTH_TOKEN;
+        if (token) options.authToken = token;
+        if (args['allowed-origin']) options.allowedOrigins = args['allowed-origin'];
         if (args.record !== undefined) options.record = args.record;
         await serve(options);
       },
@@ -54,6 +77,10 @@ export async function main(argv: string[]): Promise<void> {
     .help()
     .alias('h', 'help')
     .fail((message, error) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`sextant: ${error.message}\n`);
+        process.exit(2);
+      }
       if (error) {
         process.stderr.write(`sextant: ${error.message}\n`);
         process.exit(1);

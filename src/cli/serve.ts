@@ -1,10 +1,12 @@
-/** `sextant serve`: wires a server to the chosen transport and runs until the client goes away. */
+/** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
 import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';
 import { createSextantServer, type Profile } from '../tools/index.js';
+import { startHttpServer, type HttpServerOptions } from '../transports/http-listener.js';
 import { serveStdio } from '../transports/stdio.js';
 
-export const TRANSPORTS = ['stdio'] as const;
+/** `sse` and `ws` are accepted as names of `http`: one listener serves all three on one port. */
+export const TRANSPORTS = ['stdio', 'http', 'sse', 'ws'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
 export interface ServeOptions {
@@ -12,19 +14,56 @@ export interface ServeOptions {
   profile: Profile;
   record?: string;
   logger: Logger;
+  port: number;
+  bind: string;
+  authToken?: string;
+  allowedOrigins?: string[];
+  /** Whether --port (or SEXTANT_MCP_PORT) was given, to warn when stdio ignores it. */
+  portGiven?: boolean;
 }
 
 export async function serve(options: ServeOptions): Promise<void> {
   const { logger } = options;
   const server = createSextantServer({ profile: options.profile, logger });
-  const stdioOptions: Parameters<typeof serveStdio>[1] = { input: process.stdin, output: process.stdout, logger };
-  if (options.record) {
-    stdioOptions.tap = createRecorder(options.record);
-    logger.info(`Recording every message to ${options.record}`);
-  }
-  const connection = serveStdio(server, stdioOptions);
-  logger.info(`Sextant ${server.identity.version} serving MCP over stdio (profile: ${options.profile}, tools: ${server.registries.tools.names().join(', ')})`);
+  const tap = options.record ? createRecorder(options.record) : undefined;
+  if (options.record) logger.info(`Recording every message to ${options.record}`);
+  const tools = server.registries.tools.names().join(', ');
+  if (options.transport === 'stdio') return serveOverStdio(options, server, tap, tools);
 
+  const httpOptions: HttpServerOptions = { port: options.port, host: options.bind, logger };
+  if (options.authToken) httpOptions.authToken = options.authToken;
+  if (options.allowedOrigins) httpOptions.allowedOrigins = options.allowedOrigins;
+  if (tap) httpOptions.tap = tap;
+  const running = await startHttpServer(server, httpOptions);
+  logger.info(`Sextant ${server.identity.version} serving MCP over HTTP (profile: ${options.profile}, tools: ${tools})`);
+  logger.info(`Streamable HTTP: ${running.urls.mcp}`);
+  logger.info(`Legacy HTTP+SSE: ${running.urls.sse}`);
+  logger.info(`WebSocket:       ${running.urls.ws}`);
+  logger.info(`Health:          ${running.urls.health}`);
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      logger.info(`Received ${signal}; shutting down`);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      void running.close().then(resolve);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+async function serveOverStdio(
+  options: ServeOptions,
+  server: ReturnType<typeof createSextantServer>,
+  tap: ReturnType<typeof createRecorder> | undefined,
+  tools: string,
+): Promise<void> {
+  const { logger } = options;
+  if (options.portGiven) logger.warning('--port is ignored with --transport stdio');
+  const stdioOptions: Parameters<typeof serveStdio>[1] = { input: process.stdin, output: process.stdout, logger };
+  if (tap) stdioOptions.tap = tap;
+  const connection = serveStdio(server, stdioOptions);
+  logger.info(`Sextant ${server.identity.version} serving MCP over stdio (profile: ${options.profile}, tools: ${tools})`);
   const onSignal = (signal: NodeJS.Signals): void => {
     logger.info(`Received ${signal}; shutting down`);
     void connection.close();

@@ -25,6 +25,14 @@ export const ErrorCodes = {
    * never to assign: a request other than `initialize` or `ping` before the session is initialized.
    */
   NotInitialized: -32010,
+  /** HTTP transports: the session id names no live session (HTTP 404). */
+  SessionNotFound: -32011,
+  /** HTTP transports: a missing or wrong bearer token (HTTP 401). */
+  Unauthorized: -32012,
+  /** HTTP transports: an Origin or Host that is not allowed (HTTP 403). */
+  Forbidden: -32013,
+  /** HTTP transports: the session limit is reached (HTTP 503). */
+  ServerBusy: -32014,
 } as const;
 
 export type ErrorData = unknown;

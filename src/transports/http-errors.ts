@@ -1,0 +1,56 @@
+/**
+ * Rejections at the HTTP gate, before a message reaches a session. Each carries its HTTP status
+ * and the JSON-RPC error that goes in the body (an error response without an id, as
+ * transports §Sending Messages allows).
+ */
+import type { ServerResponse } from 'node:http';
+import { ErrorCodes, JsonRpcError } from '../jsonrpc/index.js';
+
+export class HttpError extends JsonRpcError {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, rpcCode: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(rpcCode, code, message);
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+export const httpErrors = {
+  badRequest: (message: string) => new HttpError(400, ErrorCodes.InvalidRequest, 'HTTP_BAD_REQUEST', message),
+  parse: (message: string) => new HttpError(400, ErrorCodes.ParseError, 'HTTP_PARSE_ERROR', message),
+  unauthorized: () =>
+    new HttpError(401, ErrorCodes.Unauthorized, 'HTTP_UNAUTHORIZED', 'Unauthorized: send "Authorization: Bearer <token>"', {
+      'www-authenticate': 'Bearer realm="sextant"',
+    }),
+  forbidden: (message: string) => new HttpError(403, ErrorCodes.Forbidden, 'HTTP_FORBIDDEN', message),
+  sessionNotFound: () =>
+    new HttpError(404, ErrorCodes.SessionNotFound, 'HTTP_SESSION_NOT_FOUND', 'Session not found: it ended or never existed; initialize a new one'),
+  notFound: (path: string) => new HttpError(404, ErrorCodes.InvalidRequest, 'HTTP_NOT_FOUND', `Not found: ${path}`),
+  methodNotAllowed: (method: string, allow: string[]) =>
+    new HttpError(405, ErrorCodes.InvalidRequest, 'HTTP_METHOD_NOT_ALLOWED', `Method ${method} not allowed; use ${allow.join(', ')}`, {
+      allow: allow.join(', '),
+    }),
+  notAcceptable: (message: string) => new HttpError(406, ErrorCodes.InvalidRequest, 'HTTP_NOT_ACCEPTABLE', message),
+  conflict: (message: string) => new HttpError(409, ErrorCodes.InvalidRequest, 'HTTP_CONFLICT', message),
+  tooLarge: (limit: number) =>
+    new HttpError(413, ErrorCodes.InvalidRequest, 'HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`),
+  unsupportedMediaType: (type: string | undefined) =>
+    new HttpError(415, ErrorCodes.InvalidRequest, 'HTTP_UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got ${type ?? 'none'}`),
+  busy: (limit: number) =>
+    new HttpError(503, ErrorCodes.ServerBusy, 'HTTP_SERVER_BUSY', `Too many sessions (limit ${limit}); end one or retry later`, {
+      'retry-after': '5',
+    }),
+};
+
+/** Writes an error status with an id-less JSON-RPC error body (unless headers already went out). */
+export function sendHttpError(res: ServerResponse, error: HttpError): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', error: error.toErrorObject() });
+  res.writeHead(error.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...error.headers });
+  res.end(body);
+}

@@ -1,0 +1,195 @@
+/**
+ * The one node:http server behind every network transport: routing, the security gate (Host,
+ * Origin, bearer token) applied to every request and upgrade, and `/health`.
+ *
+ *   /mcp       Streamable HTTP; a GET without a session id is a legacy SSE connection
+ *   /sse       legacy HTTP+SSE stream      /messages  legacy HTTP+SSE posts
+ *   /ws        WebSocket (upgrade)         /health    liveness for load balancers
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { silentLogger, type Logger } from '../log.js';
+import type { McpServer } from '../mcp/server.js';
+import { DEFAULT_MAX_BODY_BYTES } from './http-body.js';
+import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
+import { LegacySseEndpoint, MESSAGES_PATH } from './legacy-sse.js';
+import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.js';
+import { WebSocketEndpoint } from './websocket.js';
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_BIND = '127.0.0.1';
+export const TRANSPORT_NAMES = ['streamable-http', 'sse', 'websocket'] as const;
+
+export interface HttpServerOptions {
+  port?: number;
+  host?: string;
+  authToken?: string;
+  /** Origins allowed besides loopback ones (e.g. `https://ide.example.com`). */
+  allowedOrigins?: string[];
+  maxBodyBytes?: number;
+  maxSessions?: number;
+  sessionIdleMs?: number;
+  retryMs?: number;
+  logger?: Logger;
+  tap?: (sessionLabel: string) => Parameters<McpServer['createSession']>[0]['tap'];
+}
+
+export interface RunningHttpServer {
+  port: number;
+  host: string;
+  urls: { mcp: string; sse: string; ws: string; health: string };
+  close(): Promise<void>;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK_NAMES.has(host) || host.startsWith('127.');
+}
+
+export class PortInUseError extends Error {
+  readonly code = 'SEXTANT_ERR_PORT_IN_USE';
+  constructor(host: string, port: number) {
+    super(`Port ${port} on ${host} is already in use: stop what is using it, or pick another with --port`);
+  }
+}
+
+export class UnsafeBindError extends Error {
+  readonly code = 'SEXTANT_ERR_UNSAFE_BIND';
+  constructor(host: string) {
+    super(`Refusing to listen on ${host} without an auth token: set --auth-token or SEXTANT_AUTH_TOKEN, or bind 127.0.0.1`);
+  }
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export async function startHttpServer(server: McpServer, options: HttpServerOptions = {}): Promise<RunningHttpServer> {
+  const host = options.host ?? DEFAULT_BIND;
+  const loopback = isLoopback(host);
+  if (!loopback && !options.authToken) throw new UnsafeBindError(host);
+  const logger = options.logger ?? silentLogger;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const tokenDigest = options.authToken ? digest(options.authToken) : undefined;
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const startedAt = Date.now();
+
+  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'retryMs', 'tap') });
+  const legacy = new LegacySseEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'tap') });
+  const websocket = new WebSocketEndpoint({ server, logger, maxPayloadBytes: maxBodyBytes, maxSessions, ...pick(options, 'tap') });
+
+  /** Host and Origin against DNS rebinding, then the token. Throws the HttpError to answer with. */
+  const gate = (req: IncomingMessage, needsToken: boolean): void => {
+    const hostHeader = req.headers.host;
+    if (loopback) {
+      const hostname = hostHeader ? new URL(`http://${hostHeader}`).hostname : undefined;
+      if (!hostname || !isLoopback(hostname)) throw httpErrors.forbidden(`Forbidden: Host "${hostHeader ?? ''}" is not this local server`);
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      let hostname: string | undefined;
+      try {
+        hostname = new URL(origin).hostname;
+      } catch {
+        hostname = undefined;
+      }
+      if (!(loopback && hostname && isLoopback(hostname))) throw httpErrors.forbidden(`Forbidden: Origin "${origin}" is not allowed`);
+    }
+    if (needsToken && tokenDigest) {
+      const match = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
+      if (!match || !timingSafeEqual(digest(match[1]!), tokenDigest)) throw httpErrors.unauthorized();
+    }
+  };
+
+  const health = (res: ServerResponse): void => {
+    const sessions = { 'streamable-http': streamable.sessionCount, sse: legacy.sessionCount, websocket: websocket.sessionCount };
+    const body = JSON.stringify({
+      status: 'ok',
+      version: server.identity.version,
+      uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
+      transports: TRANSPORT_NAMES,
+      sessions: { ...sessions, total: sessions['streamable-http'] + sessions.sse + sessions.websocket },
+    });
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const query = Object.fromEntries(url.searchParams);
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    gate(req, path !== '/health');
+    switch (path) {
+      case '/health':
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
+        return health(res);
+      case '/mcp':
+        // A GET without a session id that wants SSE is an old (2024-11-05) client looking for the legacy stream.
+        if (req.method === 'GET' && req.headers['mcp-session-id'] === undefined && (req.headers.accept ?? '').includes('text/event-stream')) {
+          return legacy.open(req, res, query);
+        }
+        return streamable.handle(req, res, query);
+      case '/sse':
+        if (req.method !== 'GET') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
+        return legacy.open(req, res, query);
+      case MESSAGES_PATH:
+        if (req.method !== 'POST') throw httpErrors.methodNotAllowed(req.method ?? '?', ['POST']);
+        return legacy.post(req, res, query);
+      case '/ws':
+        throw httpErrors.badRequest('Bad request: /ws expects a WebSocket upgrade');
+      default:
+        throw httpErrors.notFound(path);
+    }
+  };
+
+  const httpServer: Server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) return sendHttpError(res, error);
+      logger.error(`Failed to handle ${req.method} ${req.url}`, error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end();
+    });
+  });
+
+  httpServer.on('upgrade', function serverOnUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      if (url.pathname !== '/ws') throw httpErrors.notFound(url.pathname);
+      gate(req, true);
+      if (!websocket.upgrade(req, socket, head, Object.fromEntries(url.searchParams))) throw httpErrors.busy(maxSessions);
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      const message = error instanceof Error ? error.message : 'error';
+      socket.end(`HTTP/1.1 ${status} ${message.replace(/[\r\n]/g, ' ')}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, options.port ?? DEFAULT_PORT) : error));
+    httpServer.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const base = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    port,
+    host,
+    urls: { mcp: `http://${base}/mcp`, sse: `http://${base}/sse`, ws: `ws://${base}/ws`, health: `http://${base}/health` },
+    close: () =>
+      new Promise<void>((resolve) => {
+        streamable.close();
+        legacy.close();
+        websocket.close();
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      }),
+  };
+}
+
+function pick<T extends object, K extends keyof T>(object: T, ...keys: K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (object[key] !== undefined) picked[key] = object[key];
+  return picked;
+}

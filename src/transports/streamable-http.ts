@@ -1,0 +1,205 @@
+/**
+ * Streamable HTTP (MCP 2025-03-26 and later) on the `/mcp` endpoint: POST carries one message
+ * (or a 2025-03-26 batch), GET opens or resumes a stream, DELETE ends a session. Gate checks
+ * (headers, session, version) happen here; everything else is the session's business.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classify, type RequestId } from '../jsonrpc/index.js';
+import type { Logger } from '../log.js';
+import type { McpServer } from '../mcp/server.js';
+import type { MessageContext } from '../mcp/session.js';
+import { featuresOf, isSupportedVersion } from '../mcp/versions.js';
+import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
+import { HttpSession } from './http-session.js';
+import { readJsonBody } from './http-body.js';
+
+export const DEFAULT_MAX_SESSIONS = 256;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+export interface StreamableHttpOptions {
+  server: McpServer;
+  logger: Logger;
+  maxBodyBytes: number;
+  maxSessions?: number;
+  sessionIdleMs?: number;
+  retryMs?: number;
+  tap?: (sessionId: string) => Parameters<McpServer['createSession']>[0]['tap'];
+}
+
+function accepts(req: IncomingMessage, type: string): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.split(',').some((part) => {
+    const value = part.split(';')[0]!.trim().toLowerCase();
+    return value === type || value === '*/*' || value === `${type.split('/')[0]}/*`;
+  });
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export class StreamableHttpEndpoint {
+  readonly #options: StreamableHttpOptions;
+  readonly #sessions = new Map<string, HttpSession>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(options: StreamableHttpOptions) {
+    this.#options = options;
+    const idle = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.#sweeper = setInterval(() => this.#expire(idle), Math.min(idle, 60_000));
+    this.#sweeper.unref();
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, query: Record<string, string>): Promise<void> {
+    try {
+      if (req.method === 'POST') return await this.#post(req, res, query);
+      if (req.method === 'GET') return this.#get(req, res);
+      if (req.method === 'DELETE') return this.#delete(req, res);
+      throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET', 'POST', 'DELETE']);
+    } catch (error) {
+      if (error instanceof HttpError) return sendHttpError(res, error);
+      throw error;
+    }
+  }
+
+  close(): void {
+    clearInterval(this.#sweeper);
+    for (const session of this.#sessions.values()) session.close();
+    this.#sessions.clear();
+  }
+
+  async #post(req: IncomingMessage, res: ServerResponse, query: Record<string, string>): Promise<void> {
+    const type = header(req, 'content-type');
+    if (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json') throw httpErrors.unsupportedMediaType(type);
+    if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
+      throw httpErrors.notAcceptable('Accept must list both application/json and text/event-stream');
+    }
+    const body = await readJsonBody(req, this.#options.maxBodyBytes);
+    const sessionId = header(req, 'mcp-session-id');
+    const single = Array.isArray(body) ? undefined : classify(body);
+
+    if (single?.kind === 'request' && single.message.method === 'initialize') {
+      if (sessionId !== undefined) throw httpErrors.badRequest('initialize must be sent without an MCP-Session-Id header');
+      return this.#initialize(body, res, query, req);
+    }
+    const session = this.#session(sessionId);
+    this.#checkVersionHeader(req);
+    const extra = this.#extra(session, query, req);
+
+    if (Array.isArray(body)) return this.#batch(session, body, res, extra);
+    if (!single || single.kind === 'invalid') {
+      const error = single?.kind === 'invalid' ? single.error : httpErrors.badRequest('Invalid request');
+      throw new HttpError(400, error.rpcCode, error.code, error.message);
+    }
+    if (single.kind !== 'request') {
+      await session.mcp.receive(body, extra);
+      res.writeHead(202).end();
+      return;
+    }
+    const { id, method, params } = single.message;
+    const exchange = session.exchange(res, [id], false);
+    // Calls can run long and report progress: give them a resumable stream from the start.
+    const meta = params?._meta as { progressToken?: unknown } | undefined;
+    if (method === 'tools/call' || meta?.progressToken !== undefined) exchange.useSse();
+    await session.mcp.receive(body, extra);
+  }
+
+  async #initialize(body: unknown, res: ServerResponse, query: Record<string, string>, req: IncomingMessage): Promise<void> {
+    const limit = this.#options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (this.#sessions.size >= limit) throw httpErrors.busy(limit);
+    const sessionOptions: ConstructorParameters<typeof HttpSession>[0] = { server: this.#options.server, logger: this.#options.logger };
+    if (this.#options.retryMs !== undefined) sessionOptions.retryMs = this.#options.retryMs;
+    if (this.#options.tap) sessionOptions.tap = this.#options.tap;
+    const session = new HttpSession(sessionOptions);
+    const id = (body as { id: RequestId }).id;
+    const exchange = session.exchange(res, [id], false);
+    exchange.headers = { 'mcp-session-id': session.id };
+    this.#sessions.set(session.id, session);
+    await session.mcp.receive(body, this.#extra(session, query, req));
+    // A refused initialize leaves no session behind.
+    if (session.mcp.protocolVersion === undefined) {
+      this.#sessions.delete(session.id);
+      session.close();
+    } else {
+      this.#options.logger.info(`Streamable HTTP session ${session.id.slice(0, 8)}… started (${session.mcp.protocolVersion})`);
+    }
+  }
+
+  async #batch(session: HttpSession, body: unknown[], res: ServerResponse, extra: MessageContext): Promise<void> {
+    const version = session.mcp.protocolVersion;
+    if (body.length === 0) throw httpErrors.badRequest('Invalid request: empty batch');
+    if (!version || !featuresOf(version).batches) {
+      throw httpErrors.badRequest(`Invalid request: a POST body must be a single message in protocol revision ${version ?? 'unknown'}`);
+    }
+    if (body.some((item) => classify(item).kind === 'request' && (item as { method: string }).method === 'initialize')) {
+      throw httpErrors.badRequest('Invalid request: "initialize" must not be part of a batch');
+    }
+    const ids = body.flatMap((item) => {
+      const classified = classify(item);
+      return classified.kind === 'request' ? [classified.message.id] : [];
+    });
+    if (ids.length === 0) {
+      await session.mcp.receive(body, extra);
+      res.writeHead(202).end();
+      return;
+    }
+    session.exchange(res, ids, true);
+    await session.mcp.receive(body, extra);
+  }
+
+  #get(req: IncomingMessage, res: ServerResponse): void {
+    if (!accepts(req, 'text/event-stream')) throw httpErrors.notAcceptable('Accept must list text/event-stream');
+    const session = this.#session(header(req, 'mcp-session-id'));
+    this.#checkVersionHeader(req);
+    const lastEventId = header(req, 'last-event-id');
+    if (lastEventId !== undefined) {
+      if (!session.resume(res, lastEventId)) throw httpErrors.badRequest(`Cannot resume after event "${lastEventId}": unknown or no longer buffered`);
+      return;
+    }
+    if (session.hasGetStream) throw httpErrors.conflict('This session already has an open GET stream');
+    session.openGetStream(res);
+  }
+
+  #delete(req: IncomingMessage, res: ServerResponse): void {
+    const session = this.#session(header(req, 'mcp-session-id'));
+    this.#sessions.delete(session.id);
+    session.close();
+    this.#options.logger.info(`Streamable HTTP session ${session.id.slice(0, 8)}… ended by the client`);
+    res.writeHead(204).end();
+  }
+
+  #session(sessionId: string | undefined): HttpSession {
+    if (sessionId === undefined) throw httpErrors.badRequest('Bad request: missing MCP-Session-Id header (initialize first)');
+    const session = this.#sessions.get(sessionId);
+    if (!session) throw httpErrors.sessionNotFound();
+    session.lastSeen = Date.now();
+    return session;
+  }
+
+  #checkVersionHeader(req: IncomingMessage): void {
+    const version = header(req, 'mcp-protocol-version');
+    // Absent: assume 2025-03-26, as the spec says. Present: it must be a revision we speak.
+    if (version !== undefined && !isSupportedVersion(version)) {
+      throw httpErrors.badRequest(`Unsupported MCP-Protocol-Version "${version}"`);
+    }
+  }
+
+  #extra(session: HttpSession, query: Record<string, string>, req: IncomingMessage): MessageContext {
+    return { transport: 'streamable-http', sessionId: session.id, query, headers: req.headers };
+  }
+
+  #expire(idleMs: number): void {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, session] of this.#sessions) {
+      if (session.lastSeen >= cutoff || session.connected) continue;
+      this.#sessions.delete(id);
+      session.close();
+      this.#options.logger.info(`Streamable HTTP session ${id.slice(0, 8)}… expired after ${Math.round(idleMs / 1000)} s idle`);
+    }
+  }
+}

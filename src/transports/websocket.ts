@@ -1,0 +1,84 @@
+/**
+ * MCP over WebSocket at `/ws` (subprotocol `mcp`, as the official SDK client asks): one JSON-RPC
+ * message per text frame, one session per connection. Attached to the shared node:http server
+ * in noServer mode, so the HTTP gate (Origin, Host, token) runs before every upgrade.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { InvalidRequestError } from '../jsonrpc/index.js';
+import type { Logger } from '../log.js';
+import type { McpServer } from '../mcp/server.js';
+import type { MessageContext } from '../mcp/session.js';
+
+export const WEBSOCKET_SUBPROTOCOL = 'mcp';
+
+export interface WebSocketOptions {
+  server: McpServer;
+  logger: Logger;
+  maxPayloadBytes: number;
+  maxSessions: number;
+  tap?: (sessionLabel: string) => Parameters<McpServer['createSession']>[0]['tap'];
+}
+
+export class WebSocketEndpoint {
+  readonly #options: WebSocketOptions;
+  readonly #wss: WebSocketServer;
+  #count = 0;
+  #nextId = 1;
+
+  constructor(options: WebSocketOptions) {
+    this.#options = options;
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxPayloadBytes,
+      handleProtocols: (protocols) => (protocols.has(WEBSOCKET_SUBPROTOCOL) ? WEBSOCKET_SUBPROTOCOL : false),
+    });
+  }
+
+  get sessionCount(): number {
+    return this.#count;
+  }
+
+  /** Returns false when the session limit is reached (the caller answers 503). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, query: Record<string, string>): boolean {
+    if (this.#count >= this.#options.maxSessions) return false;
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connect(ws, req, query));
+    return true;
+  }
+
+  close(): void {
+    for (const client of this.#wss.clients) client.close(1001, 'server shutting down');
+    this.#wss.close();
+  }
+
+  #connect(ws: WebSocket, req: IncomingMessage, query: Record<string, string>): void {
+    const label = `ws-${this.#nextId++}`;
+    this.#count++;
+    const sessionOptions: Parameters<McpServer['createSession']>[0] = {
+      send: (payload) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload));
+      },
+    };
+    const tap = this.#options.tap?.(label);
+    if (tap) sessionOptions.tap = tap;
+    const session = this.#options.server.createSession(sessionOptions);
+    const extra: MessageContext = { transport: 'websocket', sessionId: label, query, headers: req.headers };
+    this.#options.logger.info(`WebSocket session ${label} opened`);
+
+    ws.on('message', function wsOnMessage(data: RawData, isBinary: boolean) {
+      if (isBinary) {
+        session.peer.rejectMalformed(new InvalidRequestError('Invalid request: send JSON-RPC messages as text frames'));
+        return;
+      }
+      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+      void session.receiveText(text, extra);
+    });
+    ws.on('close', () => {
+      this.#count--;
+      session.close();
+      this.#options.logger.info(`WebSocket session ${label} closed`);
+    });
+    ws.on('error', (error) => this.#options.logger.warning(`WebSocket session ${label} failed`, error.message));
+  }
+}
