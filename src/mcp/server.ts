@@ -12,16 +12,20 @@ export interface McpServerOptions {
   identity: ServerIdentity;
   registries?: Partial<Registries>;
   logger?: Logger;
+  /** Called for each session once its client is ready (after notifications/initialized). */
+  onSessionReady?: (session: McpSession) => void;
 }
 
 export class McpServer {
   readonly identity: ServerIdentity;
   readonly registries: Registries;
   readonly #logger: Logger | undefined;
+  readonly #onSessionReady: ((session: McpSession) => void) | undefined;
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
     this.#logger = options.logger;
+    this.#onSessionReady = options.onSessionReady;
     this.registries = {
       tools: options.registries?.tools ?? new ToolRegistry(),
       resources: options.registries?.resources ?? new ResourceRegistry(),
@@ -32,6 +36,7 @@ export class McpServer {
   createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
     const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries };
     if (this.#logger) sessionOptions.logger = this.#logger;
+    if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
     return new McpSession(sessionOptions);
   }
 }

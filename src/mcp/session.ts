@@ -12,6 +12,7 @@ import {
   type PeerOptions,
   type RequestContext,
   type RequestHandler,
+  type RequestOptions,
   type Result,
 } from '../jsonrpc/index.js';
 import { silentLogger, type Logger } from '../log.js';
@@ -19,6 +20,7 @@ import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLe
 import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
+import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
 import { featuresOf, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from './versions.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
@@ -51,6 +53,8 @@ export interface McpSessionOptions {
   tap?: PeerOptions['tap'];
   logger?: Logger;
   requestTimeoutMs?: number;
+  /** Called once the client has sent notifications/initialized (e.g. to ask for its roots). */
+  onReady?: (session: McpSession) => void;
 }
 
 export interface ClientInfo {
@@ -123,6 +127,19 @@ export class McpSession {
     return true;
   }
 
+  /**
+   * Sends a request to the client, only if it declared the capability the method needs
+   * (lifecycle §Operation: use only negotiated capabilities). `relatedRequestId` ties it to an
+   * inbound request, so HTTP puts it on that request's stream.
+   */
+  requestClient(method: string, params?: Params, options: RequestOptions = {}): Promise<Result> {
+    const capability = CLIENT_CAPABILITY_FOR[method];
+    if (capability && !isObject(this.#clientCapabilities[capability])) {
+      return Promise.reject(new MissingClientCapabilityError(method, capability));
+    }
+    return this.peer.request(method, params, options);
+  }
+
   close(): void {
     this.peer.close();
   }
@@ -173,8 +190,10 @@ export class McpSession {
     });
 
     this.peer.onNotification('notifications/initialized', () => {
-      if (!this.#version) this.#logger.warning('notifications/initialized arrived before initialize; ignored');
-      else this.#clientReady = true;
+      if (!this.#version) return this.#logger.warning('notifications/initialized arrived before initialize; ignored');
+      if (this.#clientReady) return;
+      this.#clientReady = true;
+      this.#options.onReady?.(this);
     });
     this.peer.onNotification('notifications/roots/list_changed', () => {
       this.#logger.debug('Client roots changed');
@@ -229,6 +248,7 @@ export class McpSession {
       log: (level, data) => {
         if (isAtLeast(level, this.#logLevel)) context.notify('notifications/message', { level, logger, data });
       },
+      request: (method, requestParams, options) => this.requestClient(method, requestParams, { ...options, relatedRequestId: context.id }),
     };
   }
 

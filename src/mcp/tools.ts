@@ -7,6 +7,7 @@ import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { SchemaValidator } from './schema-validator.js';
 import { featuresOf, type ProtocolVersion } from './versions.js';
+import { MissingClientCapabilityError } from './client-capability.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -36,6 +37,8 @@ export interface ToolContext {
   extra: unknown;
   progress(progress: number, total?: number, message?: string): boolean;
   log(level: LogLevel, data: unknown): void;
+  /** A request to the client on behalf of this call (sampling, elicitation, roots), checked against its capabilities. */
+  request(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
 
 export interface ToolDefinition {
@@ -127,7 +130,7 @@ export class ToolRegistry {
     try {
       output = await tool.run(args as JsonObject, context);
     } catch (error) {
-      if (error instanceof ToolError) return errorResult(error.message);
+      if (error instanceof ToolError || error instanceof MissingClientCapabilityError) return errorResult(error.message);
       if (error instanceof JsonRpcError || context.signal.aborted) throw error;
       this.#options.onToolCrash?.(name, error);
       return errorResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
