@@ -43,12 +43,14 @@ export function conformanceTools(): ToolDefinition[] {
     },
     {
       name: 'test_tool_with_progress',
-      description: 'Reports progress 0, 50 and 100 of 100, pausing between steps.',
+      description: 'Reports progress 0, 50 and 100 of 100, pausing after each step.',
       inputSchema: NO_ARGUMENTS,
       async run(_args, context) {
         for (const step of [0, 50, 100]) {
           context.progress(step, 100, `Completed step ${step / 50 + 1} of 3`);
-          if (step < 100) await sleep(PROGRESS_STEP_MS, context.signal);
+          // Also after the last step: the official SDK client handles notifications a microtask
+          // later than responses, so a final progress that arrives together with the result is lost.
+          await sleep(step < 100 ? PROGRESS_STEP_MS : PROGRESS_STEP_MS / 4, context.signal);
         }
         return { content: [{ type: 'text', text: 'Progress complete' }] };
       },

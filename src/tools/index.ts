@@ -13,6 +13,7 @@ export interface SextantServerOptions {
   profile?: Profile;
   logger?: Logger;
   startedAt?: number;
+  onSessionReady?: ConstructorParameters<typeof McpServer>[0]['onSessionReady'];
 }
 
 export function createSextantServer(options: SextantServerOptions = {}): McpServer {
@@ -30,5 +31,6 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
     registries: { tools },
   };
   if (logger) serverOptions.logger = logger;
+  if (options.onSessionReady) serverOptions.onSessionReady = options.onSessionReady;
   return new McpServer(serverOptions);
 }
