@@ -11,6 +11,8 @@ export interface ServerProcess {
   lines: unknown[];
   stderr(): string;
   send(text: string): void;
+  /** Resolves with the first match of `pattern` in stderr (or rejects after `timeoutMs`). */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Resolves once `count` stdout lines have arrived (or rejects after `timeoutMs`). */
   waitForLines(count: number, timeoutMs?: number): Promise<unknown[]>;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -49,7 +51,10 @@ export function startServer(args: string[] = ['serve'], env: NodeJS.ProcessEnv =
     for (const wake of waiters) wake();
   });
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const wake of waiters) wake();
+  });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     // Bounded, so that a server that fails to exit fails the test instead of hanging the run.
     const timer = setTimeout(() => reject(new Error(`Server did not exit within ${EXIT_TIMEOUT_MS} ms; stderr: ${stderr}`)), EXIT_TIMEOUT_MS);
@@ -66,6 +71,23 @@ export function startServer(args: string[] = ['serve'], env: NodeJS.ProcessEnv =
     stderr: () => stderr,
     send: (text) => void child.stdin.write(text),
     exit,
+    waitForStderr(pattern, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const match = stderr.match(pattern);
+          if (!match) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(match);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`Timed out waiting for ${pattern} on stderr: ${stderr}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
     waitForLines(count, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
         const check = (): void => {
@@ -90,9 +112,9 @@ export function initializeLine(id: number | string = 1, protocolVersion = '2025-
 }
 
 /** Runs the CLI to completion and returns its output. */
-export function runCli(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
