@@ -1,6 +1,6 @@
 /**
- * Resources and resource templates: listing (paginated, stable order) and reading. Sextant's
- * default server registers none yet; the registry answers correctly when empty.
+ * Resources and resource templates: listing (paginated, stable order), reading (static URIs
+ * first, then templates), and which URIs a client may subscribe to.
  */
 import { ResourceNotFoundError } from '../jsonrpc/index.js';
 import { listResult } from './pagination.js';
@@ -15,21 +15,45 @@ export interface ResourceContents {
 export interface ResourceDefinition {
   uri: string;
   name: string;
+  title?: string;
   description?: string;
   mimeType?: string;
   read(): Promise<ResourceContents[]> | ResourceContents[];
 }
 
 export interface ResourceTemplateDefinition {
+  /** RFC 6570 level 1: `{name}` stands for one path-safe value. */
   uriTemplate: string;
   name: string;
+  title?: string;
   description?: string;
   mimeType?: string;
+  read(uri: string, variables: Record<string, string>): Promise<ResourceContents[]> | ResourceContents[];
+}
+
+interface CompiledTemplate {
+  definition: ResourceTemplateDefinition;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compileTemplate(definition: ResourceTemplateDefinition): CompiledTemplate {
+  const names: string[] = [];
+  const source = definition.uriTemplate
+    .split(/(\{[A-Za-z0-9_]+\})/)
+    .map((part) => {
+      const variable = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
+      if (!variable) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(variable[1]!);
+      return '([^/?#]+)';
+    })
+    .join('');
+  return { definition, pattern: new RegExp(`^${source}$`), names };
 }
 
 export class ResourceRegistry {
   readonly #resources = new Map<string, ResourceDefinition>();
-  readonly #templates = new Map<string, ResourceTemplateDefinition>();
+  readonly #templates = new Map<string, CompiledTemplate>();
 
   register(resource: ResourceDefinition): this {
     if (this.#resources.has(resource.uri)) throw new TypeError(`Resource "${resource.uri}" is already registered`);
@@ -39,7 +63,7 @@ export class ResourceRegistry {
 
   registerTemplate(template: ResourceTemplateDefinition): this {
     if (this.#templates.has(template.uriTemplate)) throw new TypeError(`Template "${template.uriTemplate}" is already registered`);
-    this.#templates.set(template.uriTemplate, template);
+    this.#templates.set(template.uriTemplate, compileTemplate(template));
     return this;
   }
 
@@ -49,18 +73,31 @@ export class ResourceRegistry {
   }
 
   listTemplates(cursor: unknown): Record<string, unknown> {
-    const sorted = [...this.#templates.values()].sort((a, b) => compare(a.uriTemplate, b.uriTemplate));
-    return listResult('resourceTemplates', sorted, (template) => template.uriTemplate, cursor, (template) => ({ ...template }));
+    const sorted = [...this.#templates.values()].map((t) => t.definition).sort((a, b) => compare(a.uriTemplate, b.uriTemplate));
+    return listResult('resourceTemplates', sorted, (template) => template.uriTemplate, cursor, ({ read: _read, ...described }) => described);
   }
 
+  /** Whether `uri` names a registered resource or matches a template. */
   has(uri: string): boolean {
-    return this.#resources.has(uri);
+    return this.#resources.has(uri) || this.#match(uri) !== undefined;
   }
 
   async read(uri: string): Promise<{ contents: ResourceContents[] }> {
     const resource = this.#resources.get(uri);
-    if (!resource) throw new ResourceNotFoundError(uri);
-    return { contents: await resource.read() };
+    if (resource) return { contents: await resource.read() };
+    const matched = this.#match(uri);
+    if (!matched) throw new ResourceNotFoundError(uri);
+    return { contents: await matched.template.definition.read(uri, matched.variables) };
+  }
+
+  #match(uri: string): { template: CompiledTemplate; variables: Record<string, string> } | undefined {
+    for (const template of this.#templates.values()) {
+      const match = template.pattern.exec(uri);
+      if (!match) continue;
+      const variables = Object.fromEntries(template.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+      return { template, variables };
+    }
+    return undefined;
   }
 }
 

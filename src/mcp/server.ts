@@ -21,6 +21,7 @@ export class McpServer {
   readonly registries: Registries;
   readonly #logger: Logger | undefined;
   readonly #onSessionReady: ((session: McpSession) => void) | undefined;
+  readonly #sessions = new Set<McpSession>();
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
@@ -37,6 +38,21 @@ export class McpServer {
     const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
-    return new McpSession(sessionOptions);
+    const session = new McpSession(sessionOptions);
+    this.#sessions.add(session);
+    session.peer.onClose(() => this.#sessions.delete(session));
+    return session;
+  }
+
+  /** Sessions currently open, across every transport. */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** A resource changed: every session subscribed to it is told; returns how many were. */
+  resourceUpdated(uri: string): number {
+    let told = 0;
+    for (const session of this.#sessions) if (session.resourceUpdated(uri)) told++;
+    return told;
   }
 }

@@ -8,6 +8,7 @@ import {
   InvalidRequestError,
   NotInitializedError,
   Peer,
+  ResourceNotFoundError,
   type Params,
   type PeerOptions,
   type RequestContext,
@@ -74,6 +75,7 @@ export class McpSession {
   #clientInfo: ClientInfo | undefined;
   #clientCapabilities: Params = {};
   #clientReady = false;
+  readonly #subscriptions = new Set<string>();
   #logLevel: LogLevel = DEFAULT_CLIENT_LOG_LEVEL;
 
   constructor(options: McpSessionOptions) {
@@ -148,7 +150,7 @@ export class McpSession {
     const capabilities: Params = {
       logging: {},
       tools: { listChanged: false },
-      resources: { subscribe: false, listChanged: false },
+      resources: { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
     };
     if (featuresOf(version).completionsCapability) capabilities.completions = {};
@@ -181,6 +183,15 @@ export class McpSession {
       if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
       return resources.read(params.uri) as Promise<Result>;
     });
+    this.#handle('resources/subscribe', (params) => {
+      const uri = this.#resourceUri(params);
+      this.#subscriptions.add(uri);
+      return {};
+    });
+    this.#handle('resources/unsubscribe', (params) => {
+      this.#subscriptions.delete(this.#resourceUri(params));
+      return {};
+    });
     this.#handle('prompts/list', (params) => prompts.list(params.cursor));
     this.#handle('prompts/get', (params) => prompts.get(params.name, params.arguments));
     this.#handle('completion/complete', (params) => {
@@ -198,6 +209,19 @@ export class McpSession {
     this.peer.onNotification('notifications/roots/list_changed', () => {
       this.#logger.debug('Client roots changed');
     });
+  }
+
+  #resourceUri(params: Params): string {
+    if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
+    if (!this.#options.registries.resources.has(params.uri)) throw new ResourceNotFoundError(params.uri);
+    return params.uri;
+  }
+
+  /** Tells the client a resource it subscribed to has changed (resources §Subscriptions). */
+  resourceUpdated(uri: string): boolean {
+    if (!this.#subscriptions.has(uri)) return false;
+    this.peer.notify('notifications/resources/updated', { uri });
+    return true;
   }
 
   #initialize(params: Params): Result {

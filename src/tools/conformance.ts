@@ -4,6 +4,7 @@
  * cancellation, error results); they are not code-intelligence tools.
  */
 import { ToolError, type ToolDefinition } from '../mcp/tools.js';
+import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './conformance-fixtures.js';
 
 /** Pause between progress steps: long enough for a client to cancel mid-call. */
 export const PROGRESS_STEP_MS = 100;
@@ -66,6 +67,140 @@ export function conformanceTools(): ToolDefinition[] {
         await sleep(10, context.signal);
         context.log('info', 'Tool execution completed');
         return { content: [{ type: 'text', text: 'Logging complete' }] };
+      },
+    },
+    {
+      name: 'test_image_content',
+      description: 'Returns an image content block.',
+      inputSchema: NO_ARGUMENTS,
+      run: () => ({ content: [{ type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' }] }),
+    },
+    {
+      name: 'test_audio_content',
+      description: 'Returns an audio content block.',
+      inputSchema: NO_ARGUMENTS,
+      run: () => ({ content: [{ type: 'audio', data: SILENT_WAV_BASE64, mimeType: 'audio/wav' }] }),
+    },
+    {
+      name: 'test_embedded_resource',
+      description: 'Returns an embedded resource.',
+      inputSchema: NO_ARGUMENTS,
+      run: () => ({ content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] }),
+    },
+    {
+      name: 'test_multiple_content_types',
+      description: 'Returns text, an image and an embedded resource.',
+      inputSchema: NO_ARGUMENTS,
+      run: () => ({
+        content: [
+          { type: 'text', text: 'Multiple content types test:' },
+          { type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' },
+          { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+        ],
+      }),
+    },
+    {
+      name: 'test_sampling',
+      description: 'Asks the client to sample an LLM completion for a prompt.',
+      inputSchema: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] },
+      async run(args, context) {
+        const result = await context.request('sampling/createMessage', {
+          messages: [{ role: 'user', content: { type: 'text', text: args.prompt } }],
+          maxTokens: 100,
+        });
+        const content = result.content as { text?: string } | undefined;
+        return { content: [{ type: 'text', text: `LLM response: ${content?.text ?? JSON.stringify(result)}` }] };
+      },
+    },
+    {
+      name: 'test_elicitation',
+      description: 'Asks the user, through the client, for a username and an email.',
+      inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+      async run(args, context) {
+        const result = await context.request('elicitation/create', {
+          message: args.message,
+          requestedSchema: {
+            type: 'object',
+            properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+            required: ['username', 'email'],
+          },
+        });
+        return { content: [{ type: 'text', text: `User response: ${JSON.stringify(result)}` }] };
+      },
+    },
+    {
+      name: 'test_elicitation_sep1034_defaults',
+      description: 'Elicitation whose fields all carry defaults (SEP-1034).',
+      inputSchema: NO_ARGUMENTS,
+      async run(_args, context) {
+        const result = await context.request('elicitation/create', {
+          message: 'Please review and update the form fields with defaults',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', description: 'User name', default: 'John Doe' },
+              age: { type: 'integer', description: 'User age', default: 30 },
+              score: { type: 'number', description: 'User score', default: 95.5 },
+              status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+              verified: { type: 'boolean', description: 'Verification status', default: true },
+            },
+          },
+        });
+        return { content: [{ type: 'text', text: `Elicitation completed: ${JSON.stringify(result)}` }] };
+      },
+    },
+    {
+      name: 'test_elicitation_sep1330_enums',
+      description: 'Elicitation with every enum form (SEP-1330).',
+      inputSchema: NO_ARGUMENTS,
+      async run(_args, context) {
+        const result = await context.request('elicitation/create', {
+          message: 'Please select options from the enum fields',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+              titledSingle: {
+                type: 'string',
+                description: 'Select one option with titles',
+                oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }],
+              },
+              legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+              untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+              titledMulti: {
+                type: 'array',
+                description: 'Select multiple options with titles',
+                minItems: 1,
+                maxItems: 3,
+                items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] },
+              },
+            },
+          },
+        });
+        return { content: [{ type: 'text', text: `Elicitation completed: ${JSON.stringify(result)}` }] };
+      },
+    },
+    {
+      name: 'json_schema_2020_12_tool',
+      description: 'A tool whose input schema uses JSON Schema 2020-12 features ($defs, $ref).',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: {
+          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+        },
+        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        additionalProperties: false,
+      },
+      run: (args) => ({ content: [{ type: 'text', text: `Received: ${JSON.stringify(args)}` }] }),
+    },
+    {
+      name: 'test_reconnection',
+      description: 'Answers after a pause, long enough for a client to drop and resume its stream.',
+      inputSchema: NO_ARGUMENTS,
+      async run(_args, context) {
+        await sleep(PROGRESS_STEP_MS, context.signal);
+        return { content: [{ type: 'text', text: 'Reconnection test completed' }] };
       },
     },
   ];

@@ -3,7 +3,10 @@ import type { Logger } from '../log.js';
 import { McpServer } from '../mcp/server.js';
 import { ToolRegistry } from '../mcp/tools.js';
 import { VERSION } from '../version.js';
+import { PromptRegistry } from '../mcp/prompts.js';
+import { ResourceRegistry } from '../mcp/resources.js';
 import { conformanceTools } from './conformance.js';
+import { registerConformancePrompts, registerConformanceResources } from './conformance-fixtures.js';
 import { createHealthCheckTool } from './health-check.js';
 
 export const PROFILES = ['default', 'conformance'] as const;
@@ -20,7 +23,13 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   const logger = options.logger;
   const tools = new ToolRegistry({ onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error) });
   tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now() }));
-  if (options.profile === 'conformance') for (const tool of conformanceTools()) tools.register(tool);
+  const resources = new ResourceRegistry();
+  const prompts = new PromptRegistry();
+  if (options.profile === 'conformance') {
+    for (const tool of conformanceTools()) tools.register(tool);
+    registerConformanceResources(resources);
+    registerConformancePrompts(prompts);
+  }
   const serverOptions: ConstructorParameters<typeof McpServer>[0] = {
     identity: {
       name: 'sextant',
@@ -28,7 +37,7 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
       version: VERSION,
       description: 'Code intelligence for AI coding agents: search, symbols and context over your repository.',
     },
-    registries: { tools },
+    registries: { tools, resources, prompts },
   };
   if (logger) serverOptions.logger = logger;
   if (options.onSessionReady) serverOptions.onSessionReady = options.onSessionReady;
