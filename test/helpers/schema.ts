@@ -23,6 +23,8 @@ const RESULT_TYPES: Record<string, string> = {
   'resources/list': 'ListResourcesResult',
   'resources/templates/list': 'ListResourceTemplatesResult',
   'resources/read': 'ReadResourceResult',
+  'resources/subscribe': 'EmptyResult',
+  'resources/unsubscribe': 'EmptyResult',
   'prompts/list': 'ListPromptsResult',
   'prompts/get': 'GetPromptResult',
   'completion/complete': 'CompleteResult',
