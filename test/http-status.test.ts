@@ -204,4 +204,44 @@ test('/health reports status, version, uptime, transports and sessions', async (
   }
 });
 
+test('idle sessions expire (then 404); a session holding an open stream does not', async () => {
+  const http = await startTestHttp({ sessionIdleMs: 100 });
+  try {
+    const idle = await openSession(http.urls.mcp);
+    const busy = await openSession(http.urls.mcp);
+    const { request } = await import('undici');
+    const stream = await request(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': busy } });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const ping = (session: string) => send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
+    assertRejected(await ping(idle), 404, -32011, 'Session not found');
+    assert.is((await ping(busy)).status, 200);
+    stream.body.destroy();
+  } finally {
+    await http.close();
+  }
+});
+
+test('WebSocket upgrades pass the same gate: 403 for a foreign Origin, 401 without the token, 404 off /ws', async () => {
+  const { WebSocket } = await import('ws');
+  const statusOf = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve) => {
+      const ws = new WebSocket(url, 'mcp', { headers });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.on('error', () => {});
+    });
+  const http = await startTestHttp({ authToken: 'tok' });
+  try {
+    assert.is(await statusOf(http.urls.ws, { origin: 'http://evil.example.com', authorization: 'Bearer tok' }), 403);
+    assert.is(await statusOf(http.urls.ws), 401);
+    assert.is(await statusOf(http.urls.ws.replace('/ws', '/elsewhere'), { authorization: 'Bearer tok' }), 404);
+    assert.is(await statusOf(http.urls.ws, { authorization: 'Bearer tok' }), 101);
+  } finally {
+    await http.close();
+  }
+});
+
 test.run();
