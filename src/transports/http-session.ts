@@ -13,6 +13,12 @@ import type { McpServer } from '../mcp/server.js';
 import type { McpSession } from '../mcp/session.js';
 import { DEFAULT_RETRY_MS, SseStream } from './sse-stream.js';
 
+/**
+ * A request still unanswered after this long gets an SSE stream (with its priming event), so a
+ * long call is resumable; quicker answers go out as plain JSON, which is cheaper for both sides.
+ */
+export const DEFAULT_SSE_AFTER_MS = 50;
+
 /** Messages kept for a GET stream that is not open yet. */
 export const DEFAULT_MAX_QUEUED_MESSAGES = 1_000;
 
@@ -49,12 +55,29 @@ class Exchange {
 
   /** Switches to SSE now (requests whose handling may take long, or emit messages first). */
   useSse(): SseStream {
+    this.#clearTimer();
     this.#stream ??= this.#open(this);
     return this.#stream;
   }
 
+  #timer: NodeJS.Timeout | undefined;
+
+  /** Switches to SSE if the answer has not gone out within `ms`. */
+  sseAfter(ms: number): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (!this.done && !this.#res.writableEnded) this.useSse();
+    }, ms);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
   deliver(message: JsonRpcMessage): void {
     if (isResponse(message) && message.id !== undefined) this.#pending.delete(message.id);
+    if (this.done) this.#clearTimer();
     if (isResponse(message) && !this.#stream) return this.#writeJson(message);
     const stream = this.useSse();
     stream.send('message', JSON.stringify(message));

@@ -31,6 +31,7 @@ export class SseStream {
   #seq = 0;
   #res: ServerResponse | undefined;
   #finished = false;
+  #corked = false;
 
   constructor(id: string, options: SseStreamOptions) {
     this.id = id;
@@ -62,10 +63,10 @@ export class SseStream {
     if (!res.headersSent) res.writeHead(200, { ...sseHeaders(), ...options.headers });
     if (options.prime && this.#options.withIds) {
       // An id and empty data: something to resume from before the first real event (SEP-1699).
-      res.write(`id: ${this.id}-${this.#seq}\nretry: ${options.retryMs ?? DEFAULT_RETRY_MS}\ndata: \n\n`);
+      this.#write(`id: ${this.id}-${this.#seq}\nretry: ${options.retryMs ?? DEFAULT_RETRY_MS}\ndata: \n\n`);
     }
     if (options.afterSeq !== undefined) {
-      for (const event of this.#buffer) if (event.seq > options.afterSeq) res.write(event.chunk);
+      for (const event of this.#buffer) if (event.seq > options.afterSeq) this.#write(event.chunk);
     }
     res.on('close', () => {
       if (this.#res === res) this.#res = undefined;
@@ -89,7 +90,25 @@ export class SseStream {
       this.#buffer.push({ seq, chunk });
       if (this.#buffer.length > (this.#options.maxReplayEvents ?? DEFAULT_REPLAY_EVENTS)) this.#buffer.shift();
     }
-    this.#res?.write(chunk);
+    this.#write(chunk);
+  }
+
+  /**
+   * Writes within one turn of the event loop leave in one packet: a quick answer's headers,
+   * priming event and result would otherwise cost a syscall and a TCP segment each.
+   */
+  #write(chunk: string): void {
+    const res = this.#res;
+    if (!res) return;
+    if (!this.#corked) {
+      this.#corked = true;
+      res.cork();
+      setImmediate(() => {
+        this.#corked = false;
+        if (!res.writableEnded) res.uncork();
+      });
+    }
+    res.write(chunk);
   }
 
   /** Ends the stream for good; a connected client sees the response end. */

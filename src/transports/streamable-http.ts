@@ -10,7 +10,7 @@ import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
 import { featuresOf, isSupportedVersion } from '../mcp/versions.js';
 import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
-import { HttpSession } from './http-session.js';
+import { DEFAULT_SSE_AFTER_MS, HttpSession } from './http-session.js';
 import { readJsonBody } from './http-body.js';
 
 export const DEFAULT_MAX_SESSIONS = 256;
@@ -23,6 +23,8 @@ export interface StreamableHttpOptions {
   maxSessions?: number;
   sessionIdleMs?: number;
   retryMs?: number;
+  /** See DEFAULT_SSE_AFTER_MS. */
+  sseAfterMs?: number;
   tap?: (sessionId: string) => Parameters<McpServer['createSession']>[0]['tap'];
 }
 
@@ -101,11 +103,8 @@ export class StreamableHttpEndpoint {
       res.writeHead(202).end();
       return;
     }
-    const { id, method, params } = single.message;
-    const exchange = session.exchange(res, [id], false);
-    // Calls can run long and report progress: give them a resumable stream from the start.
-    const meta = params?._meta as { progressToken?: unknown } | undefined;
-    if (method === 'tools/call' || meta?.progressToken !== undefined) exchange.useSse();
+    const exchange = session.exchange(res, [single.message.id], false);
+    exchange.sseAfter(this.#options.sseAfterMs ?? DEFAULT_SSE_AFTER_MS);
     await session.mcp.receive(body, extra);
   }
 

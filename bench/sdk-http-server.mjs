@@ -1,0 +1,54 @@
+// The peer for bench/http-roundtrip: the same health_check tool served by the official SDK's
+// McpServer over StreamableHTTPServerTransport (stateful, one transport per session, as the SDK's
+// own example does), on plain node:http. Bench-only.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+const port = Number(process.argv[2] ?? 3101);
+const startedAt = Date.now();
+const transports = new Map();
+
+function newServer() {
+  const server = new McpServer({ name: 'sdk-peer', version: '1.0.0' });
+  server.registerTool(
+    'health_check',
+    {
+      description: 'Reports status, version, uptime, transport and protocol version.',
+      inputSchema: {},
+      outputSchema: { status: z.enum(['ok']), version: z.string(), uptime_seconds: z.number().min(0), transport: z.string(), protocol_version: z.string() },
+    },
+    async () => {
+      const structuredContent = { status: 'ok', version: '1.0.0', uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10, transport: 'streamable-http', protocol_version: '2025-11-25' };
+      return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+    },
+  );
+  return server;
+}
+
+createServer(async (req, res) => {
+  let body;
+  if (req.method === 'POST') {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  }
+  const sessionId = req.headers['mcp-session-id'];
+  let transport = sessionId ? transports.get(sessionId) : undefined;
+  if (!transport && body && isInitializeRequest(body)) {
+    transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => transports.set(id, transport),
+    });
+    transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
+    await newServer().connect(transport);
+  }
+  if (!transport) {
+    res.writeHead(400).end();
+    return;
+  }
+  await transport.handleRequest(req, res, body);
+}).listen(port, '127.0.0.1', () => console.error(`sdk peer on ${port}`));
