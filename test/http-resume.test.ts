@@ -126,4 +126,36 @@ test('2025-03-26 sessions take batches over HTTP and answer them as one JSON arr
   }
 });
 
+test('a long session keeps a bounded number of finished streams: the oldest can no longer be resumed', async () => {
+  const { serverWith } = await import('./helpers/server.js');
+  const { DEFAULT_MAX_KEPT_STREAMS } = await import('../src/transports/http-session.js');
+  const server = serverWith({
+    name: 'chatty',
+    description: 'Logs once, which puts its answer on an SSE stream.',
+    inputSchema: { type: 'object' },
+    run: (_args, context) => {
+      context.log('info', 'hello');
+      return { content: [{ type: 'text', text: 'done' }] };
+    },
+  });
+  const http = await startTestHttp({ server });
+  try {
+    const session = await openSession(http.urls.mcp);
+    const headers = { ...JSON_AND_SSE, 'mcp-session-id': session };
+    const firstIds: string[] = [];
+    for (let i = 0; i < DEFAULT_MAX_KEPT_STREAMS + 5; i++) {
+      const call = await send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: 'chatty' } }, headers });
+      assert.is(call.headers['content-type'], 'text/event-stream');
+      firstIds.push(parseSse(call.text)[1]!.id!);
+    }
+    const resume = (id: string) => send(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': id } });
+    assert.is((await resume(firstIds[0]!)).status, 400, 'the oldest stream was forgotten');
+    const recent = await resume(firstIds.at(-1)!);
+    assert.is(recent.status, 200, 'a recent one still replays');
+    assert.is(messagesOf(parseSse(recent.text)).length, 1, 'the answer after the log message');
+  } finally {
+    await http.close();
+  }
+});
+
 test.run();

@@ -19,6 +19,9 @@ import { DEFAULT_RETRY_MS, SseStream } from './sse-stream.js';
  */
 export const DEFAULT_SSE_AFTER_MS = 50;
 
+/** Finished streams kept per session for resumption; older ones are forgotten first. */
+export const DEFAULT_MAX_KEPT_STREAMS = 64;
+
 /** Messages kept for a GET stream that is not open yet. */
 export const DEFAULT_MAX_QUEUED_MESSAGES = 1_000;
 
@@ -181,8 +184,20 @@ export class HttpSession {
   #openPostStream(exchange: Exchange): SseStream {
     const stream = new SseStream(`p${this.#nextStream++}`, { withIds: true });
     this.#streams.set(stream.id, stream);
+    this.#forgetOldStreams();
     stream.attach(exchange.res, { prime: this.#primes(), retryMs: this.#options.retryMs ?? DEFAULT_RETRY_MS, headers: exchange.headers });
     return stream;
+  }
+
+  /** Bounds what a long session keeps: the oldest finished streams go first (Map keeps insertion order). */
+  #forgetOldStreams(): void {
+    let excess = this.#streams.size - DEFAULT_MAX_KEPT_STREAMS;
+    for (const [id, stream] of this.#streams) {
+      if (excess <= 0) break;
+      if (!stream.finished || stream.connected) continue;
+      this.#streams.delete(id);
+      excess--;
+    }
   }
 
   #route(payload: JsonRpcMessage | JsonRpcMessage[], info: OutboundInfo): void {
