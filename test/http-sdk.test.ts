@@ -25,7 +25,7 @@ interface Harness {
   problems(): string[];
 }
 
-async function harness(): Promise<Harness> {
+async function harness(extra: { pollAfterMs?: number } = {}): Promise<Harness> {
   let resolveRoots!: (roots: unknown) => void;
   const rootsSeen = new Promise((resolve) => (resolveRoots = resolve));
   const server = createSextantServer({
@@ -58,7 +58,7 @@ async function harness(): Promise<Harness> {
       else checker.outgoing(entry.message);
     };
   };
-  const http = await startHttpServer(server, { port: 0, tap, retryMs: 50 });
+  const http = await startHttpServer(server, { port: 0, tap, retryMs: 50, ...extra });
   return { http, checkers, rootsSeen, problems: () => [...checkers.values()].flatMap((c) => c.problems) };
 }
 
@@ -120,6 +120,36 @@ test('a client without the roots capability is never sent roots/list; the tool s
     assert.is(result.isError, true);
     assert.match((result.content as Array<{ text: string }>)[0]!.text, 'did not declare the "roots" capability');
     await client.close();
+  } finally {
+    await h.http.close();
+  }
+});
+
+test('official SDK client resumes a call whose stream the server closed (SSE polling): nothing lost', async () => {
+  const h = await harness({ pollAfterMs: 60 });
+  try {
+    const client = clientWithRoots();
+    const resumptions: string[] = [];
+    const recordingFetch = (url: string | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      if ((init?.method ?? 'GET') === 'GET' && headers.has('last-event-id')) resumptions.push(headers.get('last-event-id')!);
+      return fetch(url, init);
+    };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(h.http.urls.mcp), {
+        fetch: recordingFetch,
+        reconnectionOptions: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1, maxRetries: 5 },
+      }),
+    );
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'test_tool_with_progress' }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    assert.equal(result.content, [{ type: 'text', text: 'Progress complete' }]);
+    assert.equal(progress, [0, 50, 100]);
+    // The call's stream was closed mid-call and resumed with GET + Last-Event-ID, from a call-stream event.
+    assert.ok(resumptions.length >= 1, 'the client resumed at least once');
+    assert.ok(resumptions.every((id) => id.startsWith('p')), JSON.stringify(resumptions));
+    await client.close();
+    assert.equal(h.problems(), []);
   } finally {
     await h.http.close();
   }

@@ -32,6 +32,8 @@ export interface HttpServerOptions {
   maxSessions?: number;
   sessionIdleMs?: number;
   retryMs?: number;
+  /** SSE polling (SEP-1699): close a call's stream after this long, leaving the client to resume it. Off by default. */
+  pollAfterMs?: number;
   logger?: Logger;
   tap?: (sessionLabel: string) => Parameters<McpServer['createSession']>[0]['tap'];
 }
@@ -78,7 +80,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const startedAt = Date.now();
 
-  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'retryMs', 'tap') });
+  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'retryMs', 'pollAfterMs', 'tap') });
   const legacy = new LegacySseEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'tap') });
   const websocket = new WebSocketEndpoint({ server, logger, maxPayloadBytes: maxBodyBytes, maxSessions, ...pick(options, 'tap') });
 

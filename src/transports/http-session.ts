@@ -105,6 +105,8 @@ export interface HttpSessionOptions {
   logger: Logger;
   maxQueuedMessages?: number;
   retryMs?: number;
+  /** Close a call's stream after this long without ending it; the client resumes with Last-Event-ID. */
+  pollAfterMs?: number;
   /** Records traffic (`--record`): given a label for the session, returns its tap. */
   tap?: (sessionLabel: string) => Parameters<McpServer['createSession']>[0]['tap'];
 }
@@ -185,7 +187,15 @@ export class HttpSession {
     const stream = new SseStream(`p${this.#nextStream++}`, { withIds: true });
     this.#streams.set(stream.id, stream);
     this.#forgetOldStreams();
-    stream.attach(exchange.res, { prime: this.#primes(), retryMs: this.#options.retryMs ?? DEFAULT_RETRY_MS, headers: exchange.headers });
+    const retryMs = this.#options.retryMs ?? DEFAULT_RETRY_MS;
+    stream.attach(exchange.res, { prime: this.#primes(), retryMs, headers: exchange.headers });
+    const pollAfter = this.#options.pollAfterMs;
+    // Only clients that got a priming event know where to resume from.
+    if (pollAfter !== undefined && this.#primes()) {
+      setTimeout(() => {
+        if (!stream.finished && stream.connected) stream.disconnect(retryMs);
+      }, pollAfter).unref();
+    }
     return stream;
   }
 

@@ -23,6 +23,7 @@ export interface StreamableHttpOptions {
   maxSessions?: number;
   sessionIdleMs?: number;
   retryMs?: number;
+  pollAfterMs?: number;
   /** See DEFAULT_SSE_AFTER_MS. */
   sseAfterMs?: number;
   tap?: (sessionId: string) => Parameters<McpServer['createSession']>[0]['tap'];
@@ -113,6 +114,7 @@ export class StreamableHttpEndpoint {
     if (this.#sessions.size >= limit) throw httpErrors.busy(limit);
     const sessionOptions: ConstructorParameters<typeof HttpSession>[0] = { server: this.#options.server, logger: this.#options.logger };
     if (this.#options.retryMs !== undefined) sessionOptions.retryMs = this.#options.retryMs;
+    if (this.#options.pollAfterMs !== undefined) sessionOptions.pollAfterMs = this.#options.pollAfterMs;
     if (this.#options.tap) sessionOptions.tap = this.#options.tap;
     const session = new HttpSession(sessionOptions);
     const id = (body as { id: RequestId }).id;
