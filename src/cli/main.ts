@@ -5,7 +5,12 @@ import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { PROFILES, type Profile } from '../tools/index.js';
 import { VERSION } from '../version.js';
+import { indexCommand, searchCommand, statusCommand, type Output } from './index-commands.js';
 import { replayCommand } from './replay.js';
+
+function terminal(): Output {
+  return { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTTY: process.stdout.isTTY === true };
+}
 import { DEFAULT_BIND, DEFAULT_PORT } from '../transports/http-listener.js';
 import { serve, TRANSPORTS, type Transport } from './serve.js';
 
@@ -69,6 +74,56 @@ export async function main(argv: string[]): Promise<void> {
         const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line) };
         if (args.profile !== undefined) options.profile = args.profile;
         process.exitCode = await replayCommand(options);
+      },
+    )
+    .command(
+      'index [path]',
+      'Build the search index of a project (default: the current directory)',
+      (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
+      (args) => {
+        process.exitCode = indexCommand(args.path, terminal());
+      },
+    )
+    .command(
+      'search <query> [path]',
+      'Search an indexed project; output like rg: path:line:col: text',
+      (y) =>
+        y
+          .positional('query', { type: 'string', demandOption: true })
+          .positional('path', { type: 'string', default: '.' })
+          .option('regex', { type: 'boolean', default: false, describe: 'QUERY is a (JavaScript) regular expression' })
+          .option('case-sensitive', { type: 'boolean', default: false })
+          .option('path-glob', { alias: 'glob', type: 'string', describe: 'Only paths matching this glob' })
+          .option('lang', { type: 'string', describe: 'Only files of this language' })
+          .option('limit', { type: 'number', default: 100 })
+          .option('context', { type: 'number', default: 0, describe: 'Lines of context around each match' })
+          .option('json', { type: 'boolean', default: false }),
+      (args) => {
+        const query: Parameters<typeof searchCommand>[1] = {
+          pattern: args.query,
+          regex: args.regex,
+          caseSensitive: args['case-sensitive'],
+          limit: args.limit,
+          context: args.context,
+          json: args.json,
+        };
+        if (args['path-glob']) query.path = args['path-glob'];
+        if (args.lang) query.language = args.lang;
+        try {
+          process.exitCode = searchCommand(args.path, query, terminal());
+        } catch (error) {
+          // Like rg: 1 means "no match", so failures get 2.
+          process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exitCode = 2;
+        }
+      },
+    )
+    .command(
+      'status [path]',
+      'Show what is indexed for a project, and any interrupted job',
+      (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false }),
+      (args) => {
+        process.exitCode = statusCommand(args.path, args.json, terminal());
       },
     )
     .strict()

@@ -1,0 +1,96 @@
+/** `sextant index`, `search` and `status`: thin shells over src/index. */
+import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
+import { IndexReader, type SearchQuery } from '../index/search.js';
+import { IndexStore } from '../index/store.js';
+
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+  isTTY: boolean;
+}
+
+function formatProgress(event: IndexProgress): string | undefined {
+  switch (event.stage) {
+    case 'discovery':
+      return `discovery: ${event.scanned} files scanned`;
+    case 'indexing':
+      return `indexing: ${event.done}/${event.total} files`;
+    case 'finalizing':
+      return 'finalizing: writing the index';
+    default:
+      return undefined;
+  }
+}
+
+export function indexCommand(path: string, output: Output, signal?: AbortSignal): number {
+  const options: Parameters<typeof buildIndex>[1] = {
+    onProgress: (event) => {
+      const line = formatProgress(event);
+      if (!line) return;
+      // A progress line that rewrites itself on a terminal; plain lines otherwise.
+      if (output.isTTY) output.err(`\r\x1b[K${line}`);
+      else output.err(`${line}\n`);
+    },
+  };
+  if (signal) options.signal = signal;
+  const summary = buildIndex(path, options);
+  if (output.isTTY) output.err('\r\x1b[K');
+  const mb = (summary.bytes / 1e6).toFixed(1);
+  const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
+  const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0).map(([why, n]) => `${n} ${why}`).join(', ');
+  output.out(
+    `Indexed ${summary.files} files (${mb} MB) in ${(summary.durationMs / 1000).toFixed(2)} s (${rate} MB/s); ` +
+      `index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
+      `${skipped ? `; skipped ${skipped}` : ''}\n`,
+  );
+  return 0;
+}
+
+export function searchCommand(path: string, query: SearchQuery & { json?: boolean }, output: Output): number {
+  const reader = IndexReader.open(resolveRoot(path));
+  const result = reader.search(query);
+  if (query.json) {
+    output.out(`${JSON.stringify(result)}\n`);
+    return result.matches.length > 0 ? 0 : 1;
+  }
+  const color = output.isTTY;
+  const paint = (code: string, text: string): string => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  for (const match of result.matches) {
+    for (const [offset, line] of (match.before ?? []).entries()) {
+      output.out(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
+    }
+    output.out(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
+    for (const [offset, line] of (match.after ?? []).entries()) output.out(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
+  }
+  if (result.truncated) output.err(`(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
+  // Like grep and rg: exit 1 when nothing matched.
+  return result.matches.length > 0 ? 0 : 1;
+}
+
+export function statusCommand(path: string, json: boolean, output: Output): number {
+  const root = resolveRoot(path);
+  const store = new IndexStore(root);
+  const manifest = store.readManifest();
+  const interrupted = store.interruptedJob();
+  const status = {
+    root,
+    indexed: manifest !== undefined,
+    files: manifest?.files ?? 0,
+    bytes: manifest?.bytes ?? 0,
+    updatedAt: manifest?.updatedAt ?? null,
+    skipped: manifest?.skipped ?? {},
+    indexDir: store.dir,
+    interruptedJob: interrupted ?? null,
+  };
+  if (json) {
+    output.out(`${JSON.stringify(status)}\n`);
+    return 0;
+  }
+  if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
+  else output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}\n`);
+  if (interrupted) {
+    const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
+    output.out(`interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "sextant ${interrupted.mode} ${root}" to redo it\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,138 @@
+/**
+ * Finds the files worth indexing: a walk of the workspace that honours `.gitignore` at every
+ * level, `.git/info/exclude` and `.sextantignore` (with the `ignore` package, git's semantics:
+ * deeper rules win, an ignored directory is never entered), and skips `.git`, oversized files
+ * and symlinks that leave the workspace. Binary files are recognised later, when read.
+ */
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** Files larger than this are not indexed (generated bundles, data dumps). */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+export interface DiscoveredFile {
+  /** Relative to the workspace root, with `/` separators. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface DiscoveryResult {
+  files: DiscoveredFile[];
+  skipped: { ignored: number; tooLarge: number; outsideLinks: number; unreadable: number };
+}
+
+export interface DiscoveryOptions {
+  maxFileBytes?: number;
+  signal?: AbortSignal;
+  onProgress?(scanned: number): void;
+}
+
+interface Rules {
+  /** Directory the rules are relative to, as a workspace-relative posix path ('' for the root). */
+  base: string;
+  matcher: Ignore;
+}
+
+function readRules(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Git's answer for one path: the deepest rule set that has an opinion wins. */
+function isIgnored(path: string, isDirectory: boolean, levels: Rules[]): boolean {
+  let ignored = false;
+  for (const { base, matcher } of levels) {
+    const local = base === '' ? path : path.slice(base.length + 1);
+    const result = matcher.test(isDirectory ? `${local}/` : local);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+export function discover(root: string, options: DiscoveryOptions = {}): DiscoveryResult {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const realRoot = realpathSync(root);
+  const files: DiscoveredFile[] = [];
+  const skipped = { ignored: 0, tooLarge: 0, outsideLinks: 0, unreadable: 0 };
+
+  const rootRules = ignore();
+  for (const extra of [join(realRoot, '.git', 'info', 'exclude'), join(realRoot, '.sextantignore')]) {
+    const text = readRules(extra);
+    if (text) rootRules.add(text);
+  }
+  let scanned = 0;
+
+  const walk = (dir: string, rel: string, inherited: Rules[]): void => {
+    options.signal?.throwIfAborted();
+    const gitignore = readRules(join(dir, '.gitignore'));
+    const levels = gitignore ? [...inherited, { base: rel, matcher: ignore().add(gitignore) }] : inherited;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      skipped.unreadable++;
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name === '.git') continue;
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const absolute = join(dir, entry.name);
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        // Follow a link only to a file inside the workspace; linked directories would index twice.
+        let target: string;
+        try {
+          target = realpathSync(absolute);
+        } catch {
+          skipped.unreadable++;
+          continue;
+        }
+        if (target !== realRoot && !target.startsWith(realRoot + sep)) {
+          skipped.outsideLinks++;
+          continue;
+        }
+        isDirectory = false;
+        isFile = statSync(target).isFile();
+      }
+      if (!isDirectory && !isFile) continue;
+      if (isIgnored(path, isDirectory, levels)) {
+        skipped.ignored++;
+        continue;
+      }
+      if (isDirectory) {
+        walk(absolute, path, levels);
+        continue;
+      }
+      scanned++;
+      if (scanned % 1000 === 0) options.onProgress?.(scanned);
+      let stats;
+      try {
+        stats = entry.isSymbolicLink() ? statSync(absolute) : lstatSync(absolute);
+      } catch {
+        skipped.unreadable++;
+        continue;
+      }
+      if (stats.size > maxFileBytes) {
+        skipped.tooLarge++;
+        continue;
+      }
+      files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
+    }
+  };
+  walk(realRoot, '', [{ base: '', matcher: rootRules }]);
+  options.onProgress?.(scanned);
+  return { files, skipped };
+}
+
+/** Workspace-relative posix path of an absolute path (for callers outside this module). */
+export function toWorkspacePath(root: string, absolute: string): string {
+  return relative(root, absolute).split(sep).join('/');
+}

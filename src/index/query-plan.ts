@@ -1,0 +1,155 @@
+/**
+ * Turns a search into a trigram query: a necessary condition that every matching file meets,
+ * after Russ Cox, "Regular Expression Matching with a Trigram Index" (simplified: exact string
+ * sets through concatenation and alternation, anything else contributes no constraint). The
+ * query only narrows the candidates; every candidate is verified, so a weak query is slower,
+ * never wrong.
+ */
+import { RegExpParser, type AST } from '@eslint-community/regexpp';
+import { literalTrigrams } from './trigrams.js';
+
+export type TrigramQuery = { op: 'all' } | { op: 'trigram'; trigram: number } | { op: 'and' | 'or'; children: TrigramQuery[] };
+
+const ALL: TrigramQuery = { op: 'all' };
+/** Bounds on the exact-string sets carried through concatenation (beyond them, flush to a query). */
+const MAX_EXACT_SET = 16;
+const MAX_EXACT_LENGTH = 24;
+/** Character classes up to this many characters are expanded into exact alternatives. */
+const MAX_CLASS_CHARS = 8;
+
+export function and(children: TrigramQuery[]): TrigramQuery {
+  const flat = children.flatMap((child) => (child.op === 'and' ? child.children : child.op === 'all' ? [] : [child]));
+  if (flat.length === 0) return ALL;
+  return flat.length === 1 ? flat[0]! : { op: 'and', children: flat };
+}
+
+export function or(children: TrigramQuery[]): TrigramQuery {
+  if (children.length === 0 || children.some((child) => child.op === 'all')) return ALL;
+  const flat = children.flatMap((child) => (child.op === 'or' ? child.children : [child]));
+  return flat.length === 1 ? flat[0]! : { op: 'or', children: flat };
+}
+
+export function literalQuery(literal: string, caseInsensitive: boolean): TrigramQuery {
+  return and((literalTrigrams(literal, caseInsensitive) ?? []).map((trigram) => ({ op: 'trigram', trigram })));
+}
+
+interface Info {
+  /** Every string the node can match, when that set is small and known. */
+  exact: string[] | undefined;
+  /** A condition every match satisfies (beyond what `exact` says). */
+  query: TrigramQuery;
+}
+
+export class RegexPlanner {
+  readonly #caseInsensitive: boolean;
+
+  constructor(caseInsensitive: boolean) {
+    this.#caseInsensitive = caseInsensitive;
+  }
+
+  plan(pattern: AST.Pattern): TrigramQuery {
+    return this.#toQuery(this.#alternatives(pattern.alternatives));
+  }
+
+  #toQuery(info: Info): TrigramQuery {
+    if (!info.exact) return info.query;
+    return and([info.query, or(info.exact.map((s) => literalQuery(s, this.#caseInsensitive)))]);
+  }
+
+  #alternatives(alternatives: AST.Alternative[]): Info {
+    const infos = alternatives.map((alternative) => this.#sequence(alternative.elements));
+    const union = infos.every((info) => info.exact) ? [...new Set(infos.flatMap((info) => info.exact!))] : undefined;
+    // Each match satisfies its own alternative's condition, so their OR is required.
+    if (union && union.length <= MAX_EXACT_SET) return { exact: union, query: or(infos.map((info) => info.query)) };
+    return { exact: undefined, query: or(infos.map((info) => this.#toQuery(info))) };
+  }
+
+  #sequence(elements: AST.Element[]): Info {
+    const required: TrigramQuery[] = [];
+    let run: string[] = [''];
+    let whole = true;
+    for (const element of elements) {
+      const info = this.#element(element);
+      required.push(info.query);
+      if (info.exact) {
+        const product = run.flatMap((left) => info.exact!.map((right) => left + right));
+        if (product.length <= MAX_EXACT_SET && product.every((s) => s.length <= MAX_EXACT_LENGTH)) {
+          run = product;
+          continue;
+        }
+      }
+      // The run of exact strings ends here: what it required stays required, and a new run starts.
+      whole = false;
+      required.push(this.#toQuery({ exact: run, query: ALL }));
+      run = info.exact && info.exact.length <= MAX_EXACT_SET ? info.exact : [''];
+    }
+    if (whole) return { exact: run, query: and(required) };
+    required.push(this.#toQuery({ exact: run, query: ALL }));
+    return { exact: undefined, query: and(required) };
+  }
+
+  #element(element: AST.Element): Info {
+    switch (element.type) {
+      case 'Character':
+        return { exact: [String.fromCodePoint(element.value)], query: ALL };
+      case 'CharacterClass':
+        return this.#characterClass(element);
+      case 'Group':
+      case 'CapturingGroup':
+        return this.#alternatives(element.alternatives);
+      case 'Quantifier':
+        return this.#quantifier(element);
+      case 'Assertion':
+        // Zero-width: matches the empty string as far as required text goes.
+        return { exact: [''], query: ALL };
+      default:
+        return { exact: undefined, query: ALL };
+    }
+  }
+
+  #characterClass(node: AST.CharacterClass): Info {
+    if (node.negate || node.unicodeSets) return { exact: undefined, query: ALL };
+    const chars: string[] = [];
+    for (const element of node.elements) {
+      if (element.type === 'Character') chars.push(String.fromCodePoint(element.value));
+      else if (element.type === 'CharacterClassRange' && element.max.value - element.min.value < MAX_CLASS_CHARS) {
+        for (let c = element.min.value; c <= element.max.value; c++) chars.push(String.fromCodePoint(c));
+      } else return { exact: undefined, query: ALL };
+      if (chars.length > MAX_CLASS_CHARS) return { exact: undefined, query: ALL };
+    }
+    return { exact: chars, query: ALL };
+  }
+
+  #quantifier(node: AST.Quantifier): Info {
+    const inner = this.#element(node.element as AST.Element);
+    if (node.min === 0) {
+      // Optional: `x?` is {'', x}; anything unbounded promises nothing.
+      if (node.max === 1 && inner.exact && inner.exact.length < MAX_EXACT_SET) return { exact: ['', ...inner.exact], query: ALL };
+      return { exact: undefined, query: ALL };
+    }
+    // At least one occurrence: whatever the element requires is required.
+    return { exact: undefined, query: this.#toQuery(inner) };
+  }
+}
+
+export class BadPatternError extends Error {
+  readonly code = 'SEXTANT_ERR_BAD_PATTERN';
+  constructor(pattern: string, reason: string) {
+    super(`Invalid regular expression /${pattern}/: ${reason}`);
+    this.name = 'BadPatternError';
+  }
+}
+
+/** Parses with the flags the matcher will use; a pattern JavaScript cannot compile is a BadPatternError. */
+export function planRegex(pattern: string, caseInsensitive: boolean): { query: TrigramQuery; unicode: boolean } {
+  for (const unicode of [true, false]) {
+    try {
+      new RegExp(pattern, unicode ? 'u' : '');
+      const ast = new RegExpParser({ ecmaVersion: 2024 }).parsePattern(pattern, 0, pattern.length, { unicode });
+      return { query: new RegexPlanner(caseInsensitive).plan(ast), unicode };
+    } catch (error) {
+      if (!unicode) throw new BadPatternError(pattern, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
+    }
+  }
+  throw new BadPatternError(pattern, 'unparseable');
+}

@@ -1,0 +1,145 @@
+/**
+ * An immutable index segment: the files it covers and, per trigram, the sorted ids of the files
+ * that contain it (delta + varint encoded). One file on disk, loaded with one read:
+ *
+ *   "SXTSEG01" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
+ *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes
+ */
+export const SEGMENT_MAGIC = 'SXTSEG01';
+
+export interface SegmentFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Content hash, for incremental sync. */
+  hash: string;
+  language?: string;
+  /** Not in the trigram postings (very long lines, too many trigrams): always a candidate. */
+  unindexed?: boolean;
+}
+
+export class CorruptSegmentError extends Error {
+  readonly code = 'SEXTANT_ERR_CORRUPT_SEGMENT';
+  constructor(reason: string) {
+    super(`Corrupt index segment: ${reason}`);
+    this.name = 'CorruptSegmentError';
+  }
+}
+
+function pushVarint(out: number[], value: number): void {
+  while (value >= 0x80) {
+    out.push((value & 0x7f) | 0x80);
+    value >>>= 7;
+  }
+  out.push(value);
+}
+
+/** Builds a segment in memory from per-file trigram sets, file ids in the order given. */
+export class SegmentBuilder {
+  readonly files: SegmentFile[] = [];
+  readonly #postings = new Map<number, number[]>();
+
+  add(file: SegmentFile, trigrams: Int32Array | undefined): void {
+    const id = this.files.length;
+    this.files.push(file);
+    if (!trigrams) return;
+    for (const trigram of trigrams) {
+      const list = this.#postings.get(trigram);
+      if (list) list.push(id);
+      else this.#postings.set(trigram, [id]);
+    }
+  }
+
+  encode(): Buffer {
+    const header = Buffer.from(JSON.stringify({ files: this.files }), 'utf8');
+    const keys = Int32Array.from(this.#postings.keys()).sort();
+    const offsets = new Uint32Array(keys.length + 1);
+    const bytes: number[] = [];
+    keys.forEach((trigram, index) => {
+      offsets[index] = bytes.length;
+      const ids = this.#postings.get(trigram)!;
+      pushVarint(bytes, ids.length);
+      let previous = 0;
+      for (const id of ids) {
+        pushVarint(bytes, id - previous);
+        previous = id;
+      }
+    });
+    offsets[keys.length] = bytes.length;
+    const pad = (4 - ((12 + header.length) % 4)) % 4;
+    const head = Buffer.alloc(12 + header.length + pad + 4);
+    head.write(SEGMENT_MAGIC, 0, 'latin1');
+    head.writeUInt32LE(header.length, 8);
+    header.copy(head, 12);
+    head.writeUInt32LE(keys.length, 12 + header.length + pad);
+    return Buffer.concat([head, Buffer.from(keys.buffer), Buffer.from(offsets.buffer), Buffer.from(bytes)]);
+  }
+}
+
+export class Segment {
+  readonly files: SegmentFile[];
+  readonly #trigrams: Int32Array;
+  readonly #offsets: Uint32Array;
+  readonly #postings: Uint8Array;
+
+  constructor(buffer: Buffer) {
+    if (buffer.length < 16 || buffer.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('bad magic');
+    const headerLength = buffer.readUInt32LE(8);
+    if (12 + headerLength > buffer.length) throw new CorruptSegmentError('header past the end');
+    try {
+      this.files = (JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as { files: SegmentFile[] }).files;
+    } catch {
+      throw new CorruptSegmentError('unreadable header');
+    }
+    const pad = (4 - ((12 + headerLength) % 4)) % 4;
+    let at = 12 + headerLength + pad;
+    const count = buffer.readUInt32LE(at);
+    at += 4;
+    if (at + count * 8 + 4 > buffer.length) throw new CorruptSegmentError('directory past the end');
+    // Copy into aligned arrays: a Buffer's byteOffset inside Node's pool need not be 4-aligned.
+    this.#trigrams = new Int32Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + count * 4));
+    at += count * 4;
+    this.#offsets = new Uint32Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + (count + 1) * 4));
+    at += (count + 1) * 4;
+    this.#postings = buffer.subarray(at);
+    if (this.#offsets[count] !== this.#postings.length) throw new CorruptSegmentError('postings length mismatch');
+  }
+
+  get trigramCount(): number {
+    return this.#trigrams.length;
+  }
+
+  /** File ids containing `trigram`, ascending; empty when none. */
+  postings(trigram: number): Uint32Array {
+    let low = 0;
+    let high = this.#trigrams.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const value = this.#trigrams[mid]!;
+      if (value < trigram) low = mid + 1;
+      else if (value > trigram) high = mid - 1;
+      else return this.#decode(this.#offsets[mid]!);
+    }
+    return new Uint32Array(0);
+  }
+
+  #decode(offset: number): Uint32Array {
+    const bytes = this.#postings;
+    let at = offset;
+    const read = (): number => {
+      let value = 0;
+      let shift = 0;
+      for (;;) {
+        const byte = bytes[at++]!;
+        value += (byte & 0x7f) * 2 ** shift;
+        if (byte < 0x80) return value;
+        shift += 7;
+      }
+    };
+    const count = read();
+    const ids = new Uint32Array(count);
+    let previous = 0;
+    for (let i = 0; i < count; i++) ids[i] = previous += read();
+    return ids;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Where a project's index lives and how it is written: one folder per project under
+ * `$SEXTANT_HOME` (else `$XDG_CACHE_HOME/sextant`, else `~/.cache/sextant`), a manifest with a
+ * format version, immutable segment files, and a journal of the running job. Every write is
+ * atomic (temp file, fsync, rename), and the manifest is swapped last, so a crash at any moment
+ * leaves the previous complete index in place.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+
+/** Bump when the on-disk layout changes; an index of another format is never read. */
+export const INDEX_FORMAT_VERSION = 1;
+
+export interface Manifest {
+  format: number;
+  root: string;
+  createdAt: string;
+  updatedAt: string;
+  segments: string[];
+  files: number;
+  bytes: number;
+  skipped: Record<string, number>;
+}
+
+export interface JobJournal {
+  mode: 'index' | 'sync';
+  pid: number;
+  startedAt: string;
+  stage: string;
+  done: number;
+  total: number;
+  /** Set when the job stopped early in a process that lives on (cancelled, failed). */
+  stopped?: string;
+}
+
+export class IndexIncompatibleError extends Error {
+  readonly code = 'index_incompatible';
+  constructor(found: unknown) {
+    super(`The index was written by format ${JSON.stringify(found)}, this Sextant reads format ${INDEX_FORMAT_VERSION}: rebuild it with "sextant index --force"`);
+    this.name = 'IndexIncompatibleError';
+  }
+}
+
+export function sextantHome(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SEXTANT_HOME) return env.SEXTANT_HOME;
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'sextant');
+  return join(homedir(), '.cache', 'sextant');
+}
+
+/** The folder of one project's index, keyed by the project's real path. */
+export function projectDir(realRoot: string, home = sextantHome()): string {
+  const key = createHash('sha256').update(realRoot).digest('hex').slice(0, 16);
+  return join(home, 'projects', `${basename(realRoot).replace(/[^A-Za-z0-9._-]/g, '_') || 'root'}-${key}`);
+}
+
+/** Writes a file so that readers see the old content or the new, never a part. */
+export function writeAtomic(path: string, data: Buffer | string): void {
+  const temp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  const fd = openSync(temp, 'w');
+  try {
+    const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let written = 0;
+    while (written < buffer.length) written += writeSync(fd, buffer, written);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+  // The rename itself must reach the disk too.
+  const dirFd = openSync(join(path, '..'), 'r');
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
+}
+
+export class IndexStore {
+  readonly dir: string;
+
+  constructor(realRoot: string, home = sextantHome()) {
+    this.dir = projectDir(realRoot, home);
+  }
+
+  get manifestPath(): string {
+    return join(this.dir, 'manifest.json');
+  }
+
+  get journalPath(): string {
+    return join(this.dir, 'job.json');
+  }
+
+  /** The manifest, `undefined` when there is no index; throws IndexIncompatibleError for another format. */
+  readManifest(): Manifest | undefined {
+    if (!existsSync(this.manifestPath)) return undefined;
+    const manifest = JSON.parse(readFileSync(this.manifestPath, 'utf8')) as Manifest;
+    if (manifest.format !== INDEX_FORMAT_VERSION) throw new IndexIncompatibleError(manifest.format);
+    return manifest;
+  }
+
+  readSegment(name: string): Buffer {
+    return readFileSync(join(this.dir, name));
+  }
+
+  /** Writes the segment, then swaps the manifest, then removes segments no manifest names. */
+  commit(manifest: Manifest, segment: { name: string; data: Buffer }, previous: Manifest | undefined): void {
+    mkdirSync(this.dir, { recursive: true });
+    writeAtomic(join(this.dir, segment.name), segment.data);
+    writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    for (const old of previous?.segments ?? []) {
+      if (!manifest.segments.includes(old)) rmSync(join(this.dir, old), { force: true });
+    }
+  }
+
+  startJob(journal: JobJournal): void {
+    mkdirSync(this.dir, { recursive: true });
+    writeAtomic(this.journalPath, JSON.stringify(journal));
+  }
+
+  updateJob(journal: JobJournal): void {
+    writeAtomic(this.journalPath, JSON.stringify(journal));
+  }
+
+  endJob(): void {
+    rmSync(this.journalPath, { force: true });
+  }
+
+  /** A journal whose process is gone: the job was interrupted. */
+  interruptedJob(): JobJournal | undefined {
+    if (!existsSync(this.journalPath)) return undefined;
+    let journal: JobJournal;
+    try {
+      journal = JSON.parse(readFileSync(this.journalPath, 'utf8')) as JobJournal;
+    } catch {
+      return undefined;
+    }
+    if (journal.stopped) return journal;
+    try {
+      process.kill(journal.pid, 0);
+      return undefined; // still running
+    } catch {
+      return journal;
+    }
+  }
+}
