@@ -1,7 +1,7 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
 import { IndexReader, type SearchQuery } from '../index/search.js';
-import { IndexStore } from '../index/store.js';
+import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
 
 export interface Output {
   out(text: string): void;
@@ -22,8 +22,9 @@ function formatProgress(event: IndexProgress): string | undefined {
   }
 }
 
-export function indexCommand(path: string, output: Output, signal?: AbortSignal): number {
+export function indexCommand(path: string, output: Output, force = false): number {
   const options: Parameters<typeof buildIndex>[1] = {
+    force,
     onProgress: (event) => {
       const line = formatProgress(event);
       if (!line) return;
@@ -32,7 +33,6 @@ export function indexCommand(path: string, output: Output, signal?: AbortSignal)
       else output.err(`${line}\n`);
     },
   };
-  if (signal) options.signal = signal;
   const summary = buildIndex(path, options);
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
@@ -70,7 +70,14 @@ export function searchCommand(path: string, query: SearchQuery & { json?: boolea
 export function statusCommand(path: string, json: boolean, output: Output): number {
   const root = resolveRoot(path);
   const store = new IndexStore(root);
-  const manifest = store.readManifest();
+  let manifest: Manifest | undefined;
+  let problem: string | undefined;
+  try {
+    manifest = store.readManifest();
+  } catch (error) {
+    if (!(error instanceof IndexIncompatibleError)) throw error;
+    problem = error.message;
+  }
   const interrupted = store.interruptedJob();
   const status = {
     root,
@@ -81,12 +88,14 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     skipped: manifest?.skipped ?? {},
     indexDir: store.dir,
     interruptedJob: interrupted ?? null,
+    error: problem ? { code: 'index_incompatible', message: problem } : null,
   };
   if (json) {
     output.out(`${JSON.stringify(status)}\n`);
     return 0;
   }
-  if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
+  if (problem) output.out(`${root}: index_incompatible: ${problem}\n`);
+  else if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
   else output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}\n`);
   if (interrupted) {
     const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';

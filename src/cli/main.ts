@@ -81,7 +81,7 @@ export async function main(argv: string[]): Promise<void> {
       'Build the search index of a project (default: the current directory)',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
       (args) => {
-        process.exitCode = indexCommand(args.path, terminal());
+        process.exitCode = indexCommand(args.path, terminal(), args.force);
       },
     )
     .command(

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { discover, type DiscoveryOptions } from './discovery.js';
 import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
-import { INDEX_FORMAT_VERSION, IndexStore, type JobJournal, type Manifest } from './store.js';
+import { INDEX_FORMAT_VERSION, IndexIncompatibleError, IndexStore, type JobJournal, type Manifest } from './store.js';
 import { trigramsOf } from './trigrams.js';
 
 /** A file with a line longer than this is searched by scanning, not through trigrams (like cindex). */
@@ -30,6 +30,8 @@ export interface BuildOptions {
   signal?: AbortSignal;
   onProgress?(event: IndexProgress): void;
   maxFileBytes?: number;
+  /** Replace an index written by another format version (otherwise that is an error). */
+  force?: boolean;
 }
 
 export interface BuildSummary {
@@ -90,8 +92,9 @@ function build(root: string, store: IndexStore, journal: JobJournal, options: Bu
   let previous: Manifest | undefined;
   try {
     previous = store.readManifest();
-  } catch {
-    previous = undefined; // an incompatible index is replaced by this build
+  } catch (error) {
+    if (!(error instanceof IndexIncompatibleError) || !options.force) throw error;
+    previous = undefined; // --force: the incompatible index is replaced by this build
   }
   const discoveryOptions: DiscoveryOptions = { onProgress: (scanned) => options.onProgress?.({ stage: 'discovery', scanned }) };
   if (options.signal) discoveryOptions.signal = options.signal;

@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { discover } from '../src/index/discovery.js';
+import { buildIndex } from '../src/index/indexer.js';
+import { BadPatternError, planRegex } from '../src/index/query-plan.js';
+import { IndexReader, NotIndexedError, type SearchQuery } from '../src/index/search.js';
+import { ROOT } from './helpers/process.js';
+
+const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+
+/** The reference: every discovered text file, every line, the pattern applied directly. */
+function bruteForce(root: string, query: SearchQuery): string[] {
+  const flags = `${query.caseSensitive ? '' : 'i'}u`;
+  const source = query.regex ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let regex: RegExp;
+  try {
+    regex = new RegExp(source, flags);
+  } catch {
+    regex = new RegExp(source, flags.replace('u', ''));
+  }
+  const found: string[] = [];
+  for (const file of discover(root).files) {
+    const bytes = readFileSync(join(root, file.path));
+    if (bytes.subarray(0, 8192).includes(0)) continue;
+    bytes.toString('utf8').split('\n').forEach((raw, i) => {
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      const match = regex.exec(line);
+      if (match) found.push(`${file.path}:${i + 1}:${match.index + 1}`);
+    });
+  }
+  return found;
+}
+
+const QUERIES: SearchQuery[] = [
+  { pattern: 'function' },
+  { pattern: 'addKeyword', caseSensitive: true },
+  { pattern: 'SCHEMA' },
+  { pattern: 'Schema', caseSensitive: true },
+  { pattern: 'return null' },
+  { pattern: '=>' },
+  { pattern: 'ab' },
+  { pattern: '\\d+\\.\\d+', regex: true },
+  { pattern: '^\\s*$', regex: true },
+  { pattern: '^export (const|function|class) ', regex: true },
+  { pattern: '(validate|compile)Schema', regex: true },
+  { pattern: '[Ss]chema[A-Z]\\w+', regex: true, caseSensitive: true },
+  { pattern: 'colou?r', regex: true },
+  { pattern: 'this\\.(opts|_opts)\\.', regex: true },
+  { pattern: 'a.*b.*c', regex: true },
+  { pattern: '\\bthrow new \\w*Error\\b', regex: true, caseSensitive: true },
+  { pattern: '(?:foo|bar)+baz', regex: true },
+  { pattern: '\\p{Lu}{3,}', regex: true, caseSensitive: true },
+  { pattern: 'ü|é|ß', regex: true },
+  { pattern: '[^\\x00-\\x7f]', regex: true },
+  { pattern: 'errors?Text', regex: true },
+  { pattern: '(a|b)(c|d)(e|f)', regex: true },
+];
+
+for (const tree of ['node_modules/ajv', 'node_modules/yargs', 'src']) {
+  test(`search over ${tree} equals a brute-force scan for ${QUERIES.length} queries`, () => {
+    const root = join(ROOT, tree);
+    buildIndex(root, { home });
+    const reader = IndexReader.open(realpathSync(root), home);
+    for (const query of QUERIES) {
+      const result = reader.search({ ...query, limit: 1_000_000 });
+      const got = result.matches.map((m) => `${m.path}:${m.line}:${m.column}`);
+      assert.equal(got, bruteForce(root, query), JSON.stringify(query));
+    }
+  });
+}
+
+test('selective queries touch few candidate files', () => {
+  const root = realpathSync(join(ROOT, 'node_modules/ajv'));
+  buildIndex(root, { home });
+  const reader = IndexReader.open(root, home);
+  const result = reader.search({ pattern: 'discriminator_1', caseSensitive: true, limit: 1000 });
+  assert.ok(result.matches.length > 0);
+  const matchedFiles = new Set(result.matches.map((m) => m.path)).size;
+  assert.ok(result.stats.candidates >= matchedFiles);
+  assert.ok(result.stats.candidates < result.stats.files / 5, `${result.stats.candidates} of ${result.stats.files}`);
+  // A regex with no usable literal falls back to every file, and is still right.
+  const scan = reader.search({ pattern: '\\w+', regex: true, limit: 1 });
+  assert.is(scan.stats.candidates, scan.stats.files);
+});
+
+test('limit, truncation, context lines, path glob and language filters', () => {
+  const root = realpathSync(join(ROOT, 'src'));
+  buildIndex(root, { home });
+  const reader = IndexReader.open(root, home);
+  const limited = reader.search({ pattern: 'import', limit: 3 });
+  assert.is(limited.matches.length, 3);
+  assert.ok(limited.truncated);
+  const withContext = reader.search({ pattern: 'export const DEFAULT_PAGE_SIZE', caseSensitive: true, context: 1 });
+  assert.is(withContext.matches.length, 1);
+  assert.is(withContext.matches[0]!.path, 'mcp/pagination.ts');
+  assert.is(withContext.matches[0]!.before!.length, 1);
+  assert.is(withContext.matches[0]!.after!.length, 1);
+  const onlyJsonrpc = reader.search({ pattern: 'class', path: 'jsonrpc/*.ts', limit: 1000 });
+  assert.ok(onlyJsonrpc.matches.length > 0);
+  assert.ok(onlyJsonrpc.matches.every((m) => m.path.startsWith('jsonrpc/')));
+  const noTs = reader.search({ pattern: 'class', language: 'python' });
+  assert.equal(noTs.matches, []);
+});
+
+test('a bad regex is a BadPatternError naming the problem; an unindexed folder is NotIndexedError', () => {
+  try {
+    planRegex('a(b', false);
+    assert.unreachable('should not parse');
+  } catch (error) {
+    assert.instance(error, BadPatternError);
+    assert.is((error as BadPatternError).code, 'SEXTANT_ERR_BAD_PATTERN');
+    assert.match((error as Error).message, 'Unterminated group');
+  }
+  try {
+    IndexReader.open(realpathSync(mkdtempSync(join(tmpdir(), 'sextant-empty-'))), home);
+    assert.unreachable('nothing indexed there');
+  } catch (error) {
+    assert.instance(error, NotIndexedError);
+    assert.match((error as Error).message, 'sextant index');
+  }
+});
+
+test.run();

@@ -1,0 +1,139 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { discover } from '../src/index/discovery.js';
+import { buildIndex } from '../src/index/indexer.js';
+import { detectLanguage, KNOWN_LANGUAGES } from '../src/index/languages.js';
+import { IndexReader } from '../src/index/search.js';
+import { IndexIncompatibleError, IndexStore, projectDir } from '../src/index/store.js';
+import { BIN, ROOT, runCli } from './helpers/process.js';
+
+function tree(files: Record<string, string | Buffer>): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-tree-')));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+test('discovery honours .gitignore at every level (deeper rules win), exclude, .sextantignore, size and links', () => {
+  const root = tree({
+    'a.ts': 'export const a = 1;\n',
+    '.gitignore': '*.log\n',
+    'ignored.log': 'x',
+    'sub/.gitignore': '!keep.log\nbuild/\n',
+    'sub/keep.log': 'kept by the deeper rule',
+    'sub/build/x.js': 'ignored directory',
+    'sub/deep/y.py': 'print(1)\n',
+    '.sextantignore': 'secret.txt\n',
+    'secret.txt': 'x',
+    '.git/info/exclude': 'excluded.md\n',
+    '.git/HEAD': 'ref: refs/heads/main\n',
+    'excluded.md': 'x',
+    'big.txt': Buffer.alloc(2 * 1024 * 1024, 0x61),
+  });
+  symlinkSync('/etc/hostname', join(root, 'link-out'));
+  symlinkSync(join(root, 'a.ts'), join(root, 'link-in.ts'));
+  const result = discover(root);
+  assert.equal(result.files.map((f) => f.path), ['.gitignore', '.sextantignore', 'a.ts', 'link-in.ts', 'sub/.gitignore', 'sub/deep/y.py', 'sub/keep.log']);
+  assert.is(result.skipped.tooLarge, 1);
+  assert.is(result.skipped.outsideLinks, 1);
+  assert.ok(result.skipped.ignored >= 4);
+});
+
+test('languages: by name, extension and shebang; more than 40 known', () => {
+  assert.ok(KNOWN_LANGUAGES.length >= 40, String(KNOWN_LANGUAGES.length));
+  assert.is(detectLanguage('src/x.tsx'), 'tsx');
+  assert.is(detectLanguage('Dockerfile'), 'dockerfile');
+  assert.is(detectLanguage('bin/tool', '#!/usr/bin/env python3\nprint()'), 'python');
+  assert.is(detectLanguage('bin/run', '#!/bin/bash\n'), 'bash');
+  assert.is(detectLanguage('notes'), undefined);
+});
+
+test('binary files are left out; files with very long lines stay searchable by scanning', () => {
+  const root = tree({
+    'bin.dat': Buffer.from([0x66, 0x6f, 0x6f, 0x00, 0x62]),
+    'minified.js': `var x=1;${'y'.repeat(3000)};needle_here\n`,
+    'plain.txt': 'a needle_here b\n',
+  });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const summary = buildIndex(root, { home });
+  assert.is(summary.skipped.binary, 1);
+  assert.is(summary.unindexed, 1);
+  const found = IndexReader.open(root, home).search({ pattern: 'needle_here' });
+  assert.equal(found.matches.map((m) => m.path), ['minified.js', 'plain.txt']);
+});
+
+test('an index of another format is reported as index_incompatible, never read; --force rebuilds it', async () => {
+  const root = tree({ 'a.txt': 'hello world\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  buildIndex(root, { home });
+  const manifestPath = join(projectDir(root, home), 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { format: number };
+  writeFileSync(manifestPath, JSON.stringify({ ...manifest, format: 999 }));
+  for (const attempt of [() => IndexReader.open(root, home), () => buildIndex(root, { home })]) {
+    try {
+      attempt();
+      assert.unreachable('must not read another format');
+    } catch (error) {
+      assert.instance(error, IndexIncompatibleError);
+      assert.is((error as IndexIncompatibleError).code, 'index_incompatible');
+    }
+  }
+  const status = await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home });
+  assert.is((JSON.parse(status.stdout) as { error: { code: string } }).error.code, 'index_incompatible');
+  buildIndex(root, { home, force: true });
+  assert.is(IndexReader.open(root, home).search({ pattern: 'hello' }).matches.length, 1);
+});
+
+test('an aborted build keeps the previous index and leaves a journal that status reports', () => {
+  const root = tree({ 'a.txt': 'first version\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  buildIndex(root, { home });
+  writeFileSync(join(root, 'b.txt'), 'second file\n');
+  const controller = new AbortController();
+  controller.abort(new Error('user stopped it'));
+  try {
+    buildIndex(root, { home, signal: controller.signal });
+    assert.unreachable('aborted');
+  } catch (error) {
+    assert.match((error as Error).message, 'user stopped it');
+  }
+  const reader = IndexReader.open(root, home);
+  assert.is(reader.files.length, 1, 'the previous index is intact');
+  const journal = new IndexStore(root, home).interruptedJob();
+  assert.is(journal?.mode, 'index');
+  assert.match(journal?.stopped ?? '', 'user stopped it');
+});
+
+test('kill -9 during index: status and search still work on the previous index and report the interrupted job', async () => {
+  const root = realpathSync(join(ROOT, 'node_modules/typescript'));
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const small = tree({ 'x.txt': 'unrelated\n' });
+  buildIndex(small, { home });
+  buildIndex(root, { home, maxFileBytes: 64 * 1024 }); // a quick complete index first
+  const before = IndexReader.open(root, home).files.length;
+  const store = new IndexStore(root, home);
+  const child = spawn(process.execPath, [BIN, 'index', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
+  // Kill as soon as the job is under way (its journal exists), mid-build.
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(store.journalPath) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.on('exit', resolve));
+  const status = await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home });
+  const report = JSON.parse(status.stdout) as { indexed: boolean; files: number; interruptedJob: { mode: string } | null };
+  assert.ok(report.indexed);
+  assert.is(report.files, before, 'the previous complete index is what status sees');
+  assert.is(report.interruptedJob?.mode, 'index');
+  const search = await runCli(['search', '"version"', root, '--json', '--limit', '1'], '', { SEXTANT_HOME: home });
+  assert.is(search.code, 0, search.stderr);
+  assert.is((JSON.parse(search.stdout) as { matches: unknown[] }).matches.length, 1);
+  const human = await runCli(['status', root], '', { SEXTANT_HOME: home });
+  assert.match(human.stdout, 'interrupted index job');
+});
+
+test.run();
