@@ -60,9 +60,9 @@ const QUERIES: SearchQuery[] = [
 ];
 
 for (const tree of ['node_modules/ajv', 'node_modules/yargs', 'src']) {
-  test(`search over ${tree} equals a brute-force scan for ${QUERIES.length} queries`, () => {
+  test(`search over ${tree} equals a brute-force scan for ${QUERIES.length} queries`, async () => {
     const root = join(ROOT, tree);
-    buildIndex(root, { home });
+    await buildIndex(root, { home });
     const reader = IndexReader.open(realpathSync(root), home);
     for (const query of QUERIES) {
       const result = reader.search({ ...query, limit: 1_000_000 });
@@ -72,9 +72,9 @@ for (const tree of ['node_modules/ajv', 'node_modules/yargs', 'src']) {
   });
 }
 
-test('selective queries touch few candidate files', () => {
+test('selective queries touch few candidate files', async () => {
   const root = realpathSync(join(ROOT, 'node_modules/ajv'));
-  buildIndex(root, { home });
+  await buildIndex(root, { home });
   const reader = IndexReader.open(root, home);
   const result = reader.search({ pattern: 'discriminator_1', caseSensitive: true, limit: 1000 });
   assert.ok(result.matches.length > 0);
@@ -86,9 +86,9 @@ test('selective queries touch few candidate files', () => {
   assert.is(scan.stats.candidates, scan.stats.files);
 });
 
-test('limit, truncation, context lines, path glob and language filters', () => {
+test('limit, truncation, context lines, path glob and language filters', async () => {
   const root = realpathSync(join(ROOT, 'src'));
-  buildIndex(root, { home });
+  await buildIndex(root, { home });
   const reader = IndexReader.open(root, home);
   const limited = reader.search({ pattern: 'import', limit: 3 });
   assert.is(limited.matches.length, 3);
@@ -105,7 +105,7 @@ test('limit, truncation, context lines, path glob and language filters', () => {
   assert.equal(noTs.matches, []);
 });
 
-test('a bad regex is a BadPatternError naming the problem; an unindexed folder is NotIndexedError', () => {
+test('a bad regex is a BadPatternError naming the problem; an unindexed folder is NotIndexedError', async () => {
   try {
     planRegex('a(b', false);
     assert.unreachable('should not parse');

@@ -20,7 +20,7 @@ function tree(files: Record<string, string | Buffer>): string {
   return root;
 }
 
-test('discovery honours .gitignore at every level (deeper rules win), exclude, .sextantignore, size and links', () => {
+test('discovery honours .gitignore at every level (deeper rules win), exclude, .sextantignore, size and links', async () => {
   const root = tree({
     'a.ts': 'export const a = 1;\n',
     '.gitignore': '*.log\n',
@@ -45,7 +45,7 @@ test('discovery honours .gitignore at every level (deeper rules win), exclude, .
   assert.ok(result.skipped.ignored >= 4);
 });
 
-test('languages: by name, extension and shebang; more than 40 known', () => {
+test('languages: by name, extension and shebang; more than 40 known', async () => {
   assert.ok(KNOWN_LANGUAGES.length >= 40, String(KNOWN_LANGUAGES.length));
   assert.is(detectLanguage('src/x.tsx'), 'tsx');
   assert.is(detectLanguage('Dockerfile'), 'dockerfile');
@@ -54,14 +54,14 @@ test('languages: by name, extension and shebang; more than 40 known', () => {
   assert.is(detectLanguage('notes'), undefined);
 });
 
-test('binary files are left out; files with very long lines stay searchable by scanning', () => {
+test('binary files are left out; files with very long lines stay searchable by scanning', async () => {
   const root = tree({
     'bin.dat': Buffer.from([0x66, 0x6f, 0x6f, 0x00, 0x62]),
     'minified.js': `var x=1;${'y'.repeat(3000)};needle_here\n`,
     'plain.txt': 'a needle_here b\n',
   });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const summary = buildIndex(root, { home });
+  const summary = await buildIndex(root, { home });
   assert.is(summary.skipped.binary, 1);
   assert.is(summary.unindexed, 1);
   const found = IndexReader.open(root, home).search({ pattern: 'needle_here' });
@@ -71,13 +71,13 @@ test('binary files are left out; files with very long lines stay searchable by s
 test('an index of another format is reported as index_incompatible, never read; --force rebuilds it', async () => {
   const root = tree({ 'a.txt': 'hello world\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  buildIndex(root, { home });
+  await buildIndex(root, { home });
   const manifestPath = join(projectDir(root, home), 'manifest.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { format: number };
   writeFileSync(manifestPath, JSON.stringify({ ...manifest, format: 999 }));
-  for (const attempt of [() => IndexReader.open(root, home), () => buildIndex(root, { home })]) {
+  for (const attempt of [async () => IndexReader.open(root, home), () => buildIndex(root, { home })]) {
     try {
-      attempt();
+      await attempt();
       assert.unreachable('must not read another format');
     } catch (error) {
       assert.instance(error, IndexIncompatibleError);
@@ -86,19 +86,19 @@ test('an index of another format is reported as index_incompatible, never read; 
   }
   const status = await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home });
   assert.is((JSON.parse(status.stdout) as { error: { code: string } }).error.code, 'index_incompatible');
-  buildIndex(root, { home, force: true });
+  await buildIndex(root, { home, force: true });
   assert.is(IndexReader.open(root, home).search({ pattern: 'hello' }).matches.length, 1);
 });
 
-test('an aborted build keeps the previous index and leaves a journal that status reports', () => {
+test('an aborted build keeps the previous index and leaves a journal that status reports', async () => {
   const root = tree({ 'a.txt': 'first version\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  buildIndex(root, { home });
+  await buildIndex(root, { home });
   writeFileSync(join(root, 'b.txt'), 'second file\n');
   const controller = new AbortController();
   controller.abort(new Error('user stopped it'));
   try {
-    buildIndex(root, { home, signal: controller.signal });
+    await buildIndex(root, { home, signal: controller.signal });
     assert.unreachable('aborted');
   } catch (error) {
     assert.match((error as Error).message, 'user stopped it');
@@ -114,8 +114,8 @@ test('kill -9 during index: status and search still work on the previous index a
   const root = realpathSync(join(ROOT, 'node_modules/typescript'));
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   const small = tree({ 'x.txt': 'unrelated\n' });
-  buildIndex(small, { home });
-  buildIndex(root, { home, maxFileBytes: 64 * 1024 }); // a quick complete index first
+  await buildIndex(small, { home });
+  await buildIndex(root, { home, maxFileBytes: 64 * 1024 }); // a quick complete index first
   const before = IndexReader.open(root, home).files.length;
   const store = new IndexStore(root, home);
   const child = spawn(process.execPath, [BIN, 'index', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });

@@ -22,7 +22,7 @@ function formatProgress(event: IndexProgress): string | undefined {
   }
 }
 
-export function indexCommand(path: string, output: Output, force = false): number {
+export async function indexCommand(path: string, output: Output, force = false): Promise<number> {
   const options: Parameters<typeof buildIndex>[1] = {
     force,
     onProgress: (event) => {
@@ -33,7 +33,7 @@ export function indexCommand(path: string, output: Output, force = false): numbe
       else output.err(`${line}\n`);
     },
   };
-  const summary = buildIndex(path, options);
+  const summary = await buildIndex(path, options);
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `sextant` command line: parses, then delegates to serve/replay. */
+import { isMainThread } from 'node:worker_threads';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
@@ -80,8 +81,8 @@ export async function main(argv: string[]): Promise<void> {
       'index [path]',
       'Build the search index of a project (default: the current directory)',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
-      (args) => {
-        process.exitCode = indexCommand(args.path, terminal(), args.force);
+      async (args) => {
+        process.exitCode = await indexCommand(args.path, terminal(), args.force);
       },
     )
     .command(
@@ -146,7 +147,10 @@ export async function main(argv: string[]): Promise<void> {
     .parseAsync();
 }
 
-main(hideBin(process.argv)).catch((error: unknown) => {
-  process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+// In the bundle, index workers run this same file: only the main thread is the CLI.
+if (isMainThread) {
+  main(hideBin(process.argv)).catch((error: unknown) => {
+    process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -3,21 +3,11 @@
  * file's hash and language, extract its trigrams, write one segment and swap the manifest.
  * Progress is reported as stage events; an AbortSignal stops the job and keeps the old index.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
 import { discover, type DiscoveryOptions } from './discovery.js';
-import { detectLanguage } from './languages.js';
+import { extractAll } from './extract.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
 import { INDEX_FORMAT_VERSION, IndexIncompatibleError, IndexStore, type JobJournal, type Manifest } from './store.js';
-import { trigramsOf } from './trigrams.js';
-
-/** A file with a line longer than this is searched by scanning, not through trigrams (like cindex). */
-export const MAX_INDEXED_LINE_BYTES = 2_000;
-/** ...and so is a file with more distinct trigrams than this (generated or data files). */
-export const MAX_FILE_TRIGRAMS = 20_000;
-/** Bytes looked at for a NUL to call a file binary. */
-const BINARY_PROBE_BYTES = 8 * 1024;
 
 export type IndexProgress =
   | { stage: 'discovery'; scanned: number }
@@ -32,6 +22,8 @@ export interface BuildOptions {
   maxFileBytes?: number;
   /** Replace an index written by another format version (otherwise that is an error). */
   force?: boolean;
+  /** Worker threads for reading and trigram extraction (default: one per core). */
+  threads?: number;
 }
 
 export interface BuildSummary {
@@ -62,24 +54,13 @@ export function resolveRoot(path: string): string {
   throw new MissingPathError(path);
 }
 
-function hasLongLine(bytes: Buffer): boolean {
-  let start = 0;
-  for (;;) {
-    const newline = bytes.indexOf(0x0a, start);
-    const end = newline < 0 ? bytes.length : newline;
-    if (end - start > MAX_INDEXED_LINE_BYTES) return true;
-    if (newline < 0) return false;
-    start = newline + 1;
-  }
-}
-
-export function buildIndex(path: string, options: BuildOptions = {}): BuildSummary {
+export async function buildIndex(path: string, options: BuildOptions = {}): Promise<BuildSummary> {
   const root = resolveRoot(path);
   const store = new IndexStore(root, options.home);
   const journal: JobJournal = { mode: 'index', pid: process.pid, startedAt: new Date().toISOString(), stage: 'discovery', done: 0, total: 0 };
   store.startJob(journal);
   try {
-    return build(root, store, journal, options);
+    return await build(root, store, journal, options);
   } catch (error) {
     // The previous index is untouched; the journal says how far this job got and why it stopped.
     store.updateJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
@@ -87,7 +68,7 @@ export function buildIndex(path: string, options: BuildOptions = {}): BuildSumma
   }
 }
 
-function build(root: string, store: IndexStore, journal: JobJournal, options: BuildOptions): BuildSummary {
+async function build(root: string, store: IndexStore, journal: JobJournal, options: BuildOptions): Promise<BuildSummary> {
   const started = Date.now();
   let previous: Manifest | undefined;
   try {
@@ -107,42 +88,30 @@ function build(root: string, store: IndexStore, journal: JobJournal, options: Bu
   let unindexed = 0;
   journal.stage = 'indexing';
   journal.total = files.length;
-  files.forEach((file, index) => {
-    if (index % 500 === 0) {
-      options.signal?.throwIfAborted();
-      options.onProgress?.({ stage: 'indexing', done: index, total: files.length });
-      journal.done = index;
-      store.updateJob(journal);
-    }
-    let content: Buffer;
-    try {
-      content = readFileSync(join(root, file.path));
-    } catch {
-      counts.unreadable = (counts.unreadable ?? 0) + 1;
+  const extractOptions: Parameters<typeof extractAll>[3] = {
+    onBatch: (done) => {
+      options.onProgress?.({ stage: 'indexing', done, total: files.length });
+      journal.done = done;
+      if (done % 2048 < 64) store.updateJob(journal);
+    },
+  };
+  if (options.signal) extractOptions.signal = options.signal;
+  if (options.threads !== undefined) extractOptions.threads = options.threads;
+  await extractAll(root, files.map((file) => file.path), (index, result) => {
+    const file = files[index]!;
+    if (result.kind !== 'text') {
+      counts[result.kind] = (counts[result.kind] ?? 0) + 1;
       return;
     }
-    if (content.subarray(0, BINARY_PROBE_BYTES).includes(0)) {
-      counts.binary!++;
-      return;
-    }
-    bytes += content.length;
-    const entry: SegmentFile = {
-      path: file.path,
-      size: content.length,
-      mtimeMs: file.mtimeMs,
-      hash: createHash('sha1').update(content).digest('hex').slice(0, 16),
-    };
-    const language = detectLanguage(file.path, content.subarray(0, 200).toString('utf8'));
-    if (language) entry.language = language;
-    const trigrams = hasLongLine(content) ? undefined : trigramsOf(content);
-    if (!trigrams || trigrams.length > MAX_FILE_TRIGRAMS) {
+    bytes += result.size;
+    const entry: SegmentFile = { path: file.path, size: result.size, mtimeMs: file.mtimeMs, hash: result.hash };
+    if (result.language) entry.language = result.language;
+    if (!result.trigrams) {
       entry.unindexed = true;
       unindexed++;
-      builder.add(entry, undefined);
-      return;
     }
-    builder.add(entry, trigrams);
-  });
+    builder.add(entry, result.trigrams);
+  }, extractOptions);
 
   options.signal?.throwIfAborted();
   options.onProgress?.({ stage: 'finalizing' });

@@ -26,53 +26,97 @@ export class CorruptSegmentError extends Error {
   }
 }
 
-function pushVarint(out: number[], value: number): void {
+function writeVarint(out: Uint8Array, at: number, value: number): number {
   while (value >= 0x80) {
-    out.push((value & 0x7f) | 0x80);
+    out[at++] = (value & 0x7f) | 0x80;
     value >>>= 7;
   }
-  out.push(value);
+  out[at++] = value;
+  return at;
 }
 
-/** Builds a segment in memory from per-file trigram sets, file ids in the order given. */
+/** A growable Int32Array: pushing numbers one by one into a JS array costs more than the rest. */
+class IntList {
+  data = new Int32Array(1 << 16);
+  length = 0;
+
+  append(values: Int32Array | number, repeat = 1): void {
+    const needed = this.length + (typeof values === 'number' ? repeat : values.length);
+    if (needed > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < needed) size *= 2;
+      const grown = new Int32Array(size);
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    if (typeof values === 'number') this.data.fill(values, this.length, needed);
+    else this.data.set(values, this.length);
+    this.length = needed;
+  }
+}
+
+/**
+ * Builds a segment in memory from per-file trigram sets, file ids in the order given. Pairs of
+ * (trigram, file) are kept flat and grouped by a counting sort at the end, which keeps each
+ * posting list in file order without per-trigram arrays.
+ */
 export class SegmentBuilder {
   readonly files: SegmentFile[] = [];
-  readonly #postings = new Map<number, number[]>();
+  readonly #trigrams = new IntList();
+  readonly #fileIds = new IntList();
 
   add(file: SegmentFile, trigrams: Int32Array | undefined): void {
     const id = this.files.length;
     this.files.push(file);
-    if (!trigrams) return;
-    for (const trigram of trigrams) {
-      const list = this.#postings.get(trigram);
-      if (list) list.push(id);
-      else this.#postings.set(trigram, [id]);
-    }
+    if (!trigrams || trigrams.length === 0) return;
+    this.#trigrams.append(trigrams);
+    this.#fileIds.append(id, trigrams.length);
   }
 
   encode(): Buffer {
     const header = Buffer.from(JSON.stringify({ files: this.files }), 'utf8');
-    const keys = Int32Array.from(this.#postings.keys()).sort();
-    const offsets = new Uint32Array(keys.length + 1);
-    const bytes: number[] = [];
-    keys.forEach((trigram, index) => {
-      offsets[index] = bytes.length;
-      const ids = this.#postings.get(trigram)!;
-      pushVarint(bytes, ids.length);
+    const pairs = this.#trigrams.length;
+    const tri = this.#trigrams.data;
+    const ids = this.#fileIds.data;
+    // Counting sort by trigram; `slots` holds counts, then range starts, then range ends.
+    const slots = new Uint32Array(1 << 24);
+    for (let i = 0; i < pairs; i++) slots[tri[i]!]!++;
+    const keyList = new IntList();
+    let running = 0;
+    for (let t = 0; t < slots.length; t++) {
+      const count = slots[t]!;
+      if (count === 0) continue;
+      keyList.append(t);
+      slots[t] = running;
+      running += count;
+    }
+    const keys = keyList.data.slice(0, keyList.length);
+    const distinct = keys.length;
+    const grouped = new Uint32Array(pairs);
+    for (let i = 0; i < pairs; i++) grouped[slots[tri[i]!]!++] = ids[i]!;
+    const bytes = new Uint8Array(pairs * 5 + distinct * 5);
+    const offsets = new Uint32Array(distinct + 1);
+    let at = 0;
+    let from = 0;
+    for (let index = 0; index < distinct; index++) {
+      offsets[index] = at;
+      const end = slots[keys[index]!]!;
+      at = writeVarint(bytes, at, end - from);
       let previous = 0;
-      for (const id of ids) {
-        pushVarint(bytes, id - previous);
-        previous = id;
+      for (let j = from; j < end; j++) {
+        at = writeVarint(bytes, at, grouped[j]! - previous);
+        previous = grouped[j]!;
       }
-    });
-    offsets[keys.length] = bytes.length;
+      from = end;
+    }
+    offsets[distinct] = at;
     const pad = (4 - ((12 + header.length) % 4)) % 4;
     const head = Buffer.alloc(12 + header.length + pad + 4);
     head.write(SEGMENT_MAGIC, 0, 'latin1');
     head.writeUInt32LE(header.length, 8);
     header.copy(head, 12);
-    head.writeUInt32LE(keys.length, 12 + header.length + pad);
-    return Buffer.concat([head, Buffer.from(keys.buffer), Buffer.from(offsets.buffer), Buffer.from(bytes)]);
+    head.writeUInt32LE(distinct, 12 + header.length + pad);
+    return Buffer.concat([head, Buffer.from(keys.buffer), Buffer.from(offsets.buffer), Buffer.from(bytes.buffer, 0, at)]);
   }
 }
 

@@ -10,19 +10,34 @@ export function foldAscii(byte: number): number {
   return byte >= A && byte <= Z ? byte | 0x20 : byte;
 }
 
+/**
+ * One bit of "seen" per possible trigram (2 MiB), shared by every call on this thread: marking
+ * and un-marking what a file touched is linear, where sorting all of a file's trigrams was not.
+ */
+const seen = new Uint8Array(1 << 21);
+let scratch = new Int32Array(1 << 16);
+
 /** Distinct trigrams of a buffer, sorted ascending. */
 export function trigramsOf(bytes: Uint8Array): Int32Array {
   if (bytes.length < 3) return new Int32Array(0);
-  const all = new Int32Array(bytes.length - 2);
+  let count = 0;
   let t = (foldAscii(bytes[0]!) << 8) | foldAscii(bytes[1]!);
   for (let i = 2; i < bytes.length; i++) {
     t = ((t << 8) | foldAscii(bytes[i]!)) & 0xffffff;
-    all[i - 2] = t;
+    const mask = 1 << (t & 7);
+    const slot = t >>> 3;
+    if (seen[slot]! & mask) continue;
+    seen[slot]! |= mask;
+    if (count === scratch.length) {
+      const grown = new Int32Array(scratch.length * 2);
+      grown.set(scratch);
+      scratch = grown;
+    }
+    scratch[count++] = t;
   }
-  all.sort();
-  let unique = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[unique - 1]) all[unique++] = all[i]!;
-  return all.subarray(0, unique);
+  const unique = scratch.slice(0, count);
+  for (let i = 0; i < count; i++) seen[unique[i]! >>> 3] = 0;
+  return unique.sort();
 }
 
 const encoder = new TextEncoder();
