@@ -57,6 +57,13 @@ const QUERIES: SearchQuery[] = [
   { pattern: '[^\\x00-\\x7f]', regex: true },
   { pattern: 'errors?Text', regex: true },
   { pattern: '(a|b)(c|d)(e|f)', regex: true },
+  // Whole-file seeking must agree with line-by-line matching:
+  { pattern: ';\\s*\\n?\\s*}', regex: true },
+  { pattern: '\\s+return', regex: true },
+  { pattern: '(?<=this\\.)opts', regex: true },
+  { pattern: 'schema(?!Env)', regex: true, caseSensitive: true },
+  { pattern: '\\s*$', regex: true },
+  { pattern: 'RETURN', regex: false },
 ];
 
 for (const tree of ['node_modules/ajv', 'node_modules/yargs', 'src']) {

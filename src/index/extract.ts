@@ -90,29 +90,37 @@ export async function extractAll(
     });
     return;
   }
-  const workers = Array.from({ length: threads }, () => new Worker(workerUrl(), { workerData: { role: WORKER_ROLE } }));
+  // Workers inherit the parent's flags; --input-type (from `node -e`) is refused for a file entry.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  const workers = Array.from({ length: threads }, () => new Worker(workerUrl(), { workerData: { role: WORKER_ROLE }, execArgv }));
   try {
     const batches: Batch[] = [];
     for (let start = 0; start < paths.length; start += BATCH_FILES) {
       batches.push({ id: batches.length, root, paths: paths.slice(start, start + BATCH_FILES) });
     }
-    const pending = new Map<number, (results: Extracted[]) => void>();
-    const failures: Error[] = [];
+    const pending = new Map<number, { resolve: (results: Extracted[]) => void; reject: (error: Error) => void }>();
+    const failAll = (error: Error): void => {
+      for (const waiter of pending.values()) waiter.reject(error);
+      pending.clear();
+    };
     for (const worker of workers) {
-      worker.on('message', (message: { id: number; results: Extracted[] }) => pending.get(message.id)?.(message.results));
-      worker.on('error', (error) => failures.push(error));
+      worker.on('message', (message: { id: number; results: Extracted[] }) => pending.get(message.id)?.resolve(message.results));
+      // A dead worker fails the job at once rather than leaving it waiting forever.
+      worker.on('error', (error) => failAll(error));
+      worker.on('exit', (code) => {
+        if (code !== 0) failAll(new Error(`Index worker exited with code ${code}`));
+      });
     }
     // Each batch is sent when the one `threads` places before it has been consumed: bounded memory.
     const promises = new Map<number, Promise<Extracted[]>>();
     const send = (batch: Batch): void => {
-      promises.set(batch.id, new Promise((resolve) => pending.set(batch.id, resolve)));
+      promises.set(batch.id, new Promise((resolve, reject) => pending.set(batch.id, { resolve, reject })));
       workers[batch.id % threads]!.postMessage(batch);
     };
     for (const batch of batches.slice(0, threads * 2)) send(batch);
     let index = 0;
     for (const batch of batches) {
       options.signal?.throwIfAborted();
-      if (failures.length > 0) throw failures[0];
       const results = await promises.get(batch.id)!;
       promises.delete(batch.id);
       pending.delete(batch.id);

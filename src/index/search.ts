@@ -11,6 +11,8 @@ import { Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
+/** When an AND of trigram lists is down to this many files, the rest of the lists are skipped. */
+const GOOD_ENOUGH_CANDIDATES = 16;
 /** Longest line text returned in a match; longer lines are cut around the match. */
 export const MAX_MATCH_TEXT = 400;
 
@@ -52,22 +54,43 @@ export class NotIndexedError extends Error {
 /** Finds the first match in a line: its 0-based column, or -1. */
 export type LineMatcher = (line: string) => number;
 
-export function compileMatcher(query: SearchQuery): { matcher: LineMatcher; plan: TrigramQuery } {
+/**
+ * Finds where a match could start in a whole file, at or after `from` (-1: nowhere). Used to
+ * jump to candidate lines instead of splitting every file; each such line is then checked with
+ * the line matcher, so the answer stays exactly the line-by-line one.
+ */
+export type Seeker = (text: string, from: number) => number;
+
+export function compileMatcher(query: SearchQuery): { matcher: LineMatcher; plan: TrigramQuery; seek?: Seeker } {
   const caseInsensitive = !query.caseSensitive;
   if (!query.regex && !caseInsensitive) {
     const needle = query.pattern;
-    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false) };
+    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from) };
   }
   const source = query.regex ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const { query: plan, unicode } = query.regex ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true };
-  const regex = new RegExp(source, `${unicode ? 'u' : ''}${caseInsensitive ? 'i' : ''}`);
-  return {
-    matcher: (line) => {
-      const found = regex.exec(line);
-      return found ? found.index : -1;
-    },
-    plan,
+  const flags = `${unicode ? 'u' : ''}${caseInsensitive ? 'i' : ''}`;
+  const regex = new RegExp(source, flags);
+  const matcher: LineMatcher = (line) => {
+    const found = regex.exec(line);
+    return found ? found.index : -1;
   };
+  // Over a whole file with the m flag, a match on a line is a match in the text at the same
+  // place, except where lookaround can see past the line's end: then scan line by line.
+  if (/\(\?<?[=!]|\(\?</.test(source)) return { matcher, plan };
+  const whole = new RegExp(source, `${flags}gm`);
+  const seek: Seeker = (text, from) => {
+    whole.lastIndex = from;
+    const found = whole.exec(text);
+    return found ? found.index : -1;
+  };
+  return { matcher, plan, seek };
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }
 
 export class IndexReader {
@@ -102,10 +125,24 @@ export class IndexReader {
         case 'trigram':
           return this.#segment.postings(query.trigram);
         case 'and': {
-          const lists = query.children.map(evaluate).filter((list): list is Uint32Array => list !== undefined);
-          if (lists.length === 0) return undefined;
-          lists.sort((a, b) => a.length - b.length);
-          return lists.reduce(intersect);
+          // Rarest trigram lists first, and stop once few candidates are left: verifying a
+          // handful of files costs less than decoding long lists that would barely narrow them.
+          const trigrams = query.children
+            .filter((child): child is { op: 'trigram'; trigram: number } => child.op === 'trigram')
+            .map((child) => ({ trigram: child.trigram, count: this.#segment.postingCount(child.trigram) }))
+            .sort((a, b) => a.count - b.count);
+          let result: Uint32Array | undefined;
+          for (const { trigram } of trigrams) {
+            if (result && result.length <= GOOD_ENOUGH_CANDIDATES) break;
+            const list = this.#segment.postings(trigram);
+            result = result ? intersect(result, list) : list;
+          }
+          for (const child of query.children) {
+            if (child.op === 'trigram') continue;
+            const list = evaluate(child);
+            if (list) result = result ? intersect(result, list) : list;
+          }
+          return result;
         }
         case 'or': {
           const lists = query.children.map(evaluate);
@@ -124,7 +161,7 @@ export class IndexReader {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const context = Math.max(0, query.context ?? 0);
-    const { matcher, plan } = compileMatcher(query);
+    const { matcher, plan, seek } = compileMatcher(query);
     const pathFilter = query.path ? globToRegExp(query.path) : undefined;
     const candidates = this.candidates(plan);
     const matches: Match[] = [];
@@ -139,21 +176,40 @@ export class IndexReader {
       } catch {
         continue; // deleted since indexing: nothing to match
       }
-      const lines = text.split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
-        const column = matcher(line);
-        if (column < 0) continue;
-        if (matches.length === limit) {
-          truncated = true;
-          break;
-        }
-        const match: Match = { path: file.path, line: i + 1, column: column + 1, text: clip(line, column) };
-        if (context > 0) {
-          match.before = lines.slice(Math.max(0, i - context), i).map((l) => l.replace(/\r$/, ''));
-          match.after = lines.slice(i + 1, i + 1 + context).map((l) => l.replace(/\r$/, ''));
+      const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
+        if (matches.length === limit) return (truncated = true) && false;
+        const match: Match = { path: file.path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
+        if (context > 0 && lines) {
+          match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((l) => l.replace(/\r$/, ''));
+          match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((l) => l.replace(/\r$/, ''));
         }
         matches.push(match);
+        return true;
+      };
+      if (seek && context === 0) {
+        let lineIndex = 0;
+        let counted = 0;
+        for (let from = 0; from <= text.length; ) {
+          const hit = seek(text, from);
+          if (hit < 0) break;
+          const lineStart = hit === 0 ? 0 : text.lastIndexOf('\n', hit - 1) + 1;
+          let lineEnd = text.indexOf('\n', hit);
+          if (lineEnd < 0) lineEnd = text.length;
+          lineIndex += countNewlines(text, counted, lineStart);
+          counted = lineStart;
+          const raw = text.slice(lineStart, lineEnd);
+          const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+          const column = matcher(line);
+          if (column >= 0 && !emit(lineIndex, column, line)) break;
+          from = lineEnd + 1;
+        }
+      } else {
+        const lines = text.split('\n');
+        for (let i = 0; i < lines.length; i++) {
+          const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+          const column = matcher(line);
+          if (column >= 0 && !emit(i, column, line, lines)) break;
+        }
       }
       if (truncated) break;
     }

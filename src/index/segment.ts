@@ -155,6 +155,17 @@ export class Segment {
 
   /** File ids containing `trigram`, ascending; empty when none. */
   postings(trigram: number): Uint32Array {
+    const slot = this.#find(trigram);
+    return slot < 0 ? new Uint32Array(0) : (this.#decode(this.#offsets[slot]!, false) as Uint32Array);
+  }
+
+  /** How many files contain `trigram`, without decoding the list (to intersect rarest first). */
+  postingCount(trigram: number): number {
+    const slot = this.#find(trigram);
+    return slot < 0 ? 0 : this.#decode(this.#offsets[slot]!, true).length;
+  }
+
+  #find(trigram: number): number {
     let low = 0;
     let high = this.#trigrams.length - 1;
     while (low <= high) {
@@ -162,12 +173,12 @@ export class Segment {
       const value = this.#trigrams[mid]!;
       if (value < trigram) low = mid + 1;
       else if (value > trigram) high = mid - 1;
-      else return this.#decode(this.#offsets[mid]!);
+      else return mid;
     }
-    return new Uint32Array(0);
+    return -1;
   }
 
-  #decode(offset: number): Uint32Array {
+  #decode(offset: number, countOnly: boolean): Uint32Array | { length: number } {
     const bytes = this.#postings;
     let at = offset;
     const read = (): number => {
@@ -181,6 +192,7 @@ export class Segment {
       }
     };
     const count = read();
+    if (countOnly) return { length: count };
     const ids = new Uint32Array(count);
     let previous = 0;
     for (let i = 0; i < count; i++) ids[i] = previous += read();

@@ -1,0 +1,97 @@
+// Index build and search on a real repository, beside ripgrep on the same files in the same run.
+//
+//   node bench/index-search.mjs CORPUS_DIR [--runs 10]
+//
+// Needs `rg` on PATH (Debian: apt-get install ripgrep) and a built dist/ (npm run build).
+// bench/RESULTS.md says which corpus was used and how to get it.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const corpus = process.argv[2];
+if (!corpus) {
+  console.error('usage: node bench/index-search.mjs CORPUS_DIR [--runs N]');
+  process.exit(2);
+}
+const runsIndex = process.argv.indexOf('--runs');
+const RUNS = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 10;
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const home = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
+
+const QUERIES = [
+  { name: 'literal, rare', pattern: 'kmem_cache_alloc_node', caseSensitive: true },
+  { name: 'literal, common', pattern: 'EXPORT_SYMBOL_GPL', caseSensitive: true },
+  { name: 'literal, phrase', pattern: 'struct file_operations', caseSensitive: true },
+  { name: 'case-insensitive', pattern: 'SPIN_LOCK_IRQSAVE' },
+  { name: 'regex, literal prefix', pattern: 'static int \\w+_probe\\(', regex: true, caseSensitive: true },
+  { name: 'regex, alternation', pattern: 'copy_(from|to)_user', regex: true, caseSensitive: true },
+  { name: 'regex, anchored', pattern: '^#include <linux/(fs|mm)\\.h>', regex: true, caseSensitive: true },
+  { name: 'regex, no literal', pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}', regex: true, caseSensitive: true },
+];
+
+function percentile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+// 1. Build, in its own process so that its peak RSS is its own.
+const build = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  import { buildIndex } from ${JSON.stringify(here('../build/src/index/indexer.js'))};
+  const summary = await buildIndex(${JSON.stringify(corpus)}, { home: ${JSON.stringify(home)} });
+  console.log(JSON.stringify({ ...summary, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
+`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+if (build.status !== 0) throw new Error(build.stderr);
+const summary = JSON.parse(build.stdout.trim().split('\n').at(-1));
+
+// 2. Queries through the index (in this process, index loaded once) and through rg.
+const { IndexReader } = await import(here('../build/src/index/search.js'));
+const loadStarted = process.hrtime.bigint();
+const reader = IndexReader.open(summary.root, home);
+const loadMs = Number(process.hrtime.bigint() - loadStarted) / 1e6;
+
+const rgArgs = (query) => [
+  '--no-config', '--hidden', '--max-filesize', '1M', '--count-matches', '--no-messages',
+  ...(query.caseSensitive ? ['--case-sensitive'] : ['--ignore-case']),
+  ...(query.regex ? [] : ['--fixed-strings']),
+  '--', query.pattern, summary.root,
+];
+const rgLines = (query) => {
+  const out = spawnSync('rg', rgArgs(query).map((a) => (a === '--count-matches' ? '--count' : a)), { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return out.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+};
+
+const rows = [];
+for (const query of QUERIES) {
+  const ours = [];
+  let result;
+  for (let i = 0; i < RUNS; i++) {
+    const started = process.hrtime.bigint();
+    result = reader.search({ ...query, limit: 10_000_000 });
+    ours.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  const theirs = [];
+  for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 3)); i++) {
+    const started = process.hrtime.bigint();
+    spawnSync('rg', rgArgs(query), { encoding: 'utf8', maxBuffer: 1 << 26 });
+    theirs.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  ours.sort((a, b) => a - b);
+  theirs.sort((a, b) => a - b);
+  rows.push({ query, matches: result.matches.length, rgMatches: rgLines(query), candidates: result.stats.candidates, files: result.stats.files, p50: percentile(ours, 0.5), p99: percentile(ours, 0.99), rg: percentile(theirs, 0.5) });
+}
+
+const rgVersion = execFileSync('rg', ['--version'], { encoding: 'utf8' }).split('\n')[0];
+const mb = summary.bytes / 1e6;
+console.log(`Corpus ${summary.root}: ${summary.files} files, ${mb.toFixed(1)} MB indexed; node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${rgVersion}`);
+console.log('');
+console.log('| build | wall s | MB/s | index MB | index % of source | peak RSS MiB | unindexed files | index load ms |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(`| sextant index | ${(summary.durationMs / 1000).toFixed(2)} | ${(mb / (summary.durationMs / 1000)).toFixed(1)} | ${(summary.indexBytes / 1e6).toFixed(1)} | ${((100 * summary.indexBytes) / summary.bytes).toFixed(1)}% | ${summary.maxRssMiB.toFixed(0)} | ${summary.unindexed} | ${loadMs.toFixed(0)} |`);
+console.log('');
+console.log('| query | matching lines (sextant / rg) | candidate files | sextant p50 ms | sextant p99 ms | rg p50 ms | speed-up |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const row of rows) {
+  const same = row.matches === row.rgMatches ? '' : ' ≠';
+  console.log(`| ${row.query.name}: \`${row.query.pattern}\` | ${row.matches} / ${row.rgMatches}${same} | ${row.candidates} of ${row.files} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.rg.toFixed(1)} | ${(row.rg / row.p50).toFixed(1)}x |`);
+}
