@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -66,6 +66,17 @@ test('binary files are left out; files with very long lines stay searchable by s
   assert.is(summary.unindexed, 1);
   const found = IndexReader.open(root, home).search({ pattern: 'needle_here' });
   assert.equal(found.matches.map((m) => m.path), ['minified.js', 'plain.txt']);
+});
+
+test('the content cache never serves an edited file stale, nor a deleted one', async () => {
+  const root = tree({ 'a.txt': 'alpha beta\n', 'b.txt': 'alpha gamma\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const reader = IndexReader.open(root, home);
+  assert.equal(reader.search({ pattern: 'alpha' }).matches.map((m) => m.text), ['alpha beta', 'alpha gamma']);
+  writeFileSync(join(root, 'a.txt'), 'alpha delta and more\n');
+  rmSync(join(root, 'b.txt'));
+  assert.equal(reader.search({ pattern: 'alpha' }).matches.map((m) => m.text), ['alpha delta and more']);
 });
 
 test('an index of another format is reported as index_incompatible, never read; --force rebuilds it', async () => {

@@ -3,7 +3,7 @@
  * first), then verify each candidate file line by line against the real pattern. The result is
  * exactly what a scan of the indexed files would find, in path order, up to the limit.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
@@ -11,6 +11,8 @@ import { Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
+/** File text kept in memory between searches (UTF-16, so about two bytes a character). */
+export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
 /** When an AND of trigram lists is down to this many files, the rest of the lists are skipped. */
 const GOOD_ENOUGH_CANDIDATES = 16;
 /** Longest line text returned in a match; longer lines are cut around the match. */
@@ -97,18 +99,59 @@ export class IndexReader {
   readonly root: string;
   readonly manifest: Manifest;
   readonly #segment: Segment;
+  readonly #cache = new Map<number, { mtimeMs: number; size: number; text: string }>();
+  readonly #cacheBytes: number;
+  #cachedChars = 0;
 
-  private constructor(root: string, manifest: Manifest, segment: Segment) {
+  private constructor(root: string, manifest: Manifest, segment: Segment, cacheBytes: number) {
     this.root = root;
     this.manifest = manifest;
     this.#segment = segment;
+    this.#cacheBytes = cacheBytes;
   }
 
-  static open(root: string, home?: string): IndexReader {
+  static open(root: string, home?: string, options: { contentCacheBytes?: number } = {}): IndexReader {
     const store = new IndexStore(root, home);
     const manifest = store.readManifest();
     if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
-    return new IndexReader(root, manifest, new Segment(store.readSegment(manifest.segments[0]!)));
+    const segment = new Segment(store.readSegment(manifest.segments[0]!));
+    return new IndexReader(root, manifest, segment, options.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
+  }
+
+  /**
+   * A file's current text. Kept in a bounded LRU, checked against the file's size and mtime on
+   * every use (a stat costs far less than a read), so an edited file is read again.
+   */
+  #content(id: number, file: SegmentFile): string | undefined {
+    const path = join(this.root, file.path);
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      this.#cache.delete(id);
+      return undefined;
+    }
+    const cached = this.#cache.get(id);
+    if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) {
+      this.#cache.delete(id);
+      this.#cache.set(id, cached); // most recently used last
+      return cached.text;
+    }
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+    if (cached) this.#cachedChars -= cached.text.length;
+    this.#cache.set(id, { mtimeMs: stats.mtimeMs, size: stats.size, text });
+    this.#cachedChars += text.length;
+    for (const [oldest, entry] of this.#cache) {
+      if (this.#cachedChars * 2 <= this.#cacheBytes) break;
+      this.#cache.delete(oldest);
+      this.#cachedChars -= entry.text.length;
+    }
+    return text;
   }
 
   get files(): readonly SegmentFile[] {
@@ -170,12 +213,8 @@ export class IndexReader {
       const file = this.#segment.files[id]!;
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
-      let text: string;
-      try {
-        text = readFileSync(join(this.root, file.path), 'utf8');
-      } catch {
-        continue; // deleted since indexing: nothing to match
-      }
+      const text = this.#content(id, file);
+      if (text === undefined) continue; // deleted since indexing: nothing to match
       const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
         if (matches.length === limit) return (truncated = true) && false;
         const match: Match = { path: file.path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
