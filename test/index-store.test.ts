@@ -79,6 +79,36 @@ test('the content cache never serves an edited file stale, nor a deleted one', a
   assert.equal(reader.search({ pattern: 'alpha' }).matches.map((m) => m.text), ['alpha delta and more']);
 });
 
+test('a catastrophic regex is stopped at the time budget with a clear error; the next search works', async () => {
+  const { SearchService, PatternTooExpensiveError } = await import('../src/index/search-service.js');
+  const root = tree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const service = new SearchService(root, { home, budgetMs: 300 });
+  try {
+    const started = Date.now();
+    try {
+      await service.search({ pattern: '(a+)+$', regex: true });
+      assert.unreachable('this regex backtracks for ever');
+    } catch (error) {
+      assert.instance(error, PatternTooExpensiveError);
+      assert.is((error as { code: string }).code, 'SEXTANT_ERR_PATTERN_TOO_EXPENSIVE');
+      assert.match((error as Error).message, 'too expensive');
+    }
+    assert.ok(Date.now() - started < 3_000, 'stopped near the budget');
+    const after = await service.search({ pattern: 'fine' });
+    assert.equal(after.matches.map((m) => m.path), ['ok.txt']);
+    try {
+      await service.search({ pattern: 'a(b', regex: true });
+      assert.unreachable('bad regex');
+    } catch (error) {
+      assert.is((error as { code: string }).code, 'SEXTANT_ERR_BAD_PATTERN');
+    }
+  } finally {
+    await service.close();
+  }
+});
+
 test('an index of another format is reported as index_incompatible, never read; --force rebuilds it', async () => {
   const root = tree({ 'a.txt': 'hello world\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

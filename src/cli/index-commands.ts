@@ -1,6 +1,7 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
-import { IndexReader, type SearchQuery } from '../index/search.js';
+import type { SearchQuery } from '../index/search.js';
+import { SearchService } from '../index/search-service.js';
 import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
 
 export interface Output {
@@ -46,10 +47,16 @@ export async function indexCommand(path: string, output: Output, force = false):
   return 0;
 }
 
-export function searchCommand(path: string, query: SearchQuery & { json?: boolean }, output: Output): number {
-  const reader = IndexReader.open(resolveRoot(path));
-  const result = reader.search(query);
-  if (query.json) {
+export async function searchCommand(path: string, query: SearchQuery & { json?: boolean }, output: Output): Promise<number> {
+  const { json, ...search } = query;
+  const service = new SearchService(resolveRoot(path));
+  let result;
+  try {
+    result = await service.search(search);
+  } finally {
+    await service.close();
+  }
+  if (json) {
     output.out(`${JSON.stringify(result)}\n`);
     return result.matches.length > 0 ? 0 : 1;
   }

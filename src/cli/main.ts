@@ -99,7 +99,7 @@ export async function main(argv: string[]): Promise<void> {
           .option('limit', { type: 'number', default: 100 })
           .option('context', { type: 'number', default: 0, describe: 'Lines of context around each match' })
           .option('json', { type: 'boolean', default: false }),
-      (args) => {
+      async (args) => {
         const query: Parameters<typeof searchCommand>[1] = {
           pattern: args.query,
           regex: args.regex,
@@ -111,7 +111,7 @@ export async function main(argv: string[]): Promise<void> {
         if (args['path-glob']) query.path = args['path-glob'];
         if (args.lang) query.language = args.lang;
         try {
-          process.exitCode = searchCommand(args.path, query, terminal());
+          process.exitCode = await searchCommand(args.path, query, terminal());
         } catch (error) {
           // Like rg: 1 means "no match", so failures get 2.
           process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCli } from './helpers/process.js';
+
+const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+const env = { SEXTANT_HOME: home };
+const project = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-project-')));
+mkdirSync(join(project, 'src'));
+writeFileSync(join(project, 'src/app.py'), 'def main():\n    print("Hello, World")\n\nmain()\n');
+writeFileSync(join(project, 'src/util.ts'), 'export function hello(name: string) {\n  return `hello ${name}`;\n}\n');
+
+test('status before indexing says how to index; index prints a summary; status then counts the files', async () => {
+  const before = await runCli(['status', project], '', env);
+  assert.is(before.code, 0);
+  assert.match(before.stdout, `not indexed (run "sextant index ${project}")`);
+  const indexed = await runCli(['index', project], '', env);
+  assert.is(indexed.code, 0, indexed.stderr);
+  assert.match(indexed.stdout, /Indexed 2 files \(0\.0 MB\)/);
+  assert.match(indexed.stderr, 'indexing:', 'plain progress lines when stderr is not a terminal');
+  const after = await runCli(['status', project, '--json'], '', env);
+  const status = JSON.parse(after.stdout) as { indexed: boolean; files: number; interruptedJob: unknown };
+  assert.equal([status.indexed, status.files, status.interruptedJob], [true, 2, null]);
+});
+
+test('search prints path:line:col: text like rg, --json for machines, filters by language and glob', async () => {
+  const text = await runCli(['search', 'hello', project], '', env);
+  assert.is(text.code, 0);
+  assert.equal(text.stdout.trim().split('\n'), [
+    'src/app.py:2:12:     print("Hello, World")',
+    'src/util.ts:1:17: export function hello(name: string) {',
+    'src/util.ts:2:11:   return `hello ${name}`;',
+  ]);
+  const sensitive = await runCli(['search', 'Hello', project, '--case-sensitive', '--json'], '', env);
+  const result = JSON.parse(sensitive.stdout) as { matches: Array<{ path: string; line: number }> };
+  assert.equal(result.matches.map((m) => `${m.path}:${m.line}`), ['src/app.py:2']);
+  const python = await runCli(['search', 'hello', project, '--lang', 'python'], '', env);
+  assert.is(python.stdout.trim().split('\n').length, 1);
+  const glob = await runCli(['search', 'hello', project, '--glob', '*.ts', '--context', '1'], '', env);
+  assert.match(glob.stdout, 'src/util.ts-2-');
+});
+
+test('exit 1 when nothing matches, 2 for a bad regex, an unindexed folder or a missing path', async () => {
+  assert.is((await runCli(['search', 'no-such-text-anywhere', project], '', env)).code, 1);
+  const bad = await runCli(['search', 'a(b', project, '--regex'], '', env);
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, 'Invalid regular expression /a(b/: Unterminated group');
+  const unindexed = await runCli(['search', 'x', realpathSync(mkdtempSync(join(tmpdir(), 'sextant-empty-')))], '', env);
+  assert.is(unindexed.code, 2);
+  assert.match(unindexed.stderr, 'is not indexed yet: run "sextant index');
+  const missing = await runCli(['search', 'x', '/no/such/dir'], '', env);
+  assert.is(missing.code, 2);
+  assert.match(missing.stderr, 'No such directory: /no/such/dir');
+  const missingIndex = await runCli(['index', '/no/such/dir'], '', env);
+  assert.is(missingIndex.code, 1);
+  assert.match(missingIndex.stderr, 'No such directory');
+});
+
+test.run();
