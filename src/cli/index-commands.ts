@@ -2,6 +2,7 @@
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
 import type { SearchQuery } from '../index/search.js';
 import { SearchService } from '../index/search-service.js';
+import { syncIndex } from '../index/sync.js';
 import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
 
 export interface Output {
@@ -44,6 +45,13 @@ export async function indexCommand(path: string, output: Output, force = false):
       `index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
       `${skipped ? `; skipped ${skipped}` : ''}\n`,
   );
+  return 0;
+}
+
+export async function syncCommand(path: string, output: Output): Promise<number> {
+  const summary = await syncIndex(path);
+  if (summary.merged) output.out(`Merged the index of ${summary.root} into one segment in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
+  else output.out(`Synced ${summary.root}: ${summary.added} added, ${summary.changed} changed, ${summary.deleted} deleted in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
   return 0;
 }
 

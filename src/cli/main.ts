@@ -6,7 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { PROFILES, type Profile } from '../tools/index.js';
 import { VERSION } from '../version.js';
-import { indexCommand, searchCommand, statusCommand, type Output } from './index-commands.js';
+import { indexCommand, searchCommand, statusCommand, syncCommand, type Output } from './index-commands.js';
 import { replayCommand } from './replay.js';
 
 function terminal(): Output {
@@ -83,6 +83,14 @@ export async function main(argv: string[]): Promise<void> {
       (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
       async (args) => {
         process.exitCode = await indexCommand(args.path, terminal(), args.force);
+      },
+    )
+    .command(
+      'sync [path]',
+      'Bring the index up to date: re-read only new and changed files',
+      (y) => y.positional('path', { type: 'string', default: '.' }),
+      async (args) => {
+        process.exitCode = await syncCommand(args.path, terminal());
       },
     )
     .command(

@@ -7,14 +7,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
+import { segmentCandidates } from './candidates.js';
 import { Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 /** File text kept in memory between searches (UTF-16, so about two bytes a character). */
 export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
-/** When an AND of trigram lists is down to this many files, the rest of the lists are skipped. */
-const GOOD_ENOUGH_CANDIDATES = 16;
 /** Longest line text returned in a match; longer lines are cut around the match. */
 export const MAX_MATCH_TEXT = 400;
 
@@ -98,31 +97,61 @@ function countNewlines(text: string, from: number, to: number): number {
 export class IndexReader {
   readonly root: string;
   readonly manifest: Manifest;
-  readonly #segment: Segment;
-  readonly #cache = new Map<number, { mtimeMs: number; size: number; text: string }>();
+  /** Segments oldest first; `live[id]` is 0 where a newer segment replaced or deleted the file. */
+  readonly #layers: Array<{ segment: Segment; live: Uint8Array }>;
+  readonly #cache = new Map<string, { mtimeMs: number; size: number; text: string }>();
   readonly #cacheBytes: number;
   #cachedChars = 0;
 
-  private constructor(root: string, manifest: Manifest, segment: Segment, cacheBytes: number) {
+  private constructor(root: string, manifest: Manifest, segments: Segment[], cacheBytes: number) {
     this.root = root;
     this.manifest = manifest;
-    this.#segment = segment;
     this.#cacheBytes = cacheBytes;
+    // Newest first: a path seen in a newer segment (as a file or a tombstone) is dead in older ones.
+    const seen = new Set<string>();
+    const layers = segments.map((segment) => ({ segment, live: new Uint8Array(segment.files.length) }));
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const { segment, live } = layers[i]!;
+      segment.files.forEach((file, id) => {
+        live[id] = seen.has(file.path) ? 0 : 1;
+      });
+      for (const file of segment.files) seen.add(file.path);
+      for (const path of segment.tombstones) seen.add(path);
+    }
+    this.#layers = layers;
   }
 
   static open(root: string, home?: string, options: { contentCacheBytes?: number } = {}): IndexReader {
     const store = new IndexStore(root, home);
     const manifest = store.readManifest();
     if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
-    const segment = new Segment(store.readSegment(manifest.segments[0]!));
-    return new IndexReader(root, manifest, segment, options.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
+    const segments = manifest.segments.map((name) => new Segment(store.readSegment(name)));
+    return new IndexReader(root, manifest, segments, options.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
+  }
+
+  /** Every live file, in path order. */
+  get files(): SegmentFile[] {
+    return this.#layers
+      .flatMap(({ segment, live }) => segment.files.filter((_, id) => live[id] === 1))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** Live files that can match, in path order across segments. */
+  candidates(plan: TrigramQuery): SegmentFile[] {
+    const found: SegmentFile[] = [];
+    for (const { segment, live } of this.#layers) {
+      for (const id of segmentCandidates(segment, plan)) if (live[id] === 1) found.push(segment.files[id]!);
+    }
+    if (this.#layers.length > 1) found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return found;
   }
 
   /**
    * A file's current text. Kept in a bounded LRU, checked against the file's size and mtime on
    * every use (a stat costs far less than a read), so an edited file is read again.
    */
-  #content(id: number, file: SegmentFile): string | undefined {
+  #content(file: SegmentFile): string | undefined {
+    const id = file.path;
     const path = join(this.root, file.path);
     let stats;
     try {
@@ -154,52 +183,6 @@ export class IndexReader {
     return text;
   }
 
-  get files(): readonly SegmentFile[] {
-    return this.#segment.files;
-  }
-
-  /** Ids of the files that can match, ascending (= path order). */
-  candidates(plan: TrigramQuery): Uint32Array {
-    const all = this.#segment.files.length;
-    const evaluate = (query: TrigramQuery): Uint32Array | undefined => {
-      switch (query.op) {
-        case 'all':
-          return undefined;
-        case 'trigram':
-          return this.#segment.postings(query.trigram);
-        case 'and': {
-          // Rarest trigram lists first, and stop once few candidates are left: verifying a
-          // handful of files costs less than decoding long lists that would barely narrow them.
-          const trigrams = query.children
-            .filter((child): child is { op: 'trigram'; trigram: number } => child.op === 'trigram')
-            .map((child) => ({ trigram: child.trigram, count: this.#segment.postingCount(child.trigram) }))
-            .sort((a, b) => a.count - b.count);
-          let result: Uint32Array | undefined;
-          for (const { trigram } of trigrams) {
-            if (result && result.length <= GOOD_ENOUGH_CANDIDATES) break;
-            const list = this.#segment.postings(trigram);
-            result = result ? intersect(result, list) : list;
-          }
-          for (const child of query.children) {
-            if (child.op === 'trigram') continue;
-            const list = evaluate(child);
-            if (list) result = result ? intersect(result, list) : list;
-          }
-          return result;
-        }
-        case 'or': {
-          const lists = query.children.map(evaluate);
-          if (lists.some((list) => list === undefined)) return undefined;
-          return (lists as Uint32Array[]).reduce(union);
-        }
-      }
-    };
-    const indexed = evaluate(plan) ?? Uint32Array.from({ length: all }, (_, i) => i);
-    // Files kept out of the postings (long lines, too many trigrams) are always candidates.
-    const unindexed = this.#segment.files.flatMap((file, id) => (file.unindexed ? [id] : []));
-    return unindexed.length === 0 ? indexed : union(indexed, Uint32Array.from(unindexed));
-  }
-
   search(query: SearchQuery): SearchResult {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
@@ -209,11 +192,10 @@ export class IndexReader {
     const candidates = this.candidates(plan);
     const matches: Match[] = [];
     let truncated = false;
-    for (const id of candidates) {
-      const file = this.#segment.files[id]!;
+    for (const file of candidates) {
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
-      const text = this.#content(id, file);
+      const text = this.#content(file);
       if (text === undefined) continue; // deleted since indexing: nothing to match
       const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
         if (matches.length === limit) return (truncated = true) && false;
@@ -252,7 +234,8 @@ export class IndexReader {
       }
       if (truncated) break;
     }
-    return { matches, truncated, stats: { files: this.#segment.files.length, candidates: candidates.length, durationMs: Date.now() - started } };
+    const files = this.#layers.reduce((sum, { live }) => sum + live.reduce((n, alive) => n + alive, 0), 0);
+    return { matches, truncated, stats: { files, candidates: candidates.length, durationMs: Date.now() - started } };
   }
 }
 
@@ -260,38 +243,4 @@ function clip(line: string, column: number): string {
   if (line.length <= MAX_MATCH_TEXT) return line;
   const start = Math.max(0, Math.min(column - 100, line.length - MAX_MATCH_TEXT));
   return `${start > 0 ? '…' : ''}${line.slice(start, start + MAX_MATCH_TEXT)}…`;
-}
-
-export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i]! < b[j]!) i++;
-    else if (a[i]! > b[j]!) j++;
-    else {
-      out[n++] = a[i]!;
-      i++;
-      j++;
-    }
-  }
-  return out.subarray(0, n);
-}
-
-export function union(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) out[n++] = a[i++]!;
-    else if (i >= a.length || b[j]! < a[i]!) out[n++] = b[j++]!;
-    else {
-      out[n++] = a[i]!;
-      i++;
-      j++;
-    }
-  }
-  return out.subarray(0, n);
 }

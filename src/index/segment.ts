@@ -62,6 +62,8 @@ class IntList {
  */
 export class SegmentBuilder {
   readonly files: SegmentFile[] = [];
+  /** Paths this segment removes from older segments (deleted files); changed files shadow by path. */
+  tombstones: string[] = [];
   readonly #trigrams = new IntList();
   readonly #fileIds = new IntList();
 
@@ -74,7 +76,7 @@ export class SegmentBuilder {
   }
 
   encode(): Buffer {
-    const header = Buffer.from(JSON.stringify({ files: this.files }), 'utf8');
+    const header = Buffer.from(JSON.stringify({ files: this.files, tombstones: this.tombstones }), 'utf8');
     const pairs = this.#trigrams.length;
     const tri = this.#trigrams.data;
     const ids = this.#fileIds.data;
@@ -122,6 +124,7 @@ export class SegmentBuilder {
 
 export class Segment {
   readonly files: SegmentFile[];
+  readonly tombstones: string[];
   readonly #trigrams: Int32Array;
   readonly #offsets: Uint32Array;
   readonly #postings: Uint8Array;
@@ -131,7 +134,9 @@ export class Segment {
     const headerLength = buffer.readUInt32LE(8);
     if (12 + headerLength > buffer.length) throw new CorruptSegmentError('header past the end');
     try {
-      this.files = (JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as { files: SegmentFile[] }).files;
+      const header = JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as { files: SegmentFile[]; tombstones?: string[] };
+      this.files = header.files;
+      this.tombstones = header.tombstones ?? [];
     } catch {
       throw new CorruptSegmentError('unreadable header');
     }

@@ -1,0 +1,81 @@
+/** Evaluating a trigram query over one segment's posting lists, and the sorted-list set operations. */
+import type { TrigramQuery } from './query-plan.js';
+import type { Segment } from './segment.js';
+
+/** When an AND of trigram lists is down to this many files, the rest of the lists are skipped. */
+const GOOD_ENOUGH_CANDIDATES = 16;
+
+/** Ids of the files of `segment` that can match, ascending (= path order within the segment). */
+export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32Array {
+  const evaluate = (query: TrigramQuery): Uint32Array | undefined => {
+    switch (query.op) {
+      case 'all':
+        return undefined;
+      case 'trigram':
+        return segment.postings(query.trigram);
+      case 'and': {
+        // Rarest trigram lists first, and stop once few candidates are left: verifying a
+        // handful of files costs less than decoding long lists that would barely narrow them.
+        const trigrams = query.children
+          .filter((child): child is { op: 'trigram'; trigram: number } => child.op === 'trigram')
+          .map((child) => ({ trigram: child.trigram, count: segment.postingCount(child.trigram) }))
+          .sort((a, b) => a.count - b.count);
+        let result: Uint32Array | undefined;
+        for (const { trigram } of trigrams) {
+          if (result && result.length <= GOOD_ENOUGH_CANDIDATES) break;
+          const list = segment.postings(trigram);
+          result = result ? intersect(result, list) : list;
+        }
+        for (const child of query.children) {
+          if (child.op === 'trigram') continue;
+          const list = evaluate(child);
+          if (list) result = result ? intersect(result, list) : list;
+        }
+        return result;
+      }
+      case 'or': {
+        const lists = query.children.map(evaluate);
+        if (lists.some((list) => list === undefined)) return undefined;
+        return (lists as Uint32Array[]).reduce(union);
+      }
+    }
+  };
+  const indexed = evaluate(plan) ?? Uint32Array.from({ length: segment.files.length }, (_, i) => i);
+  // Files kept out of the postings (long lines, too many trigrams) are always candidates.
+  const unindexed = segment.files.flatMap((file, id) => (file.unindexed ? [id] : []));
+  return unindexed.length === 0 ? indexed : union(indexed, Uint32Array.from(unindexed));
+}
+
+export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out[n++] = a[i]!;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+export function union(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) out[n++] = a[i++]!;
+    else if (i >= a.length || b[j]! < a[i]!) out[n++] = b[j++]!;
+    else {
+      out[n++] = a[i]!;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}

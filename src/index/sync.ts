@@ -1,0 +1,109 @@
+/**
+ * Incremental sync: compare the tree with the index by path, size and mtime; re-read only new
+ * and changed files into a small delta segment that shadows their old entries, with tombstones
+ * for deleted files; swap the manifest. Past MAX_SEGMENTS the index is rebuilt in one segment.
+ */
+import { discover } from './discovery.js';
+import { extractAll } from './extract.js';
+import { buildIndex, resolveRoot, type BuildOptions } from './indexer.js';
+import { NotIndexedError } from './search.js';
+import { Segment, SegmentBuilder, type SegmentFile } from './segment.js';
+import { IndexStore, type JobJournal, type Manifest } from './store.js';
+
+/** Delta segments kept before a sync merges everything back into one. */
+export const MAX_SEGMENTS = 8;
+
+export interface SyncSummary {
+  root: string;
+  added: number;
+  changed: number;
+  deleted: number;
+  /** The index was rebuilt into one segment (too many deltas). */
+  merged: boolean;
+  durationMs: number;
+}
+
+/** The live entry of every path, newest segment first. */
+function liveFiles(store: IndexStore, manifest: Manifest): Map<string, SegmentFile> {
+  const live = new Map<string, SegmentFile>();
+  const dead = new Set<string>();
+  for (const name of [...manifest.segments].reverse()) {
+    const segment = new Segment(store.readSegment(name));
+    for (const file of segment.files) if (!live.has(file.path) && !dead.has(file.path)) live.set(file.path, file);
+    for (const path of segment.tombstones) if (!live.has(path)) dead.add(path);
+  }
+  return live;
+}
+
+export async function syncIndex(path: string, options: BuildOptions = {}): Promise<SyncSummary> {
+  const started = Date.now();
+  const root = resolveRoot(path);
+  const store = new IndexStore(root, options.home);
+  const manifest = store.readManifest();
+  if (!manifest) throw new NotIndexedError(root);
+  if (manifest.segments.length >= MAX_SEGMENTS) {
+    await buildIndex(root, options);
+    return { root, added: 0, changed: 0, deleted: 0, merged: true, durationMs: Date.now() - started };
+  }
+  const journal: JobJournal = { mode: 'sync', pid: process.pid, startedAt: new Date().toISOString(), stage: 'discovery', done: 0, total: 0 };
+  store.startJob(journal);
+  try {
+    const live = liveFiles(store, manifest);
+    const knownBefore = new Set(live.keys());
+    const discoveryOptions: Parameters<typeof discover>[1] = {};
+    if (options.signal) discoveryOptions.signal = options.signal;
+    if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
+    const { files } = discover(root, discoveryOptions);
+    const present = new Set(files.map((file) => file.path));
+    const stale = files.filter((file) => {
+      const known = live.get(file.path);
+      return !known || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
+    });
+    const deleted = [...live.keys()].filter((known) => !present.has(known));
+    if (stale.length === 0 && deleted.length === 0) {
+      store.endJob();
+      return { root, added: 0, changed: 0, deleted: 0, merged: false, durationMs: Date.now() - started };
+    }
+
+    journal.stage = 'indexing';
+    journal.total = stale.length;
+    store.updateJob(journal);
+    const builder = new SegmentBuilder();
+    builder.tombstones = [...deleted];
+    const extractOptions: Parameters<typeof extractAll>[3] = {};
+    if (options.signal) extractOptions.signal = options.signal;
+    if (options.threads !== undefined) extractOptions.threads = options.threads;
+    await extractAll(root, stale.map((file) => file.path), (index, result) => {
+      const file = stale[index]!;
+      if (result.kind !== 'text') {
+        // Once text, now binary or unreadable: it leaves the index.
+        if (live.has(file.path)) builder.tombstones.push(file.path);
+        live.delete(file.path);
+        return;
+      }
+      const entry: SegmentFile = { path: file.path, size: result.size, mtimeMs: file.mtimeMs, hash: result.hash };
+      if (result.language) entry.language = result.language;
+      if (!result.trigrams) entry.unindexed = true;
+      builder.add(entry, result.trigrams);
+      live.set(file.path, entry);
+    }, extractOptions);
+    options.signal?.throwIfAborted();
+    for (const gone of deleted) live.delete(gone);
+
+    const added = stale.filter((file) => !knownBefore.has(file.path)).length;
+    const name = `segment-${Date.now().toString(36)}.sxt`;
+    const next: Manifest = {
+      ...manifest,
+      updatedAt: new Date().toISOString(),
+      segments: [...manifest.segments, name],
+      files: live.size,
+      bytes: [...live.values()].reduce((sum, file) => sum + file.size, 0),
+    };
+    store.commit(next, { name, data: builder.encode() }, manifest);
+    store.endJob();
+    return { root, added, changed: stale.length - added, deleted: deleted.length, merged: false, durationMs: Date.now() - started };
+  } catch (error) {
+    store.updateJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { discover } from '../src/index/discovery.js';
+import { buildIndex } from '../src/index/indexer.js';
+import { IndexReader } from '../src/index/search.js';
+import { IndexStore } from '../src/index/store.js';
+import { MAX_SEGMENTS, syncIndex } from '../src/index/sync.js';
+import { BIN, ROOT, runCli } from './helpers/process.js';
+
+function copyOf(tree: string): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-sync-')));
+  cpSync(join(ROOT, tree), root, { recursive: true });
+  return root;
+}
+
+function lines(root: string, needle: string): string[] {
+  const found: string[] = [];
+  for (const file of discover(root).files) {
+    readFileSync(join(root, file.path), 'utf8').split('\n').forEach((line, i) => {
+      if (line.toLowerCase().includes(needle.toLowerCase())) found.push(`${file.path}:${i + 1}`);
+    });
+  }
+  return found;
+}
+
+test('sync re-reads only what changed: added, changed and deleted files are all reflected', async () => {
+  const root = copyOf('src');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  writeFileSync(join(root, 'mcp/session.ts'), `${readFileSync(join(root, 'mcp/session.ts'), 'utf8')}\n// zebra_marker_changed\n`);
+  writeFileSync(join(root, 'new-file.ts'), 'export const zebra_marker_added = 1;\n');
+  rmSync(join(root, 'mcp/pagination.ts'));
+  const summary = await syncIndex(root, { home });
+  assert.equal([summary.added, summary.changed, summary.deleted, summary.merged], [1, 1, 1, false]);
+  const reader = IndexReader.open(root, home);
+  assert.is(reader.manifest.segments.length, 2);
+  assert.equal(reader.search({ pattern: 'zebra_marker' }).matches.map((m) => m.path), ['mcp/session.ts', 'new-file.ts']);
+  assert.equal(reader.search({ pattern: 'DEFAULT_PAGE_SIZE', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'DEFAULT_PAGE_SIZE'));
+  assert.is(reader.files.length, discover(root).files.length);
+  // A second sync with nothing new writes nothing.
+  const again = await syncIndex(root, { home });
+  assert.equal([again.added, again.changed, again.deleted], [0, 0, 0]);
+  assert.is(IndexReader.open(root, home).manifest.segments.length, 2);
+});
+
+test('after many syncs the deltas are merged back into one segment, and results stay exact', async () => {
+  const root = copyOf('src');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  for (let i = 0; i < MAX_SEGMENTS; i++) {
+    writeFileSync(join(root, `round-${i}.ts`), `export const round_${i} = 'okapi';\n`);
+    const summary = await syncIndex(root, { home });
+    assert.is(summary.merged, i === MAX_SEGMENTS - 1, `round ${i}`);
+  }
+  const reader = IndexReader.open(root, home);
+  assert.ok(reader.manifest.segments.length <= 2);
+  assert.equal(reader.search({ pattern: 'okapi', limit: 100 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'okapi'));
+});
+
+test('kill -9 during sync: the previous index answers and status reports the interrupted sync', async () => {
+  const root = copyOf('node_modules/typescript/lib');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const before = IndexReader.open(root, home).files.length;
+  // Touch everything so the sync has real work to be killed in.
+  const later = new Date(Date.now() + 60_000);
+  for (const file of discover(root).files) utimesSync(join(root, file.path), later, later);
+  const store = new IndexStore(root, home);
+  const child = spawn(process.execPath, [BIN, 'sync', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(store.journalPath) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.on('exit', resolve));
+  const status = JSON.parse((await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home })).stdout) as {
+    files: number;
+    interruptedJob: { mode: string } | null;
+  };
+  assert.is(status.files, before);
+  assert.is(status.interruptedJob?.mode, 'sync');
+  const search = await runCli(['search', 'interface', root, '--limit', '1', '--json'], '', { SEXTANT_HOME: home });
+  assert.is(search.code, 0, search.stderr);
+  // And a sync after the crash completes the job.
+  const synced = await runCli(['sync', root], '', { SEXTANT_HOME: home });
+  assert.is(synced.code, 0, synced.stderr);
+  assert.match(synced.stdout, /Synced .*: 0 added, \d+ changed, 0 deleted/);
+  assert.is(JSON.parse((await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home })).stdout).interruptedJob, null);
+});
+
+test.run();
