@@ -90,7 +90,9 @@ export async function syncIndex(path: string, options: BuildOptions = {}): Promi
     options.signal?.throwIfAborted();
     for (const gone of deleted) live.delete(gone);
 
-    const added = stale.filter((file) => !knownBefore.has(file.path)).length;
+    // Binary files are never in the index, so they look new to every sync; count only text.
+    const added = stale.filter((file) => !knownBefore.has(file.path) && live.has(file.path)).length;
+    const changed = stale.filter((file) => knownBefore.has(file.path)).length;
     const name = `segment-${Date.now().toString(36)}.sxt`;
     const next: Manifest = {
       ...manifest,
@@ -101,7 +103,7 @@ export async function syncIndex(path: string, options: BuildOptions = {}): Promi
     };
     store.commit(next, { name, data: builder.encode() }, manifest);
     store.endJob();
-    return { root, added, changed: stale.length - added, deleted: deleted.length, merged: false, durationMs: Date.now() - started };
+    return { root, added, changed, deleted: deleted.length, merged: false, durationMs: Date.now() - started };
   } catch (error) {
     store.updateJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
     throw error;
