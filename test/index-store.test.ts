@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { discover } from '../src/index/discovery.js';
@@ -9,7 +8,7 @@ import { buildIndex } from '../src/index/indexer.js';
 import { detectLanguage, KNOWN_LANGUAGES } from '../src/index/languages.js';
 import { IndexReader } from '../src/index/search.js';
 import { IndexIncompatibleError, IndexStore, projectDir } from '../src/index/store.js';
-import { BIN, ROOT, runCli } from './helpers/process.js';
+import { killMidJob, ROOT, runCli } from './helpers/process.js';
 
 function tree(files: Record<string, string | Buffer>): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-tree-')));
@@ -159,12 +158,7 @@ test('kill -9 during index: status and search still work on the previous index a
   await buildIndex(root, { home, maxFileBytes: 64 * 1024 }); // a quick complete index first
   const before = IndexReader.open(root, home).files.length;
   const store = new IndexStore(root, home);
-  const child = spawn(process.execPath, [BIN, 'index', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
-  // Kill as soon as the job is under way (its journal exists), mid-build.
-  const deadline = Date.now() + 10_000;
-  while (!existsSync(store.journalPath) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.on('exit', resolve));
+  await killMidJob('index', root, home, store.journalPath);
   const status = await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home });
   const report = JSON.parse(status.stdout) as { indexed: boolean; files: number; interruptedJob: { mode: string } | null };
   assert.ok(report.indexed);

@@ -1,6 +1,4 @@
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { existsSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -10,7 +8,7 @@ import { buildIndex } from '../src/index/indexer.js';
 import { IndexReader } from '../src/index/search.js';
 import { IndexStore } from '../src/index/store.js';
 import { MAX_SEGMENTS, syncIndex } from '../src/index/sync.js';
-import { BIN, ROOT, runCli } from './helpers/process.js';
+import { killMidJob, ROOT, runCli } from './helpers/process.js';
 
 function copyOf(tree: string): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-sync-')));
@@ -71,11 +69,7 @@ test('kill -9 during sync: the previous index answers and status reports the int
   const later = new Date(Date.now() + 60_000);
   for (const file of discover(root).files) utimesSync(join(root, file.path), later, later);
   const store = new IndexStore(root, home);
-  const child = spawn(process.execPath, [BIN, 'sync', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  while (!existsSync(store.journalPath) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.on('exit', resolve));
+  await killMidJob('sync', root, home, store.journalPath);
   const status = JSON.parse((await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home })).stdout) as {
     files: number;
     interruptedJob: { mode: string } | null;

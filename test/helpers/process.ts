@@ -123,3 +123,16 @@ export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}):
     child.stdin.end(input);
   });
 }
+
+/**
+ * Runs `sextant <command> <root>` and kills it with SIGKILL as soon as its job journal exists,
+ * that is, mid-job: the crash the index must survive.
+ */
+export async function killMidJob(command: 'index' | 'sync', root: string, home: string, journalPath: string): Promise<void> {
+  const { existsSync } = await import('node:fs');
+  const child = spawn(process.execPath, [BIN, command, root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(journalPath) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.on('exit', resolve));
+}
