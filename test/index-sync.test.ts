@@ -85,4 +85,35 @@ test('kill -9 during sync: the previous index answers and status reports the int
   assert.is(JSON.parse((await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home })).stdout).interruptedJob, null);
 });
 
+test('the watcher makes a saved file searchable within a second, forgets deleted files, ignores ignored ones', async () => {
+  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const root = copyOf('src');
+  writeFileSync(join(root, '.gitignore'), '*.log\n');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const updates: unknown[] = [];
+  let notify: (() => void) | undefined;
+  const watcher = new IndexWatcher(root, { home, onUpdate: (summary) => { updates.push(summary); notify?.(); } });
+  watcher.start();
+  const nextUpdate = () => new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no update within 1 s')), 1_000);
+    notify = () => { clearTimeout(timer); resolve(); };
+  });
+  try {
+    let update = nextUpdate();
+    const saved = Date.now();
+    writeFileSync(join(root, 'fresh.ts'), 'export const quokka_token = 1;\n');
+    writeFileSync(join(root, 'debug.log'), 'quokka_token in a log\n');
+    await update;
+    assert.ok(Date.now() - saved < 1_000);
+    assert.equal(IndexReader.open(root, home).search({ pattern: 'quokka_token' }).matches.map((m) => m.path), ['fresh.ts']);
+    update = nextUpdate();
+    rmSync(join(root, 'fresh.ts'));
+    await update;
+    assert.equal(IndexReader.open(root, home).search({ pattern: 'quokka_token' }).matches, []);
+  } finally {
+    watcher.close();
+  }
+});
+
 test.run();

@@ -132,6 +132,29 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
   return { files, skipped };
 }
 
+/**
+ * Whether discovery would leave out one workspace-relative path, judged without walking the tree:
+ * `.git`, then every ancestor directory and the path itself against the rules in force there.
+ */
+export function isIgnoredPath(root: string, path: string): boolean {
+  const parts = path.split('/');
+  if (parts.includes('.git')) return true;
+  const rootRules = ignore();
+  for (const extra of [join(root, '.git', 'info', 'exclude'), join(root, '.sextantignore')]) {
+    const text = readRules(extra);
+    if (text) rootRules.add(text);
+  }
+  let levels: Rules[] = [{ base: '', matcher: rootRules }];
+  for (let depth = 0; depth < parts.length; depth++) {
+    const dir = parts.slice(0, depth).join('/');
+    const gitignore = readRules(join(root, dir, '.gitignore'));
+    if (gitignore) levels = [...levels, { base: dir, matcher: ignore().add(gitignore) }];
+    const isLast = depth === parts.length - 1;
+    if (isIgnored(parts.slice(0, depth + 1).join('/'), !isLast, levels)) return true;
+  }
+  return false;
+}
+
 /** Workspace-relative posix path of an absolute path (for callers outside this module). */
 export function toWorkspacePath(root: string, absolute: string): string {
   return relative(root, absolute).split(sep).join('/');

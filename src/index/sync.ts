@@ -3,7 +3,9 @@
  * and changed files into a small delta segment that shadows their old entries, with tombstones
  * for deleted files; swap the manifest. Past MAX_SEGMENTS the index is rebuilt in one segment.
  */
-import { discover } from './discovery.js';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_MAX_FILE_BYTES, discover, isIgnoredPath, type DiscoveredFile } from './discovery.js';
 import { extractAll } from './extract.js';
 import { buildIndex, resolveRoot, type BuildOptions } from './indexer.js';
 import { NotIndexedError } from './search.js';
@@ -35,7 +37,27 @@ function liveFiles(store: IndexStore, manifest: Manifest): Map<string, SegmentFi
   return live;
 }
 
-export async function syncIndex(path: string, options: BuildOptions = {}): Promise<SyncSummary> {
+export interface SyncOptions extends BuildOptions {
+  /** Only these workspace-relative paths changed (the watcher knows): no walk of the tree. */
+  paths?: string[];
+}
+
+/** The given paths as discovery would see them now: present (and indexable) or not. */
+function lookAt(root: string, paths: string[], maxFileBytes: number): { files: DiscoveredFile[]; checked: Set<string> } {
+  const files: DiscoveredFile[] = [];
+  for (const path of new Set(paths)) {
+    if (isIgnoredPath(root, path)) continue;
+    try {
+      const stats = statSync(join(root, path));
+      if (stats.isFile() && stats.size <= maxFileBytes) files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
+    } catch {
+      // gone: it counts as deleted below
+    }
+  }
+  return { files, checked: new Set(paths) };
+}
+
+export async function syncIndex(path: string, options: SyncOptions = {}): Promise<SyncSummary> {
   const started = Date.now();
   const root = resolveRoot(path);
   const store = new IndexStore(root, options.home);
@@ -53,13 +75,15 @@ export async function syncIndex(path: string, options: BuildOptions = {}): Promi
     const discoveryOptions: Parameters<typeof discover>[1] = {};
     if (options.signal) discoveryOptions.signal = options.signal;
     if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
-    const { files } = discover(root, discoveryOptions);
+    const { files, checked } = options.paths
+      ? lookAt(root, options.paths, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
+      : { ...discover(root, discoveryOptions), checked: undefined };
     const present = new Set(files.map((file) => file.path));
     const stale = files.filter((file) => {
       const known = live.get(file.path);
       return !known || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
     });
-    const deleted = [...live.keys()].filter((known) => !present.has(known));
+    const deleted = [...(checked ?? live.keys())].filter((known) => live.has(known) && !present.has(known));
     if (stale.length === 0 && deleted.length === 0) {
       store.endJob();
       return { root, added: 0, changed: 0, deleted: 0, merged: false, durationMs: Date.now() - started };

@@ -1,0 +1,75 @@
+/**
+ * Keeps an index current while files are saved: a recursive fs.watch on the project, events
+ * gathered for a short debounce, then a sync of exactly those paths (no walk of the tree).
+ * Updates never overlap: paths that change during one are taken by the next.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { sep } from 'node:path';
+import type { Logger } from '../log.js';
+import { syncIndex, type SyncSummary } from './sync.js';
+
+export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
+
+export interface WatcherOptions {
+  home?: string;
+  debounceMs?: number;
+  logger?: Logger;
+  onUpdate?(summary: SyncSummary): void;
+  onError?(error: unknown): void;
+}
+
+export class IndexWatcher {
+  readonly #root: string;
+  readonly #options: WatcherOptions;
+  readonly #pending = new Set<string>();
+  #watcher: FSWatcher | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(root: string, options: WatcherOptions = {}) {
+    this.#root = root;
+    this.#options = options;
+  }
+
+  start(): void {
+    this.#watcher = watch(this.#root, { recursive: true }, (_event, filename) => {
+      if (!filename) return;
+      const path = filename.toString().split(sep).join('/');
+      if (path === '.git' || path.startsWith('.git/')) return;
+      this.#pending.add(path);
+      this.#schedule();
+    });
+    this.#watcher.on('error', (error) => this.#options.onError?.(error));
+  }
+
+  /** Applies what is pending now (tests and shutdown use it; events call it after the debounce). */
+  async flush(): Promise<void> {
+    if (this.#running) await this.#running;
+    if (this.#pending.size === 0) return;
+    const paths = [...this.#pending];
+    this.#pending.clear();
+    const syncOptions: Parameters<typeof syncIndex>[1] = { paths };
+    if (this.#options.home) syncOptions.home = this.#options.home;
+    this.#running = syncIndex(this.#root, syncOptions)
+      .then((summary) => this.#options.onUpdate?.(summary))
+      .catch((error: unknown) => {
+        this.#options.logger?.warning('Index update failed', error);
+        this.#options.onError?.(error);
+      })
+      .finally(() => {
+        this.#running = undefined;
+      });
+    await this.#running;
+  }
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+
+  #schedule(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.flush(), this.#options.debounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS);
+  }
+}
