@@ -58,4 +58,17 @@ test('exit 1 when nothing matches, 2 for a bad regex, an unindexed folder or a m
   assert.match(missingIndex.stderr, 'No such directory');
 });
 
+test('outline lists a file\'s symbols with their lines; --json gives the details; unknown languages are an error', async () => {
+  const outline = await runCli(['outline', join(project, 'src/util.ts')], '', env);
+  assert.is(outline.code, 0, outline.stderr);
+  assert.is(outline.stdout.trim(), 'function hello  1-3  function hello(name: string)');
+  const json = JSON.parse((await runCli(['outline', join(project, 'src/app.py'), '--json'], '', env)).stdout) as { language: string; symbols: Array<{ name: string; kind: string; line: number }> };
+  assert.is(json.language, 'python');
+  assert.equal(json.symbols.map((s) => [s.kind, s.name, s.line]), [['function', 'main', 1]]);
+  writeFileSync(join(project, 'notes.xyz'), 'plain text\n');
+  const unknown = await runCli(['outline', join(project, 'notes.xyz')], '', env);
+  assert.is(unknown.code, 1);
+  assert.match(unknown.stderr, 'No symbol support');
+});
+
 test.run();

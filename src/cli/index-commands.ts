@@ -118,3 +118,22 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   }
   return 0;
 }
+
+export async function outlineCommand(file: string, json: boolean, output: Output): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const { detectLanguage } = await import('../index/languages.js');
+  const { SymbolExtractor } = await import('../index/symbols/extract.js');
+  const source = await readFile(file, 'utf8');
+  const language = detectLanguage(file, source.slice(0, 200));
+  if (!SymbolExtractor.supports(language)) throw new Error(`No symbol support for ${language ?? 'this file type'} (${file})`);
+  const { symbols } = await (await SymbolExtractor.create()).extract(language!, source);
+  if (json) {
+    output.out(`${JSON.stringify({ file, language, symbols })}\n`);
+    return 0;
+  }
+  for (const symbol of symbols) {
+    const depth = symbol.qualifiedName.split(/::|\./).length - 1;
+    output.out(`${'  '.repeat(depth)}${symbol.kind} ${symbol.name}  ${symbol.line}-${symbol.endLine}  ${symbol.signature}\n`);
+  }
+  return 0;
+}

@@ -6,7 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { PROFILES, type Profile } from '../tools/index.js';
 import { VERSION } from '../version.js';
-import { indexCommand, searchCommand, statusCommand, syncCommand, type Output } from './index-commands.js';
+import { indexCommand, outlineCommand, searchCommand, statusCommand, syncCommand, type Output } from './index-commands.js';
 import { replayCommand } from './replay.js';
 
 function terminal(): Output {
@@ -125,6 +125,14 @@ export async function main(argv: string[]): Promise<void> {
           process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
           process.exitCode = 2;
         }
+      },
+    )
+    .command(
+      'outline <file>',
+      'List the symbols of one source file (functions, classes, methods…) with their lines',
+      (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
+      async (args) => {
+        process.exitCode = await outlineCommand(args.file, args.json, terminal());
       },
     )
     .command(

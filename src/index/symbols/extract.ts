@@ -1,0 +1,156 @@
+/**
+ * Symbols from source with web-tree-sitter and the tag queries: name, kind, range, parent and
+ * qualified name, a one-line signature; plus call and import references. Trees are deleted
+ * after use: wasm memory is not garbage-collected.
+ */
+import { Language, Parser, Query, type Node } from 'web-tree-sitter';
+import { GRAMMARS, runtimeWasmPath, wasmPath } from './grammars.js';
+import { TAG_QUERIES } from './tags.js';
+
+export const SYMBOL_KINDS = ['function', 'method', 'class', 'interface', 'type', 'enum', 'variable', 'constant', 'module'] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+export interface SymbolInfo {
+  name: string;
+  kind: SymbolKind;
+  language: string;
+  /** 1-based lines and columns, end inclusive of the definition's last line. */
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  parent?: string;
+  qualifiedName: string;
+  signature: string;
+}
+
+export interface ReferenceInfo {
+  name: string;
+  kind: 'call' | 'import';
+  line: number;
+  column: number;
+}
+
+const MAX_SIGNATURE = 200;
+/** Kinds that make what they contain a member (a function in a class is a method). */
+const CONTAINERS = new Set(['class', 'interface', 'impl', 'module', 'enum']);
+/** When the same name is captured by two patterns, the more specific kind wins. */
+const SPECIFICITY: Record<string, number> = { impl: 0, variable: 1, constant: 2, type: 3 };
+
+interface Definition {
+  node: Node;
+  nameNode: Node;
+  kind: string;
+}
+
+let initialized: Promise<void> | undefined;
+
+export class SymbolExtractor {
+  readonly #parser: Parser;
+  readonly #languages = new Map<string, { language: Language; query: Query }>();
+
+  private constructor(parser: Parser) {
+    this.#parser = parser;
+  }
+
+  static async create(): Promise<SymbolExtractor> {
+    initialized ??= Parser.init({ locateFile: () => runtimeWasmPath() });
+    await initialized;
+    return new SymbolExtractor(new Parser());
+  }
+
+  static supports(language: string | undefined): boolean {
+    return language !== undefined && language in GRAMMARS && language in TAG_QUERIES;
+  }
+
+  async extract(language: string, source: string): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
+    const { language: grammar, query } = await this.#load(language);
+    this.#parser.setLanguage(grammar);
+    const tree = this.#parser.parse(source);
+    if (!tree) return { symbols: [], references: [] };
+    try {
+      const definitions: Definition[] = [];
+      const references: ReferenceInfo[] = [];
+      for (const match of query.matches(tree.rootNode)) {
+        const nameNode = match.captures.find((capture) => capture.name === 'name')?.node;
+        const outer = match.captures.find((capture) => capture.name !== 'name');
+        if (!nameNode || !outer) continue;
+        const [role, kind] = outer.name.split('.') as [string, string];
+        if (role === 'definition') definitions.push({ node: outer.node, nameNode, kind });
+        else references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: nameNode.startPosition.row + 1, column: nameNode.startPosition.column + 1 });
+      }
+      return { symbols: this.#shape(dedupe(definitions), language), references };
+    } finally {
+      tree.delete();
+    }
+  }
+
+  async #load(language: string): Promise<{ language: Language; query: Query }> {
+    const cached = this.#languages.get(language);
+    if (cached) return cached;
+    const grammar = GRAMMARS[language];
+    const tags = TAG_QUERIES[language];
+    if (!grammar || !tags) throw new Error(`No symbol support for ${language}`);
+    const loaded = await Language.load(wasmPath(grammar.pkg, grammar.file));
+    const entry = { language: loaded, query: new Query(loaded, tags) };
+    this.#languages.set(language, entry);
+    return entry;
+  }
+
+  #shape(definitions: Definition[], language: string): SymbolInfo[] {
+    // Sorted by start, each definition's parent is the innermost earlier one that contains it.
+    definitions.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+    const stack: Array<{ definition: Definition; qualified: string }> = [];
+    const symbols: SymbolInfo[] = [];
+    for (const definition of definitions) {
+      while (stack.length > 0 && stack.at(-1)!.definition.node.endIndex < definition.node.endIndex) stack.pop();
+      const container = [...stack].reverse().find((entry) => CONTAINERS.has(entry.definition.kind));
+      const name = definition.nameNode.text;
+      const separator = language === 'rust' || language === 'cpp' ? '::' : '.';
+      // A Go method is declared at top level; its receiver's type is its parent.
+      const receiver = language === 'go' && definition.kind === 'method' ? /(\w+)\s*\)\s*$/.exec(definition.node.childForFieldName('receiver')?.text ?? '')?.[1] : undefined;
+      const parentName = container?.qualified ?? receiver;
+      const qualified = parentName ? `${parentName}${separator}${name}` : name;
+      stack.push({ definition, qualified });
+      if (definition.kind === 'impl') continue;
+      let kind = definition.kind as SymbolKind;
+      const inType = container !== undefined && container.definition.kind !== 'module';
+      if (kind === 'function' && inType) kind = 'method';
+      // Ruby spells every function `def`; outside a class or module it is a plain function.
+      if (kind === 'method' && !inType && language === 'ruby') kind = 'function';
+      if (kind === 'variable' && /^\s*const\b/.test(definition.node.text)) kind = 'constant';
+      const symbol: SymbolInfo = {
+        name,
+        kind,
+        language,
+        line: definition.node.startPosition.row + 1,
+        column: definition.node.startPosition.column + 1,
+        endLine: definition.node.endPosition.row + 1,
+        endColumn: definition.node.endPosition.column + 1,
+        qualifiedName: qualified,
+        signature: signatureOf(definition.node.text),
+      };
+      if (parentName) symbol.parent = parentName;
+      symbols.push(symbol);
+    }
+    return symbols;
+  }
+}
+
+function dedupe(definitions: Definition[]): Definition[] {
+  const byName = new Map<number, Definition>();
+  for (const definition of definitions) {
+    const key = definition.nameNode.startIndex;
+    const existing = byName.get(key);
+    if (!existing || (SPECIFICITY[definition.kind] ?? 9) > (SPECIFICITY[existing.kind] ?? 9)) byName.set(key, definition);
+  }
+  return [...byName.values()];
+}
+
+/** The definition's first line, or up to its body, on one line. */
+function signatureOf(text: string): string {
+  const firstLine = text.split('\n')[0]!.trim();
+  const body = firstLine.search(/\s*[{:]\s*$/);
+  const signature = body > 0 ? firstLine.slice(0, body) : firstLine;
+  return signature.length > MAX_SIGNATURE ? `${signature.slice(0, MAX_SIGNATURE - 1)}…` : signature;
+}
