@@ -95,3 +95,24 @@ for (const row of rows) {
   const same = row.matches === row.rgMatches ? '' : ' ≠';
   console.log(`| ${row.query.name}: \`${row.query.pattern}\` | ${row.matches} / ${row.rgMatches}${same} | ${row.candidates} of ${row.files} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.rg.toFixed(1)} | ${(row.rg / row.p50).toFixed(1)}x |`);
 }
+
+// 3. Symbol extraction speed: one thread, the first 30 MB of files in languages with symbols.
+const { SymbolExtractor } = await import(here('../build/src/index/symbols/extract.js'));
+const { readFileSync } = await import('node:fs');
+const extractor = await SymbolExtractor.create();
+let parsedBytes = 0;
+let symbolCount = 0;
+const parseStarted = process.hrtime.bigint();
+for (const file of reader.files) {
+  if (parsedBytes > 30e6) break;
+  if (!SymbolExtractor.supports(file.language)) continue;
+  const source = readFileSync(join(summary.root, file.path), 'utf8');
+  const { symbols } = await extractor.extract(file.language, source);
+  parsedBytes += file.size;
+  symbolCount += symbols.length;
+}
+const parseSeconds = Number(process.hrtime.bigint() - parseStarted) / 1e9;
+console.log('');
+console.log('| symbols (one thread) | MB parsed | s | MB/s | symbols |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+console.log(`| tree-sitter tag queries | ${(parsedBytes / 1e6).toFixed(1)} | ${parseSeconds.toFixed(2)} | ${(parsedBytes / 1e6 / parseSeconds).toFixed(1)} | ${symbolCount} |`);

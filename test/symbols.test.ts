@@ -34,6 +34,10 @@ namespace Geometry { export function unit() {} }
   ['csharp', `namespace App {\n  public class Greeter {\n    public string Greet(string n) { return n; }\n  }\n  interface INamed {}\n  enum Mode { On }\n}\n`, ['module App', 'class App.Greeter', 'method App.Greeter.Greet', 'interface App.INamed', 'enum App.Mode']],
   ['ruby', `module Tools\n  class Hammer\n    def hit(nail)\n      nail.sink\n    end\n  end\nend\ndef helper; end\n`, ['module Tools', 'class Tools.Hammer', 'method Tools.Hammer.hit', 'function helper']],
   ['php', `<?php\ninterface Shape {}\nclass Circle implements Shape {\n  public function area() { return 1; }\n}\nfunction make() { return new Circle(); }\n`, ['interface Shape', 'class Circle', 'method Circle.area', 'function make']],
+  ['kotlin', 'package a\nclass Point(val x: Int) { fun norm(): Int = x }\nobject Registry { fun add() {} }\nfun main() { println(1) }\nval LIMIT = 3\n', ['class Point', 'method Point.norm', 'class Registry', 'method Registry.add', 'function main', 'variable LIMIT']],
+  ['swift', 'class Point { func norm() -> Int { return 0 } }\nprotocol Shape {}\nfunc main() { print(1) }\n', ['class Point', 'method Point.norm', 'interface Shape', 'function main']],
+  ['scala', 'object Main { def run(): Unit = println(1) }\nclass Point(x: Int) { def norm: Int = x }\ntrait Shape\n', ['class Main', 'method Main.run', 'class Point', 'method Point.norm', 'interface Shape']],
+  ['lua', 'local function helper() end\nfunction M.run(x) return helper() end\nfunction top() end\n', ['function helper', 'function run', 'function top']],
   ['bash', `#!/bin/bash\nbuild() {\n  make all\n}\nfunction clean { rm -rf out; }\nbuild\n`, ['function build', 'function clean']],
 ];
 
@@ -54,7 +58,9 @@ test('ranges, parents and signatures are exact for a TypeScript method', async (
 });
 
 test('every supported language is listed and every tag query compiles', async () => {
-  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash']) {
+  const languages = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'kotlin', 'swift', 'scala', 'bash', 'lua'];
+  assert.is(languages.length, 17);
+  for (const language of languages) {
     assert.ok(SymbolExtractor.supports(language), language);
   }
   assert.not.ok(SymbolExtractor.supports('cobol'));

@@ -26,6 +26,10 @@ export const GRAMMARS: Record<string, { pkg: string; file: string }> = {
   ruby: { pkg: VSCODE, file: 'tree-sitter-ruby.wasm' },
   php: { pkg: VSCODE, file: 'tree-sitter-php.wasm' },
   bash: { pkg: VSCODE, file: 'tree-sitter-bash.wasm' },
+  kotlin: { pkg: WASMS, file: 'tree-sitter-kotlin.wasm' },
+  swift: { pkg: WASMS, file: 'tree-sitter-swift.wasm' },
+  scala: { pkg: WASMS, file: 'tree-sitter-scala.wasm' },
+  lua: { pkg: WASMS, file: 'tree-sitter-lua.wasm' },
 };
 
 const require = createRequire(import.meta.url);

@@ -123,6 +123,31 @@ export const TAG_QUERIES: Record<string, string> = {
 (method_declaration name: (name) @name) @definition.method
 (function_call_expression function: (name) @name) @reference.call
 `,
+  kotlin: `
+(class_declaration (type_identifier) @name) @definition.class
+(object_declaration (type_identifier) @name) @definition.class
+(function_declaration (simple_identifier) @name) @definition.function
+(source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable)
+(call_expression (simple_identifier) @name) @reference.call
+`,
+  swift: `
+(class_declaration name: (type_identifier) @name) @definition.class
+(protocol_declaration name: (type_identifier) @name) @definition.interface
+(function_declaration name: (simple_identifier) @name) @definition.function
+(call_expression (simple_identifier) @name) @reference.call
+`,
+  scala: `
+(class_definition name: (identifier) @name) @definition.class
+(object_definition name: (identifier) @name) @definition.class
+(trait_definition name: (identifier) @name) @definition.interface
+(function_definition name: (identifier) @name) @definition.function
+(call_expression function: (identifier) @name) @reference.call
+`,
+  lua: `
+(function_definition_statement name: (identifier) @name) @definition.function
+(function_definition_statement name: (variable field: (identifier) @name)) @definition.function
+(local_function_definition_statement name: (identifier) @name) @definition.function
+`,
   bash: `
 (function_definition name: (word) @name) @definition.function
 (command name: (command_name) @name) @reference.call
