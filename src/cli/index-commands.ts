@@ -1,6 +1,8 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
-import type { SearchQuery } from '../index/search.js';
+import { IndexReader, NotIndexedError, type SearchQuery } from '../index/search.js';
+import { buildSymbols, readSymbols } from '../index/symbols/build.js';
+import { findSymbols } from '../index/symbols/lookup.js';
 import { SearchService } from '../index/search-service.js';
 import { syncIndex } from '../index/sync.js';
 import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
@@ -37,6 +39,10 @@ export async function indexCommand(path: string, output: Output, force = false):
   };
   const summary = await buildIndex(path, options);
   if (output.isTTY) output.err('\r\x1b[K');
+  // Symbols come second: the text index is already committed and searchable meanwhile.
+  if (output.isTTY) output.err('symbols: parsing…');
+  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files);
+  if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
   const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0).map(([why, n]) => `${n} ${why}`).join(', ');
@@ -45,7 +51,20 @@ export async function indexCommand(path: string, output: Output, force = false):
       `index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
       `${skipped ? `; skipped ${skipped}` : ''}\n`,
   );
+  output.out(`Symbols: ${symbols.symbols} in ${symbols.files} files (${symbols.parsed} parsed, ${symbols.reused} unchanged) in ${(symbols.durationMs / 1000).toFixed(2)} s\n`);
   return 0;
+}
+
+export function symbolsCommand(name: string, path: string, options: { kind?: string; limit: number; json: boolean }, output: Output): number {
+  const root = resolveRoot(path);
+  const store = new IndexStore(root);
+  if (!store.readManifest()) throw new NotIndexedError(root);
+  const lookup: { kind?: string; limit: number } = { limit: options.limit };
+  if (options.kind) lookup.kind = options.kind;
+  const found = findSymbols(readSymbols(store), name, lookup);
+  if (options.json) output.out(`${JSON.stringify({ symbols: found })}\n`);
+  else for (const symbol of found) output.out(`${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName}  ${symbol.signature}\n`);
+  return found.length > 0 ? 0 : 1;
 }
 
 export async function syncCommand(path: string, output: Output): Promise<number> {

@@ -6,7 +6,8 @@ import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { PROFILES, type Profile } from '../tools/index.js';
 import { VERSION } from '../version.js';
-import { indexCommand, outlineCommand, searchCommand, statusCommand, syncCommand, type Output } from './index-commands.js';
+import { indexCommand, outlineCommand, searchCommand, statusCommand, symbolsCommand, syncCommand, type Output } from './index-commands.js';
+import { SYMBOL_KINDS } from '../index/symbols/extract.js';
 import { replayCommand } from './replay.js';
 
 function terminal(): Output {
@@ -122,6 +123,27 @@ export async function main(argv: string[]): Promise<void> {
           process.exitCode = await searchCommand(args.path, query, terminal());
         } catch (error) {
           // Like rg: 1 means "no match", so failures get 2.
+          process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exitCode = 2;
+        }
+      },
+    )
+    .command(
+      'symbols <name> [path]',
+      'Find symbols by name: exact, case-insensitive, prefix or fuzzy (camelCase and snake_case aware)',
+      (y) =>
+        y
+          .positional('name', { type: 'string', demandOption: true })
+          .positional('path', { type: 'string', default: '.' })
+          .option('kind', { choices: SYMBOL_KINDS, describe: 'Only symbols of this kind' })
+          .option('limit', { type: 'number', default: 50 })
+          .option('json', { type: 'boolean', default: false }),
+      (args) => {
+        const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
+        if (args.kind) options.kind = args.kind;
+        try {
+          process.exitCode = symbolsCommand(args.name, args.path, options, terminal());
+        } catch (error) {
           process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
           process.exitCode = 2;
         }

@@ -1,0 +1,116 @@
+/**
+ * The symbol phase of indexing, run after the text index is committed (text search never waits
+ * for it): parse every file of a language with symbols, in worker threads, reusing the symbols
+ * of files whose content hash has not changed, and write one symbols file beside the segments.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { IndexStore, writeAtomic } from '../store.js';
+import type { SegmentFile } from '../segment.js';
+import { SymbolExtractor, type SymbolInfo } from './extract.js';
+
+const WORKER_ROLE = 'sextant-symbols';
+const BATCH_FILES = 32;
+export const SYMBOLS_FILE = 'symbols.json';
+
+export interface FileSymbols {
+  path: string;
+  hash: string;
+  symbols: SymbolInfo[];
+}
+
+export interface SymbolsSummary {
+  files: number;
+  parsed: number;
+  reused: number;
+  symbols: number;
+  durationMs: number;
+}
+
+export function readSymbols(store: IndexStore): FileSymbols[] {
+  const file = join(store.dir, SYMBOLS_FILE);
+  if (!existsSync(file)) return [];
+  return (JSON.parse(readFileSync(file, 'utf8')) as { files: FileSymbols[] }).files;
+}
+
+interface Job {
+  id: number;
+  root: string;
+  files: Array<{ path: string; hash: string; language: string }>;
+}
+
+/** Parses `files` (live entries of the text index) and writes the symbols file. */
+export async function buildSymbols(root: string, files: SegmentFile[], options: { home?: string; threads?: number } = {}): Promise<SymbolsSummary> {
+  const started = Date.now();
+  const store = new IndexStore(root, options.home);
+  const previous = new Map(readSymbols(store).map((entry) => [`${entry.path}\0${entry.hash}`, entry]));
+  const wanted = files.filter((file) => SymbolExtractor.supports(file.language));
+  const results: FileSymbols[] = [];
+  const todo: Job['files'] = [];
+  for (const file of wanted) {
+    const cached = previous.get(`${file.path}\0${file.hash}`);
+    if (cached) results.push(cached);
+    else todo.push({ path: file.path, hash: file.hash, language: file.language! });
+  }
+  const threads = Math.max(1, Math.min(options.threads ?? cpus().length, Math.ceil(todo.length / BATCH_FILES)));
+  if (todo.length > 0) {
+    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+    const workers = Array.from({ length: threads }, () => new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE }, execArgv }));
+    try {
+      const jobs: Job[] = [];
+      for (let start = 0; start < todo.length; start += BATCH_FILES) jobs.push({ id: jobs.length, root, files: todo.slice(start, start + BATCH_FILES) });
+      let next = 0;
+      await Promise.all(
+        workers.map(
+          (worker) =>
+            new Promise<void>((resolve, reject) => {
+              const give = (): void => {
+                const job = jobs[next++];
+                if (job) worker.postMessage(job);
+                else resolve();
+              };
+              worker.on('message', (done: FileSymbols[]) => {
+                results.push(...done);
+                give();
+              });
+              worker.on('error', reject);
+              give();
+            }),
+        ),
+      );
+    } finally {
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    }
+  }
+  results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  writeAtomic(join(store.dir, SYMBOLS_FILE), JSON.stringify({ files: results }));
+  return {
+    files: wanted.length,
+    parsed: todo.length,
+    reused: wanted.length - todo.length,
+    symbols: results.reduce((sum, entry) => sum + entry.symbols.length, 0),
+    durationMs: Date.now() - started,
+  };
+}
+
+function startWorker(): void {
+  const ready = SymbolExtractor.create();
+  parentPort!.on('message', async (job: Job) => {
+    const extractor = await ready;
+    const done: FileSymbols[] = [];
+    for (const file of job.files) {
+      let symbols: SymbolInfo[] = [];
+      try {
+        symbols = (await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'))).symbols;
+      } catch {
+        // unreadable now, or a grammar failure: the file simply has no symbols
+      }
+      done.push({ path: file.path, hash: file.hash, symbols });
+    }
+    parentPort!.postMessage(done);
+  });
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) startWorker();

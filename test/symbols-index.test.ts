@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildIndex } from '../src/index/indexer.js';
+import { IndexReader } from '../src/index/search.js';
+import { IndexStore } from '../src/index/store.js';
+import { buildSymbols, readSymbols } from '../src/index/symbols/build.js';
+import { findSymbols, scoreName } from '../src/index/symbols/lookup.js';
+import { runCli } from './helpers/process.js';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-symbols-')));
+mkdirSync(join(root, 'lib'));
+writeFileSync(join(root, 'lib/users.ts'), 'export class UserRepository {\n  getUserById(id: string) { return id; }\n}\nexport function get_user_name() {}\n');
+writeFileSync(join(root, 'lib/tool.py'), 'def get_user(): pass\nclass UserCache:\n    def warm(self): pass\n');
+writeFileSync(join(root, 'README.md'), '# no symbols here\n');
+
+test('names match exactly, case-insensitively, by prefix and fuzzily (camelCase and snake_case)', () => {
+  assert.is(scoreName('getUserById', 'getUserById'), 100);
+  assert.is(scoreName('getUserById', 'getuserbyid'), 90);
+  assert.is(scoreName('getUserById', 'getUser'), 80);
+  assert.is(scoreName('getUserById', 'GETUSER'), 70);
+  assert.ok(scoreName('getUserById', 'gUBI') > 0);
+  assert.ok(scoreName('getUserById', 'get_user_by_id') > 0);
+  assert.ok(scoreName('get_user_name', 'gun') > 0);
+  assert.is(scoreName('getUserById', 'xyz'), 0);
+});
+
+test('the symbol phase runs after the text index, in workers, and reuses unchanged files', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const first = await buildSymbols(root, IndexReader.open(root, home).files, { home, threads: 2 });
+  assert.equal([first.files, first.parsed, first.reused], [2, 2, 0]);
+  writeFileSync(join(root, 'lib/tool.py'), 'def get_user(): pass\nclass UserCache:\n    def warm(self): pass\n    def cool(self): pass\n');
+  await buildIndex(root, { home });
+  const second = await buildSymbols(root, IndexReader.open(root, home).files, { home });
+  assert.equal([second.parsed, second.reused], [1, 1]);
+  const files = readSymbols(new IndexStore(root, home));
+  assert.equal(findSymbols(files, 'cool').map((s) => `${s.kind} ${s.qualifiedName} ${s.path}:${s.line}`), ['method UserCache.cool lib/tool.py:4']);
+  assert.equal(findSymbols(files, 'User', { kind: 'class' }).map((s) => s.name), ['UserCache', 'UserRepository']);
+  assert.equal(findSymbols(files, 'gubi').map((s) => s.name)[0], 'getUserById');
+});
+
+test('sextant index builds symbols too; sextant symbols finds them, with exit 1 for none', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const indexed = await runCli(['index', root], '', { SEXTANT_HOME: home });
+  assert.match(indexed.stdout, /Symbols: 7 in 2 files/); // tool.py gained `cool` in the test above
+  const found = await runCli(['symbols', 'getUser', root], '', { SEXTANT_HOME: home });
+  assert.is(found.code, 0, found.stderr);
+  assert.equal(found.stdout.trim().split('\n').slice(0, 2), [
+    'lib/users.ts:2: method UserRepository.getUserById  getUserById(id: string) { return id; }',
+    'lib/tool.py:1: function get_user  def get_user(): pass',
+  ]);
+  const json = JSON.parse((await runCli(['symbols', 'UserRepository', root, '--json'], '', { SEXTANT_HOME: home })).stdout) as { symbols: Array<{ kind: string; line: number; endLine: number }> };
+  assert.equal([json.symbols[0]!.kind, json.symbols[0]!.line, json.symbols[0]!.endLine], ['class', 1, 3]);
+  assert.is((await runCli(['symbols', 'zzzz', root], '', { SEXTANT_HOME: home })).code, 1);
+});
+
+test.run();
