@@ -16,6 +16,16 @@ function terminal(): Output {
 import { DEFAULT_BIND, DEFAULT_PORT } from '../transports/http-listener.js';
 import { serve, TRANSPORTS, type Transport } from './serve.js';
 
+/** Lookups answer like rg: 0 found, 1 nothing found, 2 failed (with the reason on stderr). */
+async function lookupExitCode(run: () => number | Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}
+
 /** A mistake in how the command was called: exit code 2, like yargs' own usage errors. */
 class UsageError extends Error {}
 
@@ -119,13 +129,7 @@ export async function main(argv: string[]): Promise<void> {
         };
         if (args['path-glob']) query.path = args['path-glob'];
         if (args.lang) query.language = args.lang;
-        try {
-          process.exitCode = await searchCommand(args.path, query, terminal());
-        } catch (error) {
-          // Like rg: 1 means "no match", so failures get 2.
-          process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
-          process.exitCode = 2;
-        }
+        process.exitCode = await lookupExitCode(() => searchCommand(args.path, query, terminal()));
       },
     )
     .command(
@@ -138,15 +142,10 @@ export async function main(argv: string[]): Promise<void> {
           .option('kind', { choices: SYMBOL_KINDS, describe: 'Only symbols of this kind' })
           .option('limit', { type: 'number', default: 50 })
           .option('json', { type: 'boolean', default: false }),
-      (args) => {
+      async (args) => {
         const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
         if (args.kind) options.kind = args.kind;
-        try {
-          process.exitCode = symbolsCommand(args.name, args.path, options, terminal());
-        } catch (error) {
-          process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
-          process.exitCode = 2;
-        }
+        process.exitCode = await lookupExitCode(() => symbolsCommand(args.name, args.path, options, terminal()));
       },
     )
     .command(
