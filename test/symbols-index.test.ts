@@ -57,4 +57,14 @@ test('sextant index builds symbols too; sextant symbols finds them, with exit 1 
   assert.is((await runCli(['symbols', 'zzzz', root], '', { SEXTANT_HOME: home })).code, 1);
 });
 
+test('sync refreshes symbols too, parsing only what changed', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await runCli(['index', root], '', { SEXTANT_HOME: home });
+  writeFileSync(join(root, 'lib/extra.ts'), 'export function freshlyAdded() {}\n');
+  const synced = await runCli(['sync', root], '', { SEXTANT_HOME: home });
+  assert.match(synced.stdout, /Symbols: \d+ in 3 files \(1 parsed, 2 unchanged\)/);
+  const found = await runCli(['symbols', 'freshlyAdded', root], '', { SEXTANT_HOME: home });
+  assert.equal(found.stdout.trim(), 'lib/extra.ts:1: function freshlyAdded  function freshlyAdded() {}');
+});
+
 test.run();

@@ -71,6 +71,9 @@ export async function syncCommand(path: string, output: Output): Promise<number>
   const summary = await syncIndex(path);
   if (summary.merged) output.out(`Merged the index of ${summary.root} into one segment in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
   else output.out(`Synced ${summary.root}: ${summary.added} added, ${summary.changed} changed, ${summary.deleted} deleted in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
+  // Only changed files are parsed again: the others keep their symbols by content hash.
+  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files);
+  output.out(`Symbols: ${symbols.symbols} in ${symbols.files} files (${symbols.parsed} parsed, ${symbols.reused} unchanged)\n`);
   return 0;
 }
 

@@ -14,6 +14,8 @@ export interface WatcherOptions {
   home?: string;
   debounceMs?: number;
   logger?: Logger;
+  /** Also refresh symbols after each update (only changed files are parsed again). */
+  symbols?: boolean;
   onUpdate?(summary: SyncSummary): void;
   onError?(error: unknown): void;
 }
@@ -51,7 +53,16 @@ export class IndexWatcher {
     const syncOptions: Parameters<typeof syncIndex>[1] = { paths };
     if (this.#options.home) syncOptions.home = this.#options.home;
     this.#running = syncIndex(this.#root, syncOptions)
-      .then((summary) => this.#options.onUpdate?.(summary))
+      .then(async (summary) => {
+        if (this.#options.symbols) {
+          const { IndexReader } = await import('./search.js');
+          const { buildSymbols } = await import('./symbols/build.js');
+          const symbolOptions: { home?: string } = {};
+          if (this.#options.home) symbolOptions.home = this.#options.home;
+          await buildSymbols(this.#root, IndexReader.open(this.#root, this.#options.home).files, symbolOptions);
+        }
+        this.#options.onUpdate?.(summary);
+      })
       .catch((error: unknown) => {
         this.#options.logger?.warning('Index update failed', error);
         this.#options.onError?.(error);
