@@ -80,36 +80,48 @@ export class SegmentBuilder {
     const pairs = this.#trigrams.length;
     const tri = this.#trigrams.data;
     const ids = this.#fileIds.data;
-    // Counting sort by trigram; `slots` holds counts, then range starts, then range ends.
-    const slots = new Uint32Array(1 << 24);
-    for (let i = 0; i < pairs; i++) slots[tri[i]!]!++;
-    const keyList = new IntList();
-    let running = 0;
-    for (let t = 0; t < slots.length; t++) {
-      const count = slots[t]!;
-      if (count === 0) continue;
-      keyList.append(t);
-      slots[t] = running;
-      running += count;
+    // Two stable counting passes over 12-bit digits (an LSD radix sort) instead of one over
+    // 2^24 buckets: no 64 MiB counter arrays, and stability keeps each trigram's file ids
+    // ascending. (Measured: about as fast; the per-pair passes themselves are the cost.)
+    const RADIX = 1 << 12;
+    let keysIn: Int32Array = tri.subarray(0, pairs);
+    let idsIn: Int32Array = ids.subarray(0, pairs);
+    for (const shift of [0, 12]) {
+      const keysOut = new Int32Array(pairs);
+      const idsOut = new Int32Array(pairs);
+      const starts = new Uint32Array(RADIX + 1);
+      for (let i = 0; i < pairs; i++) starts[((keysIn[i]! >>> shift) & (RADIX - 1)) + 1]!++;
+      for (let d = 0; d < RADIX; d++) starts[d + 1]! += starts[d]!;
+      for (let i = 0; i < pairs; i++) {
+        const slot = starts[(keysIn[i]! >>> shift) & (RADIX - 1)]!++;
+        keysOut[slot] = keysIn[i]!;
+        idsOut[slot] = idsIn[i]!;
+      }
+      keysIn = keysOut;
+      idsIn = idsOut;
     }
-    const keys = keyList.data.slice(0, keyList.length);
-    const distinct = keys.length;
-    const grouped = new Uint32Array(pairs);
-    for (let i = 0; i < pairs; i++) grouped[slots[tri[i]!]!++] = ids[i]!;
+    const sortedKeys = keysIn;
+    const sortedIds = idsIn;
+    let distinct = 0;
+    for (let i = 0; i < pairs; i++) if (i === 0 || sortedKeys[i] !== sortedKeys[i - 1]) distinct++;
+    const keys = new Int32Array(distinct);
     const bytes = new Uint8Array(pairs * 5 + distinct * 5);
     const offsets = new Uint32Array(distinct + 1);
     let at = 0;
-    let from = 0;
-    for (let index = 0; index < distinct; index++) {
+    let index = -1;
+    for (let i = 0; i < pairs; ) {
+      const key = sortedKeys[i]!;
+      let end = i + 1;
+      while (end < pairs && sortedKeys[end] === key) end++;
+      keys[++index] = key;
       offsets[index] = at;
-      const end = slots[keys[index]!]!;
-      at = writeVarint(bytes, at, end - from);
+      at = writeVarint(bytes, at, end - i);
       let previous = 0;
-      for (let j = from; j < end; j++) {
-        at = writeVarint(bytes, at, grouped[j]! - previous);
-        previous = grouped[j]!;
+      for (let j = i; j < end; j++) {
+        at = writeVarint(bytes, at, sortedIds[j]! - previous);
+        previous = sortedIds[j]!;
       }
-      from = end;
+      i = end;
     }
     offsets[distinct] = at;
     const pad = (4 - ((12 + header.length) % 4)) % 4;
