@@ -12,6 +12,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { detectLanguage } from './languages.js';
+import { SegmentBuilder, type SegmentFile } from './segment.js';
 import { trigramsOf } from './trigrams.js';
 
 /** A file with a line longer than this is searched by scanning, not through trigrams (like cindex). */
@@ -134,8 +135,110 @@ export async function extractAll(
   }
 }
 
+export interface PartitionFile {
+  path: string;
+  mtimeMs: number;
+}
+
+export interface BuiltPartition {
+  data: Buffer;
+  files: number;
+  bytes: number;
+  unindexed: number;
+  counts: Record<string, number>;
+}
+
+type PartitionMessage = { type: 'batch'; root: string; files: PartitionFile[] } | { type: 'finish' };
+type PartitionReply =
+  | { type: 'progress'; done: number }
+  | { type: 'done'; data: Uint8Array; files: number; bytes: number; unindexed: number; counts: Record<string, number> };
+
+/** Adds one extracted file to a builder, keeping the tallies the summary reports. */
+export function addExtracted(builder: SegmentBuilder, file: PartitionFile, result: Extracted, tally: Omit<BuiltPartition, 'data'>): void {
+  if (result.kind !== 'text') {
+    tally.counts[result.kind] = (tally.counts[result.kind] ?? 0) + 1;
+    return;
+  }
+  tally.bytes += result.size;
+  tally.files++;
+  const entry: SegmentFile = { path: file.path, size: result.size, mtimeMs: file.mtimeMs, hash: result.hash };
+  if (result.language) entry.language = result.language;
+  if (!result.trigrams) {
+    entry.unindexed = true;
+    tally.unindexed++;
+  }
+  builder.add(entry, result.trigrams);
+}
+
+/**
+ * Builds one segment per worker over contiguous slices of `files` (which are in path order), so
+ * that extraction and encoding both run on every core. The reader treats the segments as one
+ * index; paths never repeat across them.
+ */
+export async function buildPartitions(
+  root: string,
+  files: PartitionFile[],
+  threads: number,
+  options: { signal?: AbortSignal; onProgress?: (done: number) => void } = {},
+): Promise<BuiltPartition[]> {
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  const size = Math.ceil(files.length / threads);
+  const slices = Array.from({ length: threads }, (_, p) => files.slice(p * size, (p + 1) * size)).filter((slice) => slice.length > 0);
+  const workers = slices.map(() => new Worker(workerUrl(), { workerData: { role: WORKER_ROLE }, execArgv }));
+  const done = new Array<number>(slices.length).fill(0);
+  try {
+    return await Promise.all(
+      slices.map(
+        (slice, p) =>
+          new Promise<BuiltPartition>((resolve, reject) => {
+            const worker = workers[p]!;
+            worker.on('message', (reply: PartitionReply) => {
+              if (reply.type === 'progress') {
+                done[p] = reply.done;
+                if (options.signal?.aborted) return reject(options.signal.reason);
+                options.onProgress?.(done.reduce((sum, n) => sum + n, 0));
+                return;
+              }
+              const { type: _type, data, ...rest } = reply;
+              resolve({ ...rest, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+            });
+            worker.on('error', reject);
+            worker.on('exit', (code) => {
+              if (code !== 0) reject(new Error(`Index worker exited with code ${code}`));
+            });
+            for (let start = 0; start < slice.length; start += BATCH_FILES) {
+              worker.postMessage({ type: 'batch', root, files: slice.slice(start, start + BATCH_FILES) } satisfies PartitionMessage);
+            }
+            worker.postMessage({ type: 'finish' } satisfies PartitionMessage);
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
 function startWorker(): void {
-  parentPort!.on('message', (batch: Batch) => {
+  let builder: SegmentBuilder | undefined;
+  let tally: Omit<BuiltPartition, 'data'> = { files: 0, bytes: 0, unindexed: 0, counts: {} };
+  let processed = 0;
+  parentPort!.on('message', (message: Batch | PartitionMessage) => {
+    if ('type' in message) {
+      if (message.type === 'batch') {
+        builder ??= new SegmentBuilder();
+        for (const file of message.files) addExtracted(builder, file, extract(message.root, file.path), tally);
+        processed += message.files.length;
+        parentPort!.postMessage({ type: 'progress', done: processed } satisfies PartitionReply);
+        return;
+      }
+      const data = new Uint8Array((builder ?? new SegmentBuilder()).encode());
+      parentPort!.postMessage({ type: 'done', data, ...tally } satisfies PartitionReply, [data.buffer as ArrayBuffer]);
+      builder = undefined;
+      tally = { files: 0, bytes: 0, unindexed: 0, counts: {} };
+      processed = 0;
+      return;
+    }
+    const batch = message;
     const results = batch.paths.map((path) => extract(batch.root, path));
     const transfer = results.flatMap((result) => (result.kind === 'text' && result.trigrams ? [result.trigrams.buffer as ArrayBuffer] : []));
     parentPort!.postMessage({ id: batch.id, results }, transfer);

@@ -5,8 +5,12 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { discover, type DiscoveryOptions } from './discovery.js';
-import { extractAll } from './extract.js';
-import { SegmentBuilder, type SegmentFile } from './segment.js';
+import { cpus } from 'node:os';
+import { addExtracted, buildPartitions, extract, type BuiltPartition } from './extract.js';
+import { SegmentBuilder } from './segment.js';
+
+/** Below this many files, one thread builds faster than starting workers. */
+const PARALLEL_BUILD_FILES = 1_000;
 import { INDEX_FORMAT_VERSION, IndexIncompatibleError, IndexStore, type JobJournal, type Manifest } from './store.js';
 
 export type IndexProgress =
@@ -83,53 +87,59 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   const { files, skipped } = discover(root, discoveryOptions);
   const counts: Record<string, number> = { ...skipped, binary: 0 };
 
-  const builder = new SegmentBuilder();
-  let bytes = 0;
-  let unindexed = 0;
   journal.stage = 'indexing';
   journal.total = files.length;
-  const extractOptions: Parameters<typeof extractAll>[3] = {
-    onBatch: (done) => {
-      options.onProgress?.({ stage: 'indexing', done, total: files.length });
-      journal.done = done;
-      if (done % 2048 < 64) store.updateJob(journal);
-    },
+  const onDone = (done: number): void => {
+    options.onProgress?.({ stage: 'indexing', done, total: files.length });
+    journal.done = done;
+    if (done % 2048 < 64) store.updateJob(journal);
   };
-  if (options.signal) extractOptions.signal = options.signal;
-  if (options.threads !== undefined) extractOptions.threads = options.threads;
-  await extractAll(root, files.map((file) => file.path), (index, result) => {
-    const file = files[index]!;
-    if (result.kind !== 'text') {
-      counts[result.kind] = (counts[result.kind] ?? 0) + 1;
-      return;
-    }
-    bytes += result.size;
-    const entry: SegmentFile = { path: file.path, size: result.size, mtimeMs: file.mtimeMs, hash: result.hash };
-    if (result.language) entry.language = result.language;
-    if (!result.trigrams) {
-      entry.unindexed = true;
-      unindexed++;
-    }
-    builder.add(entry, result.trigrams);
-  }, extractOptions);
-
+  const threads = Math.max(1, options.threads ?? cpus().length);
+  let partitions: BuiltPartition[];
+  if (threads > 1 && files.length >= PARALLEL_BUILD_FILES) {
+    // One segment per worker: extraction and encoding both use every core.
+    const partitionOptions: Parameters<typeof buildPartitions>[3] = { onProgress: onDone };
+    if (options.signal) partitionOptions.signal = options.signal;
+    partitions = await buildPartitions(root, files, threads, partitionOptions);
+  } else {
+    const builder = new SegmentBuilder();
+    const tally = { files: 0, bytes: 0, unindexed: 0, counts: {} as Record<string, number> };
+    files.forEach((file, index) => {
+      if (index % 256 === 0) {
+        options.signal?.throwIfAborted();
+        onDone(index);
+      }
+      addExtracted(builder, file, extract(root, file.path), tally);
+    });
+    options.signal?.throwIfAborted();
+    options.onProgress?.({ stage: 'finalizing' });
+    partitions = [{ ...tally, data: builder.encode() }];
+  }
   options.signal?.throwIfAborted();
   options.onProgress?.({ stage: 'finalizing' });
-  const data = builder.encode();
+  for (const partition of partitions) {
+    for (const [why, n] of Object.entries(partition.counts)) counts[why] = (counts[why] ?? 0) + n;
+  }
+  const bytes = partitions.reduce((sum, partition) => sum + partition.bytes, 0);
+  const unindexed = partitions.reduce((sum, partition) => sum + partition.unindexed, 0);
+  const stamp = Date.now().toString(36);
+  const named = partitions.map((partition, p) => ({ name: `segment-${stamp}-${p}.sxt`, data: partition.data }));
   const now = new Date().toISOString();
   const manifest: Manifest = {
     format: INDEX_FORMAT_VERSION,
     root,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
-    segments: [`segment-${Date.now().toString(36)}.sxt`],
-    files: builder.files.length,
+    segments: named.map((segment) => segment.name),
+    baseSegments: named.length,
+    files: partitions.reduce((sum, partition) => sum + partition.files, 0),
     bytes,
     skipped: counts,
   };
-  store.commit(manifest, { name: manifest.segments[0]!, data }, previous);
+  store.commit(manifest, named, previous);
   store.endJob();
   const durationMs = Date.now() - started;
   options.onProgress?.({ stage: 'done', files: manifest.files, bytes, durationMs });
-  return { root, files: manifest.files, bytes, unindexed, skipped: counts, indexBytes: data.length, durationMs };
+  const indexBytes = named.reduce((sum, segment) => sum + segment.data.length, 0);
+  return { root, files: manifest.files, bytes, unindexed, skipped: counts, indexBytes, durationMs };
 }

@@ -19,6 +19,8 @@ export interface Manifest {
   createdAt: string;
   updatedAt: string;
   segments: string[];
+  /** How many of `segments` (the first ones) a full build wrote; the rest are sync deltas. */
+  baseSegments?: number;
   files: number;
   bytes: number;
   skipped: Record<string, number>;
@@ -104,10 +106,10 @@ export class IndexStore {
     return readFileSync(join(this.dir, name));
   }
 
-  /** Writes the segment, then swaps the manifest, then removes segments no manifest names. */
-  commit(manifest: Manifest, segment: { name: string; data: Buffer }, previous: Manifest | undefined): void {
+  /** Writes the segments, then swaps the manifest, then removes segments no manifest names. */
+  commit(manifest: Manifest, segments: Array<{ name: string; data: Buffer }>, previous: Manifest | undefined): void {
     mkdirSync(this.dir, { recursive: true });
-    writeAtomic(join(this.dir, segment.name), segment.data);
+    for (const segment of segments) writeAtomic(join(this.dir, segment.name), segment.data);
     writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     for (const old of previous?.segments ?? []) {
       if (!manifest.segments.includes(old)) rmSync(join(this.dir, old), { force: true });

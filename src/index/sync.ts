@@ -63,7 +63,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
   const store = new IndexStore(root, options.home);
   const manifest = store.readManifest();
   if (!manifest) throw new NotIndexedError(root);
-  if (manifest.segments.length >= MAX_SEGMENTS) {
+  if (manifest.segments.length - (manifest.baseSegments ?? 1) >= MAX_SEGMENTS - 1) {
     await buildIndex(root, options);
     return { root, added: 0, changed: 0, deleted: 0, merged: true, durationMs: Date.now() - started };
   }
@@ -125,7 +125,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
       files: live.size,
       bytes: [...live.values()].reduce((sum, file) => sum + file.size, 0),
     };
-    store.commit(next, { name, data: builder.encode() }, manifest);
+    store.commit(next, [{ name, data: builder.encode() }], manifest);
     store.endJob();
     return { root, added, changed, deleted: deleted.length, merged: false, durationMs: Date.now() - started };
   } catch (error) {
