@@ -26,6 +26,19 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A no-argument tool that asks the client to elicit `requestedSchema` and reports the answer. */
+function elicitationTool(name: string, description: string, message: string, properties: Record<string, unknown>): ToolDefinition {
+  return {
+    name,
+    description,
+    inputSchema: NO_ARGUMENTS,
+    async run(_args, context) {
+      const result = await context.request('elicitation/create', { message, requestedSchema: { type: 'object', properties } });
+      return { content: [{ type: 'text', text: `Elicitation completed: ${JSON.stringify(result)}` }] };
+    },
+  };
+}
+
 export function conformanceTools(): ToolDefinition[] {
   return [
     {
@@ -128,58 +141,30 @@ export function conformanceTools(): ToolDefinition[] {
         return { content: [{ type: 'text', text: `User response: ${JSON.stringify(result)}` }] };
       },
     },
-    {
-      name: 'test_elicitation_sep1034_defaults',
-      description: 'Elicitation whose fields all carry defaults (SEP-1034).',
-      inputSchema: NO_ARGUMENTS,
-      async run(_args, context) {
-        const result = await context.request('elicitation/create', {
-          message: 'Please review and update the form fields with defaults',
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              name: { type: 'string', description: 'User name', default: 'John Doe' },
-              age: { type: 'integer', description: 'User age', default: 30 },
-              score: { type: 'number', description: 'User score', default: 95.5 },
-              status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
-              verified: { type: 'boolean', description: 'Verification status', default: true },
-            },
-          },
-        });
-        return { content: [{ type: 'text', text: `Elicitation completed: ${JSON.stringify(result)}` }] };
+    elicitationTool('test_elicitation_sep1034_defaults', 'Elicitation whose fields all carry defaults (SEP-1034).', 'Please review and update the form fields with defaults', {
+      name: { type: 'string', description: 'User name', default: 'John Doe' },
+      age: { type: 'integer', description: 'User age', default: 30 },
+      score: { type: 'number', description: 'User score', default: 95.5 },
+      status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+      verified: { type: 'boolean', description: 'Verification status', default: true },
+    }),
+    elicitationTool('test_elicitation_sep1330_enums', 'Elicitation with every enum form (SEP-1330).', 'Please select options from the enum fields', {
+      untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+      titledSingle: {
+        type: 'string',
+        description: 'Select one option with titles',
+        oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }],
       },
-    },
-    {
-      name: 'test_elicitation_sep1330_enums',
-      description: 'Elicitation with every enum form (SEP-1330).',
-      inputSchema: NO_ARGUMENTS,
-      async run(_args, context) {
-        const result = await context.request('elicitation/create', {
-          message: 'Please select options from the enum fields',
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
-              titledSingle: {
-                type: 'string',
-                description: 'Select one option with titles',
-                oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }],
-              },
-              legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-              untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-              titledMulti: {
-                type: 'array',
-                description: 'Select multiple options with titles',
-                minItems: 1,
-                maxItems: 3,
-                items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] },
-              },
-            },
-          },
-        });
-        return { content: [{ type: 'text', text: `Elicitation completed: ${JSON.stringify(result)}` }] };
+      legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+      untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+      titledMulti: {
+        type: 'array',
+        description: 'Select multiple options with titles',
+        minItems: 1,
+        maxItems: 3,
+        items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] },
       },
-    },
+    }),
     {
       name: 'json_schema_2020_12_tool',
       description: 'A tool whose input schema uses JSON Schema 2020-12 features ($defs, $ref).',
