@@ -70,11 +70,14 @@ for (const tree of ['node_modules/ajv', 'node_modules/yargs', 'src']) {
   test(`search over ${tree} equals a brute-force scan for ${QUERIES.length} queries`, async () => {
     const root = join(ROOT, tree);
     await buildIndex(root, { home });
-    const reader = IndexReader.open(realpathSync(root), home);
-    for (const query of QUERIES) {
-      const result = reader.search({ ...query, limit: 1_000_000 });
-      const got = result.matches.map((m) => `${m.path}:${m.line}:${m.column}`);
-      assert.equal(got, bruteForce(root, query), JSON.stringify(query));
+    // Both reading paths: through the content cache, and straight from disk (large scans).
+    for (const cacheBypassCandidates of [Infinity, 0]) {
+      const reader = IndexReader.open(realpathSync(root), home, { cacheBypassCandidates });
+      for (const query of QUERIES) {
+        const result = reader.search({ ...query, limit: 1_000_000 });
+        const got = result.matches.map((m) => `${m.path}:${m.line}:${m.column}`);
+        assert.equal(got, bruteForce(root, query), JSON.stringify(query));
+      }
     }
   });
 }

@@ -14,6 +14,8 @@ import { IndexStore, type Manifest } from './store.js';
 export const DEFAULT_SEARCH_LIMIT = 100;
 /** File text kept in memory between searches (UTF-16, so about two bytes a character). */
 export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
+/** Searches with more candidate files than this bypass the content cache. */
+const CACHE_BYPASS_CANDIDATES = 4_096;
 /** Longest line text returned in a match; longer lines are cut around the match. */
 export const MAX_MATCH_TEXT = 400;
 
@@ -102,6 +104,7 @@ export class IndexReader {
   readonly #cache = new Map<string, { mtimeMs: number; size: number; text: string }>();
   readonly #cacheBytes: number;
   #cachedChars = 0;
+  #cacheBypass = CACHE_BYPASS_CANDIDATES;
 
   private constructor(root: string, manifest: Manifest, segments: Segment[], cacheBytes: number) {
     this.root = root;
@@ -121,12 +124,14 @@ export class IndexReader {
     this.#layers = layers;
   }
 
-  static open(root: string, home?: string, options: { contentCacheBytes?: number } = {}): IndexReader {
+  static open(root: string, home?: string, options: { contentCacheBytes?: number; cacheBypassCandidates?: number } = {}): IndexReader {
     const store = new IndexStore(root, home);
     const manifest = store.readManifest();
     if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
     const segments = manifest.segments.map((name) => new Segment(store.readSegment(name)));
-    return new IndexReader(root, manifest, segments, options.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
+    const reader = new IndexReader(root, manifest, segments, options.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
+    if (options.cacheBypassCandidates !== undefined) reader.#cacheBypass = options.cacheBypassCandidates;
+    return reader;
   }
 
   /** Every live file, in path order. */
@@ -190,12 +195,14 @@ export class IndexReader {
     const { matcher, plan, seek } = compileMatcher(query);
     const pathFilter = query.path ? globToRegExp(query.path) : undefined;
     const candidates = this.candidates(plan);
+    // A scan of most of the tree would only churn the cache (and stat every file): read directly.
+    const scan = candidates.length > this.#cacheBypass;
     const matches: Match[] = [];
     let truncated = false;
     for (const file of candidates) {
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
-      const text = this.#content(file);
+      const text = scan ? readText(join(this.root, file.path)) : this.#content(file);
       if (text === undefined) continue; // deleted since indexing: nothing to match
       const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
         if (matches.length === limit) return (truncated = true) && false;
@@ -236,6 +243,14 @@ export class IndexReader {
     }
     const files = this.#layers.reduce((sum, { live }) => sum + live.reduce((n, alive) => n + alive, 0), 0);
     return { matches, truncated, stats: { files, candidates: candidates.length, durationMs: Date.now() - started } };
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
