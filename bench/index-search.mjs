@@ -107,7 +107,7 @@ for (const file of reader.files) {
   if (parsedBytes > 30e6) break;
   if (!SymbolExtractor.supports(file.language)) continue;
   const source = readFileSync(join(summary.root, file.path), 'utf8');
-  const { symbols } = await extractor.extract(file.language, source);
+  const { symbols } = await extractor.extract(file.language, source, { references: false });
   parsedBytes += file.size;
   symbolCount += symbols.length;
 }

@@ -103,7 +103,7 @@ function startWorker(): void {
     for (const file of job.files) {
       let symbols: SymbolInfo[] = [];
       try {
-        symbols = (await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'))).symbols;
+        symbols = (await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'), { references: false })).symbols;
       } catch {
         // unreadable now, or a grammar failure: the file simply has no symbols
       }

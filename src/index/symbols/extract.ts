@@ -47,7 +47,7 @@ let initialized: Promise<void> | undefined;
 
 export class SymbolExtractor {
   readonly #parser: Parser;
-  readonly #languages = new Map<string, { language: Language; query: Query }>();
+  readonly #languages = new Map<string, { language: Language; definitions: Query; references: Query | undefined }>();
 
   private constructor(parser: Parser) {
     this.#parser = parser;
@@ -63,15 +63,18 @@ export class SymbolExtractor {
     return language !== undefined && language in GRAMMARS && language in TAG_QUERIES;
   }
 
-  async extract(language: string, source: string): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
-    const { language: grammar, query } = await this.#load(language);
+  /** `references: false` skips call and import captures, a large part of the query cost. */
+  async extract(language: string, source: string, options: { references?: boolean } = {}): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
+    const { language: grammar, definitions: definitionQuery, references: referenceQuery } = await this.#load(language);
     this.#parser.setLanguage(grammar);
     const tree = this.#parser.parse(source);
     if (!tree) return { symbols: [], references: [] };
     try {
       const definitions: Definition[] = [];
       const references: ReferenceInfo[] = [];
-      for (const match of query.matches(tree.rootNode)) {
+      const matches = definitionQuery.matches(tree.rootNode);
+      if (options.references !== false && referenceQuery) matches.push(...referenceQuery.matches(tree.rootNode));
+      for (const match of matches) {
         const nameNode = match.captures.find((capture) => capture.name === 'name')?.node;
         const outer = match.captures.find((capture) => capture.name !== 'name');
         if (!nameNode || !outer) continue;
@@ -85,14 +88,21 @@ export class SymbolExtractor {
     }
   }
 
-  async #load(language: string): Promise<{ language: Language; query: Query }> {
+  async #load(language: string): Promise<{ language: Language; definitions: Query; references: Query | undefined }> {
     const cached = this.#languages.get(language);
     if (cached) return cached;
     const grammar = GRAMMARS[language];
     const tags = TAG_QUERIES[language];
     if (!grammar || !tags) throw new Error(`No symbol support for ${language}`);
     const loaded = await Language.load(wasmPath(grammar.pkg, grammar.file));
-    const entry = { language: loaded, query: new Query(loaded, tags) };
+    // Patterns are one a line; references go in their own query so they can be skipped.
+    const lines = tags.split('\n').filter((line) => line.trim() !== '');
+    const referenceLines = lines.filter((line) => line.includes('@reference.'));
+    const entry = {
+      language: loaded,
+      definitions: new Query(loaded, lines.filter((line) => !line.includes('@reference.')).join('\n')),
+      references: referenceLines.length > 0 ? new Query(loaded, referenceLines.join('\n')) : undefined,
+    };
     this.#languages.set(language, entry);
     return entry;
   }
