@@ -5,11 +5,11 @@ import {
   ErrorCodes,
   InvalidParamsError,
   Peer,
-  RemoteError,
   RequestCancelledError,
   RequestTimeoutError,
   type JsonRpcMessage,
 } from '../src/jsonrpc/index.js';
+import { expectRpcError } from './helpers/errors.js';
 import { tick } from './helpers/server.js';
 
 interface Wire {
@@ -53,14 +53,8 @@ test('ids of outgoing requests are unique integers', async () => {
 
 test('an unknown method is -32601 and reaches the caller as a RemoteError', async () => {
   const { a } = wire();
-  try {
-    await a.request('nope');
-    assert.unreachable('should have thrown');
-  } catch (error) {
-    assert.instance(error, RemoteError);
-    assert.is((error as RemoteError).rpcCode, ErrorCodes.MethodNotFound);
-    assert.is((error as RemoteError).message, 'Method not found: nope');
-  }
+  const error = await expectRpcError(a.request('nope'), ErrorCodes.MethodNotFound);
+  assert.is(error.message, 'Method not found: nope');
 });
 
 test('a thrown JsonRpcError keeps its code; any other throw is a bare internal error', async () => {
@@ -71,21 +65,11 @@ test('a thrown JsonRpcError keeps its code; any other throw is a bare internal e
   b.onRequest('crash', () => {
     throw new Error('secret path /etc/passwd');
   });
-  try {
-    await a.request('bad-params');
-    assert.unreachable('should have thrown');
-  } catch (error) {
-    assert.is((error as RemoteError).rpcCode, -32602);
-    assert.is((error as RemoteError).message, 'x must be positive');
-    assert.equal((error as RemoteError).data, { x: -1 });
-  }
-  try {
-    await a.request('crash');
-    assert.unreachable('should have thrown');
-  } catch (error) {
-    assert.is((error as RemoteError).rpcCode, -32603);
-    assert.is((error as RemoteError).message, 'Internal error');
-  }
+  const invalid = await expectRpcError(a.request('bad-params'), -32602);
+  assert.is(invalid.message, 'x must be positive');
+  assert.equal(invalid.data, { x: -1 });
+  const crashed = await expectRpcError(a.request('crash'), -32603);
+  assert.is(crashed.message, 'Internal error', 'no internals leak into the message');
 });
 
 test('a timeout rejects locally and tells the other side with notifications/cancelled', async () => {
@@ -247,7 +231,6 @@ test('a notification never gets a response, even when unknown or its handler thr
 });
 
 test('a second request reusing an in-flight id is refused', async () => {
-  const { b } = wire();
   const out: unknown[] = [];
   const peer = new Peer({ send: (payload) => void out.push(payload) });
   peer.onRequest('wait', () => tick(20).then(() => ({})));
@@ -256,7 +239,6 @@ test('a second request reusing an in-flight id is refused', async () => {
   assert.equal((out[0] as { error: { code: number } }).error.code, -32600);
   await first;
   assert.equal(out[1], { jsonrpc: '2.0', id: 'x', result: {} });
-  b.close();
 });
 
 test('batches are refused unless a policy accepts them; accepted ones answer as one array', async () => {

@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RemoteError } from '../src/jsonrpc/index.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/versions.js';
 import { createSextantServer } from '../src/tools/index.js';
 import { connect } from './helpers/connect.js';
+import { expectRpcError } from './helpers/errors.js';
 import { REVISIONS } from './helpers/schema.js';
 import { tick } from './helpers/server.js';
 
@@ -48,13 +48,7 @@ test('an unknown version is answered with the latest one, not an error', async (
 test('initialize with malformed params is -32602', async () => {
   const c = connect(server);
   for (const params of [{}, { protocolVersion: 1, capabilities: {}, clientInfo }, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x' } }]) {
-    try {
-      await c.client.request('initialize', params);
-      assert.unreachable('should have failed');
-    } catch (error) {
-      assert.instance(error, RemoteError);
-      assert.is((error as RemoteError).rpcCode, -32602);
-    }
+    await expectRpcError(c.client.request('initialize', params), -32602);
   }
   // The failed attempts did not initialize the session.
   assert.is(c.session.protocolVersion, undefined);
@@ -65,21 +59,10 @@ test('requests before initialize get -32010 naming the method; ping works at any
   const c = connect(server);
   assert.equal(await c.client.request('ping'), {});
   for (const method of ['tools/list', 'tools/call', 'logging/setLevel', 'resources/list']) {
-    try {
-      await c.client.request(method, {});
-      assert.unreachable(`${method} should be refused`);
-    } catch (error) {
-      assert.is((error as RemoteError).rpcCode, -32010);
-      assert.match((error as RemoteError).message, method);
-    }
+    await expectRpcError(c.client.request(method, {}), -32010, method);
   }
   // An unknown method is still "not found", whatever the state.
-  try {
-    await c.client.request('no/such/method');
-    assert.unreachable('should be refused');
-  } catch (error) {
-    assert.is((error as RemoteError).rpcCode, -32601);
-  }
+  await expectRpcError(c.client.request('no/such/method'), -32601);
   await tick();
   assert.equal(c.checker.problems, []);
   c.close();
@@ -88,12 +71,7 @@ test('requests before initialize get -32010 naming the method; ping works at any
 test('a second initialize is refused with -32600 and changes nothing', async () => {
   const c = connect(server);
   await c.initialize('2025-06-18');
-  try {
-    await c.client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo });
-    assert.unreachable('should be refused');
-  } catch (error) {
-    assert.is((error as RemoteError).rpcCode, -32600);
-  }
+  await expectRpcError(c.client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo }), -32600);
   assert.is(c.session.protocolVersion, '2025-06-18');
   c.close();
 });
@@ -141,13 +119,7 @@ test('logging/setLevel filters notifications/message; an invalid level is -32602
   assert.is(c.session.log('error', { detail: 'loud' }, 'index'), true);
   await tick();
   assert.equal(heard, [{ level: 'error', logger: 'index', data: { detail: 'loud' } }]);
-  try {
-    await c.client.request('logging/setLevel', { level: 'verbose' });
-    assert.unreachable('should be refused');
-  } catch (error) {
-    assert.is((error as RemoteError).rpcCode, -32602);
-    assert.match((error as RemoteError).message, 'debug, info, notice');
-  }
+  await expectRpcError(c.client.request('logging/setLevel', { level: 'verbose' }), -32602, 'debug, info, notice');
   assert.equal(c.checker.problems, []);
   c.close();
 });
@@ -200,12 +172,7 @@ test('resources, templates, prompts and completion answer correctly while empty'
       ['resources/list', { cursor: 'bogus' }, -32602],
     ];
     for (const [method, params, code] of failures) {
-      try {
-        await c.client.request(method, params);
-        assert.unreachable(`${method} should fail`);
-      } catch (error) {
-        assert.is((error as RemoteError).rpcCode, code, `${revision} ${method}`);
-      }
+      await expectRpcError(c.client.request(method, params), code);
     }
     await tick();
     assert.equal(c.checker.problems, [], revision);

@@ -1,11 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RemoteError, type Result } from '../src/jsonrpc/index.js';
+import type { Result } from '../src/jsonrpc/index.js';
 import { DEFAULT_PAGE_SIZE } from '../src/mcp/pagination.js';
 import { UnsupportedSchemaDialectError } from '../src/mcp/schema-validator.js';
 import { ToolError, ToolRegistry, type ToolDefinition } from '../src/mcp/tools.js';
 import { createSextantServer } from '../src/tools/index.js';
 import { connect } from './helpers/connect.js';
+import { expectRpcError } from './helpers/errors.js';
 import { REVISIONS } from './helpers/schema.js';
 import { serverWith, tick } from './helpers/server.js';
 
@@ -13,19 +14,6 @@ const OBJECT = { type: 'object', properties: {}, additionalProperties: false };
 
 function tool(name: string, overrides: Partial<ToolDefinition> = {}): ToolDefinition {
   return { name, description: `The ${name} tool`, inputSchema: OBJECT, run: () => ({ content: [{ type: 'text', text: name }] }), ...overrides };
-}
-
-async function expectRpcError(promise: Promise<unknown>, code: number, pattern?: RegExp | string): Promise<RemoteError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.instance(error, RemoteError);
-    assert.is((error as RemoteError).rpcCode, code);
-    if (pattern) assert.match((error as RemoteError).message, pattern);
-    return error as RemoteError;
-  }
-  assert.unreachable(`expected JSON-RPC error ${code}`);
-  throw new Error('unreachable');
 }
 
 test('tools/list pages through every tool once, in name order, with stable cursors', async () => {

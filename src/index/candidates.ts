@@ -42,8 +42,7 @@ export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32A
   };
   const indexed = evaluate(plan) ?? Uint32Array.from({ length: segment.files.length }, (_, i) => i);
   // Files kept out of the postings (long lines, too many trigrams) are always candidates.
-  const unindexed = segment.files.flatMap((file, id) => (file.unindexed ? [id] : []));
-  return unindexed.length === 0 ? indexed : union(indexed, Uint32Array.from(unindexed));
+  return segment.unindexedIds.length === 0 ? indexed : union(indexed, segment.unindexedIds);
 }
 
 export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {

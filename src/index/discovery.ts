@@ -5,7 +5,7 @@
  * and symlinks that leave the workspace. Binary files are recognised later, when read.
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 /** Files larger than this are not indexed (generated bundles, data dumps). */
@@ -155,7 +155,3 @@ export function isIgnoredPath(root: string, path: string): boolean {
   return false;
 }
 
-/** Workspace-relative posix path of an absolute path (for callers outside this module). */
-export function toWorkspacePath(root: string, absolute: string): string {
-  return relative(root, absolute).split(sep).join('/');
-}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
-import { Segment, type SegmentFile } from './segment.js';
+import { byPath, Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
@@ -105,6 +105,8 @@ export class IndexReader {
   readonly #cacheBytes: number;
   #cachedChars = 0;
   #cacheBypass = CACHE_BYPASS_CANDIDATES;
+  /** Live files across segments; fixed for the life of a reader. */
+  readonly #liveFiles: number;
 
   private constructor(root: string, manifest: Manifest, segments: Segment[], cacheBytes: number) {
     this.root = root;
@@ -122,6 +124,7 @@ export class IndexReader {
       for (const path of segment.tombstones) seen.add(path);
     }
     this.#layers = layers;
+    this.#liveFiles = layers.reduce((sum, { live }) => sum + live.reduce((n, alive) => n + alive, 0), 0);
   }
 
   static open(root: string, home?: string, options: { contentCacheBytes?: number; cacheBypassCandidates?: number } = {}): IndexReader {
@@ -138,7 +141,7 @@ export class IndexReader {
   get files(): SegmentFile[] {
     return this.#layers
       .flatMap(({ segment, live }) => segment.files.filter((_, id) => live[id] === 1))
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      .sort(byPath);
   }
 
   /** Live files that can match, in path order across segments. */
@@ -147,7 +150,7 @@ export class IndexReader {
     for (const { segment, live } of this.#layers) {
       for (const id of segmentCandidates(segment, plan)) if (live[id] === 1) found.push(segment.files[id]!);
     }
-    if (this.#layers.length > 1) found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    if (this.#layers.length > 1) found.sort(byPath);
     return found;
   }
 
@@ -241,8 +244,7 @@ export class IndexReader {
       }
       if (truncated) break;
     }
-    const files = this.#layers.reduce((sum, { live }) => sum + live.reduce((n, alive) => n + alive, 0), 0);
-    return { matches, truncated, stats: { files, candidates: candidates.length, durationMs: Date.now() - started } };
+    return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };
   }
 }
 

@@ -18,6 +18,11 @@ export interface SegmentFile {
   unindexed?: boolean;
 }
 
+/** Orders anything with a workspace path the way results are listed: by path, code unit by code unit. */
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
 export class CorruptSegmentError extends Error {
   readonly code = 'SEXTANT_ERR_CORRUPT_SEGMENT';
   constructor(reason: string) {
@@ -137,6 +142,8 @@ export class SegmentBuilder {
 export class Segment {
   readonly files: SegmentFile[];
   readonly tombstones: string[];
+  /** Files kept out of the postings (long lines, too many trigrams): candidates for every query. */
+  readonly unindexedIds: Uint32Array;
   readonly #trigrams: Int32Array;
   readonly #offsets: Uint32Array;
   readonly #postings: Uint8Array;
@@ -149,6 +156,7 @@ export class Segment {
       const header = JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as { files: SegmentFile[]; tombstones?: string[] };
       this.files = header.files;
       this.tombstones = header.tombstones ?? [];
+      this.unindexedIds = Uint32Array.from(this.files.flatMap((file, id) => (file.unindexed ? [id] : [])));
     } catch {
       throw new CorruptSegmentError('unreadable header');
     }

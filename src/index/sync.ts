@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_FILE_BYTES, discover, isIgnoredPath, type DiscoveredFile } from './discovery.js';
-import { extractAll } from './extract.js';
+import { addExtracted, extractAll } from './extract.js';
 import { buildIndex, resolveRoot, type BuildOptions } from './indexer.js';
 import { NotIndexedError } from './search.js';
 import { Segment, SegmentBuilder, type SegmentFile } from './segment.js';
@@ -97,6 +97,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     const extractOptions: Parameters<typeof extractAll>[3] = {};
     if (options.signal) extractOptions.signal = options.signal;
     if (options.threads !== undefined) extractOptions.threads = options.threads;
+    const tally = { files: 0, bytes: 0, unindexed: 0, counts: {} };
     await extractAll(root, stale.map((file) => file.path), (index, result) => {
       const file = stale[index]!;
       if (result.kind !== 'text') {
@@ -105,11 +106,8 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
         live.delete(file.path);
         return;
       }
-      const entry: SegmentFile = { path: file.path, size: result.size, mtimeMs: file.mtimeMs, hash: result.hash };
-      if (result.language) entry.language = result.language;
-      if (!result.trigrams) entry.unindexed = true;
-      builder.add(entry, result.trigrams);
-      live.set(file.path, entry);
+      addExtracted(builder, file, result, tally);
+      live.set(file.path, builder.files.at(-1)!);
     }, extractOptions);
     options.signal?.throwIfAborted();
     for (const gone of deleted) live.delete(gone);

@@ -44,11 +44,6 @@ export class McpServer {
     return session;
   }
 
-  /** Sessions currently open, across every transport. */
-  get sessionCount(): number {
-    return this.#sessions.size;
-  }
-
   /** A resource changed: every session subscribed to it is told; returns how many were. */
   resourceUpdated(uri: string): number {
     let told = 0;

@@ -5,6 +5,7 @@
 import { InvalidParamsError, JsonRpcError, type Params } from '../jsonrpc/index.js';
 import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
+import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
 import { featuresOf, type ProtocolVersion } from './versions.js';
 import { MissingClientCapabilityError } from './client-capability.js';
@@ -91,7 +92,7 @@ export class ToolRegistry {
     this.#validator.compile(tool.inputSchema);
     if (tool.outputSchema) this.#validator.compile(tool.outputSchema);
     this.#tools.set(tool.name, tool);
-    this.#sorted = [...this.#tools.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.#sorted = [...this.#tools.values()].sort((a, b) => compare(a.name, b.name));
     return this;
   }
 

@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { IndexStore, writeAtomic } from '../store.js';
-import type { SegmentFile } from '../segment.js';
+import { byPath, type SegmentFile } from '../segment.js';
 import { SymbolExtractor, type SymbolInfo } from './extract.js';
 
 const WORKER_ROLE = 'sextant-symbols';
@@ -84,7 +84,7 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
       await Promise.all(workers.map((worker) => worker.terminate()));
     }
   }
-  results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  results.sort(byPath);
   writeAtomic(join(store.dir, SYMBOLS_FILE), JSON.stringify({ files: results }));
   return {
     files: wanted.length,

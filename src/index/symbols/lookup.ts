@@ -3,6 +3,7 @@
  * the query appear in order, counting a hit at a word start (camelCase hump, after `_`, `.`, `-`)
  * higher — `gUB` and `get_user` both find `getUserById`.
  */
+import { byPath } from '../segment.js';
 import type { FileSymbols } from './build.js';
 import type { SymbolInfo } from './extract.js';
 
@@ -49,6 +50,6 @@ export function findSymbols(files: FileSymbols[], query: string, options: { kind
     }
   }
   // Best score first; among equals the shorter name (closer to what was typed), then by place.
-  found.sort((a, b) => b.score - a.score || a.name.length - b.name.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  found.sort((a, b) => b.score - a.score || a.name.length - b.name.length || byPath(a, b) || a.line - b.line);
   return found.slice(0, options.limit ?? 50);
 }
