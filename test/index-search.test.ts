@@ -134,3 +134,33 @@ test('a bad regex is a BadPatternError naming the problem; an unindexed folder i
 });
 
 test.run();
+
+test('a search split across three workers equals one reader, limits included; a sync is seen without a restart', async () => {
+  const { SearchService } = await import('../src/index/search-service.js');
+  const { syncIndex } = await import('../src/index/sync.js');
+  const { cpSync, writeFileSync } = await import('node:fs');
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-shards-')));
+  cpSync(join(ROOT, 'node_modules/ajv/lib'), root, { recursive: true });
+  await buildIndex(root, { home });
+  const reader = IndexReader.open(root, home);
+  const service = new SearchService(root, { home, workers: 3 });
+  try {
+    for (const query of QUERIES.slice(0, 12)) {
+      const whole = await service.search({ ...query, limit: 1_000_000 });
+      assert.equal(whole.matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), JSON.stringify(query));
+      for (const limit of [1, 7, 50]) {
+        const split = await service.search({ ...query, limit });
+        const single = reader.search({ ...query, limit });
+        assert.equal(split.matches, single.matches, `${JSON.stringify(query)} limit ${limit}`);
+        assert.is(split.truncated, single.truncated);
+        assert.is(split.stats.candidates, single.stats.candidates);
+      }
+    }
+    writeFileSync(join(root, 'added-later.ts'), 'export const wombat_marker = 1;\n');
+    assert.equal((await service.search({ pattern: 'wombat_marker' })).matches, []);
+    await syncIndex(root, { home });
+    assert.equal((await service.search({ pattern: 'wombat_marker' })).matches.map((m) => m.path), ['added-later.ts']);
+  } finally {
+    await service.close();
+  }
+});

@@ -7,7 +7,8 @@ import { discover } from '../src/index/discovery.js';
 import { buildIndex } from '../src/index/indexer.js';
 import { IndexReader } from '../src/index/search.js';
 import { IndexStore } from '../src/index/store.js';
-import { MAX_SEGMENTS, syncIndex } from '../src/index/sync.js';
+import { MAX_DELTA_SEGMENTS, mergeDeltas } from '../src/index/merge.js';
+import { syncIndex } from '../src/index/sync.js';
 import { killMidJob, ROOT, runCli } from './helpers/process.js';
 
 function copyOf(tree: string): string {
@@ -34,7 +35,7 @@ test('sync re-reads only what changed: added, changed and deleted files are all 
   writeFileSync(join(root, 'new-file.ts'), 'export const zebra_marker_added = 1;\n');
   rmSync(join(root, 'mcp/pagination.ts'));
   const summary = await syncIndex(root, { home });
-  assert.equal([summary.added, summary.changed, summary.deleted, summary.merged], [1, 1, 1, false]);
+  assert.equal([summary.added, summary.changed, summary.deleted, summary.mergeDue], [1, 1, 1, false]);
   const reader = IndexReader.open(root, home);
   assert.is(reader.manifest.segments.length, 2);
   assert.equal(reader.search({ pattern: 'zebra_marker' }).matches.map((m) => m.path), ['mcp/session.ts', 'new-file.ts']);
@@ -46,18 +47,72 @@ test('sync re-reads only what changed: added, changed and deleted files are all 
   assert.is(IndexReader.open(root, home).manifest.segments.length, 2);
 });
 
-test('after many syncs the deltas are merged back into one segment, and results stay exact', async () => {
+test('deltas gathered by many syncs are merged into one, from the segments alone, and results stay exact', async () => {
   const root = copyOf('src');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });
-  for (let i = 0; i < MAX_SEGMENTS; i++) {
+  const base = IndexReader.open(root, home).manifest.segments;
+  for (let i = 0; i < MAX_DELTA_SEGMENTS; i++) {
     writeFileSync(join(root, `round-${i}.ts`), `export const round_${i} = 'okapi';\n`);
+    // The same file changed in several rounds, then deleted: only its last state may survive.
+    if (i < 5) writeFileSync(join(root, 'churn.ts'), `// okapi churn ${i}\n`);
+    if (i === 5) rmSync(join(root, 'churn.ts'));
+    if (i === 6) rmSync(join(root, 'mcp/pagination.ts')); // a base file deleted: its tombstone must outlive the merge
+    if (i === 7) rmSync(join(root, 'round-2.ts'));
     const summary = await syncIndex(root, { home });
-    assert.is(summary.merged, i === MAX_SEGMENTS - 1, `round ${i}`);
+    assert.is(summary.mergeDue, i === MAX_DELTA_SEGMENTS - 1, `round ${i}`);
   }
+  const before = IndexReader.open(root, home);
+  const expected = before.search({ pattern: 'okapi', limit: 100 }).matches;
+  // Reading files is not allowed to be how a merge works: hide one that is indexed.
+  const hidden = join(root, 'round-0.ts');
+  const content = readFileSync(hidden, 'utf8');
+  rmSync(hidden);
+  const merge = mergeDeltas(root, { home });
+  writeFileSync(hidden, content);
+  assert.is(merge.merged, MAX_DELTA_SEGMENTS);
   const reader = IndexReader.open(root, home);
-  assert.ok(reader.manifest.segments.length <= 2);
-  assert.equal(reader.search({ pattern: 'okapi', limit: 100 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'okapi'));
+  assert.equal(reader.manifest.segments.slice(0, base.length), base, 'base segments untouched');
+  assert.is(reader.manifest.segments.length, base.length + 1);
+  assert.equal(reader.search({ pattern: 'okapi', limit: 100 }).matches, expected);
+  assert.equal(expected.map((m) => `${m.path}:${m.line}`), lines(root, 'okapi'));
+  assert.equal(reader.files.map((f) => f.path), before.files.map((f) => f.path));
+  assert.equal(reader.search({ pattern: 'DEFAULT_PAGE_SIZE', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'DEFAULT_PAGE_SIZE'));
+  // Nothing left to merge; a later sync builds on the merged segment.
+  assert.is(mergeDeltas(root, { home }).merged, 0);
+  writeFileSync(join(root, 'after.ts'), 'okapi after\n');
+  await syncIndex(root, { home });
+  assert.equal(IndexReader.open(root, home).search({ pattern: 'okapi', limit: 100 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'okapi'));
+});
+
+test('the watcher merges due deltas in a quiet moment after saves', async () => {
+  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const root = copyOf('src/jsonrpc');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const merged: number[] = [];
+  const watcher = new IndexWatcher(root, { home, debounceMs: 20, mergeIdleMs: 50, onMerge: (summary) => merged.push(summary.merged) });
+  watcher.start();
+  try {
+    for (let i = 0; i < MAX_DELTA_SEGMENTS; i++) {
+      writeFileSync(join(root, `saved-${i}.ts`), `export const saved_${i} = 'numbat';\n`);
+      const deadline = Date.now() + 5_000;
+      while (IndexReader.open(root, home).search({ pattern: `saved_${i}` }).matches.length === 0) {
+        assert.ok(Date.now() < deadline, `save ${i} indexed`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    const deadline = Date.now() + 5_000;
+    while (merged.length === 0) {
+      assert.ok(Date.now() < deadline, 'merge ran');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const reader = IndexReader.open(root, home);
+    assert.is(reader.manifest.segments.length, (reader.manifest.baseSegments ?? 1) + 1);
+    assert.is(reader.search({ pattern: 'numbat', limit: 100 }).matches.length, MAX_DELTA_SEGMENTS);
+  } finally {
+    watcher.close();
+  }
 });
 
 test('kill -9 during sync: the previous index answers and status reports the interrupted sync', async () => {

@@ -3,6 +3,7 @@ import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js
 import { IndexReader, NotIndexedError, type SearchQuery } from '../index/search.js';
 import { buildSymbols, readSymbols } from '../index/symbols/build.js';
 import { findSymbols } from '../index/symbols/lookup.js';
+import { mergeDeltas } from '../index/merge.js';
 import { SearchService } from '../index/search-service.js';
 import { syncIndex } from '../index/sync.js';
 import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
@@ -69,8 +70,11 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
 
 export async function syncCommand(path: string, output: Output): Promise<number> {
   const summary = await syncIndex(path);
-  if (summary.merged) output.out(`Merged the index of ${summary.root} into one segment in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
-  else output.out(`Synced ${summary.root}: ${summary.added} added, ${summary.changed} changed, ${summary.deleted} deleted in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
+  output.out(`Synced ${summary.root}: ${summary.added} added, ${summary.changed} changed, ${summary.deleted} deleted in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
+  if (summary.mergeDue) {
+    const merge = mergeDeltas(summary.root);
+    output.out(`Merged ${merge.merged} delta segments (${merge.files} files) in ${(merge.durationMs / 1000).toFixed(2)} s\n`);
+  }
   // Only changed files are parsed again: the others keep their symbols by content hash.
   const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files);
   output.out(`Symbols: ${symbols.symbols} in ${symbols.files} files (${symbols.parsed} parsed, ${symbols.reused} unchanged)\n`);

@@ -5,7 +5,11 @@
  * the caller gets PatternTooExpensiveError, and the next search starts a fresh worker.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { IndexReader, type SearchQuery, type SearchResult } from './search.js';
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { DEFAULT_CONTENT_CACHE_BYTES, DEFAULT_SEARCH_LIMIT, IndexReader, type SearchQuery, type SearchResult } from './search.js';
+import { byPath } from './segment.js';
+import { IndexStore } from './store.js';
 
 /** How long one search may run before it is stopped. */
 export const DEFAULT_SEARCH_BUDGET_MS = 5_000;
@@ -38,83 +42,57 @@ interface Reply {
 export interface SearchServiceOptions {
   home?: string;
   budgetMs?: number;
+  /** Search workers; each query's candidate files are split between them (default: one per core, at most 4). */
+  workers?: number;
 }
 
-export class SearchService {
-  readonly #root: string;
-  readonly #options: SearchServiceOptions;
-  #worker: Worker | undefined;
-  #nextId = 1;
-  readonly #waiting = new Map<number, { resolve: (result: SearchResult) => void; reject: (error: Error) => void }>();
+/** At most this many search workers by default: past it, merging costs more than it saves. */
+const MAX_DEFAULT_WORKERS = 4;
 
-  constructor(root: string, options: SearchServiceOptions = {}) {
-    this.#root = root;
-    this.#options = options;
-  }
+type Waiter = { resolve: (result: SearchResult) => void; reject: (error: Error) => void };
 
-  search(query: SearchQuery): Promise<SearchResult> {
-    const worker = this.#ensureWorker();
-    const id = this.#nextId++;
-    const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
-    return new Promise<SearchResult>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiting.delete(id);
-        this.#kill();
-        reject(new PatternTooExpensiveError(budgetMs));
-      }, budgetMs);
-      this.#waiting.set(id, {
-        resolve: (result) => {
-          clearTimeout(timer);
-          resolve(result);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
-      worker.postMessage({ id, query });
-    });
-  }
+/** One search worker and the requests it owes answers to. */
+class SearchWorker {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, Waiter>();
+  #dead = false;
 
-  async close(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = undefined;
-    await worker?.terminate();
-  }
-
-  #ensureWorker(): Worker {
-    if (this.#worker) return this.#worker;
+  constructor(root: string, home: string | undefined, cacheBytes: number, onExit: (worker: SearchWorker) => void) {
     const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-    const worker = new Worker(new URL(import.meta.url), {
-      workerData: { role: WORKER_ROLE, root: this.#root, home: this.#options.home },
-      execArgv,
-    });
-    worker.on('message', (reply: Reply) => {
+    this.#worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home, cacheBytes }, execArgv });
+    this.#worker.on('message', (reply: Reply) => {
       const waiter = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
       if (!waiter) return;
       if (reply.error) waiter.reject(new SearchFailedError(reply.error.code, reply.error.message));
       else waiter.resolve(reply.result!);
     });
-    // Only the current worker's death fails what waits; one killed over budget was replaced already.
-    worker.on('error', (error) => {
-      if (this.#worker === worker) this.#failAll(error);
-    });
-    worker.on('exit', () => {
-      if (this.#worker !== worker) return;
-      this.#worker = undefined;
+    this.#worker.on('error', (error) => this.#failAll(error));
+    this.#worker.on('exit', () => {
+      this.#dead = true;
       this.#failAll(new SearchFailedError('SEXTANT_ERR_SEARCH_WORKER', 'The search worker stopped'));
+      onExit(this);
     });
     // Idle workers must not keep a CLI process alive.
-    worker.unref();
-    this.#worker = worker;
-    return worker;
+    this.#worker.unref();
   }
 
-  #kill(): void {
-    const worker = this.#worker;
-    this.#worker = undefined;
-    void worker?.terminate();
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  search(id: number, query: SearchQuery): Promise<SearchResult> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, query });
+    });
+  }
+
+  /** Stops the thread; what else waited on it fails with `reason`. */
+  kill(reason: Error): Promise<number> {
+    this.#dead = true;
+    this.#failAll(reason);
+    return this.#worker.terminate();
   }
 
   #failAll(error: Error): void {
@@ -123,13 +101,112 @@ export class SearchService {
   }
 }
 
-function startWorker(): void {
-  const { root, home } = workerData as { root: string; home?: string };
+export class SearchService {
+  readonly #root: string;
+  readonly #options: SearchServiceOptions;
+  readonly #count: number;
+  readonly #workers: Array<SearchWorker | undefined>;
+  #nextId = 1;
+
+  constructor(root: string, options: SearchServiceOptions = {}) {
+    this.#root = root;
+    this.#options = options;
+    this.#count = Math.max(1, options.workers ?? Math.min(MAX_DEFAULT_WORKERS, availableParallelism()));
+    this.#workers = new Array<SearchWorker | undefined>(this.#count).fill(undefined);
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const id = this.#nextId++;
+    const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
+    const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
+    const shares = workers.map((worker, index) =>
+      worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const overBudget = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const interrupted = new SearchFailedError('SEXTANT_ERR_SEARCH_INTERRUPTED', 'The search was stopped because another one ran over its time budget; run it again');
+        for (const worker of workers) void worker.kill(interrupted);
+        reject(new PatternTooExpensiveError(budgetMs));
+      }, budgetMs);
+    });
+    // A share that fails after the budget fired must not surface as an unhandled rejection.
+    for (const share of shares) share.catch(() => undefined);
+    try {
+      return mergeShares(await Promise.race([Promise.all(shares), overBudget]), query.limit ?? DEFAULT_SEARCH_LIMIT);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    const workers = this.#workers.splice(0, this.#count, ...new Array<undefined>(this.#count).fill(undefined));
+    const closed = new SearchFailedError('SEXTANT_ERR_SEARCH_CLOSED', 'The search service was closed');
+    await Promise.all(workers.map((worker) => worker?.kill(closed)));
+  }
+
+  #ensureWorker(index: number): SearchWorker {
+    const current = this.#workers[index];
+    if (current && !current.dead) return current;
+    // The workers share the cache budget: each caches only the files of its own shard.
+    const cacheBytes = Math.floor(DEFAULT_CONTENT_CACHE_BYTES / this.#count);
+    const worker = new SearchWorker(this.#root, this.#options.home, cacheBytes, (exited) => {
+      if (this.#workers[index] === exited) this.#workers[index] = undefined;
+    });
+    this.#workers[index] = worker;
+    return worker;
+  }
+}
+
+/**
+ * Shares hold disjoint files, each in path order: a stable sort by path interleaves them and
+ * keeps every file's lines in order. Each share stopped at the limit, so the first `limit`
+ * merged matches are exactly the first `limit` of a single search.
+ */
+function mergeShares(results: SearchResult[], limit: number): SearchResult {
+  if (results.length === 1) return results[0]!;
+  const all = results.flatMap((result) => result.matches).sort(byPath);
+  return {
+    matches: all.slice(0, limit),
+    truncated: all.length > limit || results.some((result) => result.truncated),
+    stats: {
+      files: results[0]!.stats.files,
+      candidates: results[0]!.stats.candidates,
+      durationMs: Math.max(...results.map((result) => result.stats.durationMs)),
+    },
+  };
+}
+
+/**
+ * The worker's reader, opened again when a sync or build swapped the manifest (renamed into
+ * place, so its inode changes): a long-lived server sees every commit without a restart.
+ */
+function liveReader(root: string, home: string | undefined, cacheBytes: number): () => IndexReader {
+  const manifestPath = new IndexStore(root, home).manifestPath;
   let reader: IndexReader | undefined;
+  let seen = '';
+  return () => {
+    let stamp = '';
+    try {
+      const stats = statSync(manifestPath);
+      stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
+    } catch {
+      // no manifest: open() says the project is not indexed
+    }
+    if (!reader || stamp !== seen) {
+      reader = IndexReader.open(root, home, { contentCacheBytes: cacheBytes });
+      seen = stamp;
+    }
+    return reader;
+  };
+}
+
+function startWorker(): void {
+  const { root, home, cacheBytes } = workerData as { root: string; home?: string; cacheBytes: number };
+  const current = liveReader(root, home, cacheBytes);
   parentPort!.on('message', ({ id, query }: { id: number; query: SearchQuery }) => {
     try {
-      reader ??= IndexReader.open(root, home);
-      parentPort!.postMessage({ id, result: reader.search(query) } satisfies Reply);
+      parentPort!.postMessage({ id, result: current().search(query) } satisfies Reply);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       parentPort!.postMessage({

@@ -29,6 +29,11 @@ export interface SearchQuery {
   limit?: number;
   /** Lines of context before and after each match. */
   context?: number;
+  /**
+   * Verify only this share of the candidates (files whose path hashes to `index` modulo
+   * `count`): several search workers split one query this way, each caching its own files.
+   */
+  shard?: { index: number; count: number };
 }
 
 export interface Match {
@@ -90,6 +95,36 @@ export function compileMatcher(query: SearchQuery): { matcher: LineMatcher; plan
   return { matcher, plan, seek };
 }
 
+/** A file's text as the reader holds it; line starts are found once, on the first match in it. */
+interface FileText {
+  text: string;
+  mtimeMs: number;
+  size: number;
+  lineStarts?: Int32Array;
+}
+
+/** Offsets where each line starts: line numbers by binary search instead of counting newlines per query. */
+function lineStartsOf(text: string): Int32Array {
+  let count = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  const starts = new Int32Array(count);
+  let line = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
+  return starts;
+}
+
+/** The 0-based line holding `offset`, given line starts. */
+function lineAt(starts: Int32Array, offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if (starts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
 function countNewlines(text: string, from: number, to: number): number {
   let count = 0;
   for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) count++;
@@ -101,9 +136,10 @@ export class IndexReader {
   readonly manifest: Manifest;
   /** Segments oldest first; `live[id]` is 0 where a newer segment replaced or deleted the file. */
   readonly #layers: Array<{ segment: Segment; live: Uint8Array }>;
-  readonly #cache = new Map<string, { mtimeMs: number; size: number; text: string }>();
+  readonly #cache = new Map<string, FileText>();
   readonly #cacheBytes: number;
-  #cachedChars = 0;
+  /** Bytes held: two per UTF-16 code unit of text, four per line start. */
+  #cachedBytes = 0;
   #cacheBypass = CACHE_BYPASS_CANDIDATES;
   /** Live files across segments; fixed for the life of a reader. */
   readonly #liveFiles: number;
@@ -158,21 +194,21 @@ export class IndexReader {
    * A file's current text. Kept in a bounded LRU, checked against the file's size and mtime on
    * every use (a stat costs far less than a read), so an edited file is read again.
    */
-  #content(file: SegmentFile): string | undefined {
+  #content(file: SegmentFile): FileText | undefined {
     const id = file.path;
     const path = join(this.root, file.path);
     let stats;
     try {
       stats = statSync(path);
     } catch {
-      this.#cache.delete(id);
+      this.#evict(id);
       return undefined;
     }
     const cached = this.#cache.get(id);
     if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) {
       this.#cache.delete(id);
       this.#cache.set(id, cached); // most recently used last
-      return cached.text;
+      return cached;
     }
     let text: string;
     try {
@@ -180,15 +216,35 @@ export class IndexReader {
     } catch {
       return undefined;
     }
-    if (cached) this.#cachedChars -= cached.text.length;
-    this.#cache.set(id, { mtimeMs: stats.mtimeMs, size: stats.size, text });
-    this.#cachedChars += text.length;
-    for (const [oldest, entry] of this.#cache) {
-      if (this.#cachedChars * 2 <= this.#cacheBytes) break;
-      this.#cache.delete(oldest);
-      this.#cachedChars -= entry.text.length;
+    this.#evict(id);
+    const entry: FileText = { mtimeMs: stats.mtimeMs, size: stats.size, text };
+    this.#cache.set(id, entry);
+    this.#grow(text.length * 2);
+    return entry;
+  }
+
+  #evict(id: string): void {
+    const entry = this.#cache.get(id);
+    if (!entry) return;
+    this.#cache.delete(id);
+    this.#cachedBytes -= entry.text.length * 2 + (entry.lineStarts?.byteLength ?? 0);
+  }
+
+  #grow(bytes: number): void {
+    this.#cachedBytes += bytes;
+    for (const oldest of this.#cache.keys()) {
+      if (this.#cachedBytes <= this.#cacheBytes) break;
+      this.#evict(oldest);
     }
-    return text;
+  }
+
+  /** The 0-based line of `offset` in a cached file, its line starts indexed on first use. */
+  #lineOf(entry: FileText, offset: number): number {
+    if (!entry.lineStarts) {
+      entry.lineStarts = lineStartsOf(entry.text);
+      this.#grow(entry.lineStarts.byteLength);
+    }
+    return lineAt(entry.lineStarts, offset);
   }
 
   search(query: SearchQuery): SearchResult {
@@ -200,12 +256,15 @@ export class IndexReader {
     const candidates = this.candidates(plan);
     // A scan of most of the tree would only churn the cache (and stat every file): read directly.
     const scan = candidates.length > this.#cacheBypass;
+    const shard = query.shard && query.shard.count > 1 ? query.shard : undefined;
     const matches: Match[] = [];
     let truncated = false;
     for (const file of candidates) {
+      if (shard && shardOf(file.path, shard.count) !== shard.index) continue;
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
-      const text = scan ? readText(join(this.root, file.path)) : this.#content(file);
+      const entry = scan ? undefined : this.#content(file);
+      const text = scan ? readText(join(this.root, file.path)) : entry?.text;
       if (text === undefined) continue; // deleted since indexing: nothing to match
       const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
         if (matches.length === limit) return (truncated = true) && false;
@@ -226,8 +285,11 @@ export class IndexReader {
           const lineStart = hit === 0 ? 0 : text.lastIndexOf('\n', hit - 1) + 1;
           let lineEnd = text.indexOf('\n', hit);
           if (lineEnd < 0) lineEnd = text.length;
-          lineIndex += countNewlines(text, counted, lineStart);
-          counted = lineStart;
+          if (entry) lineIndex = this.#lineOf(entry, lineStart);
+          else {
+            lineIndex += countNewlines(text, counted, lineStart);
+            counted = lineStart;
+          }
           const raw = text.slice(lineStart, lineEnd);
           const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
           const column = matcher(line);
@@ -246,6 +308,13 @@ export class IndexReader {
     }
     return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };
   }
+}
+
+/** A stable shard for a path (FNV-1a), so each search worker keeps seeing the same files. */
+export function shardOf(path: string, count: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % count;
 }
 
 function readText(path: string): string | undefined {

@@ -80,6 +80,15 @@ export class SegmentBuilder {
     this.#fileIds.append(id, trigrams.length);
   }
 
+  /**
+   * Adds a whole posting list of ids already in this builder (a segment merge). Lists must come
+   * in ascending id order per trigram across calls, which merging segments oldest first gives.
+   */
+  addPosting(trigram: number, ids: Int32Array): void {
+    this.#trigrams.append(trigram, ids.length);
+    this.#fileIds.append(ids);
+  }
+
   encode(): Buffer {
     const header = Buffer.from(JSON.stringify({ files: this.files, tombstones: this.tombstones }), 'utf8');
     const pairs = this.#trigrams.length;
@@ -176,6 +185,13 @@ export class Segment {
 
   get trigramCount(): number {
     return this.#trigrams.length;
+  }
+
+  /** Every trigram with its file ids, in trigram order (for merging segments). */
+  *allPostings(): Generator<[trigram: number, ids: Uint32Array]> {
+    for (let slot = 0; slot < this.#trigrams.length; slot++) {
+      yield [this.#trigrams[slot]!, this.#decode(this.#offsets[slot]!, false) as Uint32Array];
+    }
   }
 
   /** File ids containing `trigram`, ascending; empty when none. */

@@ -1,27 +1,26 @@
 /**
  * Incremental sync: compare the tree with the index by path, size and mtime; re-read only new
  * and changed files into a small delta segment that shadows their old entries, with tombstones
- * for deleted files; swap the manifest. Past MAX_SEGMENTS the index is rebuilt in one segment.
+ * for deleted files; swap the manifest. Deltas pile up until a merge (merge.ts) folds them;
+ * the sync only says when one is due, so whoever runs it can do so off the save path.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_FILE_BYTES, discover, isIgnoredPath, type DiscoveredFile } from './discovery.js';
 import { addExtracted, extractAll } from './extract.js';
-import { buildIndex, resolveRoot, type BuildOptions } from './indexer.js';
+import { resolveRoot, type BuildOptions } from './indexer.js';
+import { mergeDue } from './merge.js';
 import { NotIndexedError } from './search.js';
 import { Segment, SegmentBuilder, type SegmentFile } from './segment.js';
 import { IndexStore, type JobJournal, type Manifest } from './store.js';
-
-/** Delta segments kept before a sync merges everything back into one. */
-export const MAX_SEGMENTS = 8;
 
 export interface SyncSummary {
   root: string;
   added: number;
   changed: number;
   deleted: number;
-  /** The index was rebuilt into one segment (too many deltas). */
-  merged: boolean;
+  /** Enough deltas have gathered that a merge (mergeDeltas) should run. */
+  mergeDue: boolean;
   durationMs: number;
 }
 
@@ -63,10 +62,6 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
   const store = new IndexStore(root, options.home);
   const manifest = store.readManifest();
   if (!manifest) throw new NotIndexedError(root);
-  if (manifest.segments.length - (manifest.baseSegments ?? 1) >= MAX_SEGMENTS - 1) {
-    await buildIndex(root, options);
-    return { root, added: 0, changed: 0, deleted: 0, merged: true, durationMs: Date.now() - started };
-  }
   const journal: JobJournal = { mode: 'sync', pid: process.pid, startedAt: new Date().toISOString(), stage: 'discovery', done: 0, total: 0 };
   store.startJob(journal);
   try {
@@ -86,7 +81,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     const deleted = [...(checked ?? live.keys())].filter((known) => live.has(known) && !present.has(known));
     if (stale.length === 0 && deleted.length === 0) {
       store.endJob();
-      return { root, added: 0, changed: 0, deleted: 0, merged: false, durationMs: Date.now() - started };
+      return { root, added: 0, changed: 0, deleted: 0, mergeDue: mergeDue(manifest), durationMs: Date.now() - started };
     }
 
     journal.stage = 'indexing';
@@ -125,7 +120,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     };
     store.commit(next, [{ name, data: builder.encode() }], manifest);
     store.endJob();
-    return { root, added, changed, deleted: deleted.length, merged: false, durationMs: Date.now() - started };
+    return { root, added, changed, deleted: deleted.length, mergeDue: mergeDue(next), durationMs: Date.now() - started };
   } catch (error) {
     store.updateJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
     throw error;

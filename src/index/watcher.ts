@@ -6,17 +6,22 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { sep } from 'node:path';
 import type { Logger } from '../log.js';
+import { mergeDeltas, type MergeSummary } from './merge.js';
 import { syncIndex, type SyncSummary } from './sync.js';
 
 export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
+/** Quiet time after a save before due segment merges run: merging never delays a save. */
+export const DEFAULT_MERGE_IDLE_MS = 2_000;
 
 export interface WatcherOptions {
   home?: string;
   debounceMs?: number;
+  mergeIdleMs?: number;
   logger?: Logger;
   /** Also refresh symbols after each update (only changed files are parsed again). */
   symbols?: boolean;
   onUpdate?(summary: SyncSummary): void;
+  onMerge?(summary: MergeSummary): void;
   onError?(error: unknown): void;
 }
 
@@ -26,6 +31,7 @@ export class IndexWatcher {
   readonly #pending = new Set<string>();
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #mergeTimer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
 
   constructor(root: string, options: WatcherOptions = {}) {
@@ -46,7 +52,7 @@ export class IndexWatcher {
 
   /** Applies what is pending now (tests and shutdown use it; events call it after the debounce). */
   async flush(): Promise<void> {
-    if (this.#running) await this.#running;
+    while (this.#running) await this.#running;
     if (this.#pending.size === 0) return;
     const paths = [...this.#pending];
     this.#pending.clear();
@@ -62,6 +68,7 @@ export class IndexWatcher {
           await buildSymbols(this.#root, IndexReader.open(this.#root, this.#options.home).files, symbolOptions);
         }
         this.#options.onUpdate?.(summary);
+        if (summary.mergeDue) this.#scheduleMerge();
       })
       .catch((error: unknown) => {
         this.#options.logger?.warning('Index update failed', error);
@@ -73,10 +80,42 @@ export class IndexWatcher {
     await this.#running;
   }
 
+  /** Folds the sync deltas into one segment, queued behind any running update. */
+  async merge(): Promise<MergeSummary | undefined> {
+    while (this.#running) await this.#running;
+    let summary: MergeSummary | undefined;
+    const merging = Promise.resolve()
+      .then(() => {
+        summary = mergeDeltas(this.#root, this.#options.home ? { home: this.#options.home } : {});
+        this.#options.onMerge?.(summary);
+      })
+      .catch((error: unknown) => {
+        this.#options.logger?.warning('Index merge failed', error);
+        this.#options.onError?.(error);
+      })
+      .finally(() => {
+        this.#running = undefined;
+      });
+    this.#running = merging;
+    await merging;
+    return summary;
+  }
+
   close(): void {
     clearTimeout(this.#timer);
+    clearTimeout(this.#mergeTimer);
     this.#watcher?.close();
     this.#watcher = undefined;
+  }
+
+  #scheduleMerge(): void {
+    clearTimeout(this.#mergeTimer);
+    this.#mergeTimer = setTimeout(() => {
+      // Saves keep coming: wait for a quiet moment.
+      if (this.#pending.size > 0 || this.#running) this.#scheduleMerge();
+      else void this.merge();
+    }, this.#options.mergeIdleMs ?? DEFAULT_MERGE_IDLE_MS);
+    this.#mergeTimer.unref();
   }
 
   #schedule(): void {
