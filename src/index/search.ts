@@ -12,7 +12,7 @@ import { byPath, Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
-/** File text kept in memory between searches (UTF-16, so about two bytes a character). */
+/** File text (and line starts) kept in memory between searches, across all search workers. */
 export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
 /** Searches with more candidate files than this bypass the content cache. */
 const CACHE_BYPASS_CANDIDATES = 4_096;
@@ -113,6 +113,15 @@ function lineStartsOf(text: string): Int32Array {
   return starts;
 }
 
+/**
+ * What a file's text costs in memory. V8 keeps a string of only Latin-1 characters at one byte
+ * each; as many characters as UTF-8 bytes means the file is ASCII, so stored that way. Anything
+ * else is counted at two bytes a character, an upper bound.
+ */
+function textBytes(text: string, utf8Bytes: number): number {
+  return text.length === utf8Bytes ? text.length : text.length * 2;
+}
+
 /** The 0-based line holding `offset`, given line starts. */
 function lineAt(starts: Int32Array, offset: number): number {
   let low = 0;
@@ -138,7 +147,7 @@ export class IndexReader {
   readonly #layers: Array<{ segment: Segment; live: Uint8Array }>;
   readonly #cache = new Map<string, FileText>();
   readonly #cacheBytes: number;
-  /** Bytes held: two per UTF-16 code unit of text, four per line start. */
+  /** Bytes held: text as V8 stores it (see textBytes), four per line start. */
   #cachedBytes = 0;
   #cacheBypass = CACHE_BYPASS_CANDIDATES;
   /** Live files across segments; fixed for the life of a reader. */
@@ -219,7 +228,7 @@ export class IndexReader {
     this.#evict(id);
     const entry: FileText = { mtimeMs: stats.mtimeMs, size: stats.size, text };
     this.#cache.set(id, entry);
-    this.#grow(text.length * 2);
+    this.#grow(textBytes(text, stats.size));
     return entry;
   }
 
@@ -227,7 +236,7 @@ export class IndexReader {
     const entry = this.#cache.get(id);
     if (!entry) return;
     this.#cache.delete(id);
-    this.#cachedBytes -= entry.text.length * 2 + (entry.lineStarts?.byteLength ?? 0);
+    this.#cachedBytes -= textBytes(entry.text, entry.size) + (entry.lineStarts?.byteLength ?? 0);
   }
 
   #grow(bytes: number): void {
