@@ -24,7 +24,7 @@ for (const transport of ['http', 'sse', 'ws']) {
       assert.match(server.stderr(), url);
     }
     const health = await send(`http://127.0.0.1:${port}/health`);
-    assert.is(health.json().status, 'ok');
+    assert.is(health.json().status, 'ready');
     assert.is((await send(`http://127.0.0.1:${port}/mcp`, { body: initializeBody() })).status, 200);
     server.child.kill('SIGTERM');
     assert.equal(await server.exit, { code: 0, signal: null });

@@ -194,11 +194,12 @@ test('/health reports status, version, uptime, transports and sessions', async (
     const health = await send(http.urls.health);
     assert.is(health.status, 200);
     const body = health.json();
-    assert.is(body.status, 'ok');
+    assert.is(body.status, 'ready');
     assert.is(body.version, '0.1.0');
     assert.ok(typeof body.uptime_seconds === 'number');
     assert.equal(body.transports, ['streamable-http', 'sse', 'websocket']);
     assert.equal(body.sessions, { 'streamable-http': 1, sse: 0, websocket: 0, total: 1 });
+    assert.equal(body.projects, [], 'no project configured, none detected yet');
   } finally {
     await http.close();
   }

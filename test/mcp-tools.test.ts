@@ -62,7 +62,7 @@ for (const revision of REVISIONS) {
     const result = await c.client.request('tools/call', { name: 'health_check', arguments: {} });
     const content = result.content as Array<{ type: string; text: string }>;
     const reported = JSON.parse(content[0]!.text) as Record<string, unknown>;
-    assert.is(reported.status, 'ok');
+    assert.is(reported.status, 'ready');
     assert.is(reported.protocol_version, revision);
     assert.is(reported.transport, 'memory');
     if (revision >= '2025-06-18') assert.equal(result.structuredContent, reported);

@@ -34,7 +34,7 @@ for (const [asked, expected] of cases) {
     const file = join(mkdtempSync(join(tmpdir(), 'sextant-sdk-')), 'traffic.jsonl');
     const result = await sdkConversation(asked, ['--record', file]);
     assert.is(result.health.protocol_version, expected);
-    assert.is(result.health.status, 'ok');
+    assert.is(result.health.status, 'ready');
     assert.is(result.health.transport, 'stdio');
     assert.is((result.serverVersion as { name: string }).name, 'sextant');
     assert.ok((result.capabilities as Record<string, unknown>).tools);

@@ -15,6 +15,7 @@ function terminal(): Output {
 }
 import { DEFAULT_BIND, DEFAULT_PORT } from '../transports/http-listener.js';
 import { serve, TRANSPORTS, type Transport } from './serve.js';
+import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 
 /** Lookups answer like rg: 0 found, 1 nothing found, 2 failed (with the reason on stderr). */
 async function lookupExitCode(run: () => number | Promise<number>): Promise<number> {
@@ -53,7 +54,12 @@ export async function main(argv: string[]): Promise<void> {
           .option('auth-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on HTTP. Env: SEXTANT_AUTH_TOKEN' })
           .option('allowed-origin', { type: 'string', array: true, describe: 'Browser Origin allowed besides loopback ones (repeatable)' })
           .option('profile', { choices: PROFILES, default: 'default' as Profile, describe: 'Which tools to serve' })
-          .option('record', { type: 'string', describe: 'Append every message received and sent to this JSONL file' }),
+          .option('record', { type: 'string', describe: 'Append every message received and sent to this JSONL file' })
+          .option('workspace', { type: 'string', array: true, describe: 'Register a project at start-up (repeatable); the first is the default project unless SEXTANT_PROJECT is set' })
+          .option('auto-workspace', { type: 'boolean', default: false, describe: 'Register unknown `workspace` arguments on demand, if under an --allowed-root' })
+          .option('allowed-root', { type: 'string', array: true, describe: 'Directory under which --auto-workspace may register projects (repeatable)' })
+          .option('max-workspaces', { type: 'number', default: DEFAULT_MAX_WORKSPACES, describe: 'Discovered workspaces held at once (least recently used idle one let go)' })
+          .option('project-from-cwd', { type: 'boolean', default: false, describe: 'Fall back to the directory the client launched the server in ($PWD) as the project' }),
       async (args) => {
         const envPort = process.env.SEXTANT_MCP_PORT;
         const port = args.port ?? (envPort === undefined ? DEFAULT_PORT : Number(envPort));
@@ -72,6 +78,19 @@ export async function main(argv: string[]): Promise<void> {
         if (token) options.authToken = token;
         if (args['allowed-origin']) options.allowedOrigins = args['allowed-origin'];
         if (args.record !== undefined) options.record = args.record;
+        const workspace: WorkspaceOptions = {
+          autoWorkspace: args['auto-workspace'],
+          projectFromCwd: args['project-from-cwd'],
+          maxWorkspaces: args['max-workspaces'],
+        };
+        if (args.workspace) workspace.workspaces = args.workspace;
+        if (args['allowed-root']) workspace.allowedRoots = args['allowed-root'];
+        try {
+          options.workspace = resolveWorkspaceConfig(workspace);
+        } catch (error) {
+          if (error instanceof WorkspaceConfigError) throw new UsageError(error.message);
+          throw error;
+        }
         await serve(options);
       },
     )

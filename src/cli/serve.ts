@@ -4,6 +4,16 @@ import { createRecorder } from '../record/recorder.js';
 import { createSextantServer, type Profile } from '../tools/index.js';
 import { startHttpServer, type HttpServerOptions } from '../transports/http-listener.js';
 import { serveStdio } from '../transports/stdio.js';
+import { resolveWorkspaceConfig, type WorkspaceConfig } from '../workspace/config.js';
+import { ProjectService } from '../workspace/projects.js';
+
+function describeProjects(projects: ProjectService, logger: Logger): void {
+  const { config } = projects;
+  if (config.envProject) logger.info(`Default project: ${config.envProject.path} (from ${config.envProject.origin})`);
+  if (config.cwdProject) logger.info(`Project from the launch directory: ${config.cwdProject}`);
+  if (config.autoWorkspace) logger.info(`Auto-workspace on, under: ${config.allowedRoots.join(', ')} (at most ${config.maxWorkspaces})`);
+  if (!config.envProject && !config.cwdProject) logger.info('No default project: client roots or ?project_path= will name one (or set SEXTANT_PROJECT, or use --project-from-cwd)');
+}
 
 /** `sse` and `ws` are accepted as names of `http`: one listener serves all three on one port. */
 export const TRANSPORTS = ['stdio', 'http', 'sse', 'ws'] as const;
@@ -20,11 +30,25 @@ export interface ServeOptions {
   allowedOrigins?: string[];
   /** Whether --port (or SEXTANT_MCP_PORT) was given, to warn when stdio ignores it. */
   portGiven?: boolean;
+  workspace?: WorkspaceConfig;
 }
 
 export async function serve(options: ServeOptions): Promise<void> {
   const { logger } = options;
-  const server = createSextantServer({ profile: options.profile, logger });
+  const config = options.workspace ?? resolveWorkspaceConfig();
+  for (const note of config.notes) logger.warning(note);
+  const projects = new ProjectService({ config, logger });
+  const server = createSextantServer({ profile: options.profile, logger, projects });
+  try {
+    await serveWith(options, server, projects);
+  } finally {
+    await projects.close();
+  }
+}
+
+async function serveWith(options: ServeOptions, server: ReturnType<typeof createSextantServer>, projects: ProjectService): Promise<void> {
+  const { logger } = options;
+  describeProjects(projects, logger);
   const tap = options.record ? createRecorder(options.record) : undefined;
   if (options.record) logger.info(`Recording every message to ${options.record}`);
   const tools = server.registries.tools.names().join(', ');

@@ -129,6 +129,27 @@ export class IndexStore {
     rmSync(this.journalPath, { force: true });
   }
 
+  /** A journal whose process still runs it: a job in progress (maybe in another process). */
+  runningJob(): JobJournal | undefined {
+    const journal = this.#journal();
+    if (!journal || journal.stopped) return undefined;
+    try {
+      process.kill(journal.pid, 0);
+      return journal;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #journal(): JobJournal | undefined {
+    if (!existsSync(this.journalPath)) return undefined;
+    try {
+      return JSON.parse(readFileSync(this.journalPath, 'utf8')) as JobJournal;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** A journal whose process is gone: the job was interrupted. */
   interruptedJob(): JobJournal | undefined {
     if (!existsSync(this.journalPath)) return undefined;

@@ -14,6 +14,9 @@ export interface McpServerOptions {
   logger?: Logger;
   /** Called for each session once its client is ready (after notifications/initialized). */
   onSessionReady?: (session: McpSession) => void;
+  onRootsChanged?: (session: McpSession) => void;
+  /** Facts for the HTTP /health endpoint beyond liveness (the product's status and projects). */
+  health?: () => Record<string, unknown>;
 }
 
 export class McpServer {
@@ -21,12 +24,16 @@ export class McpServer {
   readonly registries: Registries;
   readonly #logger: Logger | undefined;
   readonly #onSessionReady: ((session: McpSession) => void) | undefined;
+  readonly #onRootsChanged: ((session: McpSession) => void) | undefined;
   readonly #sessions = new Set<McpSession>();
+  readonly #health: (() => Record<string, unknown>) | undefined;
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
     this.#logger = options.logger;
     this.#onSessionReady = options.onSessionReady;
+    this.#onRootsChanged = options.onRootsChanged;
+    this.#health = options.health;
     this.registries = {
       tools: options.registries?.tools ?? new ToolRegistry(),
       resources: options.registries?.resources ?? new ResourceRegistry(),
@@ -38,10 +45,15 @@ export class McpServer {
     const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
+    if (this.#onRootsChanged) sessionOptions.onRootsChanged = this.#onRootsChanged;
     const session = new McpSession(sessionOptions);
     this.#sessions.add(session);
     session.peer.onClose(() => this.#sessions.delete(session));
     return session;
+  }
+
+  health(): Record<string, unknown> {
+    return this.#health?.() ?? {};
   }
 
   /** A resource changed: every session subscribed to it is told; returns how many were. */

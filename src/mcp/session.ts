@@ -56,6 +56,8 @@ export interface McpSessionOptions {
   requestTimeoutMs?: number;
   /** Called once the client has sent notifications/initialized (e.g. to ask for its roots). */
   onReady?: (session: McpSession) => void;
+  /** Called when the client sends notifications/roots/list_changed (never answered: it is a notification). */
+  onRootsChanged?: (session: McpSession) => void;
 }
 
 export interface ClientInfo {
@@ -208,6 +210,7 @@ export class McpSession {
     });
     this.peer.onNotification('notifications/roots/list_changed', () => {
       this.#logger.debug('Client roots changed');
+      if (this.#version) this.#options.onRootsChanged?.(this);
     });
   }
 
@@ -266,6 +269,7 @@ export class McpSession {
       },
       protocolVersion: this.#version!,
       extra: context.extra,
+      session: this,
       progress: featuresOf(this.#version!).progressMessage
         ? (progress, total, message) => context.progress(progress, total, message)
         : (progress, total) => context.progress(progress, total),

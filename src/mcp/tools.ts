@@ -22,6 +22,7 @@ export interface CallToolResult {
   content: ContentBlock[];
   structuredContent?: JsonObject;
   isError?: boolean;
+  _meta?: JsonObject;
 }
 
 /** What a tool's `run` may return: content, or structured output that the registry also renders as text. */
@@ -38,6 +39,8 @@ export interface ToolContext {
   extra: unknown;
   progress(progress: number, total?: number, message?: string): boolean;
   log(level: LogLevel, data: unknown): void;
+  /** The session the call came in on: per-connection state (detected project, roots) hangs off it. */
+  session: object;
   /** A request to the client on behalf of this call (sampling, elicitation, roots), checked against its capabilities. */
   request(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
@@ -56,12 +59,22 @@ export interface ToolDefinition {
 
 /** A failure the tool wants the model to read: reported as `isError: true`, never as a protocol error. */
 export class ToolError extends Error {
-  readonly code = 'SEXTANT_TOOL_ERROR';
-  constructor(message: string) {
+  /** A stable string code the caller can branch on (the product's registry), else a generic one. */
+  readonly code: string;
+  readonly remedy: string | undefined;
+  readonly data: Record<string, unknown> | undefined;
+
+  constructor(message: string, details: { code?: string; remedy?: string; data?: Record<string, unknown> } = {}) {
     super(message);
     this.name = 'ToolError';
+    this.code = details.code ?? 'SEXTANT_TOOL_ERROR';
+    this.remedy = details.remedy;
+    this.data = details.data;
   }
 }
+
+/** Where a coded tool error's details travel in the result, for programs (basic §_meta key format). */
+export const TOOL_ERROR_META_KEY = 'dev.sextant/error';
 
 /** SEP-986: 1–128 characters from A-Z a-z 0-9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -131,7 +144,8 @@ export class ToolRegistry {
     try {
       output = await tool.run(args as JsonObject, context);
     } catch (error) {
-      if (error instanceof ToolError || error instanceof MissingClientCapabilityError) return errorResult(error.message);
+      if (error instanceof ToolError) return toolErrorResult(error);
+      if (error instanceof MissingClientCapabilityError) return errorResult(error.message);
       if (error instanceof JsonRpcError || context.signal.aborted) throw error;
       this.#options.onToolCrash?.(name, error);
       return errorResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -164,6 +178,15 @@ export class ToolRegistry {
 
 export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A coded failure: readable text for the model, the same facts under `_meta` for programs. */
+function toolErrorResult(error: ToolError): CallToolResult {
+  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy) return errorResult(error.message);
+  const text = `Error ${error.code}: ${error.message}${error.remedy ? `\nRemedy: ${error.remedy}` : ''}`;
+  const result = errorResult(text);
+  result._meta = { [TOOL_ERROR_META_KEY]: { code: error.code, message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}), ...error.data } };
+  return result;
 }
 
 /** A tool definition with only the fields the negotiated revision defines. */

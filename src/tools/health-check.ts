@@ -1,38 +1,117 @@
-/** `health_check`: is the server up, which build, for how long, over which transport and revision. */
+/**
+ * `health_check`: is the server up, which build, for how long, over which transport and
+ * revision; the projects it knows with their index status; and which project this session
+ * works in, with the detection source that won.
+ */
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { MessageContext } from '../mcp/session.js';
+import { PROJECT_SOURCES, NO_PROJECT_MESSAGE } from '../workspace/detect.js';
+import type { ProjectService } from '../workspace/projects.js';
+import type { RootsClient } from '../workspace/roots.js';
 
-export function createHealthCheckTool(options: { version: string; startedAt: number; now?: () => number }): ToolDefinition {
+export const SERVER_STATUSES = ['ready', 'warming', 'indexing', 'error'] as const;
+export type ServerStatus = (typeof SERVER_STATUSES)[number];
+const INDEXING_STATUSES = ['not_indexed', 'indexing', 'ready', 'failed'];
+
+export interface ProjectReport {
+  root: string;
+  status: string;
+  pinned: boolean;
+  sources: string[];
+  files?: number;
+  updated_at?: string;
+}
+
+/** Every known project with its index status, and the server status they add up to (most severe wins). */
+export function projectReports(projects: ProjectService | undefined): { status: ServerStatus; projects: ProjectReport[] } {
+  const reports: ProjectReport[] = [];
+  for (const workspace of projects?.registry.list() ?? []) {
+    const state = projects!.project(workspace.root).indexState();
+    const report: ProjectReport = { root: workspace.root, status: state.status, pinned: workspace.pinned, sources: [...workspace.sources] };
+    if (state.manifest) {
+      report.files = state.manifest.files;
+      report.updated_at = state.manifest.updatedAt;
+    }
+    reports.push(report);
+  }
+  const severity = (status: string): ServerStatus => (status === 'failed' ? 'error' : status === 'indexing' ? 'indexing' : 'ready');
+  const order: ServerStatus[] = ['ready', 'warming', 'indexing', 'error'];
+  const status = reports.map((report) => severity(report.status)).reduce<ServerStatus>((worst, next) => (order.indexOf(next) > order.indexOf(worst) ? next : worst), 'ready');
+  return { status, projects: reports };
+}
+
+export const PROJECT_REPORT_SCHEMA = {
+  type: 'object',
+  properties: {
+    root: { type: 'string' },
+    status: { type: 'string', enum: INDEXING_STATUSES },
+    pinned: { type: 'boolean', description: 'Registered by the operator (never let go), as opposed to discovered' },
+    sources: { type: 'array', items: { type: 'string', enum: [...PROJECT_SOURCES] } },
+    files: { type: 'integer', minimum: 0 },
+    updated_at: { type: 'string' },
+  },
+  required: ['root', 'status', 'pinned', 'sources'],
+  additionalProperties: false,
+};
+
+export function createHealthCheckTool(options: { version: string; startedAt: number; now?: () => number; projects?: ProjectService }): ToolDefinition {
   const now = options.now ?? Date.now;
   return {
     name: 'health_check',
     title: 'Health check',
-    description: 'Reports whether the Sextant server is up: its status, version, uptime in seconds, transport and negotiated MCP protocol version.',
+    description:
+      'Reports whether the Sextant server is up (status ready, warming, indexing or error), its version, uptime, transport and MCP protocol version, ' +
+      'every project it knows with its index status, and the project this session works in with the source that detected it ' +
+      '(workspace argument, client roots, project_path query parameter, SEXTANT_PROJECT, or the working directory).',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: {
       type: 'object',
       properties: {
-        status: { type: 'string', enum: ['ok'] },
+        status: { type: 'string', enum: [...SERVER_STATUSES] },
         version: { type: 'string' },
         uptime_seconds: { type: 'number', minimum: 0 },
         transport: { type: 'string' },
         protocol_version: { type: 'string' },
+        session_project: {
+          description: 'The project detected for this session, or null with the reason',
+          oneOf: [
+            {
+              type: 'object',
+              properties: { root: { type: 'string' }, source: { type: 'string', enum: [...PROJECT_SOURCES] } },
+              required: ['root', 'source'],
+              additionalProperties: false,
+            },
+            { type: 'null' },
+          ],
+        },
+        detection_note: { type: 'string' },
+        projects: { type: 'array', items: PROJECT_REPORT_SCHEMA },
       },
-      required: ['status', 'version', 'uptime_seconds', 'transport', 'protocol_version'],
+      required: ['status', 'version', 'uptime_seconds', 'transport', 'protocol_version', 'session_project', 'projects'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run(_args, context) {
+    async run(_args, context) {
       const extra = context.extra as MessageContext | undefined;
-      return {
-        structuredContent: {
-          status: 'ok',
-          version: options.version,
-          uptime_seconds: Math.max(0, Math.round((now() - options.startedAt) / 100) / 10),
-          transport: extra?.transport ?? 'unknown',
-          protocol_version: context.protocolVersion,
-        },
+      let sessionProject: { root: string; source: string } | null = null;
+      let note: string | undefined;
+      if (options.projects) {
+        const detected = await options.projects.detect(context.session as RootsClient, extra?.query);
+        if (detected) sessionProject = { root: detected.path, source: detected.source };
+        else note = NO_PROJECT_MESSAGE;
+      }
+      const { status, projects } = projectReports(options.projects);
+      const structured: Record<string, unknown> = {
+        status,
+        version: options.version,
+        uptime_seconds: Math.max(0, Math.round((now() - options.startedAt) / 100) / 10),
+        transport: extra?.transport ?? 'unknown',
+        protocol_version: context.protocolVersion,
+        session_project: sessionProject,
+        projects,
       };
+      if (note) structured.detection_note = note;
+      return { structuredContent: structured };
     },
   };
 }

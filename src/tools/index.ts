@@ -7,7 +7,11 @@ import { PromptRegistry } from '../mcp/prompts.js';
 import { ResourceRegistry } from '../mcp/resources.js';
 import { conformanceTools } from './conformance.js';
 import { registerConformancePrompts, registerConformanceResources } from './conformance-fixtures.js';
-import { createHealthCheckTool } from './health-check.js';
+import { createHealthCheckTool, projectReports } from './health-check.js';
+import { createIndexStatusTool } from './index-status.js';
+import { createSearchCodeTool } from './search-code.js';
+import { resolveWorkspaceConfig } from '../workspace/config.js';
+import { ProjectService } from '../workspace/projects.js';
 
 export const PROFILES = ['default', 'conformance'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -17,12 +21,19 @@ export interface SextantServerOptions {
   logger?: Logger;
   startedAt?: number;
   onSessionReady?: ConstructorParameters<typeof McpServer>[0]['onSessionReady'];
+  /** Projects and workspaces; default: none configured (only client roots and query parameters detect one). */
+  projects?: ProjectService;
 }
 
 export function createSextantServer(options: SextantServerOptions = {}): McpServer {
   const logger = options.logger;
   const tools = new ToolRegistry({ onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error) });
-  tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now() }));
+  const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), ...(logger ? { logger } : {}) });
+  tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now(), projects }));
+  if (options.profile !== 'conformance') {
+    tools.register(createIndexStatusTool(projects));
+    tools.register(createSearchCodeTool(projects));
+  }
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
   if (options.profile === 'conformance') {
@@ -41,5 +52,9 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   };
   if (logger) serverOptions.logger = logger;
   if (options.onSessionReady) serverOptions.onSessionReady = options.onSessionReady;
+  // Roots are asked for when a tool first needs the project (a session that never asks costs
+  // the client nothing), and again as soon as the client says they changed.
+  serverOptions.onRootsChanged = (session) => projects.rootsChanged(session);
+  serverOptions.health = () => ({ ...projectReports(projects) });
   return new McpServer(serverOptions);
 }

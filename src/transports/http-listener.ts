@@ -17,6 +17,7 @@ import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { LegacySseEndpoint, MESSAGES_PATH } from './legacy-sse.js';
 import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.js';
 import { WebSocketEndpoint } from './websocket.js';
+import { checkProjectPath } from '../workspace/detect.js';
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_BIND = '127.0.0.1';
@@ -65,6 +66,16 @@ export class UnsafeBindError extends Error {
   }
 }
 
+/**
+ * `?project_path=` names the client's project on any MCP URL; a bad one is refused at the door
+ * (400), not discovered later as a tool error.
+ */
+function checkProjectParameter(query: Record<string, string>): void {
+  if (query.project_path === undefined) return;
+  const checked = checkProjectPath(query.project_path);
+  if ('error' in checked) throw httpErrors.badRequest(checked.error);
+}
+
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
@@ -110,7 +121,8 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const health = (res: ServerResponse): void => {
     const sessions = { 'streamable-http': streamable.sessionCount, sse: legacy.sessionCount, websocket: websocket.sessionCount };
     const body = JSON.stringify({
-      status: 'ok',
+      status: 'ready',
+      ...server.health(),
       version: server.identity.version,
       uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
       transports: TRANSPORT_NAMES,
@@ -124,6 +136,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     const query = Object.fromEntries(url.searchParams);
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     gate(req, path !== '/health');
+    if (path !== '/health') checkProjectParameter(query);
     switch (path) {
       case '/health':
         if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
@@ -161,6 +174,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     try {
       if (url.pathname !== '/ws') throw httpErrors.notFound(url.pathname);
       gate(req, true);
+      checkProjectParameter(Object.fromEntries(url.searchParams));
       if (!websocket.upgrade(req, socket, head, Object.fromEntries(url.searchParams))) throw httpErrors.busy(maxSessions);
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;

@@ -1,0 +1,71 @@
+/**
+ * The stable string codes of tool errors a caller can act on. A code keeps its meaning for
+ * ever: codes are only added, never renamed or repurposed (README §Error codes lists them).
+ * They travel in a failed tool result (`isError: true`): in its text, and in
+ * `_meta["dev.sextant/error"]` as `{ code, message, remedy, ...data }` for programs.
+ */
+import { ToolError } from '../mcp/tools.js';
+
+export const TOOL_ERROR_CODES = {
+  invalid_input: {
+    meaning: 'An argument is malformed, or a path points outside the workspace.',
+    remedy: 'Fix the argument as the message says; paths must stay inside the workspace.',
+  },
+  project_not_found: {
+    meaning: 'No project could be detected, or the project path given does not exist.',
+    remedy: 'Set SEXTANT_PROJECT or use --project-from-cwd, use a client that shares its roots, or pass an existing absolute `workspace`.',
+  },
+  workspace_not_registered: {
+    meaning: 'The `workspace` argument names a project this server does not know, and auto-workspace is off.',
+    remedy: 'Start the server with --workspace PATH, or with --auto-workspace and an --allowed-root above the path.',
+  },
+  workspace_not_allowed: {
+    meaning: 'The `workspace` argument is outside every allowed root and every root the client shared.',
+    remedy: 'Use a workspace inside an --allowed-root or inside one of the client roots.',
+  },
+  workspace_limit_exceeded: {
+    meaning: 'The server holds its maximum of auto-discovered workspaces and none can be let go (all are busy).',
+    remedy: 'Wait for running index jobs to finish, or raise --max-workspaces.',
+  },
+  index_not_ready: {
+    meaning: 'The project is detected but has no index yet.',
+    remedy: 'Run `sextant index PATH` (or the index_repo tool), or start the server with --auto-index.',
+  },
+  index_in_progress: {
+    meaning: 'An index job is already running for this workspace.',
+    remedy: 'Follow it with index_status, or wait for it to finish.',
+  },
+  index_incompatible: {
+    meaning: 'The index on disk was written by another index format.',
+    remedy: 'Rebuild it: `sextant index --force PATH` (or index_repo with force: true).',
+  },
+  symbol_not_found: {
+    meaning: 'No symbol of that name is in the index.',
+    remedy: 'Check the spelling, try locate_symbol for fuzzy matches, or sync the index.',
+  },
+  ambiguous_symbol: {
+    meaning: 'Several symbols have that name.',
+    remedy: 'Pass `path` to pick one of the candidates listed.',
+  },
+  file_not_found: {
+    meaning: 'The file is not in the workspace (or not indexed).',
+    remedy: 'Use a path relative to the workspace root, as search results list them.',
+  },
+  pattern_too_expensive: {
+    meaning: 'The search ran over its time budget and was stopped.',
+    remedy: 'Simplify the regex, or add a literal the matches must contain.',
+  },
+  internal_error: {
+    meaning: 'Sextant failed in a way the caller cannot fix.',
+    remedy: 'Retry; if it persists, report it with the server log.',
+  },
+} as const satisfies Record<string, { meaning: string; remedy: string }>;
+
+export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;
+
+/** A tool failure with its registered code; the remedy comes from the registry unless given. */
+export function toolError(code: ToolErrorCode, message: string, data?: Record<string, unknown>, remedy?: string): ToolError {
+  const details: ConstructorParameters<typeof ToolError>[1] = { code, remedy: remedy ?? TOOL_ERROR_CODES[code].remedy };
+  if (data) details.data = data;
+  return new ToolError(message, details);
+}

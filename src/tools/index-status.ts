@@ -1,0 +1,95 @@
+/** `index_status`: the state of a project's index, its running job and any interrupted one. */
+import type { JobJournal } from '../index/store.js';
+import { readSymbols } from '../index/symbols/build.js';
+import type { ToolDefinition } from '../mcp/tools.js';
+import { PROJECT_SOURCES } from '../workspace/detect.js';
+import type { ProjectService } from '../workspace/projects.js';
+import { projectTool } from './project-tool.js';
+
+const JOB_SCHEMA = {
+  type: 'object',
+  properties: {
+    mode: { type: 'string', enum: ['index', 'sync'] },
+    stage: { type: 'string' },
+    done: { type: 'integer', minimum: 0 },
+    total: { type: 'integer', minimum: 0 },
+    percent: { type: 'number', minimum: 0, maximum: 100 },
+    started_at: { type: 'string' },
+    stopped: { type: 'string' },
+  },
+  required: ['mode', 'stage', 'done', 'total', 'percent', 'started_at'],
+  additionalProperties: false,
+};
+
+function describeJob(job: JobJournal): Record<string, unknown> {
+  const described: Record<string, unknown> = {
+    mode: job.mode,
+    stage: job.stage,
+    done: job.done,
+    total: job.total,
+    percent: job.total > 0 ? Math.min(100, Math.round((1000 * job.done) / job.total) / 10) : 0,
+    started_at: job.startedAt,
+  };
+  if (job.stopped) described.stopped = job.stopped;
+  return described;
+}
+
+export function createIndexStatusTool(projects: ProjectService): ToolDefinition {
+  return projectTool(projects, {
+    name: 'index_status',
+    title: 'Index status',
+    description:
+      "Reports the state of the project's index: indexing_status (not_indexed, indexing, ready, failed), file, byte and symbol counts, when it was last updated, " +
+      'the running index job with its progress, and any interrupted job with the command that resumes it.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        workspace: { type: 'string' },
+        source: { type: 'string', enum: [...PROJECT_SOURCES] },
+        indexing_status: { type: 'string', enum: ['not_indexed', 'indexing', 'ready', 'failed'] },
+        result_completeness: { type: 'string', enum: ['complete', 'partial', 'truncated'] },
+        files: { type: 'integer', minimum: 0 },
+        bytes: { type: 'integer', minimum: 0 },
+        symbols: { type: 'integer', minimum: 0 },
+        segments: { type: 'integer', minimum: 0 },
+        updated_at: { type: ['string', 'null'] },
+        active_job: { oneOf: [JOB_SCHEMA, { type: 'null' }] },
+        interrupted_job: { oneOf: [{ ...JOB_SCHEMA, properties: { ...JOB_SCHEMA.properties, resume_command: { type: 'string' } } }, { type: 'null' }] },
+        error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'], additionalProperties: false },
+      },
+      required: ['workspace', 'source', 'indexing_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'updated_at', 'active_job', 'interrupted_job'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    run(project, resolved) {
+      const state = project.indexState();
+      const running = project.store.runningJob();
+      const interrupted = project.store.interruptedJob();
+      const manifest = state.manifest;
+      const symbols = manifest ? readSymbols(project.store).reduce((sum, file) => sum + file.symbols.length, 0) : 0;
+      const status = running ? 'indexing' : state.status;
+      const structured: Record<string, unknown> = {
+        workspace: project.root,
+        source: resolved.source,
+        indexing_status: status,
+        result_completeness: 'complete',
+        files: manifest?.files ?? 0,
+        bytes: manifest?.bytes ?? 0,
+        symbols,
+        segments: manifest?.segments.length ?? 0,
+        updated_at: manifest?.updatedAt ?? null,
+        active_job: running ? describeJob(running) : null,
+        interrupted_job: interrupted ? { ...describeJob(interrupted), resume_command: `sextant ${interrupted.mode} ${project.root}` } : null,
+      };
+      if (state.incompatible) structured.error = { code: 'index_incompatible', message: state.incompatible };
+      const lines = [`Project ${project.root} (from ${resolved.source}): ${status}.`];
+      if (manifest) lines.push(`${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, ${symbols} symbols; updated ${manifest.updatedAt}.`);
+      else if (!state.incompatible) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
+      if (state.incompatible) lines.push(state.incompatible);
+      if (running) lines.push(`Running ${running.mode} job: ${running.stage} ${running.done}/${running.total}.`);
+      if (interrupted) lines.push(`An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ${interrupted.done}/${interrupted.total}): resume with \`sextant ${interrupted.mode} ${project.root}\`.`);
+      return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+    },
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * What every project tool shares: the optional `workspace` argument, resolution through the
+ * detection chain (or the tool error that says why there is no project), and the one-time
+ * roots hint on the first response of a session.
+ */
+import type { MessageContext } from '../mcp/session.js';
+import type { JsonObject, ToolContext, ToolDefinition, ToolOutput } from '../mcp/tools.js';
+import type { Project, ProjectService, ResolvedProject } from '../workspace/projects.js';
+import type { RootsClient } from '../workspace/roots.js';
+
+export const WORKSPACE_PROPERTY = {
+  type: 'string',
+  description:
+    'Absolute path of the project to work on. Default: the project detected for this session (client roots, then the project_path URL parameter, then SEXTANT_PROJECT, then the working directory).',
+};
+
+export interface ProjectToolDefinition extends Omit<ToolDefinition, 'run'> {
+  run(project: Project, resolved: ResolvedProject, args: JsonObject, context: ToolContext): Promise<ToolOutput> | ToolOutput;
+}
+
+export function projectTool(projects: ProjectService, tool: ProjectToolDefinition): ToolDefinition {
+  const properties = { ...((tool.inputSchema.properties as JsonObject | undefined) ?? {}), workspace: WORKSPACE_PROPERTY };
+  return {
+    ...tool,
+    inputSchema: { ...tool.inputSchema, properties },
+    async run(args, context) {
+      const extra = context.extra as MessageContext | undefined;
+      const resolved = await projects.resolve(args.workspace, context.session as RootsClient, extra?.query);
+      const output = await tool.run(projects.project(resolved.root), resolved, args, context);
+      if (resolved.hint) output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
+      return output;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Which project a session works in. The chain, first match wins: the tool's `workspace`
+ * argument (resolved by the registry), the client's roots, the HTTP `project_path` query
+ * parameter, SEXTANT_PROJECT (or the first --workspace), the working directory with
+ * --project-from-cwd. A lower source that disagrees with the winner is logged once.
+ */
+import { isAbsolute } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import type { Logger } from '../log.js';
+import type { WorkspaceConfig } from './config.js';
+import { listRoots, type RootsClient, type RootsOutcome } from './roots.js';
+
+export const PROJECT_SOURCES = ['workspace_argument', 'roots', 'query_parameter', 'environment', 'cwd'] as const;
+export type ProjectSource = (typeof PROJECT_SOURCES)[number];
+
+export interface DetectedProject {
+  path: string;
+  source: ProjectSource;
+}
+
+export const NO_PROJECT_MESSAGE = 'No project detected. Set SEXTANT_PROJECT or use --project-from-cwd.';
+export const ROOTS_HINT =
+  'Hint: this project came from the server environment. A client that supports MCP roots lets Sextant detect the project you are working in automatically.';
+
+/** A `project_path` value as a real directory, or what is wrong with it (HTTP answers 400 with it). */
+export function checkProjectPath(value: string): { path: string } | { error: string } {
+  if (!isAbsolute(value)) return { error: `Project path must be absolute: ${value}` };
+  try {
+    const real = realpathSync(value);
+    if (statSync(real).isDirectory()) return { path: real };
+  } catch {
+    // below
+  }
+  return { error: `Project path does not exist: ${value}` };
+}
+
+/** One session's view: its roots (cached until the client says they changed) and its detection. */
+export class SessionProjects {
+  readonly #client: RootsClient;
+  readonly #config: WorkspaceConfig;
+  readonly #logger: Logger | undefined;
+  #roots: Promise<RootsOutcome> | undefined;
+  readonly #logged = new Set<string>();
+  #hinted = false;
+  /** What the last detection found, for health_check. */
+  last: DetectedProject | undefined;
+
+  constructor(client: RootsClient, config: WorkspaceConfig, logger?: Logger) {
+    this.#client = client;
+    this.#config = config;
+    this.#logger = logger;
+  }
+
+  /** Asks the client for its roots again (the session is ready, or its roots changed). */
+  refreshRoots(): void {
+    const options: Parameters<typeof listRoots>[1] = { timeoutMs: this.#config.rootsTimeoutMs };
+    if (this.#logger) options.logger = this.#logger;
+    this.#roots = listRoots(this.#client, options);
+  }
+
+  roots(): Promise<RootsOutcome> {
+    if (!this.#roots) this.refreshRoots();
+    return this.#roots!;
+  }
+
+  /** The winner of the chain below the `workspace` argument, and every source that had a say. */
+  async detect(query: Record<string, string> | undefined): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
+    const roots = await this.roots();
+    const candidates: DetectedProject[] = [];
+    if (roots.status === 'listed' && roots.paths[0]) candidates.push({ path: roots.paths[0], source: 'roots' });
+    const fromQuery = query?.project_path;
+    if (fromQuery) {
+      const checked = checkProjectPath(fromQuery);
+      if ('path' in checked) candidates.push({ path: checked.path, source: 'query_parameter' });
+    }
+    if (this.#config.envProject) candidates.push({ path: this.#config.envProject.path, source: 'environment' });
+    if (this.#config.cwdProject) candidates.push({ path: this.#config.cwdProject, source: 'cwd' });
+    const winner = candidates[0];
+    if (winner) this.#logDisagreement(winner, candidates.slice(1));
+    this.last = winner;
+    const result: { winner?: DetectedProject; roots: RootsOutcome } = { roots };
+    if (winner) result.winner = winner;
+    return result;
+  }
+
+  /** The one-time hint for a session whose project came from env or cwd because roots were not available. */
+  takeHint(winner: DetectedProject, roots: RootsOutcome): string | undefined {
+    if (this.#hinted || roots.status !== 'unavailable' || (winner.source !== 'environment' && winner.source !== 'cwd')) return undefined;
+    this.#hinted = true;
+    return ROOTS_HINT;
+  }
+
+  #logDisagreement(winner: DetectedProject, others: DetectedProject[]): void {
+    const disagreeing = others.filter((other) => other.path !== winner.path);
+    if (disagreeing.length === 0) return;
+    const line = `Project from ${winner.source} (${winner.path}) wins over ${disagreeing.map((other) => `${other.source} (${other.path})`).join(', ')}`;
+    if (this.#logged.has(line)) return;
+    this.#logged.add(line);
+    this.#logger?.info(line);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Projects for tool calls: per session, the detection chain and its cached roots; per server,
+ * the registry of known workspaces and, for each, its index state and search service.
+ */
+import type { Logger } from '../log.js';
+import { IndexStore, IndexIncompatibleError, type Manifest } from '../index/store.js';
+import { SearchService } from '../index/search-service.js';
+import { toolError } from '../tools/error-codes.js';
+import type { WorkspaceConfig } from './config.js';
+import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type ProjectSource } from './detect.js';
+import { WorkspaceRegistry } from './registry.js';
+import type { RootsClient } from './roots.js';
+
+export type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
+
+export interface ResolvedProject {
+  root: string;
+  source: ProjectSource;
+  /** A one-time note for the first response of the session, when there is one to give. */
+  hint?: string;
+}
+
+export interface IndexState {
+  status: IndexingStatus;
+  manifest?: Manifest;
+  /** Set when the index on disk cannot be read (another format). */
+  incompatible?: string;
+}
+
+/** What one known project holds at run time: its index store and, once searched, its search workers. */
+export class Project {
+  readonly root: string;
+  readonly store: IndexStore;
+  readonly #home: string | undefined;
+  #search: SearchService | undefined;
+
+  constructor(root: string, home?: string) {
+    this.root = root;
+    this.#home = home;
+    this.store = new IndexStore(root, home);
+  }
+
+  indexState(): IndexState {
+    try {
+      const manifest = this.store.readManifest();
+      return manifest ? { status: 'ready', manifest } : { status: 'not_indexed' };
+    } catch (error) {
+      if (error instanceof IndexIncompatibleError) return { status: 'failed', incompatible: error.message };
+      throw error;
+    }
+  }
+
+  /** The index, or the error a tool should answer with. */
+  requireIndex(): Manifest {
+    const state = this.indexState();
+    if (state.incompatible) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
+    if (!state.manifest) {
+      throw toolError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, { workspace: this.root });
+    }
+    return state.manifest;
+  }
+
+  get search(): SearchService {
+    this.#search ??= new SearchService(this.root, this.#home ? { home: this.#home } : {});
+    return this.#search;
+  }
+
+  async close(): Promise<void> {
+    await this.#search?.close();
+    this.#search = undefined;
+  }
+}
+
+export interface ProjectServiceOptions {
+  config: WorkspaceConfig;
+  logger?: Logger;
+  /** Index home (tests); default $SEXTANT_HOME. */
+  home?: string;
+}
+
+export class ProjectService {
+  readonly config: WorkspaceConfig;
+  readonly registry: WorkspaceRegistry;
+  readonly #logger: Logger | undefined;
+  readonly #home: string | undefined;
+  readonly #sessions = new WeakMap<object, SessionProjects>();
+  readonly #projects = new Map<string, Project>();
+
+  constructor(options: ProjectServiceOptions) {
+    this.config = options.config;
+    this.#logger = options.logger;
+    this.#home = options.home;
+    this.registry = new WorkspaceRegistry(options.config, {
+      onEvict: (root) => {
+        this.#logger?.info(`Workspace ${root} let go to make room (least recently used)`);
+        const project = this.#projects.get(root);
+        this.#projects.delete(root);
+        void project?.close();
+      },
+    });
+  }
+
+  /** The session's detection state, created on first use. */
+  forSession(session: RootsClient & object): SessionProjects {
+    let projects = this.#sessions.get(session);
+    if (!projects) {
+      projects = new SessionProjects(session, this.config, this.#logger);
+      this.#sessions.set(session, projects);
+    }
+    return projects;
+  }
+
+  /** The client's roots changed: detect again from fresh roots. */
+  rootsChanged(session: RootsClient & object): void {
+    this.forSession(session).refreshRoots();
+  }
+
+  /** The project a tool call works on, or the tool error that says why there is none. */
+  async resolve(workspace: unknown, session: RootsClient & object, query: Record<string, string> | undefined): Promise<ResolvedProject> {
+    const projects = this.forSession(session);
+    if (workspace !== undefined) {
+      const roots = await projects.roots();
+      const chosen = this.registry.resolveArgument(workspace, roots.status === 'listed' ? roots.paths : []);
+      projects.last = { path: chosen.root, source: 'workspace_argument' };
+      return { root: chosen.root, source: 'workspace_argument' };
+    }
+    const { winner, roots } = await projects.detect(query);
+    if (!winner) throw toolError('project_not_found', NO_PROJECT_MESSAGE);
+    this.registry.admit(winner.path, winner.source);
+    const resolved: ResolvedProject = { root: winner.path, source: winner.source };
+    const hint = projects.takeHint(winner, roots);
+    if (hint) resolved.hint = hint;
+    return resolved;
+  }
+
+  /** The chain's answer for this session (no `workspace` argument), registered when found. */
+  async detect(session: RootsClient & object, query: Record<string, string> | undefined): Promise<DetectedProject | undefined> {
+    const { winner } = await this.forSession(session).detect(query);
+    if (!winner) return undefined;
+    try {
+      this.registry.admit(winner.path, winner.source);
+    } catch {
+      // at the workspace limit: still the session's project, just not held
+    }
+    return winner;
+  }
+
+  project(root: string): Project {
+    let project = this.#projects.get(root);
+    if (!project) {
+      project = new Project(root, this.#home);
+      this.#projects.set(root, project);
+    }
+    return project;
+  }
+
+  /** The session's last detection (health_check shows it). */
+  detected(session: object): DetectedProject | undefined {
+    return this.#sessions.get(session)?.last;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#projects.values()].map((project) => project.close()));
+    this.#projects.clear();
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The projects a server knows. Pinned ones come from the operator (--workspace,
+ * SEXTANT_PROJECT, --project-from-cwd) and stay; discovered ones (client roots, query
+ * parameters, `workspace` arguments) are held up to a limit, and the least recently used idle
+ * one is let go to make room. A `workspace` argument is canonicalised with realpath before any
+ * prefix check, so `..` and symlinks cannot step outside an allowed root.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { toolError } from '../tools/error-codes.js';
+import { isWithin, type WorkspaceConfig } from './config.js';
+import type { ProjectSource } from './detect.js';
+
+export interface Workspace {
+  root: string;
+  pinned: boolean;
+  /** The sources that named this project, first one first. */
+  sources: ProjectSource[];
+  lastUsed: number;
+}
+
+export interface RegistryHooks {
+  /** A workspace with a running job is never let go. */
+  isBusy?(root: string): boolean;
+  onEvict?(root: string): void;
+}
+
+export class WorkspaceRegistry {
+  readonly #config: WorkspaceConfig;
+  readonly #hooks: RegistryHooks;
+  readonly #workspaces = new Map<string, Workspace>();
+  #clock = 0;
+
+  constructor(config: WorkspaceConfig, hooks: RegistryHooks = {}) {
+    this.#config = config;
+    this.#hooks = hooks;
+    for (const root of config.workspaces) this.#pin(root, 'environment');
+    if (config.envProject) this.#pin(config.envProject.path, 'environment');
+    if (config.cwdProject) this.#pin(config.cwdProject, 'cwd');
+  }
+
+  list(): Workspace[] {
+    return [...this.#workspaces.values()];
+  }
+
+  get(root: string): Workspace | undefined {
+    return this.#workspaces.get(root);
+  }
+
+  /** A project the chain detected: known from now on (discovered ones count against the limit). */
+  admit(root: string, source: ProjectSource): Workspace {
+    const known = this.#workspaces.get(root);
+    if (known) return this.#touch(known, source);
+    const discovered = [...this.#workspaces.values()].filter((workspace) => !workspace.pinned);
+    if (discovered.length >= this.#config.maxWorkspaces) {
+      const idle = discovered.filter((workspace) => !this.#hooks.isBusy?.(workspace.root)).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle) {
+        throw toolError('workspace_limit_exceeded', `The server already holds ${this.#config.maxWorkspaces} discovered workspaces, all busy; ${root} cannot be added now`, {
+          limit: this.#config.maxWorkspaces,
+        });
+      }
+      this.#workspaces.delete(idle.root);
+      this.#hooks.onEvict?.(idle.root);
+    }
+    const workspace: Workspace = { root, pinned: false, sources: [source], lastUsed: ++this.#clock };
+    this.#workspaces.set(root, workspace);
+    return workspace;
+  }
+
+  /** The `workspace` tool argument, checked against registration, allowed roots and the client's roots. */
+  resolveArgument(value: unknown, clientRoots: string[]): Workspace {
+    if (typeof value !== 'string' || !isAbsolute(value)) {
+      throw toolError('invalid_input', `"workspace" must be an absolute path, got ${JSON.stringify(value)}`, { argument: 'workspace' });
+    }
+    let root: string;
+    try {
+      root = realpathSync(value);
+      if (!statSync(root).isDirectory()) throw new Error('not a directory');
+    } catch {
+      throw toolError('project_not_found', `Workspace does not exist or is not a directory: ${value}`, { workspace: value });
+    }
+    const inAllowed = this.#config.allowedRoots.some((allowed) => isWithin(root, allowed));
+    const inClientRoots = clientRoots.some((clientRoot) => isWithin(root, clientRoot));
+    if (clientRoots.length > 0 && !inClientRoots && !inAllowed) {
+      throw toolError('workspace_not_allowed', `Workspace ${root} is outside every root this client shared and every allowed root`, {
+        workspace: root,
+        roots: clientRoots,
+      });
+    }
+    const known = this.#workspaces.get(root);
+    if (known) return this.#touch(known, 'workspace_argument');
+    if (inClientRoots || (this.#config.autoWorkspace && inAllowed)) return this.admit(root, 'workspace_argument');
+    if (this.#config.autoWorkspace) {
+      throw toolError('workspace_not_allowed', `Workspace ${root} is not under any allowed root (${this.#config.allowedRoots.join(', ')})`, {
+        workspace: root,
+        allowed_roots: this.#config.allowedRoots,
+      });
+    }
+    throw toolError('workspace_not_registered', `Workspace ${root} is not registered with this server`, {
+      workspace: root,
+      registered: this.list().map((workspace) => workspace.root),
+    });
+  }
+
+  #pin(root: string, source: ProjectSource): void {
+    const known = this.#workspaces.get(root);
+    if (known) {
+      known.pinned = true;
+      if (!known.sources.includes(source)) known.sources.push(source);
+      return;
+    }
+    this.#workspaces.set(root, { root, pinned: true, sources: [source], lastUsed: ++this.#clock });
+  }
+
+  #touch(workspace: Workspace, source: ProjectSource): Workspace {
+    workspace.lastUsed = ++this.#clock;
+    if (!workspace.sources.includes(source)) workspace.sources.push(source);
+    return workspace;
+  }
+}
