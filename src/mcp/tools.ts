@@ -63,6 +63,8 @@ export class ToolError extends Error {
   readonly code: string;
   readonly remedy: string | undefined;
   readonly data: Record<string, unknown> | undefined;
+  /** Further text blocks for the reader (a one-time hint…), after the error itself. */
+  readonly notes: string[] = [];
 
   constructor(message: string, details: { code?: string; remedy?: string; data?: Record<string, unknown> } = {}) {
     super(message);
@@ -182,9 +184,11 @@ export function errorResult(text: string): CallToolResult {
 
 /** A coded failure: readable text for the model, the same facts under `_meta` for programs. */
 function toolErrorResult(error: ToolError): CallToolResult {
-  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy) return errorResult(error.message);
+  const notes = error.notes.map((text) => ({ type: 'text' as const, text }));
+  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy) return { ...errorResult(error.message), content: [{ type: 'text', text: error.message }, ...notes] };
   const text = `Error ${error.code}: ${error.message}${error.remedy ? `\nRemedy: ${error.remedy}` : ''}`;
   const result = errorResult(text);
+  result.content.push(...notes);
   result._meta = { [TOOL_ERROR_META_KEY]: { code: error.code, message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}), ...error.data } };
   return result;
 }

@@ -4,7 +4,7 @@
  * roots hint on the first response of a session.
  */
 import type { MessageContext } from '../mcp/session.js';
-import type { JsonObject, ToolContext, ToolDefinition, ToolOutput } from '../mcp/tools.js';
+import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutput } from '../mcp/tools.js';
 import type { Project, ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { RootsClient } from '../workspace/roots.js';
 
@@ -26,7 +26,13 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
       const resolved = await projects.resolve(args.workspace, context.session as RootsClient, extra?.query);
-      const output = await tool.run(projects.project(resolved.root), resolved, args, context);
+      let output: ToolOutput;
+      try {
+        output = await tool.run(projects.project(resolved.root), resolved, args, context);
+      } catch (error) {
+        if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
+        throw error;
+      }
       if (resolved.hint) output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
       return output;
     },

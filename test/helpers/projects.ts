@@ -1,0 +1,113 @@
+/** A Sextant server over real HTTP with a chosen project configuration, every message schema-checked, its log captured. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { TapEntry } from '../../src/jsonrpc/index.js';
+import type { Logger } from '../../src/log.js';
+import { createSextantServer } from '../../src/tools/index.js';
+import { startHttpServer, type RunningHttpServer } from '../../src/transports/http-listener.js';
+import { resolveWorkspaceConfig, type WorkspaceOptions } from '../../src/workspace/config.js';
+import { ProjectService } from '../../src/workspace/projects.js';
+import { TrafficChecker } from './schema.js';
+
+export interface ProjectHarness {
+  http: RunningHttpServer;
+  projects: ProjectService;
+  logs: string[];
+  /** Every message the server sent, in order. */
+  sent: unknown[];
+  problems(): string[];
+  close(): Promise<void>;
+}
+
+export async function projectHarness(workspace: WorkspaceOptions = {}, home?: string): Promise<ProjectHarness> {
+  const logs: string[] = [];
+  const logger: Logger = {
+    debug: (message) => void logs.push(`debug: ${message}`),
+    info: (message) => void logs.push(`info: ${message}`),
+    warning: (message) => void logs.push(`warning: ${message}`),
+    error: (message) => void logs.push(`error: ${message}`),
+  };
+  const projects = new ProjectService({ config: resolveWorkspaceConfig({ env: {}, ...workspace }), logger, ...(home ? { home } : {}) });
+  const server = createSextantServer({ logger, projects });
+  const checkers: TrafficChecker[] = [];
+  const sent: unknown[] = [];
+  const tap = () => {
+    const checker = new TrafficChecker();
+    checkers.push(checker);
+    return (direction: 'in' | 'out', entry: TapEntry) => {
+      if (!('message' in entry)) return;
+      if (direction === 'in') checker.incoming(entry.message);
+      else {
+        sent.push(entry.message);
+        checker.outgoing(entry.message);
+      }
+    };
+  };
+  const http = await startHttpServer(server, { port: 0, tap, logger });
+  return {
+    http,
+    projects,
+    logs,
+    sent,
+    problems: () => checkers.flatMap((checker) => checker.problems),
+    close: async () => {
+      await http.close();
+      await projects.close();
+    },
+  };
+}
+
+export type RootsAnswer = Array<{ uri: string; name?: string }> | 'hang';
+
+/** An SDK client over Streamable HTTP; with `roots`, it declares the capability and answers as told. */
+export async function sdkClient(url: string, roots?: { answer?: () => RootsAnswer; onCancelled?: () => void }): Promise<Client> {
+  const client = new Client({ name: 'sextant-projects-test', version: '1.0.0' }, { capabilities: roots ? { roots: { listChanged: true } } : {} });
+  // Without `answer` the capability is declared but nothing handles roots/list: the SDK answers -32601.
+  const answerRoots = roots?.answer;
+  if (answerRoots) {
+    client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => {
+      const answer = answerRoots();
+      if (answer === 'hang') {
+        return new Promise((_, reject) => {
+          extra.signal.addEventListener('abort', () => {
+            roots?.onCancelled?.();
+            reject(new Error('cancelled'));
+          });
+        });
+      }
+      return { roots: answer };
+    });
+  }
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** A small project on disk (real path), files given by relative path. */
+export function projectTree(files: Record<string, string>, prefix = 'sextant-project-'): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+export interface ToolCallResult {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolCallResult;
+}
+
+/** The stable code of a failed tool result. */
+export function errorCode(result: ToolCallResult): string | undefined {
+  return (result._meta?.['dev.sextant/error'] as { code?: string } | undefined)?.code;
+}

@@ -1,0 +1,117 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { resolveWorkspaceConfig } from '../src/workspace/config.js';
+import { WorkspaceRegistry } from '../src/workspace/registry.js';
+import { BIN, runCli } from './helpers/process.js';
+import { call, projectTree } from './helpers/projects.js';
+
+/** The real server over stdio, driven by the SDK client; its stderr kept apart from the protocol. */
+async function stdioClient(options: { args?: string[]; env?: Record<string, string>; cwd?: string; roots?: string[] }) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', ...(options.args ?? [])],
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    cwd: options.cwd ?? tmpdir(),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const errors: unknown[] = [];
+  const client = new Client({ name: 'sextant-stdio-projects', version: '1.0.0' }, { capabilities: options.roots ? { roots: { listChanged: true } } : {} });
+  if (options.roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: options.roots!.map((path) => ({ uri: pathToFileURL(path).href })) }));
+  client.onerror = (error) => errors.push(error);
+  await client.connect(transport);
+  return { client, stderr: () => stderr, errors };
+}
+
+test('stdio: SEXTANT_PROJECT is the project when the client has no roots; roots win over it, and the disagreement goes to stderr only', async () => {
+  const env = projectTree({ 'a.ts': 'export const alpha = 1;\n' });
+  const rooted = projectTree({ 'b.ts': 'export const beta = 2;\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const indexed = await runCli(['index', env], '', { SEXTANT_HOME: home });
+  assert.is(indexed.code, 0, indexed.stderr);
+  const plain = await stdioClient({ env: { SEXTANT_PROJECT: env, SEXTANT_HOME: home } });
+  const withRoots = await stdioClient({ env: { SEXTANT_PROJECT: env, SEXTANT_HOME: home }, roots: [rooted] });
+  try {
+    const found = await call(plain.client, 'search_code', { query: 'alpha' });
+    assert.not.ok(found.isError, found.content[0]?.text);
+    assert.equal((found.structuredContent!.results as Array<{ path: string; line: number }>).map((r) => `${r.path}:${r.line}`), ['a.ts:1']);
+    assert.ok(found.content.some((block) => block.text.includes('supports MCP roots')), 'hint: the project came from the environment');
+    const health = (await call(withRoots.client, 'health_check')).structuredContent!;
+    assert.equal(health.session_project, { root: rooted, source: 'roots' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.match(withRoots.stderr(), `Project from roots (${rooted}) wins over environment (${env})`);
+    assert.equal([...plain.errors, ...withRoots.errors], [], 'stdout carried only protocol messages');
+  } finally {
+    await plain.client.close();
+    await withRoots.client.close();
+  }
+});
+
+test('stdio: --project-from-cwd takes an absolute PWD, ignores a relative one for the real working directory, and is off by default', async () => {
+  const launchedFrom = projectTree({});
+  const actualCwd = projectTree({});
+  const cases: Array<[Record<string, string>, string[], string | null]> = [
+    [{ PWD: launchedFrom }, ['--project-from-cwd'], launchedFrom],
+    [{ PWD: '.' }, ['--project-from-cwd'], actualCwd],
+    [{ PWD: '../x' }, ['--project-from-cwd'], actualCwd],
+    [{ PWD: launchedFrom }, [], null],
+  ];
+  for (const [env, args, expected] of cases) {
+    const server = await stdioClient({ env, args, cwd: actualCwd });
+    try {
+      const health = (await call(server.client, 'health_check')).structuredContent!;
+      assert.equal(health.session_project, expected ? { root: expected, source: 'cwd' } : null, JSON.stringify(env));
+      if (env.PWD !== launchedFrom) assert.match(server.stderr(), 'is not absolute and was ignored');
+    } finally {
+      await server.client.close();
+    }
+  }
+});
+
+test('start-up errors: --auto-workspace without --allowed-root, a missing --allowed-root or --workspace, a relative SEXTANT_PROJECT', async () => {
+  const cases: Array<[string[], Record<string, string>, string]> = [
+    [['serve', '--auto-workspace'], {}, '--auto-workspace needs at least one --allowed-root'],
+    [['serve', '--auto-workspace', '--allowed-root', '/no/such/root'], {}, '--allowed-root does not exist or is not a directory: /no/such/root'],
+    [['serve', '--workspace', '/no/such/project'], {}, '--workspace does not exist or is not a directory: /no/such/project'],
+    [['serve'], { SEXTANT_PROJECT: 'relative/project' }, 'SEXTANT_PROJECT must be an absolute path'],
+    [['serve', '--max-workspaces', '0'], {}, '--max-workspaces must be a positive integer'],
+  ];
+  for (const [args, env, message] of cases) {
+    const result = await runCli(args, '', env);
+    assert.is(result.code, 2, args.join(' '));
+    assert.match(result.stderr, message);
+    assert.is(result.stdout, '');
+  }
+});
+
+test('workspace_limit_exceeded: at the limit with every discovered workspace busy, nothing is let go', () => {
+  const [a, b, c] = [projectTree({}), projectTree({}), projectTree({})];
+  const busy = new Set<string>();
+  const evicted: string[] = [];
+  const registry = new WorkspaceRegistry(resolveWorkspaceConfig({ env: {}, maxWorkspaces: 2, autoWorkspace: true, allowedRoots: [tmpdir()] }), {
+    isBusy: (root) => busy.has(root),
+    onEvict: (root) => evicted.push(root),
+  });
+  registry.resolveArgument(a!, []);
+  registry.resolveArgument(b!, []);
+  busy.add(a!).add(b!);
+  try {
+    registry.resolveArgument(c!, []);
+    assert.unreachable('both held workspaces are busy');
+  } catch (error) {
+    assert.is((error as { code: string }).code, 'workspace_limit_exceeded');
+  }
+  busy.delete(b!);
+  assert.is(registry.resolveArgument(c!, []).root, c);
+  assert.equal(evicted, [b]);
+});
+
+test.run();
