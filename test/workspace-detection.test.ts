@@ -178,6 +178,7 @@ test('no project: tools answer isError with the guidance; health_check says so',
     const health = (await call(client, 'health_check')).structuredContent!;
     assert.is(health.session_project, null);
     assert.is(health.detection_note, 'No project detected. Set SEXTANT_PROJECT or use --project-from-cwd.');
+    assert.not.ok(h.sent.some((message) => (message as { method?: string }).method === 'roots/list'), 'no roots/list to a client without the capability');
     assert.equal(h.problems(), []);
   } finally {
     await client.close();
