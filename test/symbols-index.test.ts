@@ -42,6 +42,26 @@ test('the symbol phase runs after the text index, in workers, and reuses unchang
   assert.equal(findSymbols(files, 'gubi').map((s) => s.name)[0], 'getUserById');
 });
 
+test('the persistent name index gives exactly what a scan of every symbol gives, on a real tree', async () => {
+  const { NameIndex } = await import('../src/index/symbols/names.js');
+  const { ROOT } = await import('./helpers/process.js');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const tree = realpathSync(join(ROOT, 'src'));
+  await buildIndex(tree, { home });
+  await buildSymbols(tree, IndexReader.open(tree, home).files, { home });
+  const store = new IndexStore(tree, home);
+  const files = readSymbols(store);
+  const index = NameIndex.load(store)!;
+  assert.is(index.size, files.reduce((sum, file) => sum + file.symbols.length, 0));
+  const queries = ['search', 'Search', 'SEARCH', 'IndexReader', 'indexreader', 'IndexReader.search', 'McpSession.#handle', 'idx', 'rdr', 'gRI', 'to_err', 'x', 'zzzz', 'constructor', 'run'];
+  for (const query of queries) {
+    for (const options of [{}, { limit: 1 }, { limit: 5 }, { limit: 500 }, { kind: 'method' }, { kind: 'class', limit: 3 }]) {
+      assert.equal(index.find(query, options), findSymbols(files, query, options), `${query} ${JSON.stringify(options)}`);
+    }
+  }
+  assert.ok(index.find('IndexReader.search').some((symbol) => symbol.qualifiedName === 'IndexReader.search'), 'qualified names match whole');
+});
+
 test('sextant index builds symbols too; sextant symbols finds them, with exit 1 for none', async () => {
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   const indexed = await runCli(['index', root], '', { SEXTANT_HOME: home });

@@ -3,6 +3,7 @@ import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js
 import { IndexReader, NotIndexedError, type SearchQuery } from '../index/search.js';
 import { buildSymbols, readSymbols } from '../index/symbols/build.js';
 import { findSymbols } from '../index/symbols/lookup.js';
+import { NameIndex } from '../index/symbols/names.js';
 import { mergeDeltas } from '../index/merge.js';
 import { SearchService } from '../index/search-service.js';
 import { syncIndex } from '../index/sync.js';
@@ -62,7 +63,8 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
   if (!store.readManifest()) throw new NotIndexedError(root);
   const lookup: { kind?: string; limit: number } = { limit: options.limit };
   if (options.kind) lookup.kind = options.kind;
-  const found = findSymbols(readSymbols(store), name, lookup);
+  // The name index answers without reading every file's symbols; an index built before it existed falls back to a scan.
+  const found = NameIndex.load(store)?.find(name, lookup) ?? findSymbols(readSymbols(store), name, lookup);
   if (options.json) output.out(`${JSON.stringify({ symbols: found })}\n`);
   else for (const symbol of found) output.out(`${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName}  ${symbol.signature}\n`);
   return found.length > 0 ? 0 : 1;

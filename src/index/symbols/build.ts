@@ -10,6 +10,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { IndexStore, writeAtomic } from '../store.js';
 import { byPath, type SegmentFile } from '../segment.js';
 import { SymbolExtractor, type SymbolInfo } from './extract.js';
+import { writeNameIndex } from './names.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
@@ -86,6 +87,7 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
   }
   results.sort(byPath);
   writeAtomic(join(store.dir, SYMBOLS_FILE), JSON.stringify({ files: results }));
+  writeNameIndex(store, results);
   return {
     files: wanted.length,
     parsed: todo.length,
