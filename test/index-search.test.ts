@@ -164,3 +164,29 @@ test('a search split across three workers equals one reader, limits included; a 
     await service.close();
   }
 });
+
+test('a parallel build writes a segment per worker every partitionBytes of text (bounded memory); results stay exact, sync and merge still work', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { syncIndex } = await import('../src/index/sync.js');
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-partitions-')));
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa'];
+  for (let i = 0; i < 1_200; i++) {
+    const dir = join(root, `d${i % 12}`);
+    mkdirSync(dir, { recursive: true });
+    const lines = Array.from({ length: 20 }, (_, l) => `${words[(i + l) % 8]}_${(i * 7 + l) % 97} = ${words[(i * l) % 8]}(${i}, ${l});`);
+    if (i % 50 === 0) lines.push('needle_in_partition();');
+    writeFileSync(join(dir, `f${i}.ts`), `${lines.join('\n')}\n`);
+  }
+  const summary = await buildIndex(root, { home, threads: 2, partitionBytes: 32 * 1024 });
+  assert.is(summary.files, 1_200);
+  const reader = IndexReader.open(root, home);
+  assert.ok(reader.manifest.segments.length > 4, `${reader.manifest.segments.length} segments`);
+  assert.is(reader.manifest.baseSegments, reader.manifest.segments.length);
+  assert.is(reader.files.length, 1_200);
+  for (const query of [{ pattern: 'needle_in_partition' }, { pattern: 'kappa_1\\d', regex: true }, { pattern: 'Gamma(1' }] as SearchQuery[]) {
+    assert.equal(reader.search({ ...query, limit: 100_000 }).matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), JSON.stringify(query));
+  }
+  writeFileSync(join(root, 'd0/f0.ts'), 'needle_in_partition changed\n');
+  await syncIndex(root, { home });
+  assert.equal(IndexReader.open(root, home).search({ pattern: 'needle_in_partition', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), bruteForce(root, { pattern: 'needle_in_partition' }).map((hit) => hit.split(':').slice(0, 2).join(':')));
+});

@@ -148,10 +148,16 @@ export interface BuiltPartition {
   counts: Record<string, number>;
 }
 
-type PartitionMessage = { type: 'batch'; root: string; files: PartitionFile[] } | { type: 'finish' };
-type PartitionReply =
-  | { type: 'progress'; done: number }
-  | { type: 'done'; data: Uint8Array; files: number; bytes: number; unindexed: number; counts: Record<string, number> };
+/**
+ * Source text one partition segment covers before its worker writes it out and starts the next:
+ * the (trigram, file) pairs a builder holds grow with the text, so this bounds a worker's memory
+ * on a large repository at the price of a few more segments to read.
+ */
+export const DEFAULT_PARTITION_BYTES = 64 * 1024 * 1024;
+
+type PartitionMessage = { type: 'batch'; root: string; files: PartitionFile[]; partitionBytes: number } | { type: 'finish' };
+type SegmentReply = { data: Uint8Array; files: number; bytes: number; unindexed: number; counts: Record<string, number> };
+type PartitionReply = { type: 'progress'; done: number } | ({ type: 'segment' } & SegmentReply) | ({ type: 'done' } & SegmentReply);
 
 /** Adds one extracted file to a builder, keeping the tallies the summary reports. */
 export function addExtracted(builder: SegmentBuilder, file: PartitionFile, result: Extracted, tally: Omit<BuiltPartition, 'data'>): void {
@@ -179,7 +185,7 @@ export async function buildPartitions(
   root: string,
   files: PartitionFile[],
   threads: number,
-  options: { signal?: AbortSignal; onProgress?: (done: number) => void } = {},
+  options: { signal?: AbortSignal; onProgress?: (done: number) => void; partitionBytes?: number } = {},
 ): Promise<BuiltPartition[]> {
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
   const size = Math.ceil(files.length / threads);
@@ -190,8 +196,9 @@ export async function buildPartitions(
     return await Promise.all(
       slices.map(
         (slice, p) =>
-          new Promise<BuiltPartition>((resolve, reject) => {
+          new Promise<BuiltPartition[]>((resolve, reject) => {
             const worker = workers[p]!;
+            const built: BuiltPartition[] = [];
             worker.on('message', (reply: PartitionReply) => {
               if (reply.type === 'progress') {
                 done[p] = reply.done;
@@ -199,20 +206,30 @@ export async function buildPartitions(
                 options.onProgress?.(done.reduce((sum, n) => sum + n, 0));
                 return;
               }
-              const { type: _type, data, ...rest } = reply;
-              resolve({ ...rest, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+              const { type, data, ...rest } = reply;
+              const last = built.at(-1);
+              if (rest.files === 0 && last) {
+                // An empty tail (only binaries after the last flush): keep its tallies, not a segment.
+                for (const [why, n] of Object.entries(rest.counts)) last.counts[why] = (last.counts[why] ?? 0) + n;
+              } else built.push({ ...rest, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) });
+              if (type === 'done') resolve(built);
             });
             worker.on('error', reject);
             worker.on('exit', (code) => {
               if (code !== 0) reject(new Error(`Index worker exited with code ${code}`));
             });
             for (let start = 0; start < slice.length; start += BATCH_FILES) {
-              worker.postMessage({ type: 'batch', root, files: slice.slice(start, start + BATCH_FILES) } satisfies PartitionMessage);
+              worker.postMessage({
+                type: 'batch',
+                root,
+                files: slice.slice(start, start + BATCH_FILES),
+                partitionBytes: options.partitionBytes ?? DEFAULT_PARTITION_BYTES,
+              } satisfies PartitionMessage);
             }
             worker.postMessage({ type: 'finish' } satisfies PartitionMessage);
           }),
       ),
-    );
+    ).then((perWorker) => perWorker.flat());
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
@@ -222,19 +239,26 @@ function startWorker(): void {
   let builder: SegmentBuilder | undefined;
   let tally: Omit<BuiltPartition, 'data'> = { files: 0, bytes: 0, unindexed: 0, counts: {} };
   let processed = 0;
+  const flush = (type: 'segment' | 'done'): void => {
+    const data = new Uint8Array((builder ?? new SegmentBuilder()).encode());
+    parentPort!.postMessage({ type, data, ...tally } satisfies PartitionReply, [data.buffer as ArrayBuffer]);
+    builder = undefined;
+    tally = { files: 0, bytes: 0, unindexed: 0, counts: {} };
+  };
   parentPort!.on('message', (message: Batch | PartitionMessage) => {
     if ('type' in message) {
       if (message.type === 'batch') {
         builder ??= new SegmentBuilder();
-        for (const file of message.files) addExtracted(builder, file, extract(message.root, file.path), tally);
+        for (const file of message.files) {
+          addExtracted(builder, file, extract(message.root, file.path), tally);
+          if (tally.bytes >= message.partitionBytes) flush('segment');
+          builder ??= new SegmentBuilder();
+        }
         processed += message.files.length;
         parentPort!.postMessage({ type: 'progress', done: processed } satisfies PartitionReply);
         return;
       }
-      const data = new Uint8Array((builder ?? new SegmentBuilder()).encode());
-      parentPort!.postMessage({ type: 'done', data, ...tally } satisfies PartitionReply, [data.buffer as ArrayBuffer]);
-      builder = undefined;
-      tally = { files: 0, bytes: 0, unindexed: 0, counts: {} };
+      flush('done');
       processed = 0;
       return;
     }

@@ -28,6 +28,8 @@ export interface BuildOptions {
   force?: boolean;
   /** Worker threads for reading and trigram extraction (default: one per core). */
   threads?: number;
+  /** Source text per segment of a parallel build (default DEFAULT_PARTITION_BYTES). */
+  partitionBytes?: number;
 }
 
 export interface BuildSummary {
@@ -99,6 +101,7 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   if (threads > 1 && files.length >= PARALLEL_BUILD_FILES) {
     // One segment per worker: extraction and encoding both use every core.
     const partitionOptions: Parameters<typeof buildPartitions>[3] = { onProgress: onDone };
+    if (options.partitionBytes !== undefined) partitionOptions.partitionBytes = options.partitionBytes;
     if (options.signal) partitionOptions.signal = options.signal;
     partitions = await buildPartitions(root, files, threads, partitionOptions);
   } else {
