@@ -172,3 +172,28 @@ test('kill -9 during index: status and search still work on the previous index a
 });
 
 test.run();
+
+test('the content cache is bounded (least recently used out), counts line starts, and is shared by the readers that follow a sync', async () => {
+  const { ContentCache } = await import('../src/index/content-cache.js');
+  const { syncIndex } = await import('../src/index/sync.js');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 8; i++) files[`f${i}.txt`] = `${`line ${i} marker_cache\n`.repeat(100)}`;
+  const root = tree(files);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const oneFile = files['f0.txt']!.length;
+  // Room for about three files with their line starts.
+  const cache = new ContentCache(3 * (oneFile + 101 * 4) + 10);
+  const reader = IndexReader.open(root, home, { cache });
+  const all = reader.search({ pattern: 'marker_cache', limit: 10_000 });
+  assert.is(all.matches.length, 800);
+  assert.ok(cache.bytes <= 3 * (oneFile + 101 * 4) + 10, `bounded: ${cache.bytes}`);
+  assert.ok(cache.bytes >= 2 * oneFile, 'holds what fits');
+  // A sync swaps the manifest; the next reader keeps the warm cache and still sees the edit.
+  writeFileSync(join(root, 'f7.txt'), 'marker_cache edited\n');
+  await syncIndex(root, { home });
+  const next = IndexReader.open(root, home, { cache });
+  const after = next.search({ pattern: 'marker_cache', limit: 10_000 });
+  assert.is(after.matches.length, 701);
+  assert.equal(after.matches.at(-1), { path: 'f7.txt', line: 1, column: 1, text: 'marker_cache edited' });
+});

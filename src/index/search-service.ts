@@ -7,7 +7,8 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { DEFAULT_CONTENT_CACHE_BYTES, DEFAULT_SEARCH_LIMIT, IndexReader, type SearchQuery, type SearchResult } from './search.js';
+import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
+import { DEFAULT_SEARCH_LIMIT, IndexReader, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
 import { IndexStore } from './store.js';
 
@@ -185,6 +186,7 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
   const manifestPath = new IndexStore(root, home).manifestPath;
   let reader: IndexReader | undefined;
   let seen = '';
+  const cache = new ContentCache(cacheBytes);
   return () => {
     let stamp = '';
     try {
@@ -194,7 +196,7 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
       // no manifest: open() says the project is not indexed
     }
     if (!reader || stamp !== seen) {
-      reader = IndexReader.open(root, home, { contentCacheBytes: cacheBytes });
+      reader = IndexReader.open(root, home, { cache });
       seen = stamp;
     }
     return reader;

@@ -3,7 +3,8 @@
  * first), then verify each candidate file line by line against the real pattern. The result is
  * exactly what a scan of the indexed files would find, in path order, up to the limit.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { ContentCache } from './content-cache.js';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
@@ -12,8 +13,6 @@ import { byPath, Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
-/** File text (and line starts) kept in memory between searches, across all search workers. */
-export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
 /** Searches with more candidate files than this bypass the content cache. */
 const CACHE_BYPASS_CANDIDATES = 4_096;
 /** Longest line text returned in a match; longer lines are cut around the match. */
@@ -95,45 +94,6 @@ export function compileMatcher(query: SearchQuery): { matcher: LineMatcher; plan
   return { matcher, plan, seek };
 }
 
-/** A file's text as the reader holds it; line starts are found once, on the first match in it. */
-interface FileText {
-  text: string;
-  mtimeMs: number;
-  size: number;
-  lineStarts?: Int32Array;
-}
-
-/** Offsets where each line starts: line numbers by binary search instead of counting newlines per query. */
-function lineStartsOf(text: string): Int32Array {
-  let count = 1;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
-  const starts = new Int32Array(count);
-  let line = 1;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
-  return starts;
-}
-
-/**
- * What a file's text costs in memory. V8 keeps a string of only Latin-1 characters at one byte
- * each; as many characters as UTF-8 bytes means the file is ASCII, so stored that way. Anything
- * else is counted at two bytes a character, an upper bound.
- */
-function textBytes(text: string, utf8Bytes: number): number {
-  return text.length === utf8Bytes ? text.length : text.length * 2;
-}
-
-/** The 0-based line holding `offset`, given line starts. */
-function lineAt(starts: Int32Array, offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >>> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
 function countNewlines(text: string, from: number, to: number): number {
   let count = 0;
   for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) count++;
@@ -145,18 +105,15 @@ export class IndexReader {
   readonly manifest: Manifest;
   /** Segments oldest first; `live[id]` is 0 where a newer segment replaced or deleted the file. */
   readonly #layers: Array<{ segment: Segment; live: Uint8Array }>;
-  readonly #cache = new Map<string, FileText>();
-  readonly #cacheBytes: number;
-  /** Bytes held: text as V8 stores it (see textBytes), four per line start. */
-  #cachedBytes = 0;
+  readonly #cache: ContentCache;
   #cacheBypass = CACHE_BYPASS_CANDIDATES;
   /** Live files across segments; fixed for the life of a reader. */
   readonly #liveFiles: number;
 
-  private constructor(root: string, manifest: Manifest, segments: Segment[], cacheBytes: number) {
+  private constructor(root: string, manifest: Manifest, segments: Segment[], cache: ContentCache) {
     this.root = root;
     this.manifest = manifest;
-    this.#cacheBytes = cacheBytes;
+    this.#cache = cache;
     // Newest first: a path seen in a newer segment (as a file or a tombstone) is dead in older ones.
     const seen = new Set<string>();
     const layers = segments.map((segment) => ({ segment, live: new Uint8Array(segment.files.length) }));
@@ -172,12 +129,13 @@ export class IndexReader {
     this.#liveFiles = layers.reduce((sum, { live }) => sum + live.reduce((n, alive) => n + alive, 0), 0);
   }
 
-  static open(root: string, home?: string, options: { contentCacheBytes?: number; cacheBypassCandidates?: number } = {}): IndexReader {
+  /** `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm. */
+  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number } = {}): IndexReader {
     const store = new IndexStore(root, home);
     const manifest = store.readManifest();
     if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
     const segments = manifest.segments.map((name) => new Segment(store.readSegment(name)));
-    const reader = new IndexReader(root, manifest, segments, options.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
+    const reader = new IndexReader(root, manifest, segments, options.cache ?? new ContentCache(options.contentCacheBytes));
     if (options.cacheBypassCandidates !== undefined) reader.#cacheBypass = options.cacheBypassCandidates;
     return reader;
   }
@@ -199,63 +157,6 @@ export class IndexReader {
     return found;
   }
 
-  /**
-   * A file's current text. Kept in a bounded LRU, checked against the file's size and mtime on
-   * every use (a stat costs far less than a read), so an edited file is read again.
-   */
-  #content(file: SegmentFile): FileText | undefined {
-    const id = file.path;
-    const path = join(this.root, file.path);
-    let stats;
-    try {
-      stats = statSync(path);
-    } catch {
-      this.#evict(id);
-      return undefined;
-    }
-    const cached = this.#cache.get(id);
-    if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) {
-      this.#cache.delete(id);
-      this.#cache.set(id, cached); // most recently used last
-      return cached;
-    }
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
-    this.#evict(id);
-    const entry: FileText = { mtimeMs: stats.mtimeMs, size: stats.size, text };
-    this.#cache.set(id, entry);
-    this.#grow(textBytes(text, stats.size));
-    return entry;
-  }
-
-  #evict(id: string): void {
-    const entry = this.#cache.get(id);
-    if (!entry) return;
-    this.#cache.delete(id);
-    this.#cachedBytes -= textBytes(entry.text, entry.size) + (entry.lineStarts?.byteLength ?? 0);
-  }
-
-  #grow(bytes: number): void {
-    this.#cachedBytes += bytes;
-    for (const oldest of this.#cache.keys()) {
-      if (this.#cachedBytes <= this.#cacheBytes) break;
-      this.#evict(oldest);
-    }
-  }
-
-  /** The 0-based line of `offset` in a cached file, its line starts indexed on first use. */
-  #lineOf(entry: FileText, offset: number): number {
-    if (!entry.lineStarts) {
-      entry.lineStarts = lineStartsOf(entry.text);
-      this.#grow(entry.lineStarts.byteLength);
-    }
-    return lineAt(entry.lineStarts, offset);
-  }
-
   search(query: SearchQuery): SearchResult {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
@@ -272,7 +173,7 @@ export class IndexReader {
       if (shard && shardOf(file.path, shard.count) !== shard.index) continue;
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
-      const entry = scan ? undefined : this.#content(file);
+      const entry = scan ? undefined : this.#cache.get(join(this.root, file.path));
       const text = scan ? readText(join(this.root, file.path)) : entry?.text;
       if (text === undefined) continue; // deleted since indexing: nothing to match
       const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
@@ -294,7 +195,7 @@ export class IndexReader {
           const lineStart = hit === 0 ? 0 : text.lastIndexOf('\n', hit - 1) + 1;
           let lineEnd = text.indexOf('\n', hit);
           if (lineEnd < 0) lineEnd = text.length;
-          if (entry) lineIndex = this.#lineOf(entry, lineStart);
+          if (entry) lineIndex = this.#cache.lineOf(entry, lineStart);
           else {
             lineIndex += countNewlines(text, counted, lineStart);
             counted = lineStart;

@@ -1,0 +1,119 @@
+/**
+ * File text kept in memory between searches, with each file's line starts once it has had a
+ * match. Bounded (least recently used out first) and checked against the file's size and mtime
+ * on every use — a stat costs far less than a read — so an edited file is read again and a
+ * deleted one is never served. It outlives index readers: a sync that swaps the manifest does
+ * not throw away the text of every file that did not change.
+ */
+import { readFileSync, statSync } from 'node:fs';
+
+/** File text (and line starts) kept in memory, across all search workers. */
+export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** A file's text as the cache holds it; line starts are found once, on the first match in it. */
+export interface FileText {
+  path: string;
+  text: string;
+  mtimeMs: number;
+  size: number;
+  lineStarts?: Int32Array;
+}
+
+/** Offsets where each line starts: line numbers by binary search instead of counting newlines per query. */
+function lineStartsOf(text: string): Int32Array {
+  let count = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  const starts = new Int32Array(count);
+  let line = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
+  return starts;
+}
+
+/**
+ * What a file's text costs in memory. V8 keeps a string of only Latin-1 characters at one byte
+ * each; as many characters as UTF-8 bytes means the file is ASCII, so stored that way. Anything
+ * else is counted at two bytes a character, an upper bound.
+ */
+function textBytes(text: string, utf8Bytes: number): number {
+  return text.length === utf8Bytes ? text.length : text.length * 2;
+}
+
+/** The 0-based line holding `offset`, given line starts. */
+function lineAt(starts: Int32Array, offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if (starts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+export class ContentCache {
+  readonly #entries = new Map<string, FileText>();
+  readonly #maxBytes: number;
+  /** Bytes held: text as V8 stores it (see textBytes), four per line start. */
+  #bytes = 0;
+
+  constructor(maxBytes = DEFAULT_CONTENT_CACHE_BYTES) {
+    this.#maxBytes = maxBytes;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The current text of the file at `path`, or undefined when it is gone or unreadable. */
+  get(path: string): FileText | undefined {
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      this.#evict(path);
+      return undefined;
+    }
+    const cached = this.#entries.get(path);
+    if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) {
+      this.#entries.delete(path);
+      this.#entries.set(path, cached); // most recently used last
+      return cached;
+    }
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+    this.#evict(path);
+    const entry: FileText = { path, mtimeMs: stats.mtimeMs, size: stats.size, text };
+    this.#entries.set(path, entry);
+    this.#grow(textBytes(text, stats.size));
+    return entry;
+  }
+
+  /** The 0-based line of `offset` in a cached file, its line starts indexed on first use. */
+  lineOf(entry: FileText, offset: number): number {
+    if (!entry.lineStarts) {
+      entry.lineStarts = lineStartsOf(entry.text);
+      // Counted only while held: an entry let go meanwhile was already subtracted without them.
+      if (this.#entries.get(entry.path) === entry) this.#grow(entry.lineStarts.byteLength);
+    }
+    return lineAt(entry.lineStarts, offset);
+  }
+
+  #evict(path: string): void {
+    const entry = this.#entries.get(path);
+    if (!entry) return;
+    this.#entries.delete(path);
+    this.#bytes -= textBytes(entry.text, entry.size) + (entry.lineStarts?.byteLength ?? 0);
+  }
+
+  #grow(bytes: number): void {
+    this.#bytes += bytes;
+    for (const oldest of this.#entries.keys()) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#evict(oldest);
+    }
+  }
+}
