@@ -25,7 +25,10 @@ function bruteForce(root: string, query: SearchQuery): string[] {
   for (const file of discover(root).files) {
     const bytes = readFileSync(join(root, file.path));
     if (bytes.subarray(0, 8192).includes(0)) continue;
-    bytes.toString('utf8').split('\n').forEach((raw, i) => {
+    const text = bytes.toString('utf8');
+    const lines = text.split('\n');
+    if (text.endsWith('\n') || text === '') lines.pop(); // a final newline ends the last line (as rg counts)
+    lines.forEach((raw, i) => {
       const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
       const match = regex.exec(line);
       if (match) found.push(`${file.path}:${i + 1}:${match.index + 1}`);

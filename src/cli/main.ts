@@ -59,7 +59,9 @@ export async function main(argv: string[]): Promise<void> {
           .option('auto-workspace', { type: 'boolean', default: false, describe: 'Register unknown `workspace` arguments on demand, if under an --allowed-root' })
           .option('allowed-root', { type: 'string', array: true, describe: 'Directory under which --auto-workspace may register projects (repeatable)' })
           .option('max-workspaces', { type: 'number', default: DEFAULT_MAX_WORKSPACES, describe: 'Discovered workspaces held at once (least recently used idle one let go)' })
-          .option('project-from-cwd', { type: 'boolean', default: false, describe: 'Fall back to the directory the client launched the server in ($PWD) as the project' }),
+          .option('project-from-cwd', { type: 'boolean', default: false, describe: 'Fall back to the directory the client launched the server in ($PWD) as the project' })
+          .option('watch', { type: 'boolean', default: true, describe: 'Keep indexed projects current as files are saved (--no-watch: only sync_repo updates them)' })
+          .option('auto-index', { type: 'boolean', default: false, describe: 'Start indexing a project without an index when a tool needs it; searches meanwhile scan the files directly' }),
       async (args) => {
         const envPort = process.env.SEXTANT_MCP_PORT;
         const port = args.port ?? (envPort === undefined ? DEFAULT_PORT : Number(envPort));
@@ -91,6 +93,8 @@ export async function main(argv: string[]): Promise<void> {
           if (error instanceof WorkspaceConfigError) throw new UsageError(error.message);
           throw error;
         }
+        options.watch = args.watch;
+        options.autoIndex = args['auto-index'];
         await serve(options);
       },
     )

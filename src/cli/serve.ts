@@ -31,13 +31,17 @@ export interface ServeOptions {
   /** Whether --port (or SEXTANT_MCP_PORT) was given, to warn when stdio ignores it. */
   portGiven?: boolean;
   workspace?: WorkspaceConfig;
+  /** Keep indexed projects current with a file watcher (default on). */
+  watch?: boolean;
+  /** Index a project that has no index when a tool first needs it. */
+  autoIndex?: boolean;
 }
 
 export async function serve(options: ServeOptions): Promise<void> {
   const { logger } = options;
   const config = options.workspace ?? resolveWorkspaceConfig();
   for (const note of config.notes) logger.warning(note);
-  const projects = new ProjectService({ config, logger });
+  const projects = new ProjectService({ config, logger, watch: options.watch ?? true, autoIndex: options.autoIndex ?? false });
   const server = createSextantServer({ profile: options.profile, logger, projects });
   try {
     await serveWith(options, server, projects);

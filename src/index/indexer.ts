@@ -87,6 +87,7 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   if (options.signal) discoveryOptions.signal = options.signal;
   if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
   const { files, skipped } = discover(root, discoveryOptions);
+  options.onProgress?.({ stage: 'discovery', scanned: files.length });
   const counts: Record<string, number> = { ...skipped, binary: 0 };
 
   journal.stage = 'indexing';

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
 import { DEFAULT_SEARCH_LIMIT, IndexReader, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
+import { directScan, type DirectScanResult } from './direct-scan.js';
 import { IndexStore } from './store.js';
 
 /** How long one search may run before it is stopped. */
@@ -82,10 +83,10 @@ class SearchWorker {
     return this.#dead;
   }
 
-  search(id: number, query: SearchQuery): Promise<SearchResult> {
+  search(id: number, query: SearchQuery, direct = false): Promise<SearchResult> {
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, query });
+      this.#worker.postMessage({ id, query, direct });
     });
   }
 
@@ -116,13 +117,20 @@ export class SearchService {
     this.#workers = new Array<SearchWorker | undefined>(this.#count).fill(undefined);
   }
 
-  async search(query: SearchQuery): Promise<SearchResult> {
+  search(query: SearchQuery): Promise<SearchResult> {
+    const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
+    return this.#run(query, workers, (worker, id, index) => worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }));
+  }
+
+  /** A search of the project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */
+  async directSearch(query: SearchQuery): Promise<DirectScanResult> {
+    return (await this.#run(query, [this.#ensureWorker(0)], (worker, id) => worker.search(id, query, true))) as DirectScanResult;
+  }
+
+  async #run(query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
     const id = this.#nextId++;
     const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
-    const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
-    const shares = workers.map((worker, index) =>
-      worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }),
-    );
+    const shares = workers.map((worker, index) => ask(worker, id, index));
     let timer: NodeJS.Timeout | undefined;
     const overBudget = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -206,9 +214,9 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
 function startWorker(): void {
   const { root, home, cacheBytes } = workerData as { root: string; home?: string; cacheBytes: number };
   const current = liveReader(root, home, cacheBytes);
-  parentPort!.on('message', ({ id, query }: { id: number; query: SearchQuery }) => {
+  parentPort!.on('message', ({ id, query, direct }: { id: number; query: SearchQuery; direct?: boolean }) => {
     try {
-      parentPort!.postMessage({ id, result: current().search(query) } satisfies Reply);
+      parentPort!.postMessage({ id, result: direct ? directScan(root, query) : current().search(query) } satisfies Reply);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       parentPort!.postMessage({

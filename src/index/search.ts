@@ -100,6 +100,64 @@ function countNewlines(text: string, from: number, to: number): number {
   return count;
 }
 
+/**
+ * Adds the matching lines of one file's text to `matches`, up to `limit`; false when it stopped
+ * at the limit with more to find. `lineOf` (cached line starts) saves counting newlines.
+ */
+export function matchText(
+  path: string,
+  text: string,
+  compiled: ReturnType<typeof compileMatcher>,
+  context: number,
+  matches: Match[],
+  limit: number,
+  lineOf?: (offset: number) => number,
+): boolean {
+  const { matcher, seek } = compiled;
+  let truncated = false;
+  const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
+    if (matches.length === limit) return (truncated = true) && false;
+    const match: Match = { path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
+    if (context > 0 && lines) {
+      match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((l) => l.replace(/\r$/, ''));
+      match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((l) => l.replace(/\r$/, ''));
+    }
+    matches.push(match);
+    return true;
+  };
+  if (seek && context === 0) {
+    let lineIndex = 0;
+    let counted = 0;
+    // Lines end at '\n'; a final '\n' ends the last line, it does not start another (as in rg).
+    for (let from = 0; from < text.length; ) {
+      const hit = seek(text, from);
+      if (hit < 0 || (hit === text.length && text.endsWith('\n'))) break;
+      const lineStart = hit === 0 ? 0 : text.lastIndexOf('\n', hit - 1) + 1;
+      let lineEnd = text.indexOf('\n', hit);
+      if (lineEnd < 0) lineEnd = text.length;
+      if (lineOf) lineIndex = lineOf(lineStart);
+      else {
+        lineIndex += countNewlines(text, counted, lineStart);
+        counted = lineStart;
+      }
+      const raw = text.slice(lineStart, lineEnd);
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      const column = matcher(line);
+      if (column >= 0 && !emit(lineIndex, column, line)) break;
+      from = lineEnd + 1;
+    }
+  } else {
+    const lines = text.split('\n');
+    if (text.endsWith('\n') || text === '') lines.pop();
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+      const column = matcher(line);
+      if (column >= 0 && !emit(i, column, line, lines)) break;
+    }
+  }
+  return !truncated;
+}
+
 export class IndexReader {
   readonly root: string;
   readonly manifest: Manifest;
@@ -161,9 +219,9 @@ export class IndexReader {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const context = Math.max(0, query.context ?? 0);
-    const { matcher, plan, seek } = compileMatcher(query);
+    const compiled = compileMatcher(query);
     const pathFilter = query.path ? globToRegExp(query.path) : undefined;
-    const candidates = this.candidates(plan);
+    const candidates = this.candidates(compiled.plan);
     // A scan of most of the tree would only churn the cache (and stat every file): read directly.
     const scan = candidates.length > this.#cacheBypass;
     const shard = query.shard && query.shard.count > 1 ? query.shard : undefined;
@@ -176,44 +234,8 @@ export class IndexReader {
       const entry = scan ? undefined : this.#cache.get(join(this.root, file.path));
       const text = scan ? readText(join(this.root, file.path)) : entry?.text;
       if (text === undefined) continue; // deleted since indexing: nothing to match
-      const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
-        if (matches.length === limit) return (truncated = true) && false;
-        const match: Match = { path: file.path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
-        if (context > 0 && lines) {
-          match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((l) => l.replace(/\r$/, ''));
-          match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((l) => l.replace(/\r$/, ''));
-        }
-        matches.push(match);
-        return true;
-      };
-      if (seek && context === 0) {
-        let lineIndex = 0;
-        let counted = 0;
-        for (let from = 0; from <= text.length; ) {
-          const hit = seek(text, from);
-          if (hit < 0) break;
-          const lineStart = hit === 0 ? 0 : text.lastIndexOf('\n', hit - 1) + 1;
-          let lineEnd = text.indexOf('\n', hit);
-          if (lineEnd < 0) lineEnd = text.length;
-          if (entry) lineIndex = this.#cache.lineOf(entry, lineStart);
-          else {
-            lineIndex += countNewlines(text, counted, lineStart);
-            counted = lineStart;
-          }
-          const raw = text.slice(lineStart, lineEnd);
-          const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-          const column = matcher(line);
-          if (column >= 0 && !emit(lineIndex, column, line)) break;
-          from = lineEnd + 1;
-        }
-      } else {
-        const lines = text.split('\n');
-        for (let i = 0; i < lines.length; i++) {
-          const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
-          const column = matcher(line);
-          if (column >= 0 && !emit(i, column, line, lines)) break;
-        }
-      }
+      const lineOf = entry ? (offset: number) => this.#cache.lineOf(entry, offset) : undefined;
+      if (!matchText(file.path, text, compiled, context, matches, limit, lineOf)) truncated = true;
       if (truncated) break;
     }
     return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };

@@ -73,6 +73,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     const { files, checked } = options.paths
       ? lookAt(root, options.paths, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
       : { ...discover(root, discoveryOptions), checked: undefined };
+    options.onProgress?.({ stage: 'discovery', scanned: files.length });
     const present = new Set(files.map((file) => file.path));
     const stale = files.filter((file) => {
       const known = live.get(file.path);
@@ -89,7 +90,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     store.updateJob(journal);
     const builder = new SegmentBuilder();
     builder.tombstones = [...deleted];
-    const extractOptions: Parameters<typeof extractAll>[3] = {};
+    const extractOptions: Parameters<typeof extractAll>[3] = { onBatch: (done) => options.onProgress?.({ stage: 'indexing', done, total: stale.length }) };
     if (options.signal) extractOptions.signal = options.signal;
     if (options.threads !== undefined) extractOptions.threads = options.threads;
     const tally = { files: 0, bytes: 0, unindexed: 0, counts: {} };
@@ -105,6 +106,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
       live.set(file.path, builder.files.at(-1)!);
     }, extractOptions);
     options.signal?.throwIfAborted();
+    options.onProgress?.({ stage: 'finalizing' });
     for (const gone of deleted) live.delete(gone);
 
     // Binary files are never in the index, so they look new to every sync; count only text.

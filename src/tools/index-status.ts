@@ -1,6 +1,6 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
 import type { JobJournal } from '../index/store.js';
-import { readSymbols } from '../index/symbols/build.js';
+import type { IndexJob } from '../workspace/jobs.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
@@ -16,10 +16,35 @@ const JOB_SCHEMA = {
     percent: { type: 'number', minimum: 0, maximum: 100 },
     started_at: { type: 'string' },
     stopped: { type: 'string' },
+    job_id: { type: 'string' },
+    message: { type: 'string' },
+    files_scanned: { type: 'integer', minimum: 0 },
+    symbols: { type: 'integer', minimum: 0 },
+    status: { type: 'string', enum: ['running', 'completed', 'failed', 'cancelled'] },
+    error: { type: 'string' },
   },
   required: ['mode', 'stage', 'done', 'total', 'percent', 'started_at'],
   additionalProperties: false,
 };
+
+/** A job of this server, with its live progress. */
+function describeLiveJob(job: IndexJob): Record<string, unknown> {
+  const described: Record<string, unknown> = {
+    job_id: job.id,
+    mode: job.mode,
+    status: job.status,
+    stage: job.stage,
+    message: job.message,
+    done: job.done,
+    total: job.total,
+    percent: job.percent,
+    files_scanned: job.scanned,
+    symbols: job.symbols,
+    started_at: job.startedAt.toISOString(),
+  };
+  if (job.error) described.error = job.error.message;
+  return described;
+}
 
 function describeJob(job: JobJournal): Record<string, unknown> {
   const described: Record<string, unknown> = {
@@ -55,20 +80,24 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         segments: { type: 'integer', minimum: 0 },
         updated_at: { type: ['string', 'null'] },
         active_job: { oneOf: [JOB_SCHEMA, { type: 'null' }] },
+        last_job: { oneOf: [JOB_SCHEMA, { type: 'null' }], description: 'The last job this server ran for the project, once it ended' },
         interrupted_job: { oneOf: [{ ...JOB_SCHEMA, properties: { ...JOB_SCHEMA.properties, resume_command: { type: 'string' } } }, { type: 'null' }] },
         error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'], additionalProperties: false },
       },
-      required: ['workspace', 'source', 'indexing_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'updated_at', 'active_job', 'interrupted_job'],
+      required: ['workspace', 'source', 'indexing_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'updated_at', 'active_job', 'last_job', 'interrupted_job'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     run(project, resolved) {
       const state = project.indexState();
+      const live = project.job;
       const running = project.store.runningJob();
-      const interrupted = project.store.interruptedJob();
+      // A job this server stopped (cancelled, failed) is its last job, not an interrupted one.
+      const interrupted = project.lastJob && !project.lastJob.running ? undefined : project.store.interruptedJob();
       const manifest = state.manifest;
-      const symbols = manifest ? readSymbols(project.store).reduce((sum, file) => sum + file.symbols.length, 0) : 0;
-      const status = running ? 'indexing' : state.status;
+      const symbols = manifest ? project.symbols().files.reduce((sum, file) => sum + file.symbols.length, 0) : 0;
+      const status = live || running ? 'indexing' : state.status;
+      const last = project.lastJob && !project.lastJob.running ? project.lastJob : undefined;
       const structured: Record<string, unknown> = {
         workspace: project.root,
         source: resolved.source,
@@ -79,7 +108,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         symbols,
         segments: manifest?.segments.length ?? 0,
         updated_at: manifest?.updatedAt ?? null,
-        active_job: running ? describeJob(running) : null,
+        active_job: live ? describeLiveJob(live) : running ? describeJob(running) : null,
+        last_job: last ? describeLiveJob(last) : null,
         interrupted_job: interrupted ? { ...describeJob(interrupted), resume_command: `sextant ${interrupted.mode} ${project.root}` } : null,
       };
       if (state.incompatible) structured.error = { code: 'index_incompatible', message: state.incompatible };
@@ -87,7 +117,9 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
       if (manifest) lines.push(`${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, ${symbols} symbols; updated ${manifest.updatedAt}.`);
       else if (!state.incompatible) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
       if (state.incompatible) lines.push(state.incompatible);
-      if (running) lines.push(`Running ${running.mode} job: ${running.stage} ${running.done}/${running.total}.`);
+      if (live) lines.push(`Running ${live.mode} job ${live.id}: ${live.message} (${live.percent}%).`);
+      else if (running) lines.push(`Running ${running.mode} job (process ${running.pid}): ${running.stage} ${running.done}/${running.total}.`);
+      if (last) lines.push(`Last job ${last.id} (${last.mode}): ${last.status}${last.error ? ` — ${last.error.message}` : ''}.`);
       if (interrupted) lines.push(`An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ${interrupted.done}/${interrupted.total}): resume with \`sextant ${interrupted.mode} ${project.root}\`.`);
       return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
     },

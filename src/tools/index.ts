@@ -10,6 +10,10 @@ import { registerConformancePrompts, registerConformanceResources } from './conf
 import { createHealthCheckTool, projectReports } from './health-check.js';
 import { createIndexStatusTool } from './index-status.js';
 import { createSearchCodeTool } from './search-code.js';
+import { createCodeContextTool } from './code-context.js';
+import { createIndexJobTool } from './index-jobs.js';
+import { createFindRelatedTool } from './related.js';
+import { createFileOutlineTool, createLocateSymbolTool, createSymbolHierarchyTool } from './symbol-tools.js';
 import { resolveWorkspaceConfig } from '../workspace/config.js';
 import { ProjectService } from '../workspace/projects.js';
 
@@ -31,8 +35,15 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), ...(logger ? { logger } : {}) });
   tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now(), projects }));
   if (options.profile !== 'conformance') {
+    tools.register(createIndexJobTool(projects, 'index'));
+    tools.register(createIndexJobTool(projects, 'sync'));
     tools.register(createIndexStatusTool(projects));
     tools.register(createSearchCodeTool(projects));
+    tools.register(createLocateSymbolTool(projects));
+    tools.register(createFileOutlineTool(projects));
+    tools.register(createSymbolHierarchyTool(projects));
+    tools.register(createFindRelatedTool(projects));
+    tools.register(createCodeContextTool(projects));
   }
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();

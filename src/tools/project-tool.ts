@@ -5,7 +5,8 @@
  */
 import type { MessageContext } from '../mcp/session.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutput } from '../mcp/tools.js';
-import type { Project, ProjectService, ResolvedProject } from '../workspace/projects.js';
+import type { Project } from '../workspace/project.js';
+import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { RootsClient } from '../workspace/roots.js';
 
 export const WORKSPACE_PROPERTY = {

@@ -1,14 +1,30 @@
-/** `search_code`: exact text and regex search over the project's index. */
+/**
+ * `search_code`: exact text and regex search over the project's index, ranked for a reader:
+ * definitions and whole-identifier matches first, tests, vendored and generated files last; each
+ * result with the symbol that encloses it; pages through `nextCursor`.
+ */
+import { createHash } from 'node:crypto';
 import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from '../index/search-service.js';
-import type { Match } from '../index/search.js';
+import type { Match, SearchResult } from '../index/search.js';
+import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { ToolDefinition } from '../mcp/tools.js';
+import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
+import { enclosingSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 
 export const DEFAULT_SEARCH_RESULTS = 20;
 export const MAX_SEARCH_RESULTS = 200;
 export const MAX_CONTEXT_LINES = 10;
+/** Matches gathered and ranked per query; pages are cut from this pool. */
+export const RANKING_POOL = 1_000;
+
+const LOW_VALUE_PATHS: Array<[RegExp, number, string]> = [
+  [/(^|\/)(node_modules|vendor|third_party|external)\//, 40, 'vendored'],
+  [/(\.min\.(js|css)$|(^|\/)(dist|build|generated|gen)\/|\.generated\.|_pb2?\.|\.pb\.go$)/, 40, 'generated'],
+  [/((^|\/)(tests?|__tests__|spec|testdata|fixtures)\/|[._-](test|spec)\.[a-z]+$|_test\.go$|(^|\/)test_[^/]*\.py$)/, 30, 'test'],
+];
 
 const MATCH_SCHEMA = {
   type: 'object',
@@ -19,10 +35,86 @@ const MATCH_SCHEMA = {
     text: { type: 'string' },
     before: { type: 'array', items: { type: 'string' } },
     after: { type: 'array', items: { type: 'string' } },
+    symbol: {
+      type: 'object',
+      description: 'The innermost definition enclosing the match',
+      properties: { name: { type: 'string' }, kind: { type: 'string' }, qualified_name: { type: 'string' }, line: { type: 'integer' } },
+      required: ['name', 'kind', 'qualified_name', 'line'],
+      additionalProperties: false,
+    },
+    definition: { type: 'boolean', description: 'The match is on the line that defines a symbol named like the query' },
+    rank_notes: { type: 'array', items: { type: 'string' } },
   },
   required: ['path', 'line', 'column', 'text'],
   additionalProperties: false,
 };
+
+interface Ranked {
+  match: Match;
+  score: number;
+  order: number;
+  result: Record<string, unknown>;
+}
+
+function rank(project: Project, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
+  const { byPath } = project.symbols();
+  const needle = caseSensitive ? query : query.toLowerCase();
+  let pattern: RegExp | undefined;
+  try {
+    pattern = regex ? new RegExp(query, caseSensitive ? 'u' : 'iu') : undefined;
+  } catch {
+    pattern = undefined;
+  }
+  const word = regex ? undefined : new RegExp(`(^|[^\\w$])${query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`, caseSensitive ? '' : 'i');
+  return matches.map((match, order) => {
+    const result: Record<string, unknown> = { ...match };
+    const notes: string[] = [];
+    let score = 0;
+    const symbols = byPath.get(match.path)?.symbols ?? [];
+    // A definition of exactly the name searched for ranks first; one whose name only contains it, less.
+    const named = (symbol: SymbolInfo): number => {
+      const name = caseSensitive ? symbol.name : symbol.name.toLowerCase();
+      if (regex) return pattern?.test(symbol.name) ? 100 : 0;
+      return name === needle ? 100 : name.includes(needle) ? 30 : 0;
+    };
+    const defined = symbols.filter((symbol) => symbol.line === match.line).map((symbol) => ({ symbol, weight: named(symbol) })).sort((a, b) => b.weight - a.weight)[0];
+    if (defined && defined.weight > 0) {
+      score += defined.weight;
+      if (defined.weight === 100) result.definition = true;
+      notes.push(`defines ${defined.symbol.kind} ${defined.symbol.qualifiedName}`);
+    }
+    if (word?.test(match.text)) {
+      score += 50;
+      notes.push('whole identifier');
+    }
+    for (const [pattern, penalty, why] of LOW_VALUE_PATHS) {
+      if (pattern.test(match.path)) {
+        score -= penalty;
+        notes.push(`${why} path`);
+      }
+    }
+    const enclosing = enclosingSymbol(symbols, match.line);
+    if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
+    if (notes.length > 0) result.rank_notes = notes;
+    return { match, score, order, result };
+  }).sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
+function fingerprint(args: Record<string, unknown>): string {
+  const { cursor: _cursor, limit: _limit, ...rest } = args;
+  return createHash('sha256').update(JSON.stringify(rest, Object.keys(rest).sort())).digest('base64url').slice(0, 12);
+}
+
+function readCursor(cursor: unknown, args: Record<string, unknown>): number {
+  if (cursor === undefined) return 0;
+  try {
+    const decoded = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8')) as { o?: unknown; h?: unknown };
+    if (typeof decoded.o === 'number' && Number.isInteger(decoded.o) && decoded.o >= 0 && decoded.h === fingerprint(args)) return decoded.o;
+  } catch {
+    // below
+  }
+  throw toolError('invalid_input', 'The cursor is not one this search returned (or the query changed): start again without it', { argument: 'cursor' });
+}
 
 export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
   return projectTool(projects, {
@@ -30,7 +122,9 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
     title: 'Search code',
     description:
       'Searches the project for a literal string (case-insensitive unless case_sensitive) or a JavaScript regular expression (regex: true). ' +
-      'Returns matching lines with path, line, column and text, optionally with context lines. Filter with a path glob (e.g. "src/**/*.ts") or a language.',
+      'Results are ranked: definitions and whole-identifier matches first, tests, vendored and generated files last; each has path, line, column, ' +
+      'the line text, the enclosing symbol, and optional context lines. Filter with a path glob (e.g. "src/**/*.ts") or a language. ' +
+      `Returns at most limit results (default ${DEFAULT_SEARCH_RESULTS}, max ${MAX_SEARCH_RESULTS}); pass nextCursor back as cursor for more.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -41,6 +135,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         language: { type: 'string', description: 'Only files of this language (e.g. typescript, python, c)' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_RESULTS, default: DEFAULT_SEARCH_RESULTS },
         context_lines: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT_LINES, default: 0 },
+        cursor: { type: 'string', description: 'nextCursor of a previous call with the same arguments' },
       },
       required: ['query'],
       additionalProperties: false,
@@ -48,51 +143,73 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
     outputSchema: {
       type: 'object',
       properties: {
-        workspace: { type: 'string' },
-        indexing_status: { type: 'string', enum: ['not_indexed', 'indexing', 'ready', 'failed'] },
-        result_completeness: { type: 'string', enum: ['complete', 'partial', 'truncated'] },
-        updated_at: { type: 'string', description: 'When the index was last updated (freshness)' },
+        ...STATUS_PROPERTIES,
         results: { type: 'array', items: MATCH_SCHEMA },
+        total_matches: { type: 'integer', minimum: 0, description: `Matches ranked (at most ${RANKING_POOL})` },
+        nextCursor: { type: 'string' },
+        note: { type: 'string' },
         candidates: { type: 'integer', minimum: 0 },
         duration_ms: { type: 'number', minimum: 0 },
       },
-      required: ['workspace', 'indexing_status', 'result_completeness', 'updated_at', 'results'],
+      required: [...STATUS_REQUIRED, 'results', 'total_matches'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(project, _resolved, args) {
-      const manifest = project.requireIndex();
+      const offset = readCursor(args.cursor, args);
+      const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
       const query = {
         pattern: args.query as string,
         regex: args.regex === true,
         caseSensitive: args.case_sensitive === true,
-        limit: (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS,
+        limit: RANKING_POOL,
         context: (args.context_lines as number | undefined) ?? 0,
         ...(typeof args.path === 'string' ? { path: args.path } : {}),
         ...(typeof args.language === 'string' ? { language: args.language } : {}),
       };
-      let result;
+      let manifest = project.indexState().manifest;
+      let direct = false;
+      if (!manifest && projects.autoIndex && !project.indexState().incompatible) {
+        if (!project.job) project.startJob('index');
+        direct = true; // meanwhile: a direct scan, marked partial
+      } else manifest = project.requireIndex();
+      let result: SearchResult & { partial?: boolean };
       try {
-        result = await project.search.search(query);
+        result = direct ? await project.search.directSearch(query) : await project.search.search(query);
       } catch (error) {
         if (error instanceof PatternTooExpensiveError) throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
         if ((error as { code?: unknown }).code === 'SEXTANT_ERR_BAD_PATTERN') throw toolError('invalid_input', (error as Error).message, { argument: 'query' });
         throw error;
       }
-      const lines = result.matches.map((match: Match) => `${match.path}:${match.line}:${match.column}: ${match.text}`);
-      const summary = result.matches.length === 0 ? `No matches for ${JSON.stringify(query.pattern)}.` : `${result.matches.length} matches${result.truncated ? ` (stopped at the limit of ${query.limit}; more exist)` : ''}:`;
-      return {
-        content: [{ type: 'text', text: [summary, ...lines].join('\n') }],
-        structuredContent: {
-          workspace: project.root,
-          indexing_status: 'ready',
-          result_completeness: result.truncated ? 'truncated' : 'complete',
-          updated_at: manifest.updatedAt,
-          results: result.matches as unknown as Record<string, unknown>[],
-          candidates: result.stats.candidates,
-          duration_ms: result.stats.durationMs,
-        },
+      const ranked = direct ? result.matches.map((match, order) => ({ match, score: 0, order, result: { ...match } as Record<string, unknown> })) : rank(project, result.matches, query.pattern, query.regex, query.caseSensitive);
+      const page = ranked.slice(offset, offset + limit);
+      const lineOf = (item: Ranked): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
+      const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + lineOf(item).length + 1);
+      const shown = page.slice(0, fits);
+      const next = offset + shown.length;
+      let completeness: Completeness = direct || result.partial ? 'partial' : 'complete';
+      const notes: string[] = [];
+      if (direct) notes.push(`No index yet: indexing started (${project.job?.id ?? 'done'}); these results come from a direct scan${result.partial ? ' that stopped at its time limit' : ''}.`);
+      if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
+      if (result.truncated) {
+        completeness = completeness === 'complete' ? 'truncated' : completeness;
+        notes.push(`More than ${RANKING_POOL} matches: only the first ${RANKING_POOL} (in path order) were ranked; narrow the query or the path.`);
+      }
+      const structured: Record<string, unknown> = {
+        ...statusFields(project, manifest, completeness),
+        results: shown.map((item) => item.result),
+        total_matches: ranked.length,
+        candidates: result.stats.candidates,
+        duration_ms: result.stats.durationMs,
       };
+      if (next < ranked.length) structured.nextCursor = Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url');
+      if (notes.length > 0) structured.note = notes.join(' ');
+      const header =
+        ranked.length === 0
+          ? `No matches for ${JSON.stringify(query.pattern)}.`
+          : `${ranked.length}${result.truncated ? '+' : ''} matches; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
+      const text = [header, ...shown.map(lineOf), ...notes].join('\n');
+      return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   });
 }

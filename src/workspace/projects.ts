@@ -3,15 +3,12 @@
  * the registry of known workspaces and, for each, its index state and search service.
  */
 import type { Logger } from '../log.js';
-import { IndexStore, IndexIncompatibleError, type Manifest } from '../index/store.js';
-import { SearchService } from '../index/search-service.js';
+import { Project } from './project.js';
 import { toolError } from '../tools/error-codes.js';
 import type { WorkspaceConfig } from './config.js';
 import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type ProjectSource } from './detect.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
-
-export type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
 
 export interface ResolvedProject {
   root: string;
@@ -20,62 +17,17 @@ export interface ResolvedProject {
   hint?: string;
 }
 
-export interface IndexState {
-  status: IndexingStatus;
-  manifest?: Manifest;
-  /** Set when the index on disk cannot be read (another format). */
-  incompatible?: string;
-}
-
-/** What one known project holds at run time: its index store and, once searched, its search workers. */
-export class Project {
-  readonly root: string;
-  readonly store: IndexStore;
-  readonly #home: string | undefined;
-  #search: SearchService | undefined;
-
-  constructor(root: string, home?: string) {
-    this.root = root;
-    this.#home = home;
-    this.store = new IndexStore(root, home);
-  }
-
-  indexState(): IndexState {
-    try {
-      const manifest = this.store.readManifest();
-      return manifest ? { status: 'ready', manifest } : { status: 'not_indexed' };
-    } catch (error) {
-      if (error instanceof IndexIncompatibleError) return { status: 'failed', incompatible: error.message };
-      throw error;
-    }
-  }
-
-  /** The index, or the error a tool should answer with. */
-  requireIndex(): Manifest {
-    const state = this.indexState();
-    if (state.incompatible) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
-    if (!state.manifest) {
-      throw toolError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, { workspace: this.root });
-    }
-    return state.manifest;
-  }
-
-  get search(): SearchService {
-    this.#search ??= new SearchService(this.root, this.#home ? { home: this.#home } : {});
-    return this.#search;
-  }
-
-  async close(): Promise<void> {
-    await this.#search?.close();
-    this.#search = undefined;
-  }
-}
-
 export interface ProjectServiceOptions {
   config: WorkspaceConfig;
   logger?: Logger;
   /** Index home (tests); default $SEXTANT_HOME. */
   home?: string;
+  /** Keep indexed projects current with a file watcher (serve: on unless --no-watch). */
+  watch?: boolean;
+  /** Start indexing a project that has none when a tool needs it (--auto-index). */
+  autoIndex?: boolean;
+  /** How long one search may run (tests shorten it). */
+  searchBudgetMs?: number;
 }
 
 export class ProjectService {
@@ -83,6 +35,9 @@ export class ProjectService {
   readonly registry: WorkspaceRegistry;
   readonly #logger: Logger | undefined;
   readonly #home: string | undefined;
+  readonly #watch: boolean;
+  readonly #searchBudgetMs: number | undefined;
+  readonly autoIndex: boolean;
   readonly #sessions = new WeakMap<object, SessionProjects>();
   readonly #projects = new Map<string, Project>();
 
@@ -90,7 +45,11 @@ export class ProjectService {
     this.config = options.config;
     this.#logger = options.logger;
     this.#home = options.home;
+    this.#watch = options.watch ?? false;
+    this.autoIndex = options.autoIndex ?? false;
+    this.#searchBudgetMs = options.searchBudgetMs;
     this.registry = new WorkspaceRegistry(options.config, {
+      isBusy: (root) => this.#projects.get(root)?.job !== undefined,
       onEvict: (root) => {
         this.#logger?.info(`Workspace ${root} let go to make room (least recently used)`);
         const project = this.#projects.get(root);
@@ -148,7 +107,12 @@ export class ProjectService {
   project(root: string): Project {
     let project = this.#projects.get(root);
     if (!project) {
-      project = new Project(root, this.#home);
+      project = new Project(root, {
+        watch: this.#watch,
+        ...(this.#home ? { home: this.#home } : {}),
+        ...(this.#logger ? { logger: this.#logger } : {}),
+        ...(this.#searchBudgetMs ? { searchBudgetMs: this.#searchBudgetMs } : {}),
+      });
       this.#projects.set(root, project);
     }
     return project;

@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TapEntry } from '../../src/jsonrpc/index.js';
@@ -11,6 +11,7 @@ import { createSextantServer } from '../../src/tools/index.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { resolveWorkspaceConfig, type WorkspaceOptions } from '../../src/workspace/config.js';
 import { ProjectService } from '../../src/workspace/projects.js';
+import { ROOT } from './process.js';
 import { TrafficChecker } from './schema.js';
 
 export interface ProjectHarness {
@@ -23,7 +24,11 @@ export interface ProjectHarness {
   close(): Promise<void>;
 }
 
-export async function projectHarness(workspace: WorkspaceOptions = {}, home?: string): Promise<ProjectHarness> {
+export async function projectHarness(
+  workspace: WorkspaceOptions = {},
+  home?: string,
+  service: Pick<ConstructorParameters<typeof ProjectService>[0], 'autoIndex' | 'searchBudgetMs' | 'watch'> = {},
+): Promise<ProjectHarness> {
   const logs: string[] = [];
   const logger: Logger = {
     debug: (message) => void logs.push(`debug: ${message}`),
@@ -31,7 +36,7 @@ export async function projectHarness(workspace: WorkspaceOptions = {}, home?: st
     warning: (message) => void logs.push(`warning: ${message}`),
     error: (message) => void logs.push(`error: ${message}`),
   };
-  const projects = new ProjectService({ config: resolveWorkspaceConfig({ env: {}, ...workspace }), logger, ...(home ? { home } : {}) });
+  const projects = new ProjectService({ config: resolveWorkspaceConfig({ env: {}, ...workspace }), logger, ...service, ...(home ? { home } : {}) });
   const server = createSextantServer({ logger, projects });
   const checkers: TrafficChecker[] = [];
   const sent: unknown[] = [];
@@ -87,6 +92,13 @@ export async function sdkClient(url: string, roots?: { answer?: () => RootsAnswe
 }
 
 /** A small project on disk (real path), files given by relative path. */
+/** A fresh copy of a committed fixture repository (test/fixtures/NAME), at its real path. */
+export function fixtureCopy(name: string): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), `sextant-${name}-`)));
+  cpSync(join(ROOT, 'test/fixtures', name), root, { recursive: true });
+  return root;
+}
+
 export function projectTree(files: Record<string, string>, prefix = 'sextant-project-'): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   for (const [path, content] of Object.entries(files)) {

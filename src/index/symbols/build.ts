@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { IndexStore, writeAtomic } from '../store.js';
 import { byPath, type SegmentFile } from '../segment.js';
-import { SymbolExtractor, type SymbolInfo } from './extract.js';
+import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
 import { writeNameIndex } from './names.js';
 
 const WORKER_ROLE = 'sextant-symbols';
@@ -20,6 +20,16 @@ export interface FileSymbols {
   path: string;
   hash: string;
   symbols: SymbolInfo[];
+  /** Calls and imports in the file (related-symbol queries); absent in files written before they were kept. */
+  references?: ReferenceInfo[];
+}
+
+export interface SymbolsOptions {
+  home?: string;
+  threads?: number;
+  signal?: AbortSignal;
+  /** After each batch: files parsed or reused so far, of how many, and the symbols found so far. */
+  onProgress?(done: number, total: number, symbols: number): void;
 }
 
 export interface SymbolsSummary {
@@ -43,10 +53,11 @@ interface Job {
 }
 
 /** Parses `files` (live entries of the text index) and writes the symbols file. */
-export async function buildSymbols(root: string, files: SegmentFile[], options: { home?: string; threads?: number } = {}): Promise<SymbolsSummary> {
+export async function buildSymbols(root: string, files: SegmentFile[], options: SymbolsOptions = {}): Promise<SymbolsSummary> {
   const started = Date.now();
   const store = new IndexStore(root, options.home);
-  const previous = new Map(readSymbols(store).map((entry) => [`${entry.path}\0${entry.hash}`, entry]));
+  // Entries without references come from before they were kept: parsed again.
+  const previous = new Map(readSymbols(store).filter((entry) => entry.references).map((entry) => [`${entry.path}\0${entry.hash}`, entry]));
   const wanted = files.filter((file) => SymbolExtractor.supports(file.language));
   const results: FileSymbols[] = [];
   const todo: Job['files'] = [];
@@ -55,6 +66,8 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
     if (cached) results.push(cached);
     else todo.push({ path: file.path, hash: file.hash, language: file.language! });
   }
+  let symbolCount = results.reduce((sum, entry) => sum + entry.symbols.length, 0);
+  options.onProgress?.(results.length, wanted.length, symbolCount);
   const threads = Math.max(1, Math.min(options.threads ?? cpus().length, Math.ceil(todo.length / BATCH_FILES)));
   if (todo.length > 0) {
     const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
@@ -74,6 +87,9 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
               };
               worker.on('message', (done: FileSymbols[]) => {
                 results.push(...done);
+                symbolCount += done.reduce((sum, entry) => sum + entry.symbols.length, 0);
+                options.onProgress?.(results.length, wanted.length, symbolCount);
+                if (options.signal?.aborted) return reject(options.signal.reason);
                 give();
               });
               worker.on('error', reject);
@@ -85,6 +101,7 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
       await Promise.all(workers.map((worker) => worker.terminate()));
     }
   }
+  options.signal?.throwIfAborted();
   results.sort(byPath);
   writeAtomic(join(store.dir, SYMBOLS_FILE), JSON.stringify({ files: results }));
   writeNameIndex(store, results);
@@ -103,13 +120,13 @@ function startWorker(): void {
     const extractor = await ready;
     const done: FileSymbols[] = [];
     for (const file of job.files) {
-      let symbols: SymbolInfo[] = [];
+      let extracted: { symbols: SymbolInfo[]; references: ReferenceInfo[] } = { symbols: [], references: [] };
       try {
-        symbols = (await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'), { references: false })).symbols;
+        extracted = await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'));
       } catch {
         // unreadable now, or a grammar failure: the file simply has no symbols
       }
-      done.push({ path: file.path, hash: file.hash, symbols });
+      done.push({ path: file.path, hash: file.hash, ...extracted });
     }
     parentPort!.postMessage(done);
   });

@@ -1,0 +1,128 @@
+/**
+ * What the code tools share: the status fields every result carries, the output budget, paths
+ * checked against the workspace, and symbols found by position.
+ */
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { FileSymbols } from '../index/symbols/build.js';
+import type { SymbolInfo } from '../index/symbols/extract.js';
+import type { Manifest } from '../index/store.js';
+import type { Project } from '../workspace/project.js';
+import { toolError } from './error-codes.js';
+
+/**
+ * Characters one tool result may hold, structured and text together: about 12,000 tokens at
+ * the usual ~4 characters a token, well under the 25,000-token limit some clients enforce.
+ * Over it, lists are cut (with a note and, where the tool pages, a cursor), never the JSON.
+ */
+export const MAX_OUTPUT_CHARS = 48_000;
+
+export const STATUS_PROPERTIES = {
+  workspace: { type: 'string', description: 'The project root this answer is about' },
+  indexing_status: { type: 'string', enum: ['not_indexed', 'indexing', 'ready', 'failed'] },
+  result_completeness: { type: 'string', enum: ['complete', 'partial', 'truncated'] },
+  updated_at: { type: ['string', 'null'], description: 'When the index was last updated (freshness)' },
+} as const;
+export const STATUS_REQUIRED = ['workspace', 'indexing_status', 'result_completeness', 'updated_at'];
+
+export type Completeness = 'complete' | 'partial' | 'truncated';
+
+export function statusFields(project: Project, manifest: Manifest | undefined, completeness: Completeness): Record<string, unknown> {
+  return {
+    workspace: project.root,
+    indexing_status: project.indexState().status,
+    result_completeness: completeness,
+    updated_at: manifest?.updatedAt ?? null,
+  };
+}
+
+export const SYMBOL_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    kind: { type: 'string' },
+    language: { type: 'string' },
+    path: { type: 'string' },
+    line: { type: 'integer', minimum: 1 },
+    column: { type: 'integer', minimum: 1 },
+    end_line: { type: 'integer', minimum: 1 },
+    end_column: { type: 'integer', minimum: 1 },
+    qualified_name: { type: 'string' },
+    parent: { type: 'string' },
+    signature: { type: 'string' },
+  },
+  required: ['name', 'kind', 'path', 'line', 'end_line', 'qualified_name', 'signature'],
+  additionalProperties: true,
+} as const;
+
+/** A symbol as tools show it (snake_case, with its path). */
+export function describeSymbol(symbol: SymbolInfo, path: string): Record<string, unknown> {
+  const described: Record<string, unknown> = {
+    name: symbol.name,
+    kind: symbol.kind,
+    language: symbol.language,
+    path,
+    line: symbol.line,
+    column: symbol.column,
+    end_line: symbol.endLine,
+    end_column: symbol.endColumn,
+    qualified_name: symbol.qualifiedName,
+    signature: symbol.signature,
+  };
+  if (symbol.parent) described.parent = symbol.parent;
+  return described;
+}
+
+/**
+ * Keeps the leading items whose rendering fits `budget` characters (JSON of the item plus its
+ * text line). Returns how many fit.
+ */
+export function fitCount<T>(items: T[], budget: number, size: (item: T) => number): number {
+  let used = 0;
+  for (let i = 0; i < items.length; i++) {
+    used += size(items[i]!);
+    if (used > budget) return i;
+  }
+  return items.length;
+}
+
+/**
+ * A path argument as a workspace-relative path ('/'-separated): relative to the root, or
+ * absolute inside it. `..`, other absolute paths and symlinks that lead out are invalid_input;
+ * nothing outside the workspace is read.
+ */
+export function workspacePath(project: Project, value: string): string {
+  const absolute = isAbsolute(value) ? value : resolve(project.root, value);
+  const inside = (path: string): boolean => path === project.root || path.startsWith(project.root.endsWith(sep) ? project.root : `${project.root}${sep}`);
+  if (!inside(absolute)) throw toolError('invalid_input', `Path ${value} is outside the workspace ${project.root}`, { argument: 'path' });
+  let real = absolute;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    // not on disk: checked against the index below
+  }
+  if (!inside(real)) throw toolError('invalid_input', `Path ${value} leads outside the workspace ${project.root} (through a symlink)`, { argument: 'path' });
+  return relative(project.root, real).split(sep).join('/');
+}
+
+/** The indexed symbols of a file, or file_not_found. */
+export function fileSymbols(project: Project, path: string): FileSymbols {
+  const file = project.symbols().byPath.get(path);
+  if (!file) throw toolError('file_not_found', `${path} is not an indexed source file of ${project.root}`, { path }, 'Use a workspace-relative path as search results list them; only files in a language with symbol support have an outline.');
+  return file;
+}
+
+/** The innermost symbol whose range holds `line`. */
+export function enclosingSymbol(symbols: SymbolInfo[], line: number): SymbolInfo | undefined {
+  let best: SymbolInfo | undefined;
+  for (const symbol of symbols) {
+    if (symbol.line > line || symbol.endLine < line) continue;
+    if (!best || symbol.endLine - symbol.line < best.endLine - best.line) best = symbol;
+  }
+  return best;
+}
+
+/** Rough tokens of a text, the way get_code_context and the budgets count them. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,238 @@
+/** `locate_symbol`, `get_file_outline`, `get_symbol_hierarchy`: definitions by name, per file, and by nesting. */
+import type { SymbolInfo } from '../index/symbols/extract.js';
+import type { ToolDefinition } from '../mcp/tools.js';
+import type { Project } from '../workspace/project.js';
+import type { ProjectService } from '../workspace/projects.js';
+import { describeSymbol, fileSymbols, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, workspacePath, type Completeness } from './common.js';
+import { toolError } from './error-codes.js';
+import { projectTool } from './project-tool.js';
+
+export const DEFAULT_SYMBOL_RESULTS = 20;
+export const MAX_SYMBOL_RESULTS = 100;
+/** Candidates listed with an ambiguous_symbol error. */
+const MAX_CANDIDATES = 20;
+
+function matchType(score: number): string {
+  return score >= 100 ? 'exact' : score >= 90 ? 'case_insensitive' : score >= 70 ? 'prefix' : 'fuzzy';
+}
+
+/** The project's symbols, or index_not_ready while the symbol phase has not written them yet. */
+export function requireSymbols(project: Project): ReturnType<Project['symbols']> & { manifest: ReturnType<Project['requireIndex']> } {
+  const manifest = project.requireIndex();
+  const symbols = project.symbols();
+  if (!symbols.names && symbols.files.length === 0) {
+    throw toolError('index_not_ready', `The symbols of ${project.root} are not built yet${project.job ? ` (job ${project.job.id} is at ${project.job.percent}%)` : ''}`, { workspace: project.root }, 'Run sync_repo (or wait for the running job), then retry.');
+  }
+  return { ...symbols, manifest };
+}
+
+export interface Located {
+  symbol: SymbolInfo;
+  path: string;
+}
+
+/** Definitions named exactly `name` (or with that qualified name), optionally in one file; exactly one, or the error. */
+export function resolveSymbol(project: Project, name: string, path: string | undefined): Located {
+  const { files } = requireSymbols(project);
+  const wanted = path === undefined ? undefined : workspacePath(project, path);
+  const found: Located[] = [];
+  for (const file of files) {
+    if (wanted !== undefined && file.path !== wanted) continue;
+    for (const symbol of file.symbols) if (symbol.name === name || symbol.qualifiedName === name) found.push({ symbol, path: file.path });
+  }
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) {
+    throw toolError('symbol_not_found', `No definition named ${JSON.stringify(name)}${wanted ? ` in ${wanted}` : ''}`, { symbol_name: name }, 'Check the spelling or use locate_symbol for close matches; qualified names like Class.method work too.');
+  }
+  // Several: a qualified-name match or a container wins over members with the same short name only when unique.
+  const byQualified = found.filter((entry) => entry.symbol.qualifiedName === name);
+  if (byQualified.length === 1) return byQualified[0]!;
+  throw toolError('ambiguous_symbol', `${found.length} definitions are named ${JSON.stringify(name)}; pass path (or a qualified name) to pick one`, {
+    symbol_name: name,
+    candidates: found.slice(0, MAX_CANDIDATES).map((entry) => ({ path: entry.path, line: entry.symbol.line, kind: entry.symbol.kind, qualified_name: entry.symbol.qualifiedName })),
+  });
+}
+
+/** Symbols of one file nested by range: each symbol's children are the ones it encloses. */
+export interface OutlineNode {
+  symbol: SymbolInfo;
+  children: OutlineNode[];
+}
+
+export function outlineOf(symbols: SymbolInfo[]): OutlineNode[] {
+  const sorted = [...symbols].sort((a, b) => a.line - b.line || a.column - b.column || b.endLine - a.endLine);
+  const roots: OutlineNode[] = [];
+  const stack: OutlineNode[] = [];
+  for (const symbol of sorted) {
+    const node: OutlineNode = { symbol, children: [] };
+    while (stack.length > 0 && stack.at(-1)!.symbol.endLine < symbol.line) stack.pop();
+    // Same range start and end as the enclosing one (e.g. `export const x = ...` twice): a sibling.
+    while (stack.length > 0 && stack.at(-1)!.symbol.endLine < symbol.endLine) stack.pop();
+    (stack.at(-1)?.children ?? roots).push(node);
+    stack.push(node);
+  }
+  return roots;
+}
+
+function renderOutline(nodes: OutlineNode[], depth: number, lines: string[]): void {
+  for (const node of nodes) {
+    lines.push(`${'  '.repeat(depth)}${node.symbol.kind} ${node.symbol.name} (${node.symbol.line}-${node.symbol.endLine})  ${node.symbol.signature}`);
+    renderOutline(node.children, depth + 1, lines);
+  }
+}
+
+function outlineJson(nodes: OutlineNode[], path: string, all: boolean): Array<Record<string, unknown>> {
+  return nodes.map((node) => ({ ...describeSymbol(node.symbol, path), ...(all && node.children.length > 0 ? { children: outlineJson(node.children, path, all) } : {}) }));
+}
+
+export function createLocateSymbolTool(projects: ProjectService): ToolDefinition {
+  return projectTool(projects, {
+    name: 'locate_symbol',
+    title: 'Locate symbol',
+    description:
+      'Finds symbol definitions (functions, methods, classes, interfaces, types, enums, variables, constants, modules) by name: exact matches first, ' +
+      'then case-insensitive, prefix and fuzzy ones (camelCase and snake_case aware: "gUBI" finds getUserById). Each has path, range, kind, qualified name and signature.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        kind: { type: 'string', enum: ['function', 'method', 'class', 'interface', 'type', 'enum', 'variable', 'constant', 'module'] },
+        language: { type: 'string' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_SYMBOL_RESULTS, default: DEFAULT_SYMBOL_RESULTS },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        ...STATUS_PROPERTIES,
+        symbols: { type: 'array', items: { ...SYMBOL_SCHEMA, properties: { ...SYMBOL_SCHEMA.properties, match: { type: 'string', enum: ['exact', 'case_insensitive', 'prefix', 'fuzzy'] } } } },
+      },
+      required: [...STATUS_REQUIRED, 'symbols'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    run(project, _resolved, args) {
+      const { names, manifest } = requireSymbols(project);
+      const limit = (args.limit as number | undefined) ?? DEFAULT_SYMBOL_RESULTS;
+      const name = args.name as string;
+      const lookup: { kind?: string; limit: number } = { limit: args.language ? MAX_SYMBOL_RESULTS * 50 : limit + 1 };
+      if (typeof args.kind === 'string') lookup.kind = args.kind;
+      let found = names?.find(name, lookup) ?? [];
+      if (typeof args.language === 'string') found = found.filter((symbol) => symbol.language === args.language);
+      if (found.length === 0) throw toolError('symbol_not_found', `No symbol matches ${JSON.stringify(name)}${args.kind ? ` of kind ${String(args.kind)}` : ''}${args.language ? ` in ${String(args.language)}` : ''}`, { name });
+      const more = found.length > limit;
+      const kept = found.slice(0, limit);
+      const shown = kept.map((symbol) => ({ ...describeSymbol(symbol, symbol.path), match: matchType(symbol.score) }));
+      const lines = kept.map((symbol) => `${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName} [${matchType(symbol.score)}]  ${symbol.signature}`);
+      const fits = fitCount(lines, MAX_OUTPUT_CHARS / 2, (line) => line.length * 3);
+      const completeness: Completeness = more || fits < shown.length ? 'truncated' : 'complete';
+      return {
+        content: [{ type: 'text', text: [`${fits} definitions for ${JSON.stringify(name)}${completeness === 'truncated' ? ' (more exist: raise limit or narrow by kind/language)' : ''}:`, ...lines.slice(0, fits)].join('\n') }],
+        structuredContent: { ...statusFields(project, manifest, completeness), symbols: shown.slice(0, fits) },
+      };
+    },
+  });
+}
+
+export function createFileOutlineTool(projects: ProjectService): ToolDefinition {
+  return projectTool(projects, {
+    name: 'get_file_outline',
+    title: 'File outline',
+    description: 'Lists the symbols of one file as a tree (classes with their methods, …), each with its line range, kind and signature. depth "top" lists only top-level symbols.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', minLength: 1, description: 'Workspace-relative path, or an absolute path inside the workspace' },
+        depth: { type: 'string', enum: ['top', 'all'], default: 'all' },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: { ...STATUS_PROPERTIES, path: { type: 'string' }, symbols: { type: 'array', items: SYMBOL_SCHEMA }, symbol_count: { type: 'integer', minimum: 0 } },
+      required: [...STATUS_REQUIRED, 'path', 'symbols', 'symbol_count'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    run(project, _resolved, args) {
+      const { manifest } = requireSymbols(project);
+      const path = workspacePath(project, args.path as string);
+      const file = fileSymbols(project, path);
+      const all = args.depth !== 'top';
+      let tree = outlineOf(file.symbols);
+      let completeness: Completeness = 'complete';
+      let json = outlineJson(tree, path, all);
+      while (JSON.stringify(json).length > MAX_OUTPUT_CHARS / 2 && tree.length > 1) {
+        tree = tree.slice(0, Math.ceil(tree.length / 2));
+        json = outlineJson(tree, path, all);
+        completeness = 'truncated';
+      }
+      const lines: string[] = [];
+      renderOutline(all ? tree : tree.map((node) => ({ ...node, children: [] })), 0, lines);
+      if (completeness === 'truncated') lines.push(`(cut to the first ${tree.length} top-level symbols to stay within the output budget)`);
+      return {
+        content: [{ type: 'text', text: [`${path}: ${file.symbols.length} symbols`, ...lines].join('\n') }],
+        structuredContent: { ...statusFields(project, manifest, completeness), path, symbols: json, symbol_count: file.symbols.length },
+      };
+    },
+  });
+}
+
+export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinition {
+  return projectTool(projects, {
+    name: 'get_symbol_hierarchy',
+    title: 'Symbol hierarchy',
+    description:
+      'Shows where a symbol sits: its ancestors (the definitions that enclose it, innermost first) or its descendants (the definitions it encloses, as a tree). ' +
+      'A name defined in several places needs path (or a qualified name such as Class.method); the error lists the candidates.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        symbol_name: { type: 'string', minLength: 1 },
+        path: { type: 'string', description: 'The file that defines it, to pick one of several' },
+        direction: { type: 'string', enum: ['ancestors', 'descendants'], default: 'ancestors' },
+      },
+      required: ['symbol_name'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        ...STATUS_PROPERTIES,
+        symbol: SYMBOL_SCHEMA,
+        direction: { type: 'string', enum: ['ancestors', 'descendants'] },
+        ancestors: { type: 'array', items: SYMBOL_SCHEMA },
+        descendants: { type: 'array', items: SYMBOL_SCHEMA },
+      },
+      required: [...STATUS_REQUIRED, 'symbol', 'direction'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    run(project, _resolved, args) {
+      const { manifest } = requireSymbols(project);
+      const { symbol, path } = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined);
+      const direction = args.direction === 'descendants' ? 'descendants' : 'ancestors';
+      const others = fileSymbols(project, path).symbols.filter((other) => other !== symbol);
+      const structured: Record<string, unknown> = { ...statusFields(project, manifest, 'complete'), symbol: describeSymbol(symbol, path), direction };
+      const lines = [`${symbol.kind} ${symbol.qualifiedName} (${path}:${symbol.line}-${symbol.endLine})`];
+      if (direction === 'ancestors') {
+        const ancestors = others
+          .filter((other) => other.line <= symbol.line && other.endLine >= symbol.endLine && other.endLine - other.line >= symbol.endLine - symbol.line)
+          .sort((a, b) => a.endLine - a.line - (b.endLine - b.line));
+        structured.ancestors = ancestors.map((ancestor) => describeSymbol(ancestor, path));
+        lines.push(...(ancestors.length > 0 ? ancestors.map((ancestor, depth) => `${'  '.repeat(depth + 1)}in ${ancestor.kind} ${ancestor.qualifiedName} (${ancestor.line}-${ancestor.endLine})`) : ['  (top level)']));
+      } else {
+        const inside = others.filter((other) => other.line >= symbol.line && other.endLine <= symbol.endLine);
+        const tree = outlineOf(inside);
+        structured.descendants = outlineJson(tree, path, true);
+        const rendered: string[] = [];
+        renderOutline(tree, 1, rendered);
+        lines.push(...(rendered.length > 0 ? rendered : ['  (no nested definitions)']));
+      }
+      return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+    },
+  });
+}

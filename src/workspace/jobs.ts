@@ -1,0 +1,142 @@
+/**
+ * Index and sync jobs run inside the server: one at a time per project, cancellable, and
+ * observable while they run. Progress is kept as a number that only grows (0-100) with a human
+ * message per stage, which is what MCP progress notifications carry.
+ */
+import { buildIndex, type IndexProgress } from '../index/indexer.js';
+import { mergeDeltas } from '../index/merge.js';
+import { IndexReader } from '../index/search.js';
+import { buildSymbols } from '../index/symbols/build.js';
+import { syncIndex } from '../index/sync.js';
+
+export type JobMode = 'index' | 'sync';
+export type JobStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobResult {
+  files: number;
+  bytes: number;
+  symbols: number;
+  added?: number;
+  changed?: number;
+  deleted?: number;
+}
+
+/** Where each stage sits on the 0-100 scale progress notifications use. */
+const SCALE = { discovery: [0, 5], indexing: [5, 65], symbols: [65, 97], finalizing: [97, 99] } as const;
+
+let nextJobNumber = 1;
+
+export class IndexJob {
+  readonly id: string;
+  readonly mode: JobMode;
+  readonly root: string;
+  readonly startedAt = new Date();
+  status: JobStatus = 'running';
+  stage = 'starting';
+  message = 'Starting';
+  /** 0-100, strictly growing across updates. */
+  progress = 0;
+  scanned = 0;
+  done = 0;
+  total = 0;
+  symbols = 0;
+  finishedAt: Date | undefined;
+  result: JobResult | undefined;
+  error: { code: string; message: string } | undefined;
+  readonly finished: Promise<void>;
+  readonly #controller = new AbortController();
+  readonly #listeners = new Set<(job: IndexJob) => void>();
+
+  constructor(mode: JobMode, root: string, run: (job: IndexJob, signal: AbortSignal) => Promise<JobResult>) {
+    this.id = `${mode}-${nextJobNumber++}`;
+    this.mode = mode;
+    this.root = root;
+    // Started on the next microtask: whoever starts a job subscribes to it first and sees every stage.
+    this.finished = Promise.resolve().then(() => run(this, this.#controller.signal)).then(
+      (result) => {
+        this.result = result;
+        this.status = 'completed';
+        this.update('done', 'Done', 100);
+      },
+      (error: unknown) => {
+        this.status = this.#controller.signal.aborted ? 'cancelled' : 'failed';
+        const code = (error as { code?: unknown }).code;
+        this.error = { code: typeof code === 'string' ? code : 'internal_error', message: error instanceof Error ? error.message : String(error) };
+        this.update(this.status, this.status === 'cancelled' ? 'Cancelled; the previous index is kept' : `Failed: ${this.error.message}`, this.progress);
+      },
+    );
+  }
+
+  get running(): boolean {
+    return this.status === 'running';
+  }
+
+  get percent(): number {
+    return Math.round(this.progress * 10) / 10;
+  }
+
+  cancel(reason = 'cancelled'): void {
+    if (this.running) this.#controller.abort(new Error(reason));
+  }
+
+  /** Calls `listener` on every update until the returned function is called. */
+  onUpdate(listener: (job: IndexJob) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  update(stage: string, message: string, progress: number): void {
+    this.stage = stage;
+    this.message = message;
+    if (progress > this.progress) this.progress = Math.min(100, progress);
+    if (stage === 'done' || stage === 'cancelled' || stage === 'failed') this.finishedAt = new Date();
+    for (const listener of this.#listeners) listener(this);
+  }
+
+  /** A text-index event on the job's scale. */
+  indexProgress(event: IndexProgress): void {
+    if (event.stage === 'discovery') {
+      this.scanned = event.scanned;
+      this.update('discovery', `Scanning files: ${event.scanned} discovered`, scaled('discovery', event.scanned / (event.scanned + 2_000)));
+    } else if (event.stage === 'indexing') {
+      this.done = event.done;
+      this.total = event.total;
+      const share = event.total > 0 ? event.done / event.total : 1;
+      this.update('parsing', `Parsing files: ${event.done}/${event.total} (${Math.floor(100 * share)}%)`, scaled('indexing', share));
+    }
+  }
+
+  symbolProgress(done: number, total: number, symbols: number): void {
+    this.symbols = symbols;
+    this.update('indexing', `Indexing: ${done}/${total} files, ${symbols} symbols`, scaled('symbols', total > 0 ? done / total : 1));
+  }
+}
+
+function scaled(stage: keyof typeof SCALE, share: number): number {
+  const [from, to] = SCALE[stage];
+  return from + (to - from) * Math.max(0, Math.min(1, share));
+}
+
+/** The work of a job: the text index (full or incremental), then symbols for what changed. */
+export function runJob(mode: JobMode, root: string, options: { home?: string; force?: boolean }): (job: IndexJob, signal: AbortSignal) => Promise<JobResult> {
+  return async (job, signal) => {
+    const common = { signal, onProgress: (event: IndexProgress) => job.indexProgress(event), ...(options.home ? { home: options.home } : {}) };
+    let counts: Pick<JobResult, 'added' | 'changed' | 'deleted'> = {};
+    if (mode === 'index' || options.force) {
+      await buildIndex(root, { ...common, force: options.force === true });
+    } else {
+      const summary = await syncIndex(root, common);
+      counts = { added: summary.added, changed: summary.changed, deleted: summary.deleted };
+      if (summary.mergeDue) mergeDeltas(root, options.home ? { home: options.home } : {});
+    }
+    signal.throwIfAborted();
+    const reader = IndexReader.open(root, options.home);
+    const symbols = await buildSymbols(root, reader.files, {
+      signal,
+      onProgress: (done, total, found) => job.symbolProgress(done, total, found),
+      ...(options.home ? { home: options.home } : {}),
+    });
+    job.update('finalizing', 'Finalizing index...', scaled('finalizing', 1));
+    return { files: reader.manifest.files, bytes: reader.manifest.bytes, symbols: symbols.symbols, ...counts };
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * One known project at run time: its index store, its search workers, its running job, its
+ * symbols (loaded once, again when the symbol phase rewrites them), and, once indexed, the
+ * watcher that keeps it current.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../log.js';
+import { SearchService } from '../index/search-service.js';
+import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
+import { readSymbols, SYMBOLS_FILE, type FileSymbols } from '../index/symbols/build.js';
+import { NameIndex } from '../index/symbols/names.js';
+import { IndexWatcher } from '../index/watcher.js';
+import { toolError } from '../tools/error-codes.js';
+import { IndexJob, runJob, type JobMode } from './jobs.js';
+
+export type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
+
+export interface IndexState {
+  status: IndexingStatus;
+  manifest?: Manifest;
+  /** Set when the index on disk cannot be read (another format). */
+  incompatible?: string;
+}
+
+export interface ProjectSymbols {
+  byPath: Map<string, FileSymbols>;
+  names: NameIndex | undefined;
+  files: FileSymbols[];
+}
+
+export class Project {
+  readonly root: string;
+  readonly store: IndexStore;
+  readonly #home: string | undefined;
+  readonly #watch: boolean;
+  readonly #logger: Logger | undefined;
+  readonly #searchBudgetMs: number | undefined;
+  #search: SearchService | undefined;
+  #job: IndexJob | undefined;
+  /** The last job that ran here, finished or not (index_status shows it). */
+  lastJob: IndexJob | undefined;
+  #symbols: { stamp: string; value: ProjectSymbols } | undefined;
+  #watcher: IndexWatcher | undefined;
+
+  constructor(root: string, options: { home?: string; watch?: boolean; logger?: Logger; searchBudgetMs?: number } = {}) {
+    this.root = root;
+    this.#home = options.home;
+    this.#watch = options.watch ?? false;
+    this.#logger = options.logger;
+    this.#searchBudgetMs = options.searchBudgetMs;
+    this.store = new IndexStore(root, options.home);
+  }
+
+  /** The job running in this server, if any. */
+  get job(): IndexJob | undefined {
+    return this.#job?.running ? this.#job : undefined;
+  }
+
+  indexState(): IndexState {
+    try {
+      const manifest = this.store.readManifest();
+      const running = this.job !== undefined || this.store.runningJob() !== undefined;
+      if (!manifest) return { status: running ? 'indexing' : this.lastJob?.status === 'failed' ? 'failed' : 'not_indexed' };
+      return { status: running ? 'indexing' : 'ready', manifest };
+    } catch (error) {
+      if (error instanceof IndexIncompatibleError) return { status: 'failed', incompatible: error.message };
+      throw error;
+    }
+  }
+
+  /** The index, or the error a tool should answer with. */
+  requireIndex(): Manifest {
+    const state = this.indexState();
+    if (state.incompatible) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
+    if (!state.manifest) {
+      if (this.job) {
+        throw toolError('index_not_ready', `Project ${this.root} is being indexed (job ${this.job.id}, ${this.job.percent}%): retry when it is done`, {
+          workspace: this.root,
+          job_id: this.job.id,
+        }, 'Follow the job with index_status, then retry.');
+      }
+      throw toolError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, { workspace: this.root });
+    }
+    this.#ensureWatcher();
+    return state.manifest;
+  }
+
+  /** Starts an index or sync job; one at a time per project, in this process or another. */
+  startJob(mode: JobMode, options: { force?: boolean } = {}): IndexJob {
+    const running = this.job;
+    if (running) {
+      throw toolError('index_in_progress', `A ${running.mode} job (${running.id}) is already running for ${this.root}: ${running.message}`, { workspace: this.root, job_id: running.id });
+    }
+    const elsewhere = this.store.runningJob();
+    if (elsewhere) {
+      throw toolError('index_in_progress', `A ${elsewhere.mode} job started by process ${elsewhere.pid} is running for ${this.root}`, { workspace: this.root, pid: elsewhere.pid });
+    }
+    const state = this.indexState();
+    if (state.incompatible && !options.force) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
+    if (mode === 'sync' && !state.manifest && !state.incompatible) mode = 'index'; // nothing to sync from: build
+    const job = new IndexJob(mode, this.root, runJob(mode, this.root, { ...(this.#home ? { home: this.#home } : {}), force: options.force === true }));
+    this.#job = job;
+    this.lastJob = job;
+    void job.finished.then(() => {
+      if (job.status === 'completed') this.#ensureWatcher();
+      else if (job.status === 'failed') this.#logger?.warning(`Index job ${job.id} for ${this.root} failed: ${job.error?.message}`);
+    });
+    return job;
+  }
+
+  /** Every file's symbols and the name index, loaded again whenever the symbol phase rewrote them. */
+  symbols(): ProjectSymbols {
+    let stamp = '';
+    try {
+      const stats = statSync(join(this.store.dir, SYMBOLS_FILE));
+      stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
+    } catch {
+      // none yet
+    }
+    if (this.#symbols?.stamp !== stamp) {
+      const files = readSymbols(this.store);
+      this.#symbols = { stamp, value: { files, byPath: new Map(files.map((file) => [file.path, file])), names: NameIndex.load(this.store) } };
+    }
+    return this.#symbols.value;
+  }
+
+  get search(): SearchService {
+    this.#search ??= new SearchService(this.root, { ...(this.#home ? { home: this.#home } : {}), ...(this.#searchBudgetMs ? { budgetMs: this.#searchBudgetMs } : {}) });
+    return this.#search;
+  }
+
+  #ensureWatcher(): void {
+    if (!this.#watch || this.#watcher) return;
+    const options: ConstructorParameters<typeof IndexWatcher>[1] = { symbols: true, onError: (error) => this.#logger?.warning(`Watcher for ${this.root}`, error) };
+    if (this.#home) options.home = this.#home;
+    if (this.#logger) options.logger = this.#logger;
+    try {
+      this.#watcher = new IndexWatcher(this.root, options);
+      this.#watcher.start();
+    } catch (error) {
+      this.#logger?.warning(`Could not watch ${this.root}; run sync_repo after changes`, error);
+      this.#watcher = undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#job?.cancel('the server is shutting down');
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    await this.#search?.close();
+    this.#search = undefined;
+  }
+}
