@@ -271,4 +271,23 @@ test('--auto-index: an unindexed project starts indexing; searches answer from a
   }
 });
 
+test('internal_error: a job that fails for a reason the caller cannot fix says so, and index_status keeps the failure', async () => {
+  const root = fixtureCopy('polyglot');
+  const notADirectory = join(mkdtempSync(join(tmpdir(), 'sextant-home-')), 'file');
+  writeFileSync(notADirectory, 'the index home cannot live under a file\n');
+  const h = await projectHarness({ workspaces: [root] }, notADirectory);
+  const client = await sdkClient(h.http.urls.mcp);
+  try {
+    const failed = await call(client, 'index_repo');
+    assert.is(errorCode(failed), 'internal_error');
+    assert.match(failed.content[0]!.text, 'failed');
+    const status = (await call(client, 'index_status')).structuredContent!;
+    assert.equal([status.indexing_status, (status.last_job as Json).status], ['failed', 'failed']);
+    assert.equal(h.problems(), []);
+  } finally {
+    await client.close();
+    await h.close();
+  }
+});
+
 test.run();

@@ -92,6 +92,36 @@ test('start-up errors: --auto-workspace without --allowed-root, a missing --allo
   }
 });
 
+test('stdio end to end: index_repo with progress, then every read tool on the fixture repository', async () => {
+  const { fixtureCopy } = await import('./helpers/projects.js');
+  const root = fixtureCopy('polyglot');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const server = await stdioClient({ env: { SEXTANT_HOME: home }, args: ['--workspace', root, '--no-watch'] });
+  try {
+    const progress: string[] = [];
+    const indexed = await server.client.callTool({ name: 'index_repo', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.message ?? '') });
+    assert.not.ok(indexed.isError);
+    assert.ok(progress.some((message) => message.startsWith('Scanning files:')), progress.join(' | '));
+    const calls: Array<[string, Record<string, unknown>, (result: Record<string, unknown>) => void]> = [
+      ['search_code', { query: 'hashPassword' }, (r) => assert.is((r.results as Array<{ path: string }>)[0]!.path, 'src/store/crypto.ts')],
+      ['locate_symbol', { name: 'ReportBuilder' }, (r) => assert.is((r.symbols as Array<{ path: string }>)[0]!.path, 'tools/report.py')],
+      ['get_file_outline', { path: 'service/main.go' }, (r) => assert.ok((r.symbols as unknown[]).length >= 4)],
+      ['get_symbol_hierarchy', { symbol_name: 'insert', direction: 'ancestors' }, (r) => assert.ok((r.ancestors as unknown[]).length >= 1)],
+      ['find_related_symbols', { symbol_name: 'Start' }, (r) => assert.ok((r.related as Array<{ relation: string }>).some((x) => x.relation === 'calls'))],
+      ['get_code_context', { query: 'ReportBuilder build' }, (r) => assert.ok((r.context_items as unknown[]).length > 0)],
+      ['index_status', {}, (r) => assert.is(r.indexing_status, 'ready')],
+    ];
+    for (const [name, args, check] of calls) {
+      const result = await call(server.client, name, args);
+      assert.not.ok(result.isError, `${name}: ${result.content[0]?.text}`);
+      check(result.structuredContent!);
+    }
+    assert.equal(server.errors, []);
+  } finally {
+    await server.client.close();
+  }
+});
+
 test('workspace_limit_exceeded: at the limit with every discovered workspace busy, nothing is let go', () => {
   const [a, b, c] = [projectTree({}), projectTree({}), projectTree({})];
   const busy = new Set<string>();

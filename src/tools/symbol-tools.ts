@@ -85,6 +85,25 @@ function outlineJson(nodes: OutlineNode[], path: string, all: boolean): Array<Re
   return nodes.map((node) => ({ ...describeSymbol(node.symbol, path), ...(all && node.children.length > 0 ? { children: outlineJson(node.children, path, all) } : {}) }));
 }
 
+/**
+ * The definitions that enclose `symbol`, innermost first: by range, and by the parent named in
+ * its qualified name where the container does not enclose it (a Rust `impl` outside its struct,
+ * a Go method beside its type).
+ */
+export function ancestorsOf(symbol: SymbolInfo, others: SymbolInfo[]): SymbolInfo[] {
+  const found = new Set(
+    others.filter((other) => other.line <= symbol.line && other.endLine >= symbol.endLine && other.endLine - other.line >= symbol.endLine - symbol.line),
+  );
+  for (let parent = symbol.parent; parent !== undefined; ) {
+    const named = others.find((other) => other.qualifiedName === parent);
+    if (!named || found.has(named)) break;
+    found.add(named);
+    parent = named.parent;
+  }
+  const depth = (entry: SymbolInfo): number => (entry.qualifiedName === symbol.parent ? -1 : entry.endLine - entry.line);
+  return [...found].sort((a, b) => depth(a) - depth(b));
+}
+
 export function createLocateSymbolTool(projects: ProjectService): ToolDefinition {
   return projectTool(projects, {
     name: 'locate_symbol',
@@ -219,9 +238,7 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
       const structured: Record<string, unknown> = { ...statusFields(project, manifest, 'complete'), symbol: describeSymbol(symbol, path), direction };
       const lines = [`${symbol.kind} ${symbol.qualifiedName} (${path}:${symbol.line}-${symbol.endLine})`];
       if (direction === 'ancestors') {
-        const ancestors = others
-          .filter((other) => other.line <= symbol.line && other.endLine >= symbol.endLine && other.endLine - other.line >= symbol.endLine - symbol.line)
-          .sort((a, b) => a.endLine - a.line - (b.endLine - b.line));
+        const ancestors = ancestorsOf(symbol, others);
         structured.ancestors = ancestors.map((ancestor) => describeSymbol(ancestor, path));
         lines.push(...(ancestors.length > 0 ? ancestors.map((ancestor, depth) => `${'  '.repeat(depth + 1)}in ${ancestor.kind} ${ancestor.qualifiedName} (${ancestor.line}-${ancestor.endLine})`) : ['  (top level)']));
       } else {
