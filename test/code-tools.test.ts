@@ -290,4 +290,41 @@ test('internal_error: a job that fails for a reason the caller cannot fix says s
   }
 });
 
+test('revisions before structuredContent (2024-11-05, 2025-03-26) get the readable text and, after it, every field as JSON', async () => {
+  const { connect } = await import('./helpers/connect.js');
+  const { createSextantServer } = await import('../src/tools/index.js');
+  const { ProjectService } = await import('../src/workspace/projects.js');
+  const { resolveWorkspaceConfig } = await import('../src/workspace/config.js');
+  const root = fixtureCopy('polyglot');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const projects = new ProjectService({ config: resolveWorkspaceConfig({ env: {}, workspaces: [root] }), home });
+  try {
+    for (const revision of ['2024-11-05', '2025-03-26', '2025-11-25'] as const) {
+      const c = connect(createSextantServer({ projects }));
+      await c.initialize(revision);
+      if (revision === '2024-11-05') await c.client.request('tools/call', { name: 'index_repo', arguments: {} });
+      const result = (await c.client.request('tools/call', { name: 'search_code', arguments: { query: 'getUserById', limit: 2 } })) as unknown as ToolCallResult;
+      const texts = result.content.map((block) => block.text);
+      assert.match(texts[0]!, 'src/store/user-store.ts:12:3:');
+      // (A session's first answer may also carry the one-time roots hint.)
+      const hinted = texts.some((text) => text.startsWith('Hint:')) ? 1 : 0;
+      if (revision === '2025-11-25') {
+        assert.is(texts.length, 1 + hinted);
+        assert.ok(result.structuredContent!.nextCursor);
+      } else {
+        assert.not.ok('structuredContent' in result);
+        assert.is(texts.length, 2 + hinted);
+        const fields = JSON.parse(texts.at(-1)!) as Json;
+        assert.ok(fields.nextCursor, 'the cursor reaches older clients too');
+        assert.is((fields.results as Json[]).length, 2);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(c.checker.problems, [], revision);
+      c.close();
+    }
+  } finally {
+    await projects.close();
+  }
+});
+
 test.run();

@@ -61,7 +61,9 @@ for (const revision of REVISIONS) {
     assert.is('annotations' in health, revision >= '2025-03-26');
     const result = await c.client.request('tools/call', { name: 'health_check', arguments: {} });
     const content = result.content as Array<{ type: string; text: string }>;
-    const reported = JSON.parse(content[0]!.text) as Record<string, unknown>;
+    // The readable line first; the fields as JSON last where the revision has no structuredContent.
+    assert.match(content[0]!.text, /^Sextant \d+\.\d+\.\d+: ready; up /);
+    const reported = (revision >= '2025-06-18' ? result.structuredContent : JSON.parse(content.at(-1)!.text)) as Record<string, unknown>;
     assert.is(reported.status, 'ready');
     assert.is(reported.protocol_version, revision);
     assert.is(reported.transport, 'memory');

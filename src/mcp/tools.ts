@@ -166,9 +166,11 @@ export class ToolRegistry {
       }
     }
     const content = output.content ?? [];
-    // A structured result also travels as text, for clients that only read content (tools §Structured Content).
-    if (output.structuredContent && !content.some((block) => block.type === 'text')) {
-      // Compact: this text is read by a model, and indentation costs tokens.
+    // A structured result also travels as text, for clients that only read content (tools §Structured Content):
+    // as the only text when the tool wrote none, or, for revisions without structuredContent, after the
+    // tool's own text, so that older clients still get every field (cursors, counts). Compact: a model
+    // reads it, and indentation costs tokens.
+    if (output.structuredContent && (!structured || !content.some((block) => block.type === 'text'))) {
       content.push({ type: 'text', text: JSON.stringify(output.structuredContent) });
     }
     const result: CallToolResult = { content };

@@ -111,7 +111,12 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
         projects,
       };
       if (note) structured.detection_note = note;
-      return { structuredContent: structured };
+      const lines = [
+        `Sextant ${options.version}: ${status}; up ${structured.uptime_seconds as number} s over ${structured.transport as string}, MCP ${context.protocolVersion}.`,
+        sessionProject ? `This session's project: ${sessionProject.root} (from ${sessionProject.source}).` : (note ?? 'Project detection is not configured.'),
+        ...projects.map((project) => `- ${project.root}: ${project.status}${project.files !== undefined ? `, ${project.files} files` : ''} (${project.sources.join(', ')})`),
+      ];
+      return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
     },
   };
 }

@@ -43,7 +43,7 @@ export async function sdkConversation(revision: string, serverArgs: string[] = [
   try {
     const { tools } = await client.listTools();
     const health = await client.callTool({ name: 'health_check', arguments: {} });
-    const text = (health.content as Array<{ text: string }>)[0]!.text;
+    const text = (health.content as Array<{ text: string }>).at(-1)!.text; // the fields as JSON, last, before structuredContent existed
     const ping = await client.ping();
     await client.setLoggingLevel('debug');
     const progress: number[] = [];
