@@ -12,7 +12,7 @@ import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
-import { requireSymbols } from './symbol-tools.js';
+import { findByName, requireSymbols } from './symbol-tools.js';
 
 export const DEFAULT_CONTEXT_TOKENS = 4_000;
 /** The most a caller may ask for: the output budget, less room for the structure around the code. */
@@ -93,7 +93,8 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(project, _resolved, args) {
-      const { names, byPath, manifest } = requireSymbols(project);
+      const symbols = requireSymbols(project);
+      const { byPath, manifest } = symbols;
       const terms = termsOf(args.query as string);
       if (terms.length === 0) throw toolError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
@@ -108,7 +109,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       };
       for (const term of terms) {
         // By name: the definitions called like the term.
-        for (const found of names?.find(term, { limit: 25 }) ?? []) consider(found, found.path, term, found.score);
+        for (const found of findByName(symbols, term, { limit: 25 })) consider(found, found.path, term, found.score);
         // By text: the definitions whose code mentions it.
         const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: 60 });
         for (const hit of hits.matches) {
