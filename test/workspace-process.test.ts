@@ -116,7 +116,7 @@ test('stdio end to end: index_repo with progress, then every read tool on the fi
       assert.not.ok(result.isError, `${name}: ${result.content[0]?.text}`);
       check(result.structuredContent!);
     }
-    assert.equal(server.errors, []);
+    assert.equal(server.errors.map((error) => String(error)), []);
   } finally {
     await server.client.close();
   }

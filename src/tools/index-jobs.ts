@@ -12,8 +12,14 @@ import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 
-/** Progress notifications of one call are at least this far apart (the last one always goes). */
+/** Progress notifications of one call are at least this far apart. */
 const PROGRESS_INTERVAL_MS = 100;
+/**
+ * Quiet time between the last progress notification and the result. The order on the wire is
+ * right either way; but a client that handles notifications a tick later than responses (the
+ * official SDK does) would meet a notification for a request it already closed.
+ */
+const PROGRESS_SETTLE_MS = 25;
 
 function jobFields(job: IndexJob): Record<string, unknown> {
   const fields: Record<string, unknown> = {
@@ -34,13 +40,17 @@ function jobFields(job: IndexJob): Record<string, unknown> {
 async function follow(job: IndexJob, context: ToolContext): Promise<void> {
   let sentAt = 0;
   let sent = -1;
+  let stage = '';
   const report = (current: IndexJob): void => {
     const now = Date.now();
     // What goes on the wire must grow strictly (utilities/progress), so compare what is sent.
     const value = Math.round(current.progress * 100) / 100;
-    if (value <= sent || (now - sentAt < PROGRESS_INTERVAL_MS && current.running)) return;
+    // The end of the job is told by the result itself, not by a last notification.
+    // A new stage always goes out; updates within a stage at most every PROGRESS_INTERVAL_MS.
+    if (!current.running || value <= sent || (current.stage === stage && now - sentAt < PROGRESS_INTERVAL_MS)) return;
     sent = value;
     sentAt = now;
+    stage = current.stage;
     context.progress(value, 100, current.message);
   };
   const stop = job.onUpdate(report);
@@ -52,6 +62,8 @@ async function follow(job: IndexJob, context: ToolContext): Promise<void> {
     stop();
     context.signal.removeEventListener('abort', cancel);
   }
+  const settle = PROGRESS_SETTLE_MS - (Date.now() - sentAt);
+  if (settle > 0) await new Promise((resolve) => setTimeout(resolve, settle));
 }
 
 export function createIndexJobTool(projects: ProjectService, mode: JobMode): ToolDefinition {
