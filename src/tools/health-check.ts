@@ -85,9 +85,11 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
           ],
         },
         detection_note: { type: 'string' },
+        indexing_status: { type: 'string', enum: INDEXING_STATUSES, description: "The index status of this session's project (not_indexed when there is none)" },
+        result_completeness: { type: 'string', enum: ['complete'] },
         projects: { type: 'array', items: PROJECT_REPORT_SCHEMA },
       },
-      required: ['status', 'version', 'uptime_seconds', 'transport', 'protocol_version', 'session_project', 'projects'],
+      required: ['status', 'version', 'uptime_seconds', 'transport', 'protocol_version', 'session_project', 'indexing_status', 'result_completeness', 'projects'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -108,6 +110,8 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
         transport: extra?.transport ?? 'unknown',
         protocol_version: context.protocolVersion,
         session_project: sessionProject,
+        indexing_status: (sessionProject && projects.find((project) => project.root === sessionProject!.root)?.status) ?? 'not_indexed',
+        result_completeness: 'complete',
         projects,
       };
       if (note) structured.detection_note = note;
