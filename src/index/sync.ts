@@ -109,7 +109,13 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     options.onProgress?.({ stage: 'finalizing' });
     for (const gone of deleted) live.delete(gone);
 
-    // Binary files are never in the index, so they look new to every sync; count only text.
+    // Binary files are never in the index, so they look new to every sync: when they were all
+    // there was, nothing changed and no segment is written.
+    if (builder.files.length === 0 && builder.tombstones.length === 0) {
+      store.endJob();
+      return { root, added: 0, changed: 0, deleted: 0, mergeDue: mergeDue(manifest), durationMs: Date.now() - started };
+    }
+    // Count only text.
     const added = stale.filter((file) => !knownBefore.has(file.path) && live.has(file.path)).length;
     const changed = stale.filter((file) => knownBefore.has(file.path)).length;
     const name = `segment-${Date.now().toString(36)}.sxt`;

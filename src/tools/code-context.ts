@@ -93,8 +93,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(project, _resolved, args) {
-      const symbols = requireSymbols(project);
-      const { byPath, manifest } = symbols;
+      const { symbols, manifest } = requireSymbols(project);
       const terms = termsOf(args.query as string);
       if (terms.length === 0) throw toolError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
@@ -113,7 +112,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         // By text: the definitions whose code mentions it.
         const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: 60 });
         for (const hit of hits.matches) {
-          const symbol = enclosingSymbol(byPath.get(hit.path)?.symbols ?? [], hit.line);
+          const symbol = enclosingSymbol(symbols.symbolsIn(hit.path) ?? [], hit.line);
           if (symbol) consider(symbol, hit.path, term, 15);
         }
       }

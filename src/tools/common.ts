@@ -4,7 +4,6 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { FileSymbols } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { Manifest } from '../index/store.js';
 import type { Project } from '../workspace/project.js';
@@ -105,9 +104,15 @@ export function workspacePath(project: Project, value: string): string {
   return relative(project.root, real).split(sep).join('/');
 }
 
+/** Whether two symbol records are the same definition (records are rebuilt per lookup, so not by identity). */
+export function sameSymbol(a: SymbolInfo, b: SymbolInfo): boolean {
+  return a.line === b.line && a.column === b.column && a.name === b.name && a.kind === b.kind;
+}
+
 /** The indexed symbols of a file, or file_not_found. */
-export function fileSymbols(project: Project, path: string): FileSymbols {
-  const file = project.symbols().byPath.get(path);
+export function fileSymbols(project: Project, path: string): { path: string; symbols: SymbolInfo[] } {
+  const symbols = project.symbols().symbolsIn(path);
+  const file = symbols ? { path, symbols } : undefined;
   if (!file) throw toolError('file_not_found', `${path} is not an indexed source file of ${project.root}`, { path }, 'Use a workspace-relative path as search results list them; only files in a language with symbol support have an outline.');
   return file;
 }

@@ -1,5 +1,6 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
 import type { JobJournal } from '../index/store.js';
+import { readSymbolsMeta } from '../index/symbols/build.js';
 import type { IndexJob } from '../workspace/jobs.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
@@ -96,7 +97,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
       // A job this server stopped (cancelled, failed) is its last job, not an interrupted one.
       const interrupted = project.lastJob && !project.lastJob.running ? undefined : project.store.interruptedJob();
       const manifest = state.manifest;
-      const symbols = manifest ? project.symbols().files.reduce((sum, file) => sum + file.symbols.length, 0) : 0;
+      // The counts file, not the symbols themselves: a status call must stay cheap on a large project.
+      const symbols = manifest ? (readSymbolsMeta(project.store)?.symbols ?? project.symbols().files.reduce((sum, file) => sum + file.symbols.length, 0)) : 0;
       const status = live || running ? 'indexing' : state.status;
       const last = project.lastJob && !project.lastJob.running ? project.lastJob : undefined;
       const structured: Record<string, unknown> = {

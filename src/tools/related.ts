@@ -10,7 +10,7 @@ import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { describeSymbol, enclosingSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, type Completeness } from './common.js';
+import { describeSymbol, enclosingSymbol, sameSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, type Completeness } from './common.js';
 import { projectTool } from './project-tool.js';
 import { requireSymbols, resolveSymbol } from './symbol-tools.js';
 
@@ -103,11 +103,13 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     run(project, _resolved, args) {
-      const { files, byPath, manifest } = requireSymbols(project);
+      const { symbols: loaded, manifest } = requireSymbols(project);
       const target = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined);
+      // References live in the full symbols file: read only once the symbol is known to exist.
+      const { files, byPath } = loaded;
       const scope = (args.scope as 'file' | 'module' | 'package' | undefined) ?? 'file';
       const limit = (args.limit as number | undefined) ?? DEFAULT_RELATED;
-      const home = byPath.get(target.path)!;
+      const home = byPath.get(target.path) ?? { path: target.path, hash: '', symbols: [], references: [] };
       const entries: RelatedEntry[] = [];
       const seen = new Set<string>();
       const add = (entry: RelatedEntry): void => {
@@ -135,12 +137,12 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
         }
       }
       for (const other of home.symbols) {
-        if (other !== symbol && other.parent === symbol.parent && (other.parent !== undefined || !enclosingSymbol(home.symbols.filter((s) => s !== other), other.line))) {
+        if (!sameSymbol(other, symbol) && other.parent === symbol.parent && (other.parent !== undefined || !enclosingSymbol(home.symbols.filter((s) => s !== other), other.line))) {
           add({ relation: 'sibling', symbol: other, path: target.path });
         }
       }
       for (const reference of home.references ?? []) if (reference.kind === 'import') add({ relation: 'imports', path: target.path, line: reference.line, detail: reference.name });
-      for (const other of home.symbols) if (other !== symbol) add({ relation: 'same_file', symbol: other, path: target.path });
+      for (const other of home.symbols) if (!sameSymbol(other, symbol)) add({ relation: 'same_file', symbol: other, path: target.path });
       if (scope !== 'file') {
         const dir = dirname(target.path);
         for (const file of files) if (file.path !== target.path && dirname(file.path) === dir) for (const other of file.symbols) add({ relation: 'same_module', symbol: other, path: file.path });

@@ -57,7 +57,7 @@ interface Ranked {
 }
 
 function rank(project: Project, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
-  const { byPath } = project.symbols();
+  const loaded = project.symbols();
   const needle = caseSensitive ? query : query.toLowerCase();
   let pattern: RegExp | undefined;
   try {
@@ -70,7 +70,7 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
     const result: Record<string, unknown> = { ...match };
     const notes: string[] = [];
     let score = 0;
-    const symbols = byPath.get(match.path)?.symbols ?? [];
+    const symbols = loaded.symbolsIn(match.path) ?? [];
     // A definition of exactly the name searched for ranks first; one whose name only contains it, less.
     const named = (symbol: SymbolInfo): number => {
       const name = caseSensitive ? symbol.name : symbol.name.toLowerCase();

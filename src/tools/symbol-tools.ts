@@ -1,10 +1,13 @@
 /** `locate_symbol`, `get_file_outline`, `get_symbol_hierarchy`: definitions by name, per file, and by nesting. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SYMBOLS_FILE } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import { findSymbols, type FoundSymbol } from '../index/symbols/lookup.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { describeSymbol, fileSymbols, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, workspacePath, type Completeness } from './common.js';
+import { describeSymbol, fileSymbols, sameSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, workspacePath, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 
@@ -22,14 +25,13 @@ export function findByName(symbols: ReturnType<Project['symbols']>, name: string
   return symbols.names ? symbols.names.find(name, options) : findSymbols(symbols.files, name, options);
 }
 
-/** The project's symbols, or index_not_ready while the symbol phase has not written them yet. */
-export function requireSymbols(project: Project): ReturnType<Project['symbols']> & { manifest: ReturnType<Project['requireIndex']> } {
+/** The project's symbols (read lazily), or index_not_ready while the symbol phase has not written them yet. */
+export function requireSymbols(project: Project): { symbols: ReturnType<Project['symbols']>; manifest: ReturnType<Project['requireIndex']> } {
   const manifest = project.requireIndex();
-  const symbols = project.symbols();
-  if (!symbols.names && symbols.files.length === 0) {
+  if (!existsSync(join(project.store.dir, SYMBOLS_FILE))) {
     throw toolError('index_not_ready', `The symbols of ${project.root} are not built yet${project.job ? ` (job ${project.job.id} is at ${project.job.percent}%)` : ''}`, { workspace: project.root }, 'Run sync_repo (or wait for the running job), then retry.');
   }
-  return { ...symbols, manifest };
+  return { symbols: project.symbols(), manifest };
 }
 
 export interface Located {
@@ -39,13 +41,9 @@ export interface Located {
 
 /** Definitions named exactly `name` (or with that qualified name), optionally in one file; exactly one, or the error. */
 export function resolveSymbol(project: Project, name: string, path: string | undefined): Located {
-  const { files } = requireSymbols(project);
+  const { symbols } = requireSymbols(project);
   const wanted = path === undefined ? undefined : workspacePath(project, path);
-  const found: Located[] = [];
-  for (const file of files) {
-    if (wanted !== undefined && file.path !== wanted) continue;
-    for (const symbol of file.symbols) if (symbol.name === name || symbol.qualifiedName === name) found.push({ symbol, path: file.path });
-  }
+  const found: Located[] = symbols.definitions(name).filter((entry) => wanted === undefined || entry.path === wanted);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
     throw toolError('symbol_not_found', `No definition named ${JSON.stringify(name)}${wanted ? ` in ${wanted}` : ''}`, { symbol_name: name }, 'Check the spelling or use locate_symbol for close matches; qualified names like Class.method work too.');
@@ -139,8 +137,7 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     run(project, _resolved, args) {
-      const symbols = requireSymbols(project);
-      const { manifest } = symbols;
+      const { symbols, manifest } = requireSymbols(project);
       const limit = (args.limit as number | undefined) ?? DEFAULT_SYMBOL_RESULTS;
       const name = args.name as string;
       const lookup: { kind?: string; limit: number } = { limit: args.language ? MAX_SYMBOL_RESULTS * 50 : limit + 1 };
@@ -241,7 +238,7 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
       const { manifest } = requireSymbols(project);
       const { symbol, path } = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined);
       const direction = args.direction === 'descendants' ? 'descendants' : 'ancestors';
-      const others = fileSymbols(project, path).symbols.filter((other) => other !== symbol);
+      const others = fileSymbols(project, path).symbols.filter((other) => !sameSymbol(other, symbol));
       const structured: Record<string, unknown> = { ...statusFields(project, manifest, 'complete'), symbol: describeSymbol(symbol, path), direction };
       const lines = [`${symbol.kind} ${symbol.qualifiedName} (${path}:${symbol.line}-${symbol.endLine})`];
       if (direction === 'ancestors') {

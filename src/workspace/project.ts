@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { SearchService } from '../index/search-service.js';
 import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
 import { readSymbols, SYMBOLS_FILE, type FileSymbols } from '../index/symbols/build.js';
+import type { SymbolInfo } from '../index/symbols/extract.js';
 import { NameIndex } from '../index/symbols/names.js';
 import { IndexWatcher } from '../index/watcher.js';
 import { toolError } from '../tools/error-codes.js';
@@ -24,9 +25,52 @@ export interface IndexState {
 }
 
 export interface ProjectSymbols {
-  byPath: Map<string, FileSymbols>;
-  names: NameIndex | undefined;
-  files: FileSymbols[];
+  /** Every file's symbols and references (symbols.json): read only by what needs references. */
+  readonly byPath: Map<string, FileSymbols>;
+  readonly names: NameIndex | undefined;
+  readonly files: FileSymbols[];
+  /** One file's definitions, from the name index when there is one; undefined for a file without symbols. */
+  symbolsIn(path: string): SymbolInfo[] | undefined;
+  /** Definitions named exactly `name` (or with that qualified name). */
+  definitions(name: string): Array<{ symbol: SymbolInfo; path: string }>;
+}
+
+/** A project's symbols, each part read from disk the first time it is asked for. */
+class LoadedSymbols implements ProjectSymbols {
+  readonly #store: IndexStore;
+  #files: FileSymbols[] | undefined;
+  #byPath: Map<string, FileSymbols> | undefined;
+  #names: { index: NameIndex | undefined } | undefined;
+
+  constructor(store: IndexStore) {
+    this.#store = store;
+  }
+
+  get files(): FileSymbols[] {
+    this.#files ??= readSymbols(this.#store);
+    return this.#files;
+  }
+
+  get byPath(): Map<string, FileSymbols> {
+    this.#byPath ??= new Map(this.files.map((file) => [file.path, file]));
+    return this.#byPath;
+  }
+
+  get names(): NameIndex | undefined {
+    this.#names ??= { index: NameIndex.load(this.#store) };
+    return this.#names.index;
+  }
+
+  symbolsIn(path: string): SymbolInfo[] | undefined {
+    const names = this.names;
+    if (names) return names.covers(path) ? names.symbolsIn(path) : undefined;
+    return this.byPath.get(path)?.symbols;
+  }
+
+  definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
+    if (this.names) return this.names.definitions(name);
+    return this.files.flatMap((file) => file.symbols.filter((symbol) => symbol.name === name || symbol.qualifiedName === name).map((symbol) => ({ symbol, path: file.path })));
+  }
 }
 
 export class Project {
@@ -109,7 +153,10 @@ export class Project {
     return job;
   }
 
-  /** Every file's symbols and the name index, loaded again whenever the symbol phase rewrote them. */
+  /**
+   * Every file's symbols and the name index, each read on first use (a name lookup needs only
+   * the name index) and read again whenever the symbol phase rewrote them.
+   */
   symbols(): ProjectSymbols {
     let stamp = '';
     try {
@@ -118,10 +165,7 @@ export class Project {
     } catch {
       // none yet
     }
-    if (this.#symbols?.stamp !== stamp) {
-      const files = readSymbols(this.store);
-      this.#symbols = { stamp, value: { files, byPath: new Map(files.map((file) => [file.path, file])), names: NameIndex.load(this.store) } };
-    }
+    if (this.#symbols?.stamp !== stamp) this.#symbols = { stamp, value: new LoadedSymbols(this.store) };
     return this.#symbols.value;
   }
 

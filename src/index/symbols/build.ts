@@ -15,6 +15,8 @@ import { writeNameIndex } from './names.js';
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
 export const SYMBOLS_FILE = 'symbols.json';
+/** Counts of the last symbol phase, small enough to read on every status call. */
+export const SYMBOLS_META_FILE = 'symbols-meta.json';
 
 export interface FileSymbols {
   path: string;
@@ -38,6 +40,14 @@ export interface SymbolsSummary {
   reused: number;
   symbols: number;
   durationMs: number;
+}
+
+export function readSymbolsMeta(store: IndexStore): { files: number; symbols: number; updatedAt: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(store.dir, SYMBOLS_META_FILE), 'utf8')) as { files: number; symbols: number; updatedAt: string };
+  } catch {
+    return undefined;
+  }
 }
 
 export function readSymbols(store: IndexStore): FileSymbols[] {
@@ -105,11 +115,13 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
   results.sort(byPath);
   writeAtomic(join(store.dir, SYMBOLS_FILE), JSON.stringify({ files: results }));
   writeNameIndex(store, results);
+  const symbolTotal = results.reduce((sum, entry) => sum + entry.symbols.length, 0);
+  writeAtomic(join(store.dir, SYMBOLS_META_FILE), JSON.stringify({ files: results.length, symbols: symbolTotal, updatedAt: new Date().toISOString() }));
   return {
     files: wanted.length,
     parsed: todo.length,
     reused: wanted.length - todo.length,
-    symbols: results.reduce((sum, entry) => sum + entry.symbols.length, 0),
+    symbols: symbolTotal,
     durationMs: Date.now() - started,
   };
 }

@@ -101,6 +101,50 @@ export class NameIndex {
     return this.#columns.name.length;
   }
 
+  #rowsByFile: Map<string, number[]> | undefined;
+
+  /** The definitions in one file, in source order (what an outline or a ranking needs, without every file's symbols). */
+  symbolsIn(path: string): SymbolInfo[] {
+    if (!this.#rowsByFile) {
+      const byFile = new Map<string, number[]>();
+      this.#columns.file.forEach((file, row) => {
+        const key = this.#columns.paths[file]!;
+        const rows = byFile.get(key);
+        if (rows) rows.push(row);
+        else byFile.set(key, [row]);
+      });
+      this.#rowsByFile = byFile;
+    }
+    const rows = this.#rowsByFile.get(path);
+    if (!rows) return [];
+    return rows
+      .map((row) => this.#plain(row))
+      .sort((a, b) => a.line - b.line || a.column - b.column);
+  }
+
+  /** Whether the index covers `path` (a file in a language with symbol support). */
+  covers(path: string): boolean {
+    return this.#columns.paths.includes(path);
+  }
+
+  /** Definitions named exactly `name`, or whose qualified name is `name`, with their paths. */
+  definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
+    const found: Array<{ symbol: SymbolInfo; path: string }> = [];
+    const lower = name.toLowerCase();
+    for (let row = this.#lowerBound(lower); row < this.#lower.length && this.#lower[row] === lower; row++) {
+      if (this.#columns.name[row] === name) found.push({ symbol: this.#plain(row), path: this.#columns.paths[this.#columns.file[row]!]! });
+    }
+    this.#columns.qualifiedName.forEach((qualified, row) => {
+      if (qualified === name && this.#columns.name[row] !== name) found.push({ symbol: this.#plain(row), path: this.#columns.paths[this.#columns.file[row]!]! });
+    });
+    return found.sort((a, b) => compareKeys(a.path, b.path) || a.symbol.line - b.symbol.line);
+  }
+
+  #plain(row: number): SymbolInfo {
+    const { path: _path, score: _score, ...symbol } = this.#symbol(row, 0);
+    return symbol;
+  }
+
   /** Same answers as findSymbols over every file, best first. */
   find(query: string, options: { kind?: string; limit?: number } = {}): FoundSymbol[] {
     const limit = options.limit ?? 50;
