@@ -99,6 +99,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
       const strategy = args.strategy === 'depth' ? 'depth' : 'breadth';
       const candidates = new Map<string, Candidate>();
+      const perFile = new Map<string, SymbolInfo[]>();
       const consider = (symbol: SymbolInfo, path: string, term: string, score: number): void => {
         const key = `${path}\0${symbol.line}\0${symbol.name}`;
         const known = candidates.get(key) ?? { symbol, path, score: 0, terms: new Set<string>() };
@@ -112,7 +113,8 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         // By text: the definitions whose code mentions it.
         const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: 60 });
         for (const hit of hits.matches) {
-          const symbol = enclosingSymbol(symbols.symbolsIn(hit.path) ?? [], hit.line);
+          if (!perFile.has(hit.path)) perFile.set(hit.path, symbols.symbolsIn(hit.path) ?? []);
+          const symbol = enclosingSymbol(perFile.get(hit.path)!, hit.line);
           if (symbol) consider(symbol, hit.path, term, 15);
         }
       }

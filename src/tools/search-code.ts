@@ -58,6 +58,12 @@ interface Ranked {
 
 function rank(project: Project, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
   const loaded = project.symbols();
+  const perFile = new Map<string, SymbolInfo[]>();
+  const symbolsOf = (path: string): SymbolInfo[] => {
+    let symbols = perFile.get(path);
+    if (!symbols) perFile.set(path, (symbols = loaded.symbolsIn(path) ?? []));
+    return symbols;
+  };
   const needle = caseSensitive ? query : query.toLowerCase();
   let pattern: RegExp | undefined;
   try {
@@ -70,7 +76,7 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
     const result: Record<string, unknown> = { ...match };
     const notes: string[] = [];
     let score = 0;
-    const symbols = loaded.symbolsIn(match.path) ?? [];
+    const symbols = symbolsOf(match.path);
     // A definition of exactly the name searched for ranks first; one whose name only contains it, less.
     const named = (symbol: SymbolInfo): number => {
       const name = caseSensitive ? symbol.name : symbol.name.toLowerCase();
