@@ -136,7 +136,6 @@ test('a bad regex is a BadPatternError naming the problem; an unindexed folder i
   }
 });
 
-test.run();
 
 test('a search split across three workers equals one reader, limits included; a sync is seen without a restart', async () => {
   const { SearchService } = await import('../src/index/search-service.js');
@@ -193,3 +192,5 @@ test('a parallel build writes a segment per worker every partitionBytes of text 
   await syncIndex(root, { home });
   assert.equal(IndexReader.open(root, home).search({ pattern: 'needle_in_partition', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), bruteForce(root, { pattern: 'needle_in_partition' }).map((hit) => hit.split(':').slice(0, 2).join(':')));
 });
+
+test.run();

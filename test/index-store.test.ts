@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
@@ -169,9 +169,44 @@ test('kill -9 during index: status and search still work on the previous index a
   assert.is((JSON.parse(search.stdout) as { matches: unknown[] }).matches.length, 1);
   const human = await runCli(['status', root], '', { SEXTANT_HOME: home });
   assert.match(human.stdout, 'interrupted index job');
+  // The killed job's lock is stale (its process is gone): the next job takes it over.
+  assert.ok(existsSync(store.lockPath), 'the lock outlived the killed process');
+  assert.is((await buildIndex(root, { home, maxFileBytes: 64 * 1024 })).files, before);
+  assert.not.ok(existsSync(store.lockPath));
 });
 
-test.run();
+test('one index writer at a time across processes: a build while another process indexes is index_in_progress', async () => {
+  const { IndexBusyError } = await import('../src/index/store.js');
+  const { mergeDeltas } = await import('../src/index/merge.js');
+  const { spawn } = await import('node:child_process');
+  const { BIN } = await import('./helpers/process.js');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 4_000; i++) files[`d${i % 40}/f${i}.ts`] = `export function f${i}(x: number): number { return x + ${i}; }\n`.repeat(20);
+  const root = tree(files);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const store = new IndexStore(root, home);
+  const child = spawn(process.execPath, [BIN, 'index', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(store.lockPath)) {
+    assert.ok(Date.now() < deadline, 'the other process took the lock');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  for (const attempt of [() => buildIndex(root, { home }), async () => mergeDeltas(root, { home })]) {
+    try {
+      await attempt();
+      assert.unreachable('the index is held by the other process');
+    } catch (error) {
+      assert.instance(error, IndexBusyError);
+      assert.is((error as { code: string }).code, 'index_in_progress');
+      assert.is((error as { pid: number }).pid, child.pid);
+    }
+  }
+  await exited;
+  assert.not.ok(existsSync(store.lockPath), 'released at the end');
+  assert.is((await buildIndex(root, { home })).files, 4_000);
+});
+
 
 test('the content cache is bounded (least recently used out), counts line starts, and is shared by the readers that follow a sync', async () => {
   const { ContentCache } = await import('../src/index/content-cache.js');
@@ -197,3 +232,5 @@ test('the content cache is bounded (least recently used out), counts line starts
   assert.is(after.matches.length, 701);
   assert.equal(after.matches.at(-1), { path: 'f7.txt', line: 1, column: 1, text: 'marker_cache edited' });
 });
+
+test.run();

@@ -69,7 +69,7 @@ export async function buildIndex(path: string, options: BuildOptions = {}): Prom
     return await build(root, store, journal, options);
   } catch (error) {
     // The previous index is untouched; the journal says how far this job got and why it stopped.
-    store.updateJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
+    store.stopJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
     throw error;
   }
 }

@@ -34,8 +34,18 @@ export class ConcurrentUpdateError extends Error {
 }
 
 export function mergeDeltas(root: string, options: { home?: string } = {}): MergeSummary {
-  const started = Date.now();
   const store = new IndexStore(root, options.home);
+  // A writer like any job: never beside a sync or a build (IndexBusyError when one runs).
+  store.lock();
+  try {
+    return merge(store);
+  } finally {
+    store.unlock();
+  }
+}
+
+function merge(store: IndexStore): MergeSummary {
+  const started = Date.now();
   const manifest = store.readManifest();
   const base = manifest?.baseSegments ?? 1;
   if (!manifest || deltaCount(manifest) < 2) return { merged: 0, files: 0, durationMs: Date.now() - started };

@@ -45,6 +45,27 @@ export class IndexIncompatibleError extends Error {
   }
 }
 
+/** Another job (in this process or another) holds the project's index. */
+export class IndexBusyError extends Error {
+  readonly code = 'index_in_progress';
+  readonly pid: number;
+  constructor(pid: number) {
+    super(`Another index job (process ${pid}) is updating this project's index; try again when it ends`);
+    this.name = 'IndexBusyError';
+    this.pid = pid;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function sextantHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SEXTANT_HOME) return env.SEXTANT_HOME;
   if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'sextant');
@@ -94,6 +115,11 @@ export class IndexStore {
     return join(this.dir, 'job.json');
   }
 
+  /** Held (created exclusively) for as long as a job writes the index: one writer at a time, across processes. */
+  get lockPath(): string {
+    return join(this.dir, 'job.lock');
+  }
+
   /** The manifest, `undefined` when there is no index; throws IndexIncompatibleError for another format. */
   readManifest(): Manifest | undefined {
     if (!existsSync(this.manifestPath)) return undefined;
@@ -116,9 +142,38 @@ export class IndexStore {
     }
   }
 
+  /** Takes the project's job lock (or throws IndexBusyError) and writes the journal. */
   startJob(journal: JobJournal): void {
     mkdirSync(this.dir, { recursive: true });
+    this.lock(journal.pid);
     writeAtomic(this.journalPath, JSON.stringify(journal));
+  }
+
+  /** Takes the job lock alone (a short write, such as a merge, that needs no journal). */
+  lock(pid = process.pid): void {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = openSync(this.lockPath, 'wx');
+        try {
+          writeSync(fd, String(pid));
+        } finally {
+          closeSync(fd);
+        }
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      let owner = Number.NaN;
+      try {
+        owner = Number(readFileSync(this.lockPath, 'utf8'));
+      } catch {
+        continue; // released meanwhile: try again
+      }
+      if (Number.isInteger(owner) && owner > 0 && alive(owner)) throw new IndexBusyError(owner);
+      // Left by a process that died (kill -9): the journal tells what it was doing; the lock is free.
+      rmSync(this.lockPath, { force: true });
+    }
+    throw new IndexBusyError(pid);
   }
 
   updateJob(journal: JobJournal): void {
@@ -127,6 +182,17 @@ export class IndexStore {
 
   endJob(): void {
     rmSync(this.journalPath, { force: true });
+    this.unlock();
+  }
+
+  unlock(): void {
+    rmSync(this.lockPath, { force: true });
+  }
+
+  /** The job stopped early in a process that lives on: the journal says why, the lock is released. */
+  stopJob(journal: JobJournal): void {
+    writeAtomic(this.journalPath, JSON.stringify(journal));
+    rmSync(this.lockPath, { force: true });
   }
 
   /** A journal whose process still runs it: a job in progress (maybe in another process). */

@@ -60,10 +60,15 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
   const started = Date.now();
   const root = resolveRoot(path);
   const store = new IndexStore(root, options.home);
-  const manifest = store.readManifest();
-  if (!manifest) throw new NotIndexedError(root);
+  if (!store.readManifest()) throw new NotIndexedError(root);
   const journal: JobJournal = { mode: 'sync', pid: process.pid, startedAt: new Date().toISOString(), stage: 'discovery', done: 0, total: 0 };
   store.startJob(journal);
+  // Read under the lock: a job that committed just before us is what this sync builds on.
+  const manifest = store.readManifest();
+  if (!manifest) {
+    store.endJob();
+    throw new NotIndexedError(root);
+  }
   try {
     const live = liveFiles(store, manifest);
     const knownBefore = new Set(live.keys());
@@ -130,7 +135,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     store.endJob();
     return { root, added, changed, deleted: deleted.length, mergeDue: mergeDue(next), durationMs: Date.now() - started };
   } catch (error) {
-    store.updateJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
+    store.stopJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
     throw error;
   }
 }

@@ -12,6 +12,8 @@ import { syncIndex, type SyncSummary } from './sync.js';
 export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
 /** Quiet time after a save before due segment merges run: merging never delays a save. */
 export const DEFAULT_MERGE_IDLE_MS = 2_000;
+/** How soon saved paths are tried again when another job holds the index. */
+export const BUSY_RETRY_MS = 500;
 
 export interface WatcherOptions {
   home?: string;
@@ -20,6 +22,8 @@ export interface WatcherOptions {
   logger?: Logger;
   /** Also refresh symbols after each update (only changed files are parsed again). */
   symbols?: boolean;
+  /** Runs each update inside the owner's lock, so it never overlaps an index job of the same process. */
+  exclusive?<T>(task: () => Promise<T>): Promise<T>;
   onUpdate?(summary: SyncSummary): void;
   onMerge?(summary: MergeSummary): void;
   onError?(error: unknown): void;
@@ -58,19 +62,29 @@ export class IndexWatcher {
     this.#pending.clear();
     const syncOptions: Parameters<typeof syncIndex>[1] = { paths };
     if (this.#options.home) syncOptions.home = this.#options.home;
-    this.#running = syncIndex(this.#root, syncOptions)
-      .then(async (summary) => {
-        if (this.#options.symbols) {
-          const { IndexReader } = await import('./search.js');
-          const { buildSymbols } = await import('./symbols/build.js');
-          const symbolOptions: { home?: string } = {};
-          if (this.#options.home) symbolOptions.home = this.#options.home;
-          await buildSymbols(this.#root, IndexReader.open(this.#root, this.#options.home).files, symbolOptions);
-        }
+    const update = async (): Promise<SyncSummary> => {
+      const summary = await syncIndex(this.#root, syncOptions);
+      if (this.#options.symbols) {
+        const { IndexReader } = await import('./search.js');
+        const { buildSymbols } = await import('./symbols/build.js');
+        const symbolOptions: { home?: string } = {};
+        if (this.#options.home) symbolOptions.home = this.#options.home;
+        await buildSymbols(this.#root, IndexReader.open(this.#root, this.#options.home).files, symbolOptions);
+      }
+      return summary;
+    };
+    this.#running = (this.#options.exclusive ? this.#options.exclusive(update) : update())
+      .then((summary) => {
         this.#options.onUpdate?.(summary);
         if (summary.mergeDue) this.#scheduleMerge();
       })
       .catch((error: unknown) => {
+        if ((error as { code?: unknown }).code === 'index_in_progress') {
+          // Another process holds the index: keep the paths and try again shortly.
+          for (const path of paths) this.#pending.add(path);
+          this.#retry();
+          return;
+        }
         this.#options.logger?.warning('Index update failed', error);
         this.#options.onError?.(error);
       })
@@ -84,12 +98,14 @@ export class IndexWatcher {
   async merge(): Promise<MergeSummary | undefined> {
     while (this.#running) await this.#running;
     let summary: MergeSummary | undefined;
-    const merging = Promise.resolve()
-      .then(() => {
-        summary = mergeDeltas(this.#root, this.#options.home ? { home: this.#options.home } : {});
-        this.#options.onMerge?.(summary);
+    const run = async (): Promise<MergeSummary> => mergeDeltas(this.#root, this.#options.home ? { home: this.#options.home } : {});
+    const merging = (this.#options.exclusive ? this.#options.exclusive(run) : run())
+      .then((merged) => {
+        summary = merged;
+        this.#options.onMerge?.(merged);
       })
       .catch((error: unknown) => {
+        if ((error as { code?: unknown }).code === 'index_in_progress') return this.#scheduleMerge();
         this.#options.logger?.warning('Index merge failed', error);
         this.#options.onError?.(error);
       })
@@ -116,6 +132,11 @@ export class IndexWatcher {
       else void this.merge();
     }, this.#options.mergeIdleMs ?? DEFAULT_MERGE_IDLE_MS);
     this.#mergeTimer.unref();
+  }
+
+  #retry(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.flush(), BUSY_RETRY_MS);
   }
 
   #schedule(): void {

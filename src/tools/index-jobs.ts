@@ -113,7 +113,10 @@ export function createIndexJobTool(projects: ProjectService, mode: JobMode): Too
       const job = project.startJob(mode, { force: args.force === true });
       if (args.wait !== false) {
         await follow(job, context);
-        if (job.status === 'failed') throw toolError(job.error?.code === 'index_incompatible' ? 'index_incompatible' : 'internal_error', `The ${job.mode} job failed: ${job.error?.message}`, { job_id: job.id });
+        if (job.status === 'failed') {
+          const code = job.error?.code === 'index_incompatible' || job.error?.code === 'index_in_progress' ? job.error.code : 'internal_error';
+          throw toolError(code, `The ${job.mode} job failed: ${job.error?.message}`, { job_id: job.id });
+        }
       }
       const state = project.indexState();
       const structured = { ...statusFields(project, state.manifest, 'complete'), ...jobFields(job) };

@@ -86,6 +86,8 @@ export class Project {
   lastJob: IndexJob | undefined;
   #symbols: { stamp: string; value: ProjectSymbols } | undefined;
   #watcher: IndexWatcher | undefined;
+  /** Index writers of this process (jobs, the watcher) take turns here; other processes meet the store's lock. */
+  #turn: Promise<unknown> = Promise.resolve();
 
   constructor(root: string, options: { home?: string; watch?: boolean; logger?: Logger; searchBudgetMs?: number } = {}) {
     this.root = root;
@@ -104,7 +106,7 @@ export class Project {
   indexState(): IndexState {
     try {
       const manifest = this.store.readManifest();
-      const running = this.job !== undefined || this.store.runningJob() !== undefined;
+      const running = this.job !== undefined || (this.store.runningJob()?.pid ?? process.pid) !== process.pid;
       if (!manifest) return { status: running ? 'indexing' : this.lastJob?.status === 'failed' ? 'failed' : 'not_indexed' };
       return { status: running ? 'indexing' : 'ready', manifest };
     } catch (error) {
@@ -136,14 +138,16 @@ export class Project {
     if (running) {
       throw toolError('index_in_progress', `A ${running.mode} job (${running.id}) is already running for ${this.root}: ${running.message}`, { workspace: this.root, job_id: running.id });
     }
+    // A live journal of this process is the watcher's sync: the job queues behind it (exclusive).
     const elsewhere = this.store.runningJob();
-    if (elsewhere) {
+    if (elsewhere && elsewhere.pid !== process.pid) {
       throw toolError('index_in_progress', `A ${elsewhere.mode} job started by process ${elsewhere.pid} is running for ${this.root}`, { workspace: this.root, pid: elsewhere.pid });
     }
     const state = this.indexState();
     if (state.incompatible && !options.force) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
     if (mode === 'sync' && !state.manifest && !state.incompatible) mode = 'index'; // nothing to sync from: build
-    const job = new IndexJob(mode, this.root, runJob(mode, this.root, { ...(this.#home ? { home: this.#home } : {}), force: options.force === true }));
+    const work = runJob(mode, this.root, { ...(this.#home ? { home: this.#home } : {}), force: options.force === true });
+    const job = new IndexJob(mode, this.root, (running, signal) => this.exclusive(() => work(running, signal)));
     this.#job = job;
     this.lastJob = job;
     void job.finished.then(() => {
@@ -169,6 +173,13 @@ export class Project {
     return this.#symbols.value;
   }
 
+  /** Runs `task` after every index writer of this process queued before it. */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const turn = this.#turn.then(task, task);
+    this.#turn = turn.catch(() => undefined);
+    return turn;
+  }
+
   get search(): SearchService {
     this.#search ??= new SearchService(this.root, { ...(this.#home ? { home: this.#home } : {}), ...(this.#searchBudgetMs ? { budgetMs: this.#searchBudgetMs } : {}) });
     return this.#search;
@@ -176,7 +187,11 @@ export class Project {
 
   #ensureWatcher(): void {
     if (!this.#watch || this.#watcher) return;
-    const options: ConstructorParameters<typeof IndexWatcher>[1] = { symbols: true, onError: (error) => this.#logger?.warning(`Watcher for ${this.root}`, error) };
+    const options: ConstructorParameters<typeof IndexWatcher>[1] = {
+      symbols: true,
+      exclusive: (task) => this.exclusive(task),
+      onError: (error) => this.#logger?.warning(`Watcher for ${this.root}`, error),
+    };
     if (this.#home) options.home = this.#home;
     if (this.#logger) options.logger = this.#logger;
     try {
