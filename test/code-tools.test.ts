@@ -228,6 +228,8 @@ test('output budget: a result that would be too large is cut whole items at a ti
   const root = fixtureCopy('polyglot');
   const long = `${'x'.repeat(390)} budget_marker\n`;
   writeFileSync(join(root, 'big.txt'), long.repeat(400));
+  const methods = Array.from({ length: 3_000 }, (_, i) => `  method${i}(value: number, other: string): number { return value + other.length + ${i}; }`).join('\n');
+  writeFileSync(join(root, 'src/huge.ts'), `export class Huge {\n${methods}\n}\n`);
   const h = await projectHarness({ workspaces: [root] }, mkdtempSync(join(tmpdir(), 'sextant-home-')));
   const client = await sdkClient(h.http.urls.mcp);
   try {
@@ -239,6 +241,15 @@ test('output budget: a result that would be too large is cut whole items at a ti
     assert.ok(results(big).length < 200 && results(big).length > 0);
     assert.match(big.structuredContent!.note as string, 'output budget');
     assert.ok(big.structuredContent!.nextCursor);
+    // A class with thousands of methods: the outline and the hierarchy are cut whole nodes at a time.
+    for (const [name, args] of [['get_file_outline', { path: 'src/huge.ts' }], ['get_symbol_hierarchy', { symbol_name: 'Huge', direction: 'descendants' }]] as const) {
+      const cut = await call(client, name, args);
+      assert.not.ok(cut.isError, cut.content[0]?.text);
+      const chars = JSON.stringify(cut.structuredContent).length + cut.content.reduce((sum, block) => sum + block.text.length, 0);
+      assert.ok(chars <= MAX_OUTPUT_CHARS, `${name}: ${chars} characters`);
+      assert.is(cut.structuredContent!.result_completeness, 'truncated', name);
+      assert.match(cut.content[0]!.text, 'to stay within the output budget');
+    }
     assert.equal(h.problems(), []);
   } finally {
     await client.close();

@@ -85,6 +85,38 @@ function renderOutline(nodes: OutlineNode[], depth: number, lines: string[]): vo
   }
 }
 
+/**
+ * The leading part of a tree, in reading order, that fits `budget` characters (its JSON and its
+ * text line, per node): whole nodes only, and a kept node keeps its place under its parent.
+ */
+export function pruneTree(nodes: OutlineNode[], path: string, budget: number): { tree: OutlineNode[]; kept: number; total: number } {
+  let used = 0;
+  let kept = 0;
+  let total = 0;
+  let full = false;
+  const walk = (level: OutlineNode[]): OutlineNode[] => {
+    const out: OutlineNode[] = [];
+    for (const node of level) {
+      total++;
+      const cost = JSON.stringify(describeSymbol(node.symbol, path)).length + node.symbol.signature.length + 40;
+      if (full || used + cost > budget) {
+        full = true;
+        total += countNodes(node.children);
+        continue;
+      }
+      used += cost;
+      kept++;
+      out.push({ symbol: node.symbol, children: walk(node.children) });
+    }
+    return out;
+  };
+  return { tree: walk(nodes), kept, total };
+}
+
+function countNodes(nodes: OutlineNode[]): number {
+  return nodes.reduce((sum, node) => sum + 1 + countNodes(node.children), 0);
+}
+
 function outlineJson(nodes: OutlineNode[], path: string, all: boolean): Array<Record<string, unknown>> {
   return nodes.map((node) => ({ ...describeSymbol(node.symbol, path), ...(all && node.children.length > 0 ? { children: outlineJson(node.children, path, all) } : {}) }));
 }
@@ -185,17 +217,13 @@ export function createFileOutlineTool(projects: ProjectService): ToolDefinition 
       const path = workspacePath(project, args.path as string);
       const file = fileSymbols(project, path);
       const all = args.depth !== 'top';
-      let tree = outlineOf(file.symbols);
-      let completeness: Completeness = 'complete';
-      let json = outlineJson(tree, path, all);
-      while (JSON.stringify(json).length > MAX_OUTPUT_CHARS / 2 && tree.length > 1) {
-        tree = tree.slice(0, Math.ceil(tree.length / 2));
-        json = outlineJson(tree, path, all);
-        completeness = 'truncated';
-      }
+      const full = outlineOf(file.symbols);
+      const { tree, kept, total } = pruneTree(all ? full : full.map((node) => ({ ...node, children: [] })), path, MAX_OUTPUT_CHARS / 2);
+      const completeness: Completeness = kept < total ? 'truncated' : 'complete';
+      const json = outlineJson(tree, path, all);
       const lines: string[] = [];
-      renderOutline(all ? tree : tree.map((node) => ({ ...node, children: [] })), 0, lines);
-      if (completeness === 'truncated') lines.push(`(cut to the first ${tree.length} top-level symbols to stay within the output budget)`);
+      renderOutline(tree, 0, lines);
+      if (completeness === 'truncated') lines.push(`(the first ${kept} of ${total} symbols, to stay within the output budget)`);
       return {
         content: [{ type: 'text', text: [`${path}: ${file.symbols.length} symbols`, ...lines].join('\n') }],
         structuredContent: { ...statusFields(project, manifest, completeness), path, symbols: json, symbol_count: file.symbols.length },
@@ -247,11 +275,13 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
         lines.push(...(ancestors.length > 0 ? ancestors.map((ancestor, depth) => `${'  '.repeat(depth + 1)}in ${ancestor.kind} ${ancestor.qualifiedName} (${ancestor.line}-${ancestor.endLine})`) : ['  (top level)']));
       } else {
         const inside = others.filter((other) => other.line >= symbol.line && other.endLine <= symbol.endLine);
-        const tree = outlineOf(inside);
+        const { tree, kept, total } = pruneTree(outlineOf(inside), path, MAX_OUTPUT_CHARS / 2);
         structured.descendants = outlineJson(tree, path, true);
+        if (kept < total) structured.result_completeness = 'truncated';
         const rendered: string[] = [];
         renderOutline(tree, 1, rendered);
         lines.push(...(rendered.length > 0 ? rendered : ['  (no nested definitions)']));
+        if (kept < total) lines.push(`  (the first ${kept} of ${total} nested definitions, to stay within the output budget)`);
       }
       return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
     },
