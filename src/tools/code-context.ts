@@ -160,15 +160,16 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         if (end < symbol.endLine) item.code_truncated = true;
         items.push(item);
       }
-      const remaining = ranked.length - items.length;
-      const truncated = remaining > 0;
-      const text = [
-        `${items.length} definitions for ${terms.join(', ')} (~${used} tokens of ${maxTokens}${truncated ? `; ${remaining} more candidates did not fit` : ''}):`,
-        ...items.map((item) => `\n## ${String(item.kind)} ${String(item.qualified_name)} — ${String(item.path)}:${String(item.line)}-${String(item.end_line)}\n${String(item.code)}${item.code_truncated ? '\n…' : ''}`),
-      ].join('\n');
-      return {
-        content: [{ type: 'text', text }],
-        structuredContent: {
+      // The token budget bounds the code; escaping in JSON and the text beside it could still pass
+      // the output budget at the largest max_tokens: then the last items go.
+      const render = (): { text: string; structured: Record<string, unknown> } => {
+        const remaining = ranked.length - items.length;
+        const truncated = remaining > 0;
+        const text = [
+          `${items.length} definitions for ${terms.join(', ')} (~${used} tokens of ${maxTokens}${truncated ? `; ${remaining} more candidates did not fit` : ''}):`,
+          ...items.map((item) => `\n## ${String(item.kind)} ${String(item.qualified_name)} — ${String(item.path)}:${String(item.line)}-${String(item.end_line)}\n${String(item.code)}${item.code_truncated ? '\n…' : ''}`),
+        ].join('\n');
+        const structured = {
           ...statusFields(project, manifest, truncated ? 'truncated' : 'complete'),
           terms,
           strategy,
@@ -177,8 +178,15 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
           max_tokens: maxTokens,
           truncated,
           remaining_candidates: remaining,
-        },
+        };
+        return { text, structured };
       };
+      let rendered = render();
+      while (items.length > 1 && rendered.text.length + JSON.stringify(rendered.structured).length > MAX_OUTPUT_CHARS) {
+        used -= items.pop()!.tokens as number;
+        rendered = render();
+      }
+      return { content: [{ type: 'text', text: rendered.text }], structuredContent: rendered.structured };
     },
   });
 }
