@@ -140,13 +140,37 @@ export class BadPatternError extends Error {
   }
 }
 
+/** Literals shorter than this are not worth seeking by: the regex itself is as quick. */
+const MIN_SEEK_LITERAL = 3;
+
+/**
+ * The longest run of plain characters that every match must contain: characters in sequence at
+ * the top level of a pattern without alternation (not in a group, not quantified). A line
+ * without it cannot match, so a search can jump between its occurrences with indexOf.
+ */
+export function requiredLiteral(pattern: AST.Pattern): string | undefined {
+  if (pattern.alternatives.length !== 1) return undefined;
+  let best = '';
+  let run = '';
+  for (const element of pattern.alternatives[0]!.elements) {
+    if (element.type === 'Character' && element.value !== 0x0a && element.value !== 0x0d) {
+      run += String.fromCodePoint(element.value);
+      if (run.length > best.length) best = run;
+    } else {
+      run = ''; // anything else (a class, a group, a quantifier, an assertion) ends the run
+    }
+  }
+  return best.length >= MIN_SEEK_LITERAL ? best : undefined;
+}
+
 /** Parses with the flags the matcher will use; a pattern JavaScript cannot compile is a BadPatternError. */
-export function planRegex(pattern: string, caseInsensitive: boolean): { query: TrigramQuery; unicode: boolean } {
+export function planRegex(pattern: string, caseInsensitive: boolean): { query: TrigramQuery; unicode: boolean; literal?: string } {
   for (const unicode of [true, false]) {
     try {
       new RegExp(pattern, unicode ? 'u' : '');
       const ast = new RegExpParser({ ecmaVersion: 2024 }).parsePattern(pattern, 0, pattern.length, { unicode });
-      return { query: new RegexPlanner(caseInsensitive).plan(ast), unicode };
+      const literal = requiredLiteral(ast);
+      return { query: new RegexPlanner(caseInsensitive).plan(ast), unicode, ...(literal ? { literal } : {}) };
     } catch (error) {
       if (!unicode) throw new BadPatternError(pattern, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
     }

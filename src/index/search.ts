@@ -75,13 +75,15 @@ export function compileMatcher(query: SearchQuery): { matcher: LineMatcher; plan
     return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from) };
   }
   const source = query.regex ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const { query: plan, unicode } = query.regex ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true };
+  const { query: plan, unicode, literal } = query.regex ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true, literal: undefined };
   const flags = `${unicode ? 'u' : ''}${caseInsensitive ? 'i' : ''}`;
   const regex = new RegExp(source, flags);
   const matcher: LineMatcher = (line) => {
     const found = regex.exec(line);
     return found ? found.index : -1;
   };
+  // A literal every match contains: jump between its occurrences; the line matcher decides.
+  if (literal && !caseInsensitive) return { matcher, plan, seek: (text, from) => text.indexOf(literal, from) };
   // Over a whole file with the m flag, a match on a line is a match in the text at the same
   // place, except where lookaround can see past the line's end: then scan line by line.
   if (/\(\?<?[=!]|\(\?</.test(source)) return { matcher, plan };
