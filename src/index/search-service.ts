@@ -35,9 +35,52 @@ export class SearchFailedError extends Error {
   }
 }
 
+/**
+ * A result as it crosses the thread boundary: column by column, each path once. Thousands of
+ * small match objects cost far more to clone than a few arrays (the typed ones are moved, not
+ * copied).
+ */
+interface PackedResult extends Omit<SearchResult, 'matches'> {
+  paths: string[];
+  file: Int32Array;
+  line: Int32Array;
+  column: Int32Array;
+  text: string[];
+  context?: Array<{ before?: string[]; after?: string[] } | null>;
+  partial?: boolean;
+}
+
+function pack(result: SearchResult & { partial?: boolean }): PackedResult {
+  const { matches, ...rest } = result;
+  const paths: string[] = [];
+  const file = new Int32Array(matches.length);
+  const line = new Int32Array(matches.length);
+  const column = new Int32Array(matches.length);
+  const text: string[] = new Array<string>(matches.length);
+  let context: PackedResult['context'];
+  matches.forEach((match, i) => {
+    if (paths.at(-1) !== match.path) paths.push(match.path);
+    file[i] = paths.length - 1;
+    line[i] = match.line;
+    column[i] = match.column;
+    text[i] = match.text;
+    if (match.before || match.after) {
+      context ??= new Array(matches.length).fill(null);
+      context[i] = { ...(match.before ? { before: match.before } : {}), ...(match.after ? { after: match.after } : {}) };
+    }
+  });
+  return { ...rest, paths, file, line, column, text, ...(context ? { context } : {}) };
+}
+
+function unpack(packed: PackedResult): SearchResult {
+  const { paths, file, line, column, text, context, ...rest } = packed;
+  const matches = text.map((value, i) => ({ path: paths[file[i]!]!, line: line[i]!, column: column[i]!, text: value, ...(context?.[i] ?? {}) }));
+  return { ...rest, matches };
+}
+
 interface Reply {
   id: number;
-  result?: SearchResult;
+  result?: PackedResult;
   error?: { code: string; message: string };
 }
 
@@ -67,7 +110,7 @@ class SearchWorker {
       this.#waiting.delete(reply.id);
       if (!waiter) return;
       if (reply.error) waiter.reject(new SearchFailedError(reply.error.code, reply.error.message));
-      else waiter.resolve(reply.result!);
+      else waiter.resolve(unpack(reply.result!));
     });
     this.#worker.on('error', (error) => this.#failAll(error));
     this.#worker.on('exit', () => {
@@ -216,7 +259,8 @@ function startWorker(): void {
   const current = liveReader(root, home, cacheBytes);
   parentPort!.on('message', ({ id, query, direct }: { id: number; query: SearchQuery; direct?: boolean }) => {
     try {
-      parentPort!.postMessage({ id, result: direct ? directScan(root, query) : current().search(query) } satisfies Reply);
+      const packed = pack(direct ? directScan(root, query) : current().search(query));
+      parentPort!.postMessage({ id, result: packed } satisfies Reply, [packed.line.buffer as ArrayBuffer, packed.column.buffer as ArrayBuffer, packed.file.buffer as ArrayBuffer]);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       parentPort!.postMessage({
