@@ -313,6 +313,10 @@ test('revisions before structuredContent (2024-11-05, 2025-03-26) get the readab
     for (const revision of ['2024-11-05', '2025-03-26', '2025-11-25'] as const) {
       const c = connect(createSextantServer({ projects }));
       await c.initialize(revision);
+      // Every tool described as this revision defines tools (checked against its schema below).
+      const listed = (await c.client.request('tools/list')) as { tools: Json[] };
+      assert.is(listed.tools.length, 10);
+      assert.is(listed.tools.every((tool) => 'outputSchema' in tool), revision >= '2025-06-18');
       if (revision === '2024-11-05') await c.client.request('tools/call', { name: 'index_repo', arguments: {} });
       const result = (await c.client.request('tools/call', { name: 'search_code', arguments: { query: 'getUserById', limit: 2 } })) as unknown as ToolCallResult;
       const texts = result.content.map((block) => block.text);
