@@ -8,14 +8,26 @@ import { replay } from '../src/record/replay.js';
 import { createSextantServer, type Profile } from '../src/tools/index.js';
 import { ROOT, runCli } from './helpers/process.js';
 import { REVISIONS, TrafficChecker } from './helpers/schema.js';
+import { fixtureCopy } from './helpers/projects.js';
+import { ProjectService } from '../src/workspace/projects.js';
+import { resolveWorkspaceConfig } from '../src/workspace/config.js';
 
 const FIXTURES = join(ROOT, 'spec-fixtures');
 
-function load(file: string): { entries: RecordEntry[]; profile: Profile } {
+function load(file: string): { entries: RecordEntry[]; profile: Profile; project?: string } {
   const entries = parseRecording(readFileSync(file, 'utf8'), file);
   const meta = entries.find((entry) => 'meta' in entry);
   const profile = (meta && 'meta' in meta ? meta.meta.profile : undefined) ?? 'default';
-  return { entries, profile: profile as Profile };
+  const project = meta && 'meta' in meta ? meta.meta.project : undefined;
+  return { entries, profile: profile as Profile, ...(project ? { project } : {}) };
+}
+
+/** The server a fixture needs: its profile, and with `project`, a fresh copy of that fixture repository as its workspace. */
+function serverFor(profile: Profile, project: string | undefined): { create: () => ReturnType<typeof createSextantServer>; close: () => Promise<void> } {
+  if (!project) return { create: () => createSextantServer({ profile }), close: async () => undefined };
+  const root = fixtureCopy(project);
+  const projects = new ProjectService({ config: resolveWorkspaceConfig({ env: {}, workspaces: [root] }), home: mkdtempSync(join(tmpdir(), 'sextant-home-')) });
+  return { create: () => createSextantServer({ profile, projects }), close: () => projects.close() };
 }
 
 for (const revision of REVISIONS) {
@@ -26,10 +38,11 @@ for (const revision of REVISIONS) {
   });
   for (const name of files) {
     test(`replay ${revision}/${name}: same ids, codes and shapes; every message schema-valid`, async () => {
-      const { entries, profile } = load(join(FIXTURES, revision, name));
+      const { entries, profile, project } = load(join(FIXTURES, revision, name));
       const checker = new TrafficChecker();
       for (const entry of entries.filter(isMessageEntry)) if (entry.dir === 'in' && entry.message !== undefined) checker.incoming(entry.message);
-      const report = await replay(entries, () => createSextantServer({ profile }), { onOutgoing: (message) => checker.outgoing(message) });
+      const server = serverFor(profile, project);
+      const report = await replay(entries, server.create, { onOutgoing: (message) => checker.outgoing(message), stepTimeoutMs: 10_000 }).finally(server.close);
       for (const session of report.sessions) assert.equal(session.differences, [], `${name} / ${session.session}`);
       assert.ok(report.ok);
       assert.equal(checker.problems, []);

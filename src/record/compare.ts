@@ -8,7 +8,7 @@ const EXACT_STRING_KEYS = new Set([
   'mimeType', 'role', 'status', 'protocol_version', 'progressToken', 'nextCursor', 'requestId',
 ]);
 /** Numbers that differ from run to run by nature. */
-const VOLATILE_NUMBER_KEYS = new Set(['uptime_seconds']);
+const VOLATILE_NUMBER_KEYS = new Set(['uptime_seconds', 'duration_ms']);
 
 export function compareMessages(expected: unknown, actual: unknown, path = '$'): string[] {
   const key = path.slice(path.lastIndexOf('.') + 1);

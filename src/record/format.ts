@@ -18,6 +18,8 @@ export interface MetaEntry {
     description?: string;
     /** Which server profile the exchange needs (e.g. `conformance`). */
     profile?: string;
+    /** A fixture repository (test/fixtures/NAME) the server must have as its project, freshly copied. */
+    project?: string;
     source?: string;
   };
 }

@@ -75,3 +75,47 @@ export async function sdkConversation(revision: string, serverArgs: string[] = [
     await client.close();
   }
 }
+
+/**
+ * The official SDK client over stdio driving the code tools on a fresh copy of the fixture
+ * repository (registered with --workspace), at 2025-11-25: index, every read tool, error cases.
+ * No progress token: the number of progress notifications depends on timing, and a recording
+ * must replay message for message.
+ */
+export async function sdkCodeToolsConversation(root: string, home: string, serverArgs: string[] = []): Promise<string[]> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--workspace', root, '--no-watch', '--log-level', 'warning', ...serverArgs],
+    env: { PATH: process.env.PATH ?? '', SEXTANT_HOME: home },
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'sextant-code-tools', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(transport);
+  const seen: string[] = [];
+  try {
+    await client.listTools();
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['index_repo', {}],
+      ['index_status', {}],
+      ['search_code', { query: 'getUserById' }],
+      ['search_code', { query: 'def \\w+\\(', regex: true, language: 'python', limit: 2 }],
+      ['locate_symbol', { name: 'gubi' }],
+      ['get_file_outline', { path: 'src/store/user-store.ts' }],
+      ['get_symbol_hierarchy', { symbol_name: 'saveUser' }],
+      ['get_symbol_hierarchy', { symbol_name: 'auditLog' }],
+      ['find_related_symbols', { symbol_name: 'getUserById' }],
+      ['get_code_context', { query: 'how does saveUser hash the password', max_tokens: 400 }],
+      ['get_file_outline', { path: '../outside.ts' }],
+      ['locate_symbol', { name: 'qqqqzzzz' }],
+      ['search_code', { query: 'a(b', regex: true }],
+    ];
+    for (const [name, args] of calls) {
+      const result = await client.callTool({ name, arguments: args });
+      seen.push(`${name}: ${result.isError ? 'error' : 'ok'}`);
+    }
+  } finally {
+    await client.close();
+  }
+  return seen;
+}
