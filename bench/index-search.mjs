@@ -94,7 +94,8 @@ for (const query of QUERIES) {
   }
   ours.sort((a, b) => a - b);
   theirs.sort((a, b) => a - b);
-  const candidateBytes = reader.candidates(compileMatcher(query).plan).reduce((sum, file) => sum + file.size, 0);
+  // Bytes the candidates make up: whole files, or for a file indexed in blocks, its candidate blocks' share.
+  const candidateBytes = reader.candidates(compileMatcher(query).plan).reduce((sum, { file, blocks }) => sum + (blocks ? (file.size * blocks.length) / (file.blocks.length + 1) : file.size), 0);
   rows.push({ query, candidateBytes, matches: result.matches.length, rgMatches: rgLines(query), candidates: result.stats.candidates, files: result.stats.files, p50: percentile(ours, 0.5), p99: percentile(ours, 0.99), single: percentile(single, 0.5), rg: percentile(theirs, 0.5) });
 }
 

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { discover } from '../src/index/discovery.js';
 import { buildIndex } from '../src/index/indexer.js';
 import { BadPatternError, planRegex } from '../src/index/query-plan.js';
-import { IndexReader, NotIndexedError, type SearchQuery } from '../src/index/search.js';
+import { compileMatcher, IndexReader, NotIndexedError, type SearchQuery } from '../src/index/search.js';
 import { ROOT } from './helpers/process.js';
 
 const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
@@ -191,6 +191,50 @@ test('a parallel build writes a segment per worker every partitionBytes of text 
   writeFileSync(join(root, 'd0/f0.ts'), 'needle_in_partition changed\n');
   await syncIndex(root, { home });
   assert.equal(IndexReader.open(root, home).search({ pattern: 'needle_in_partition', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), bruteForce(root, { pattern: 'needle_in_partition' }).map((hit) => hit.split(':').slice(0, 2).join(':')));
+});
+
+test('large files are indexed in blocks: only candidate blocks are searched, and results still equal a brute-force scan', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { DEFAULT_BLOCK_BYTES } = await import('../src/index/extract.js');
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-blocks-')));
+  mkdirSync(join(root, 'big'));
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa', 'lambda', 'sigma'];
+  for (let f = 0; f < 6; f++) {
+    const lines: string[] = [];
+    for (let l = 0; l < 6_000; l++) {
+      let line = `${words[(f * 7 + l) % 10]}_${l % 97} = ${words[(l * 3) % 10]}(${f}, ${l}); // ${words[(l + f) % 10]}`;
+      if (l % 1_000 === 0) line += ' héllo wörld 漢字'; // non-ASCII: character and byte offsets differ
+      if (l === 17 + f * 900) line = `const needle_block_${f} = 'rare';`;
+      lines.push(line);
+    }
+    lines.push('final_line_marker');
+    writeFileSync(join(root, `big/file${f}.ts`), lines.join(f === 3 ? '\r\n' : '\n') + (f === 5 ? '' : '\n'));
+  }
+  writeFileSync(join(root, 'small.ts'), 'const needle_block_small = 1;\n');
+  await buildIndex(root, { home });
+  const reader = IndexReader.open(root, home);
+  const big = reader.files.find((file) => file.path === 'big/file0.ts')!;
+  assert.ok(big.size > 4 * DEFAULT_BLOCK_BYTES && (big.blocks?.length ?? 0) >= 4, 'indexed in blocks');
+  const rare = reader.candidates(compileMatcher({ pattern: 'needle_block_0', caseSensitive: true }).plan);
+  assert.equal(rare.map((candidate) => [candidate.file.path, candidate.blocks?.length]), [['big/file0.ts', 1]], 'one block of one file');
+  const queries: SearchQuery[] = [
+    ...QUERIES,
+    { pattern: 'needle_block', caseSensitive: true },
+    { pattern: 'NEEDLE_BLOCK_3' },
+    { pattern: 'final_line_marker' },
+    { pattern: 'héllo wörld', caseSensitive: true },
+    { pattern: '漢字$', regex: true },
+    { pattern: 'needle_block_\\d', regex: true, caseSensitive: true },
+    { pattern: '^kappa_1[0-9] = ', regex: true, caseSensitive: true },
+    { pattern: 'lambda_96 = lambda', caseSensitive: true },
+  ];
+  for (const cacheBypassCandidates of [Infinity, 0]) {
+    const fresh = IndexReader.open(root, home, { cacheBypassCandidates });
+    for (const query of queries) {
+      const result = fresh.search({ ...query, limit: 1_000_000 });
+      assert.equal(result.matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), JSON.stringify(query));
+    }
+  }
 });
 
 test.run();

@@ -2,10 +2,10 @@
 import type { TrigramQuery } from './query-plan.js';
 import type { Segment } from './segment.js';
 
-/** When an AND of trigram lists is down to this many files, the rest of the lists are skipped. */
+/** When an AND of trigram lists is down to this many documents, the rest of the lists are skipped. */
 const GOOD_ENOUGH_CANDIDATES = 16;
 
-/** Ids of the files of `segment` that can match, ascending (= path order within the segment). */
+/** Ids of the documents (files, or blocks of large files) of `segment` that can match, ascending (= path order). */
 export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32Array {
   const evaluate = (query: TrigramQuery): Uint32Array | undefined => {
     switch (query.op) {
@@ -40,8 +40,8 @@ export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32A
       }
     }
   };
-  const indexed = evaluate(plan) ?? Uint32Array.from({ length: segment.files.length }, (_, i) => i);
-  // Files kept out of the postings (long lines, too many trigrams) are always candidates.
+  const indexed = evaluate(plan) ?? Uint32Array.from({ length: segment.documentCount }, (_, i) => i);
+  // Documents kept out of the postings (long lines, too many trigrams) are always candidates.
   return segment.unindexedIds.length === 0 ? indexed : union(indexed, segment.unindexedIds);
 }
 

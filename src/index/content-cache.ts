@@ -94,12 +94,22 @@ export class ContentCache {
 
   /** The 0-based line of `offset` in a cached file, its line starts indexed on first use. */
   lineOf(entry: FileText, offset: number): number {
+    return lineAt(this.#lineStarts(entry), offset);
+  }
+
+  /** Where 0-based `line` starts in a cached file (the text's end past the last line). */
+  lineStart(entry: FileText, line: number): number {
+    const starts = this.#lineStarts(entry);
+    return line < starts.length ? starts[line]! : entry.text.length;
+  }
+
+  #lineStarts(entry: FileText): Int32Array {
     if (!entry.lineStarts) {
       entry.lineStarts = lineStartsOf(entry.text);
       // Counted only while held: an entry let go meanwhile was already subtracted without them.
       if (this.#entries.get(entry.path) === entry) this.#grow(entry.lineStarts.byteLength);
     }
-    return lineAt(entry.lineStarts, offset);
+    return entry.lineStarts;
   }
 
   #evict(path: string): void {

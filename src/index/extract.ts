@@ -13,12 +13,17 @@ import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
-import { trigramsOf } from './trigrams.js';
+import { blockTrigramsOf, trigramsOf } from './trigrams.js';
 
 /** A file with a line longer than this is searched by scanning, not through trigrams (like cindex). */
 export const MAX_INDEXED_LINE_BYTES = 2_000;
 /** ...and so is a file with more distinct trigrams than this (generated or data files). */
 export const MAX_FILE_TRIGRAMS = 20_000;
+/**
+ * Files larger than this get postings per block of about this size (cut at line ends): a query
+ * then scans only the blocks of a large file that hold all its trigrams, not the whole file.
+ */
+export const DEFAULT_BLOCK_BYTES = 16 * 1024;
 /** Bytes looked at for a NUL to call a file binary. */
 const BINARY_PROBE_BYTES = 8 * 1024;
 /** Files handed to a worker at a time. */
@@ -26,7 +31,7 @@ const BATCH_FILES = 64;
 const WORKER_ROLE = 'sextant-index-extract';
 
 export type Extracted =
-  | { kind: 'text'; size: number; hash: string; language?: string; trigrams?: Int32Array }
+  | { kind: 'text'; size: number; hash: string; language?: string; trigrams?: Int32Array; blocks?: { trigrams: Int32Array[]; startLines: number[] } }
   | { kind: 'binary' }
   | { kind: 'unreadable' };
 
@@ -53,8 +58,13 @@ export function extract(root: string, path: string): Extracted {
   const language = detectLanguage(path, content.subarray(0, 200).toString('utf8'));
   if (language) result.language = language;
   if (!hasLongLine(content)) {
-    const trigrams = trigramsOf(content);
-    if (trigrams.length <= MAX_FILE_TRIGRAMS) result.trigrams = trigrams;
+    if (content.length > DEFAULT_BLOCK_BYTES) {
+      const { blocks, startLines, distinct } = blockTrigramsOf(content, DEFAULT_BLOCK_BYTES);
+      if (distinct <= MAX_FILE_TRIGRAMS) result.blocks = { trigrams: blocks, startLines };
+    } else {
+      const trigrams = trigramsOf(content);
+      if (trigrams.length <= MAX_FILE_TRIGRAMS) result.trigrams = trigrams;
+    }
   }
   return result;
 }
@@ -169,11 +179,12 @@ export function addExtracted(builder: SegmentBuilder, file: PartitionFile, resul
   tally.files++;
   const entry: SegmentFile = { path: file.path, size: result.size, mtimeMs: file.mtimeMs, hash: result.hash };
   if (result.language) entry.language = result.language;
-  if (!result.trigrams) {
+  if (!result.trigrams && !result.blocks) {
     entry.unindexed = true;
     tally.unindexed++;
   }
-  builder.add(entry, result.trigrams);
+  if (result.blocks) entry.blocks = result.blocks.startLines;
+  builder.add(entry, result.blocks ? result.blocks.trigrams : result.trigrams);
 }
 
 /**
@@ -264,7 +275,11 @@ function startWorker(): void {
     }
     const batch = message;
     const results = batch.paths.map((path) => extract(batch.root, path));
-    const transfer = results.flatMap((result) => (result.kind === 'text' && result.trigrams ? [result.trigrams.buffer as ArrayBuffer] : []));
+    const transfer = results.flatMap((result) => {
+      if (result.kind !== 'text') return [];
+      if (result.blocks) return result.blocks.trigrams.map((block) => block.buffer as ArrayBuffer);
+      return result.trigrams ? [result.trigrams.buffer as ArrayBuffer] : [];
+    });
     parentPort!.postMessage({ id: batch.id, results }, transfer);
   });
 }

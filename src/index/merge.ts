@@ -4,7 +4,7 @@
  * tombstones that still hide files of the base segments are kept. The base segments are left
  * as they are, so a merge costs in proportion to what changed since the last full build.
  */
-import { Segment, SegmentBuilder } from './segment.js';
+import { documentsOf, Segment, SegmentBuilder } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 /** Delta segments a project may gather before a merge is due. */
@@ -69,20 +69,24 @@ function merge(store: IndexStore): MergeSummary {
   }
   const builder = new SegmentBuilder();
   builder.tombstones = [...new Set(deltas.flatMap((delta) => delta.tombstones))].filter((path) => !livePaths.has(path));
-  // New ids in (delta, old id) order, so each merged posting list stays ascending.
-  for (const [d, delta] of deltas.entries()) {
+  // New document ids in (delta, old id) order, so each merged posting list stays ascending.
+  let documents = 0;
+  const documentMaps = deltas.map((delta, d) => {
+    const map = new Int32Array(delta.documentCount).fill(-1);
     delta.files.forEach((file, id) => {
       if (keep[d]![id] === -1) return;
-      keep[d]![id] = builder.files.length;
       builder.add(file, undefined);
+      const first = delta.firstDocument[id]!;
+      for (let block = 0; block < documentsOf(file); block++) map[first + block] = documents++;
     });
-  }
+    return map;
+  });
   for (const [d, delta] of deltas.entries()) {
-    const ids = keep[d]!;
+    const map = documentMaps[d]!;
     for (const [trigram, posting] of delta.allPostings()) {
       const mapped = new Int32Array(posting.length);
       let count = 0;
-      for (const id of posting) if (ids[id]! >= 0) mapped[count++] = ids[id]!;
+      for (const document of posting) if (map[document]! >= 0) mapped[count++] = map[document]!;
       if (count > 0) builder.addPosting(trigram, mapped.subarray(0, count));
     }
   }

@@ -4,12 +4,12 @@
  * exactly what a scan of the indexed files would find, in path order, up to the limit.
  */
 import { readFileSync } from 'node:fs';
-import { ContentCache } from './content-cache.js';
+import { ContentCache, type FileText } from './content-cache.js';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
-import { byPath, Segment, type SegmentFile } from './segment.js';
+import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
@@ -42,6 +42,12 @@ export interface Match {
   text: string;
   before?: string[];
   after?: string[];
+}
+
+export interface Candidate {
+  file: SegmentFile;
+  /** For a file indexed in blocks, the blocks that can match, ascending; undefined: the whole file. */
+  blocks?: number[];
 }
 
 export interface SearchResult {
@@ -114,6 +120,8 @@ export function matchText(
   matches: Match[],
   limit: number,
   lineOf?: (offset: number) => number,
+  /** With `lineOf`: only these [start, end) ranges of the text (each starting at a line start) need be searched. */
+  windows?: Array<[number, number]>,
 ): boolean {
   const { matcher, seek } = compiled;
   let truncated = false;
@@ -130,23 +138,28 @@ export function matchText(
   if (seek && context === 0) {
     let lineIndex = 0;
     let counted = 0;
-    // Lines end at '\n'; a final '\n' ends the last line, it does not start another (as in rg).
-    for (let from = 0; from < text.length; ) {
-      const hit = seek(text, from);
-      if (hit < 0 || (hit === text.length && text.endsWith('\n'))) break;
-      const lineStart = hit === 0 ? 0 : text.lastIndexOf('\n', hit - 1) + 1;
-      let lineEnd = text.indexOf('\n', hit);
-      if (lineEnd < 0) lineEnd = text.length;
-      if (lineOf) lineIndex = lineOf(lineStart);
-      else {
-        lineIndex += countNewlines(text, counted, lineStart);
-        counted = lineStart;
+    // A window is searched as a slice of its own (V8 slices without copying), so that seeking
+    // never runs on into text no block needs.
+    for (const [windowStart, windowEnd] of lineOf && windows ? windows : [[0, text.length] as [number, number]]) {
+      const part = windowStart === 0 && windowEnd === text.length ? text : text.slice(windowStart, windowEnd);
+      // Lines end at '\n'; a final '\n' ends the last line, it does not start another (as in rg).
+      for (let from = 0; from < part.length; ) {
+        const hit = seek(part, from);
+        if (hit < 0 || (hit === part.length && part.endsWith('\n'))) break;
+        const lineStart = hit === 0 ? 0 : part.lastIndexOf('\n', hit - 1) + 1;
+        let lineEnd = part.indexOf('\n', hit);
+        if (lineEnd < 0) lineEnd = part.length;
+        if (lineOf) lineIndex = lineOf(windowStart + lineStart);
+        else {
+          lineIndex += countNewlines(part, counted, lineStart);
+          counted = lineStart;
+        }
+        const raw = part.slice(lineStart, lineEnd);
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        const column = matcher(line);
+        if (column >= 0 && !emit(lineIndex, column, line)) return false;
+        from = lineEnd + 1;
       }
-      const raw = text.slice(lineStart, lineEnd);
-      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      const column = matcher(line);
-      if (column >= 0 && !emit(lineIndex, column, line)) break;
-      from = lineEnd + 1;
     }
   } else {
     const lines = text.split('\n');
@@ -207,14 +220,45 @@ export class IndexReader {
       .sort(byPath);
   }
 
-  /** Live files that can match, in path order across segments. */
-  candidates(plan: TrigramQuery): SegmentFile[] {
-    const found: SegmentFile[] = [];
+  /**
+   * Live files that can match, in path order across segments; for a file indexed in blocks, the
+   * blocks that can (undefined: all of it).
+   */
+  candidates(plan: TrigramQuery): Candidate[] {
+    const found: Candidate[] = [];
     for (const { segment, live } of this.#layers) {
-      for (const id of segmentCandidates(segment, plan)) if (live[id] === 1) found.push(segment.files[id]!);
+      let last: Candidate | undefined;
+      let lastId = -1;
+      for (const document of segmentCandidates(segment, plan)) {
+        const id = segment.documentFile[document]!;
+        if (live[id] !== 1) continue;
+        const file = segment.files[id]!;
+        if (id !== lastId) {
+          last = { file };
+          lastId = id;
+          found.push(last);
+        }
+        if (file.blocks) (last!.blocks ??= []).push(segment.documentBlock[document]!);
+      }
     }
-    if (this.#layers.length > 1) found.sort(byPath);
+    // A file whose every block can match is searched whole.
+    for (const candidate of found) if (candidate.blocks && candidate.blocks.length === documentsOf(candidate.file)) delete candidate.blocks;
+    if (this.#layers.length > 1) found.sort((a, b) => byPath(a.file, b.file));
     return found;
+  }
+
+  /** The [start, end) character ranges of a cached file that its candidate blocks cover, neighbours joined. */
+  #windows(entry: FileText, file: SegmentFile, blocks: number[]): Array<[number, number]> {
+    const windows: Array<[number, number]> = [];
+    const lines = file.blocks!;
+    for (const block of blocks) {
+      const start = this.#cache.lineStart(entry, block === 0 ? 0 : lines[block - 1]!);
+      const end = block < lines.length ? this.#cache.lineStart(entry, lines[block]!) : entry.text.length;
+      const previous = windows.at(-1);
+      if (previous && previous[1] === start) previous[1] = end;
+      else windows.push([start, end]);
+    }
+    return windows;
   }
 
   search(query: SearchQuery): SearchResult {
@@ -229,7 +273,7 @@ export class IndexReader {
     const shard = query.shard && query.shard.count > 1 ? query.shard : undefined;
     const matches: Match[] = [];
     let truncated = false;
-    for (const file of candidates) {
+    for (const { file, blocks } of candidates) {
       if (shard && shardOf(file.path, shard.count) !== shard.index) continue;
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
@@ -237,7 +281,9 @@ export class IndexReader {
       const text = scan ? readText(join(this.root, file.path)) : entry?.text;
       if (text === undefined) continue; // deleted since indexing: nothing to match
       const lineOf = entry ? (offset: number) => this.#cache.lineOf(entry, offset) : undefined;
-      if (!matchText(file.path, text, compiled, context, matches, limit, lineOf)) truncated = true;
+      // Blocks are valid only for the text that was indexed: an edited file is searched whole.
+      const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
+      if (!matchText(file.path, text, compiled, context, matches, limit, lineOf, windows)) truncated = true;
       if (truncated) break;
     }
     return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };

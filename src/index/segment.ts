@@ -1,11 +1,13 @@
 /**
- * An immutable index segment: the files it covers and, per trigram, the sorted ids of the files
- * that contain it (delta + varint encoded). One file on disk, loaded with one read:
+ * An immutable index segment: the files it covers and, per trigram, the sorted ids of the
+ * documents that contain it (delta + varint encoded). A document is a whole file, or, for a
+ * large file, one block of it (see `blocks`); documents are numbered in file order. One file on
+ * disk, loaded with one read:
  *
- *   "SXTSEG01" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
+ *   "SXTSEG02" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
  *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes
  */
-export const SEGMENT_MAGIC = 'SXTSEG01';
+export const SEGMENT_MAGIC = 'SXTSEG02';
 
 export interface SegmentFile {
   path: string;
@@ -16,6 +18,16 @@ export interface SegmentFile {
   language?: string;
   /** Not in the trigram postings (very long lines, too many trigrams): always a candidate. */
   unindexed?: boolean;
+  /**
+   * For a file indexed in blocks: the 0-based line where each block after the first starts
+   * (block 0 starts at line 0). Each block is its own document in the postings.
+   */
+  blocks?: number[];
+}
+
+/** How many documents a file is in the postings. */
+export function documentsOf(file: SegmentFile): number {
+  return (file.blocks?.length ?? 0) + 1;
 }
 
 /** Orders anything with a workspace path the way results are listed: by path, code unit by code unit. */
@@ -71,13 +83,20 @@ export class SegmentBuilder {
   tombstones: string[] = [];
   readonly #trigrams = new IntList();
   readonly #fileIds = new IntList();
+  #documents = 0;
 
-  add(file: SegmentFile, trigrams: Int32Array | undefined): void {
-    const id = this.files.length;
+  /** Adds a file with its trigrams: one set, or one per block (`file.blocks` says where they start). */
+  add(file: SegmentFile, trigrams: Int32Array | Int32Array[] | undefined): void {
     this.files.push(file);
-    if (!trigrams || trigrams.length === 0) return;
-    this.#trigrams.append(trigrams);
-    this.#fileIds.append(id, trigrams.length);
+    const first = this.#documents;
+    this.#documents += documentsOf(file);
+    if (!trigrams) return;
+    const sets = Array.isArray(trigrams) ? trigrams : [trigrams];
+    sets.forEach((set, block) => {
+      if (set.length === 0) return;
+      this.#trigrams.append(set);
+      this.#fileIds.append(first + block, set.length);
+    });
   }
 
   /**
@@ -151,8 +170,13 @@ export class SegmentBuilder {
 export class Segment {
   readonly files: SegmentFile[];
   readonly tombstones: string[];
-  /** Files kept out of the postings (long lines, too many trigrams): candidates for every query. */
+  /** Documents kept out of the postings (files with long lines, too many trigrams): candidates for every query. */
   readonly unindexedIds: Uint32Array;
+  /** The file of each document, and the block of that file it is. */
+  readonly documentFile: Uint32Array;
+  readonly documentBlock: Uint32Array;
+  /** Each file's first document. */
+  readonly firstDocument: Uint32Array;
   readonly #trigrams: Int32Array;
   readonly #offsets: Uint32Array;
   readonly #postings: Uint8Array;
@@ -165,7 +189,24 @@ export class Segment {
       const header = JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as { files: SegmentFile[]; tombstones?: string[] };
       this.files = header.files;
       this.tombstones = header.tombstones ?? [];
-      this.unindexedIds = Uint32Array.from(this.files.flatMap((file, id) => (file.unindexed ? [id] : [])));
+      this.firstDocument = new Uint32Array(this.files.length);
+      let documents = 0;
+      this.files.forEach((file, id) => {
+        this.firstDocument[id] = documents;
+        documents += documentsOf(file);
+      });
+      this.documentFile = new Uint32Array(documents);
+      this.documentBlock = new Uint32Array(documents);
+      const unindexed: number[] = [];
+      this.files.forEach((file, id) => {
+        const first = this.firstDocument[id]!;
+        for (let block = 0; block < documentsOf(file); block++) {
+          this.documentFile[first + block] = id;
+          this.documentBlock[first + block] = block;
+          if (file.unindexed) unindexed.push(first + block);
+        }
+      });
+      this.unindexedIds = Uint32Array.from(unindexed);
     } catch {
       throw new CorruptSegmentError('unreadable header');
     }
@@ -194,7 +235,11 @@ export class Segment {
     }
   }
 
-  /** File ids containing `trigram`, ascending; empty when none. */
+  get documentCount(): number {
+    return this.documentFile.length;
+  }
+
+  /** Document ids containing `trigram`, ascending; empty when none. */
   postings(trigram: number): Uint32Array {
     const slot = this.#find(trigram);
     return slot < 0 ? new Uint32Array(0) : (this.#decode(this.#offsets[slot]!, false) as Uint32Array);

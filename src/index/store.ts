@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 
 export interface Manifest {
   format: number;

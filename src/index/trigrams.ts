@@ -55,3 +55,51 @@ export function literalTrigrams(literal: string, caseInsensitive: boolean): numb
   }
   return [...result];
 }
+
+/** A second seen-bitmap for the file as a whole while blocks are extracted (its distinct count). */
+const seenInFile = new Uint8Array(1 << 21);
+
+export interface BlockTrigrams {
+  /** Distinct trigrams of each block, sorted ascending. */
+  blocks: Int32Array[];
+  /** 0-based line where each block after the first starts. */
+  startLines: number[];
+  /** Distinct trigrams of the whole file. */
+  distinct: number;
+}
+
+/**
+ * Trigrams per block of about `blockBytes`, blocks cut at line ends so that a line, and so a
+ * match, lies in one block. Trigrams across a block's last newline are not kept: a match never
+ * spans lines.
+ */
+export function blockTrigramsOf(bytes: Uint8Array, blockBytes: number): BlockTrigrams {
+  const blocks: Int32Array[] = [];
+  const startLines: number[] = [];
+  const fileTouched: number[] = [];
+  let line = 0;
+  let start = 0;
+  while (start < bytes.length) {
+    let end = Math.min(bytes.length, start + blockBytes);
+    if (end < bytes.length) {
+      const newline = bytes.indexOf(0x0a, end - 1);
+      end = newline < 0 ? bytes.length : newline + 1;
+    }
+    const block = bytes.subarray(start, end);
+    const trigrams = trigramsOf(block);
+    for (const t of trigrams) {
+      const slot = t >>> 3;
+      const mask = 1 << (t & 7);
+      if (!(seenInFile[slot]! & mask)) {
+        seenInFile[slot]! |= mask;
+        fileTouched.push(t);
+      }
+    }
+    if (blocks.length > 0) startLines.push(line);
+    blocks.push(trigrams);
+    for (let at = block.indexOf(0x0a); at >= 0; at = block.indexOf(0x0a, at + 1)) line++;
+    start = end;
+  }
+  for (const t of fileTouched) seenInFile[t >>> 3] = 0;
+  return { blocks, startLines, distinct: fileTouched.length };
+}
