@@ -163,7 +163,7 @@ export interface BuiltPartition {
  * the (trigram, file) pairs a builder holds grow with the text, so this bounds a worker's memory
  * on a large repository at the price of a few more segments to read.
  */
-export const DEFAULT_PARTITION_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_PARTITION_BYTES = 48 * 1024 * 1024;
 
 type PartitionMessage = { type: 'batch'; root: string; files: PartitionFile[]; partitionBytes: number } | { type: 'finish' };
 type SegmentReply = { data: Uint8Array; files: number; bytes: number; unindexed: number; counts: Record<string, number> };

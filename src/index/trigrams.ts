@@ -17,7 +17,10 @@ export function foldAscii(byte: number): number {
 const seen = new Uint8Array(1 << 21);
 let scratch = new Int32Array(1 << 16);
 
-/** Distinct trigrams of a buffer, sorted ascending. */
+/**
+ * Distinct trigrams of a buffer, in the order first seen (the segment builder sorts all pairs
+ * at the end, so sorting each file's set here would only cost time).
+ */
 export function trigramsOf(bytes: Uint8Array): Int32Array {
   if (bytes.length < 3) return new Int32Array(0);
   let count = 0;
@@ -37,7 +40,7 @@ export function trigramsOf(bytes: Uint8Array): Int32Array {
   }
   const unique = scratch.slice(0, count);
   for (let i = 0; i < count; i++) seen[unique[i]! >>> 3] = 0;
-  return unique.sort();
+  return unique;
 }
 
 const encoder = new TextEncoder();
@@ -60,7 +63,7 @@ export function literalTrigrams(literal: string, caseInsensitive: boolean): numb
 const seenInFile = new Uint8Array(1 << 21);
 
 export interface BlockTrigrams {
-  /** Distinct trigrams of each block, sorted ascending. */
+  /** Distinct trigrams of each block. */
   blocks: Int32Array[];
   /** 0-based line where each block after the first starts. */
   startLines: number[];
@@ -76,7 +79,8 @@ export interface BlockTrigrams {
 export function blockTrigramsOf(bytes: Uint8Array, blockBytes: number): BlockTrigrams {
   const blocks: Int32Array[] = [];
   const startLines: number[] = [];
-  const fileTouched: number[] = [];
+  let fileTouched = new Int32Array(1 << 14);
+  let distinct = 0;
   let line = 0;
   let start = 0;
   while (start < bytes.length) {
@@ -87,19 +91,24 @@ export function blockTrigramsOf(bytes: Uint8Array, blockBytes: number): BlockTri
     }
     const block = bytes.subarray(start, end);
     const trigrams = trigramsOf(block);
-    for (const t of trigrams) {
+    for (let i = 0; i < trigrams.length; i++) {
+      const t = trigrams[i]!;
       const slot = t >>> 3;
       const mask = 1 << (t & 7);
-      if (!(seenInFile[slot]! & mask)) {
-        seenInFile[slot]! |= mask;
-        fileTouched.push(t);
+      if (seenInFile[slot]! & mask) continue;
+      seenInFile[slot]! |= mask;
+      if (distinct === fileTouched.length) {
+        const grown = new Int32Array(fileTouched.length * 2);
+        grown.set(fileTouched);
+        fileTouched = grown;
       }
+      fileTouched[distinct++] = t;
     }
     if (blocks.length > 0) startLines.push(line);
     blocks.push(trigrams);
     for (let at = block.indexOf(0x0a); at >= 0; at = block.indexOf(0x0a, at + 1)) line++;
     start = end;
   }
-  for (const t of fileTouched) seenInFile[t >>> 3] = 0;
-  return { blocks, startLines, distinct: fileTouched.length };
+  for (let i = 0; i < distinct; i++) seenInFile[fileTouched[i]! >>> 3] = 0;
+  return { blocks, startLines, distinct };
 }
