@@ -35,7 +35,7 @@ const MAX_SIGNATURE = 200;
 /** Kinds that make what they contain a member (a function in a class is a method). */
 const CONTAINERS = new Set(['class', 'interface', 'impl', 'module', 'enum']);
 /** When the same name is captured by two patterns, the more specific kind wins. */
-const SPECIFICITY: Record<string, number> = { impl: 0, variable: 1, constant: 2, type: 3 };
+const SPECIFICITY: Record<string, number> = { impl: 0, variable: 1, constant: 2, type: 3, interface: 10, enum: 10 };
 
 interface Definition {
   node: Node;

@@ -125,6 +125,8 @@ export const TAG_QUERIES: Record<string, string> = {
 `,
   kotlin: `
 (class_declaration (type_identifier) @name) @definition.class
+(class_declaration "interface" (type_identifier) @name) @definition.interface
+(class_declaration (type_identifier) @name (enum_class_body)) @definition.enum
 (object_declaration (type_identifier) @name) @definition.class
 (function_declaration (simple_identifier) @name) @definition.function
 (source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable)
@@ -132,6 +134,7 @@ export const TAG_QUERIES: Record<string, string> = {
 `,
   swift: `
 (class_declaration name: (type_identifier) @name) @definition.class
+(class_declaration name: (type_identifier) @name body: (enum_class_body)) @definition.enum
 (protocol_declaration name: (type_identifier) @name) @definition.interface
 (function_declaration name: (simple_identifier) @name) @definition.function
 (call_expression (simple_identifier) @name) @reference.call
