@@ -70,6 +70,9 @@ test('search_code: definitions and whole identifiers first, tests and vendored c
     const withContext = results(await call(f.client, 'search_code', { query: 'SALT_ROUNDS', case_sensitive: true, context_lines: 1, path: 'src/**' }))[0]!;
     assert.equal([withContext.path, withContext.before, withContext.after], ['src/store/crypto.ts', [''], []], 'no line after the last one');
     assert.is(errorCode(await call(f.client, 'search_code', { query: 'a(b', regex: true })), 'invalid_input');
+    const unknownLanguage = await call(f.client, 'search_code', { query: 'x', language: 'klingon' });
+    assert.is(errorCode(unknownLanguage), 'invalid_input');
+    assert.match(unknownLanguage.content[0]!.text, 'typescript');
     assert.equal(f.h.problems(), []);
   } finally {
     await f.close();
@@ -87,6 +90,7 @@ test('locate_symbol: exact, then case-insensitive, prefix and fuzzy; kind and la
     assert.equal(insensitive[0]!.match, 'case_insensitive');
     assert.equal(((await call(f.client, 'locate_symbol', { name: 'audit', kind: 'function', language: 'python' })).structuredContent!.symbols as Json[]).map((s) => s.path), ['tools/audit.py']);
     assert.equal(((await call(f.client, 'locate_symbol', { name: 'Serv' })).structuredContent!.symbols as Json[])[0]!.match, 'prefix');
+    assert.is(errorCode(await call(f.client, 'locate_symbol', { name: '._' })), 'symbol_not_found', 'separators alone match nothing');
     const missing = await call(f.client, 'locate_symbol', { name: 'qqqqzzzz' });
     assert.ok(missing.isError);
     assert.is(errorCode(missing), 'symbol_not_found');

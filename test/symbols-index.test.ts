@@ -53,7 +53,7 @@ test('the persistent name index gives exactly what a scan of every symbol gives,
   const files = readSymbols(store);
   const index = NameIndex.load(store)!;
   assert.is(index.size, files.reduce((sum, file) => sum + file.symbols.length, 0));
-  const queries = ['search', 'Search', 'SEARCH', 'IndexReader', 'indexreader', 'IndexReader.search', 'McpSession.#handle', 'idx', 'rdr', 'gRI', 'to_err', 'x', 'zzzz', 'constructor', 'run'];
+  const queries = ['search', 'Search', 'SEARCH', 'IndexReader', 'indexreader', 'IndexReader.search', 'McpSession.#handle', 'idx', 'rdr', 'gRI', 'to_err', 'x', 'zzzz', 'constructor', 'run', '_', '.-'];
   for (const query of queries) {
     for (const options of [{}, { limit: 1 }, { limit: 5 }, { limit: 500 }, { kind: 'method' }, { kind: 'class', limit: 3 }]) {
       assert.equal(index.find(query, options), findSymbols(files, query, options), `${query} ${JSON.stringify(options)}`);

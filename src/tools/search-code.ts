@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from '../index/search-service.js';
+import { KNOWN_LANGUAGES } from '../index/languages.js';
 import type { Match, SearchResult } from '../index/search.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { ToolDefinition } from '../mcp/tools.js';
@@ -162,6 +163,9 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(project, _resolved, args) {
+      if (typeof args.language === 'string' && !KNOWN_LANGUAGES.includes(args.language)) {
+        throw toolError('invalid_input', `Unknown language ${JSON.stringify(args.language)}; known: ${KNOWN_LANGUAGES.join(', ')}`, { argument: 'language' });
+      }
       const offset = readCursor(args.cursor, args);
       const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
       const query = {

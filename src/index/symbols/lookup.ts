@@ -28,7 +28,9 @@ export function scoreName(name: string, query: string): number {
   if (lowerName === query.toLowerCase()) return 90;
   if (name.startsWith(query)) return 80;
   if (lowerName.startsWith(query.toLowerCase())) return 70;
-  // Fuzzy: the query's letters in order (leftmost match); hits on word starts score higher.
+  // Fuzzy: the query's letters in order (leftmost match); hits on word starts score higher. A
+  // query of separators alone has no letters to look for: it matches nothing fuzzily.
+  if (lowerQuery === '') return 0;
   let at = 0;
   let score = 0;
   for (const char of lowerQuery) {

@@ -176,8 +176,8 @@ export class NameIndex {
     // Fuzzy matches score at most 60: needed only when the prefix range leaves room. Outside the
     // range only the fuzzy rule can match, so rows whose case-folded name lacks the query's
     // letters in order are passed over before any scoring.
-    if (found.length < limit) {
-      const letters = lowerQuery.replace(/[_\-.\s]/g, '');
+    const letters = lowerQuery.replace(/[_\-.\s]/g, '');
+    if (found.length < limit && letters !== '') {
       let previous: string | undefined;
       let previousMatched = false;
       for (let row = 0; row < this.#lower.length; row++) {
