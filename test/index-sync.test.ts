@@ -171,4 +171,33 @@ test('the watcher makes a saved file searchable within a second, forgets deleted
   }
 });
 
+test('the watcher refreshes symbols once a burst of saves pauses, not after each save', async () => {
+  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const { buildSymbols, readSymbols } = await import('../src/index/symbols/build.js');
+  const root = copyOf('src/jsonrpc');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  await buildSymbols(root, IndexReader.open(root, home).files, { home });
+  let refreshes = 0;
+  const watcher = new IndexWatcher(root, { home, symbols: true, debounceMs: 20, symbolsIdleMs: 300, onSymbols: () => refreshes++ });
+  watcher.start();
+  try {
+    for (let i = 0; i < 5; i++) {
+      writeFileSync(join(root, `burst-${i}.ts`), `export function burstFunction${i}(): number { return ${i}; }\n`);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    const deadline = Date.now() + 5_000;
+    while (refreshes === 0) {
+      assert.ok(Date.now() < deadline, 'symbols refreshed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.is(refreshes, 1, 'one refresh for the burst');
+    const names = readSymbols(new IndexStore(root, home)).flatMap((file) => file.symbols.map((symbol) => symbol.name));
+    for (let i = 0; i < 5; i++) assert.ok(names.includes(`burstFunction${i}`), `burstFunction${i}`);
+  } finally {
+    watcher.close();
+  }
+});
+
 test.run();

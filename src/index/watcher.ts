@@ -10,6 +10,8 @@ import { mergeDeltas, type MergeSummary } from './merge.js';
 import { syncIndex, type SyncSummary } from './sync.js';
 
 export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
+/** Quiet time after a save before symbols are refreshed. */
+export const DEFAULT_SYMBOLS_IDLE_MS = 500;
 /** Quiet time after a save before due segment merges run: merging never delays a save. */
 export const DEFAULT_MERGE_IDLE_MS = 2_000;
 /** How soon saved paths are tried again when another job holds the index. */
@@ -19,13 +21,15 @@ export interface WatcherOptions {
   home?: string;
   debounceMs?: number;
   mergeIdleMs?: number;
+  symbolsIdleMs?: number;
   logger?: Logger;
-  /** Also refresh symbols after each update (only changed files are parsed again). */
+  /** Also refresh symbols once saves pause (only changed files are parsed again). */
   symbols?: boolean;
   /** Runs each update inside the owner's lock, so it never overlaps an index job of the same process. */
   exclusive?<T>(task: () => Promise<T>): Promise<T>;
   onUpdate?(summary: SyncSummary): void;
   onMerge?(summary: MergeSummary): void;
+  onSymbols?(): void;
   onError?(error: unknown): void;
 }
 
@@ -36,6 +40,7 @@ export class IndexWatcher {
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   #mergeTimer: NodeJS.Timeout | undefined;
+  #symbolsTimer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
 
   constructor(root: string, options: WatcherOptions = {}) {
@@ -62,21 +67,12 @@ export class IndexWatcher {
     this.#pending.clear();
     const syncOptions: Parameters<typeof syncIndex>[1] = { paths };
     if (this.#options.home) syncOptions.home = this.#options.home;
-    const update = async (): Promise<SyncSummary> => {
-      const summary = await syncIndex(this.#root, syncOptions);
-      if (this.#options.symbols) {
-        const { IndexReader } = await import('./search.js');
-        const { buildSymbols } = await import('./symbols/build.js');
-        const symbolOptions: { home?: string } = {};
-        if (this.#options.home) symbolOptions.home = this.#options.home;
-        await buildSymbols(this.#root, IndexReader.open(this.#root, this.#options.home).files, symbolOptions);
-      }
-      return summary;
-    };
+    const update = (): Promise<SyncSummary> => syncIndex(this.#root, syncOptions);
     this.#running = (this.#options.exclusive ? this.#options.exclusive(update) : update())
       .then((summary) => {
         this.#options.onUpdate?.(summary);
         if (summary.mergeDue) this.#scheduleMerge();
+        if (this.#options.symbols && summary.added + summary.changed + summary.deleted > 0) this.#scheduleSymbols();
       })
       .catch((error: unknown) => {
         if ((error as { code?: unknown }).code === 'index_in_progress') {
@@ -92,6 +88,33 @@ export class IndexWatcher {
         this.#running = undefined;
       });
     await this.#running;
+  }
+
+  /**
+   * Parses the changed files' symbols again (the others are reused by content hash), queued
+   * behind any running update. The symbol files are rewritten whole, which on a large project
+   * takes seconds: so this runs once saves pause, not after every one.
+   */
+  async refreshSymbols(): Promise<void> {
+    while (this.#running) await this.#running;
+    const run = async (): Promise<void> => {
+      const { IndexReader } = await import('./search.js');
+      const { buildSymbols } = await import('./symbols/build.js');
+      const symbolOptions: { home?: string } = {};
+      if (this.#options.home) symbolOptions.home = this.#options.home;
+      await buildSymbols(this.#root, IndexReader.open(this.#root, this.#options.home).files, symbolOptions);
+    };
+    const refreshing = (this.#options.exclusive ? this.#options.exclusive(run) : run())
+      .then(() => this.#options.onSymbols?.())
+      .catch((error: unknown) => {
+        this.#options.logger?.warning('Symbol refresh failed', error);
+        this.#options.onError?.(error);
+      })
+      .finally(() => {
+        this.#running = undefined;
+      });
+    this.#running = refreshing;
+    await refreshing;
   }
 
   /** Folds the sync deltas into one segment, queued behind any running update. */
@@ -120,12 +143,23 @@ export class IndexWatcher {
   close(): void {
     clearTimeout(this.#timer);
     clearTimeout(this.#mergeTimer);
+    clearTimeout(this.#symbolsTimer);
     this.#watcher?.close();
     this.#watcher = undefined;
   }
 
+  #scheduleSymbols(): void {
+    clearTimeout(this.#symbolsTimer);
+    this.#symbolsTimer = setTimeout(() => {
+      if (this.#pending.size > 0 || this.#running) this.#scheduleSymbols();
+      else void this.refreshSymbols();
+    }, this.#options.symbolsIdleMs ?? DEFAULT_SYMBOLS_IDLE_MS);
+    this.#symbolsTimer.unref();
+  }
+
   #scheduleMerge(): void {
     clearTimeout(this.#mergeTimer);
+    clearTimeout(this.#symbolsTimer);
     this.#mergeTimer = setTimeout(() => {
       // Saves keep coming: wait for a quiet moment.
       if (this.#pending.size > 0 || this.#running) this.#scheduleMerge();
