@@ -21,21 +21,6 @@ const PROGRESS_INTERVAL_MS = 100;
  */
 const PROGRESS_SETTLE_MS = 25;
 
-function jobFields(job: IndexJob): Record<string, unknown> {
-  const fields: Record<string, unknown> = {
-    job_id: job.id,
-    mode: job.mode,
-    status: job.status,
-    stage: job.stage,
-    message: job.message,
-    percent: job.percent,
-    started_at: job.startedAt.toISOString(),
-  };
-  if (job.finishedAt) fields.duration_ms = job.finishedAt.getTime() - job.startedAt.getTime();
-  if (job.result) Object.assign(fields, job.result);
-  return fields;
-}
-
 /** Streams a job's progress to the caller's progress token while it waits. */
 async function follow(job: IndexJob, context: ToolContext): Promise<void> {
   let sentAt = 0;
@@ -96,6 +81,10 @@ export function createIndexJobTool(projects: ProjectService, mode: JobMode): Too
         stage: { type: 'string' },
         message: { type: 'string' },
         percent: { type: 'number', minimum: 0, maximum: 100 },
+        done: { type: 'integer', minimum: 0 },
+        total: { type: 'integer', minimum: 0 },
+        files_scanned: { type: 'integer', minimum: 0 },
+        error: { type: 'string' },
         started_at: { type: 'string' },
         duration_ms: { type: 'integer', minimum: 0 },
         files: { type: 'integer', minimum: 0 },
@@ -119,7 +108,7 @@ export function createIndexJobTool(projects: ProjectService, mode: JobMode): Too
         }
       }
       const state = project.indexState();
-      const structured = { ...statusFields(project, state.manifest, 'complete'), ...jobFields(job) };
+      const structured: Record<string, unknown> = { ...statusFields(project, state.manifest, 'complete'), ...job.snapshot(), ...job.result };
       const result = job.result;
       const text =
         job.status === 'running'

@@ -1,7 +1,6 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
 import type { JobJournal } from '../index/store.js';
 import { readSymbolsMeta } from '../index/symbols/build.js';
-import type { IndexJob } from '../workspace/jobs.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
@@ -23,29 +22,11 @@ const JOB_SCHEMA = {
     symbols: { type: 'integer', minimum: 0 },
     status: { type: 'string', enum: ['running', 'completed', 'failed', 'cancelled'] },
     error: { type: 'string' },
+    duration_ms: { type: 'integer', minimum: 0 },
   },
   required: ['mode', 'stage', 'done', 'total', 'percent', 'started_at'],
   additionalProperties: false,
 };
-
-/** A job of this server, with its live progress. */
-function describeLiveJob(job: IndexJob): Record<string, unknown> {
-  const described: Record<string, unknown> = {
-    job_id: job.id,
-    mode: job.mode,
-    status: job.status,
-    stage: job.stage,
-    message: job.message,
-    done: job.done,
-    total: job.total,
-    percent: job.percent,
-    files_scanned: job.scanned,
-    symbols: job.symbols,
-    started_at: job.startedAt.toISOString(),
-  };
-  if (job.error) described.error = job.error.message;
-  return described;
-}
 
 function describeJob(job: JobJournal): Record<string, unknown> {
   const described: Record<string, unknown> = {
@@ -112,8 +93,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         symbols,
         segments: manifest?.segments.length ?? 0,
         updated_at: manifest?.updatedAt ?? null,
-        active_job: live ? describeLiveJob(live) : running ? describeJob(running) : null,
-        last_job: last ? describeLiveJob(last) : null,
+        active_job: live ? live.snapshot() : running ? describeJob(running) : null,
+        last_job: last ? last.snapshot() : null,
         interrupted_job: interrupted ? { ...describeJob(interrupted), resume_command: `sextant ${interrupted.mode} ${project.root}` } : null,
       };
       if (state.incompatible) structured.error = { code: 'index_incompatible', message: state.incompatible };

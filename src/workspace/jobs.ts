@@ -75,6 +75,26 @@ export class IndexJob {
     return Math.round(this.progress * 10) / 10;
   }
 
+  /** The job as tools report it: identity, stage, progress, timing, and the error if it failed. */
+  snapshot(): Record<string, unknown> {
+    const fields: Record<string, unknown> = {
+      job_id: this.id,
+      mode: this.mode,
+      status: this.status,
+      stage: this.stage,
+      message: this.message,
+      done: this.done,
+      total: this.total,
+      percent: this.percent,
+      files_scanned: this.scanned,
+      symbols: this.symbols,
+      started_at: this.startedAt.toISOString(),
+    };
+    if (this.finishedAt) fields.duration_ms = this.finishedAt.getTime() - this.startedAt.getTime();
+    if (this.error) fields.error = this.error.message;
+    return fields;
+  }
+
   cancel(reason = 'cancelled'): void {
     if (this.running) this.#controller.abort(new Error(reason));
   }
