@@ -60,6 +60,16 @@ test('the persistent name index gives exactly what a scan of every symbol gives,
     }
   }
   assert.ok(index.find('IndexReader.search').some((symbol) => symbol.qualifiedName === 'IndexReader.search'), 'qualified names match whole');
+  // The reference file answers as the references inside every file's symbols do.
+  const { ReferenceIndex } = await import('../src/index/symbols/references.js');
+  const stored = ReferenceIndex.load(store)!;
+  const rebuilt = ReferenceIndex.fromFiles(files);
+  for (const file of files) {
+    assert.equal(stored.inFile(file.path), rebuilt.inFile(file.path), file.path);
+    assert.is(stored.inFile(file.path).length, file.references?.length ?? 0, file.path);
+  }
+  for (const name of ['search', 'push', 'join', 'JSON', 'nope_not_called']) assert.equal(stored.named(name), rebuilt.named(name), name);
+  assert.ok(stored.named('join').length > 5);
 });
 
 test('sextant index builds symbols too; sextant symbols finds them, with exit 1 for none', async () => {

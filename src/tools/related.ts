@@ -5,7 +5,6 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { FileSymbols } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
@@ -44,14 +43,12 @@ function within(path: string, dir: string): boolean {
 }
 
 /** The definition a name most likely means: in the same file, then the same directory, then anywhere. */
-function definitionOf(name: string, from: string, files: FileSymbols[]): { symbol: SymbolInfo; path: string } | undefined {
+function definitionOf(name: string, from: string, definitions: Array<{ symbol: SymbolInfo; path: string }>): { symbol: SymbolInfo; path: string } | undefined {
   let best: { symbol: SymbolInfo; path: string; rank: number } | undefined;
-  for (const file of files) {
-    for (const symbol of file.symbols) {
-      if (symbol.name !== name) continue;
-      const rank = file.path === from ? 0 : dirname(file.path) === dirname(from) ? 1 : 2;
-      if (!best || rank < best.rank) best = { symbol, path: file.path, rank };
-    }
+  for (const { symbol, path } of definitions) {
+    if (symbol.name !== name) continue;
+    const rank = path === from ? 0 : dirname(path) === dirname(from) ? 1 : 2;
+    if (!best || rank < best.rank) best = { symbol, path, rank };
   }
   return best;
 }
@@ -105,11 +102,15 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
     run(project, _resolved, args) {
       const { symbols: loaded, manifest } = requireSymbols(project);
       const target = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined);
-      // References live in the full symbols file: read only once the symbol is known to exist.
-      const { files, byPath } = loaded;
       const scope = (args.scope as 'file' | 'module' | 'package' | undefined) ?? 'file';
       const limit = (args.limit as number | undefined) ?? DEFAULT_RELATED;
-      const home = byPath.get(target.path) ?? { path: target.path, hash: '', symbols: [], references: [] };
+      const perFile = new Map<string, SymbolInfo[]>();
+      const symbolsOf = (path: string): SymbolInfo[] => {
+        if (!perFile.has(path)) perFile.set(path, loaded.symbolsIn(path) ?? []);
+        return perFile.get(path)!;
+      };
+      const home = symbolsOf(target.path);
+      const homeReferences = loaded.references.inFile(target.path);
       const entries: RelatedEntry[] = [];
       const seen = new Set<string>();
       const add = (entry: RelatedEntry): void => {
@@ -120,38 +121,36 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       };
       const { symbol } = target;
       // What it calls: call references inside its range, resolved to definitions where possible.
-      for (const reference of home.references ?? []) {
+      for (const reference of homeReferences) {
         if (reference.kind !== 'call' || reference.line < symbol.line || reference.line > symbol.endLine || reference.name === symbol.name) continue;
-        const definition = definitionOf(reference.name, target.path, files);
+        const definition = definitionOf(reference.name, target.path, loaded.definitions(reference.name));
         if (definition) add({ relation: 'calls', symbol: definition.symbol, path: definition.path, line: reference.line });
         else add({ relation: 'calls', path: target.path, line: reference.line, detail: reference.name });
       }
       // Who calls it: call references by its name, each inside some caller.
-      for (const file of files) {
-        for (const reference of file.references ?? []) {
-          if (reference.kind !== 'call' || reference.name !== symbol.name) continue;
-          if (file.path === target.path && reference.line >= symbol.line && reference.line <= symbol.endLine) continue; // recursion
-          const caller = enclosingSymbol(file.symbols, reference.line);
-          if (caller) add({ relation: 'called_by', symbol: caller, path: file.path, line: reference.line });
-          else add({ relation: 'called_by', path: file.path, line: reference.line, detail: 'top-level code' });
-        }
+      for (const reference of loaded.references.named(symbol.name)) {
+        if (reference.kind !== 'call') continue;
+        if (reference.path === target.path && reference.line >= symbol.line && reference.line <= symbol.endLine) continue; // recursion
+        const caller = enclosingSymbol(symbolsOf(reference.path), reference.line);
+        if (caller) add({ relation: 'called_by', symbol: caller, path: reference.path, line: reference.line });
+        else add({ relation: 'called_by', path: reference.path, line: reference.line, detail: 'top-level code' });
       }
-      for (const other of home.symbols) {
-        if (!sameSymbol(other, symbol) && other.parent === symbol.parent && (other.parent !== undefined || !enclosingSymbol(home.symbols.filter((s) => s !== other), other.line))) {
+      for (const other of home) {
+        if (!sameSymbol(other, symbol) && other.parent === symbol.parent && (other.parent !== undefined || !enclosingSymbol(home.filter((s) => s !== other), other.line))) {
           add({ relation: 'sibling', symbol: other, path: target.path });
         }
       }
-      for (const reference of home.references ?? []) if (reference.kind === 'import') add({ relation: 'imports', path: target.path, line: reference.line, detail: reference.name });
-      for (const other of home.symbols) if (!sameSymbol(other, symbol)) add({ relation: 'same_file', symbol: other, path: target.path });
+      for (const reference of homeReferences) if (reference.kind === 'import') add({ relation: 'imports', path: target.path, line: reference.line, detail: reference.name });
+      for (const other of home) if (!sameSymbol(other, symbol)) add({ relation: 'same_file', symbol: other, path: target.path });
       if (scope !== 'file') {
         const dir = dirname(target.path);
-        for (const file of files) if (file.path !== target.path && dirname(file.path) === dir) for (const other of file.symbols) add({ relation: 'same_module', symbol: other, path: file.path });
+        for (const path of loaded.paths) if (path !== target.path && dirname(path) === dir) for (const other of symbolsOf(path)) add({ relation: 'same_module', symbol: other, path });
       }
       if (scope === 'package') {
         const root = packageOf(project, dirname(target.path));
-        for (const file of files) {
-          if (dirname(file.path) === dirname(target.path) || !within(file.path, root)) continue;
-          for (const other of file.symbols) if (other.parent === undefined) add({ relation: 'same_package', symbol: other, path: file.path });
+        for (const path of loaded.paths) {
+          if (dirname(path) === dirname(target.path) || !within(path, root)) continue;
+          for (const other of symbolsOf(path)) if (other.parent === undefined) add({ relation: 'same_package', symbol: other, path });
         }
       }
       const total = entries.length;

@@ -11,6 +11,7 @@ import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/stor
 import { readSymbols, SYMBOLS_FILE, type FileSymbols } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import { NameIndex } from '../index/symbols/names.js';
+import { ReferenceIndex } from '../index/symbols/references.js';
 import { IndexWatcher } from '../index/watcher.js';
 import { toolError } from '../tools/error-codes.js';
 import { IndexJob, runJob, type JobMode } from './jobs.js';
@@ -33,6 +34,10 @@ export interface ProjectSymbols {
   symbolsIn(path: string): SymbolInfo[] | undefined;
   /** Definitions named exactly `name` (or with that qualified name). */
   definitions(name: string): Array<{ symbol: SymbolInfo; path: string }>;
+  /** Calls and imports, by file and by name. */
+  readonly references: ReferenceIndex;
+  /** The files that have symbols, in path order. */
+  readonly paths: readonly string[];
 }
 
 /** A project's symbols, each part read from disk the first time it is asked for. */
@@ -41,6 +46,7 @@ class LoadedSymbols implements ProjectSymbols {
   #files: FileSymbols[] | undefined;
   #byPath: Map<string, FileSymbols> | undefined;
   #names: { index: NameIndex | undefined } | undefined;
+  #references: ReferenceIndex | undefined;
 
   constructor(store: IndexStore) {
     this.#store = store;
@@ -59,6 +65,16 @@ class LoadedSymbols implements ProjectSymbols {
   get names(): NameIndex | undefined {
     this.#names ??= { index: NameIndex.load(this.#store) };
     return this.#names.index;
+  }
+
+  get references(): ReferenceIndex {
+    // Symbols written before the reference file existed: built from every file's symbols.
+    this.#references ??= ReferenceIndex.load(this.#store) ?? ReferenceIndex.fromFiles(this.files);
+    return this.#references;
+  }
+
+  get paths(): readonly string[] {
+    return this.names?.paths ?? this.files.map((file) => file.path);
   }
 
   symbolsIn(path: string): SymbolInfo[] | undefined {

@@ -11,6 +11,7 @@ import { IndexStore, writeAtomic } from '../store.js';
 import { byPath, type SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
 import { writeNameIndex } from './names.js';
+import { writeReferenceIndex } from './references.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
@@ -115,6 +116,7 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
   results.sort(byPath);
   writeAtomic(join(store.dir, SYMBOLS_FILE), JSON.stringify({ files: results }));
   writeNameIndex(store, results);
+  writeReferenceIndex(store, results);
   const symbolTotal = results.reduce((sum, entry) => sum + entry.symbols.length, 0);
   writeAtomic(join(store.dir, SYMBOLS_META_FILE), JSON.stringify({ files: results.length, symbols: symbolTotal, updatedAt: new Date().toISOString() }));
   return {

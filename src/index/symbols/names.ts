@@ -101,6 +101,11 @@ export class NameIndex {
     return this.#columns.name.length;
   }
 
+  /** The files that have symbols, in path order. */
+  get paths(): readonly string[] {
+    return this.#columns.paths;
+  }
+
   #rowsByFile: Map<string, number[]> | undefined;
 
   /** The definitions in one file, in source order (what an outline or a ranking needs, without every file's symbols). */
