@@ -98,11 +98,9 @@ export class IndexWatcher {
   async refreshSymbols(): Promise<void> {
     while (this.#running) await this.#running;
     const run = async (): Promise<void> => {
-      const { IndexReader } = await import('./search.js');
-      const { buildSymbols } = await import('./symbols/build.js');
-      const symbolOptions: { home?: string } = {};
-      if (this.#options.home) symbolOptions.home = this.#options.home;
-      await buildSymbols(this.#root, IndexReader.open(this.#root, this.#options.home).files, symbolOptions);
+      // Off this thread: the watcher lives in the server, whose event loop must stay free.
+      const { buildSymbolsInBackground } = await import('./symbols/background.js');
+      await buildSymbolsInBackground(this.#root, this.#options.home ? { home: this.#options.home } : {});
     };
     const refreshing = (this.#options.exclusive ? this.#options.exclusive(run) : run())
       .then(() => this.#options.onSymbols?.())

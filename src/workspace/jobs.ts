@@ -6,7 +6,7 @@
 import { buildIndex, type IndexProgress } from '../index/indexer.js';
 import { mergeDeltas } from '../index/merge.js';
 import { IndexReader } from '../index/search.js';
-import { buildSymbols } from '../index/symbols/build.js';
+import { buildSymbolsInBackground } from '../index/symbols/background.js';
 import { syncIndex } from '../index/sync.js';
 
 export type JobMode = 'index' | 'sync';
@@ -151,7 +151,8 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
     }
     signal.throwIfAborted();
     const reader = IndexReader.open(root, options.home);
-    const symbols = await buildSymbols(root, reader.files, {
+    // Off this thread: on a large project the symbol files take seconds to read and write.
+    const symbols = await buildSymbolsInBackground(root, {
       signal,
       onProgress: (done, total, found) => job.symbolProgress(done, total, found),
       ...(options.home ? { home: options.home } : {}),
