@@ -136,6 +136,8 @@ export const TAG_QUERIES: Record<string, string> = {
 (class_declaration name: (type_identifier) @name) @definition.class
 (class_declaration name: (type_identifier) @name body: (enum_class_body)) @definition.enum
 (protocol_declaration name: (type_identifier) @name) @definition.interface
+(protocol_function_declaration name: (simple_identifier) @name) @definition.function
+(class_declaration name: (user_type (type_identifier) @name)) @definition.impl
 (function_declaration name: (simple_identifier) @name) @definition.function
 (call_expression (simple_identifier) @name) @reference.call
 `,
