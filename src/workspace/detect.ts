@@ -42,8 +42,6 @@ export class SessionProjects {
   #roots: Promise<RootsOutcome> | undefined;
   readonly #logged = new Set<string>();
   #hinted = false;
-  /** What the last detection found, for health_check. */
-  last: DetectedProject | undefined;
 
   constructor(client: RootsClient, config: WorkspaceConfig, logger?: Logger) {
     this.#client = client;
@@ -77,7 +75,6 @@ export class SessionProjects {
     if (this.#config.cwdProject) candidates.push({ path: this.#config.cwdProject, source: 'cwd' });
     const winner = candidates[0];
     if (winner) this.#logDisagreement(winner, candidates.slice(1));
-    this.last = winner;
     const result: { winner?: DetectedProject; roots: RootsOutcome } = { roots };
     if (winner) result.winner = winner;
     return result;

@@ -80,7 +80,6 @@ export class ProjectService {
     if (workspace !== undefined) {
       const roots = await projects.roots();
       const chosen = this.registry.resolveArgument(workspace, roots.status === 'listed' ? roots.paths : []);
-      projects.last = { path: chosen.root, source: 'workspace_argument' };
       return { root: chosen.root, source: 'workspace_argument' };
     }
     const { winner, roots } = await projects.detect(query);
@@ -116,11 +115,6 @@ export class ProjectService {
       this.#projects.set(root, project);
     }
     return project;
-  }
-
-  /** The session's last detection (health_check shows it). */
-  detected(session: object): DetectedProject | undefined {
-    return this.#sessions.get(session)?.last;
   }
 
   async close(): Promise<void> {
