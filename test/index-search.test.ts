@@ -237,4 +237,22 @@ test('large files are indexed in blocks: only candidate blocks are searched, and
   }
 });
 
+test('idle search workers are let go, and the next search starts new ones', async () => {
+  const { SearchService } = await import('../src/index/search-service.js');
+  const root = realpathSync(join(ROOT, 'src'));
+  await buildIndex(root, { home });
+  const service = new SearchService(root, { home, workers: 2, idleMs: 100 });
+  try {
+    assert.ok((await service.search({ pattern: 'class' })).matches.length > 0);
+    assert.is(service.liveWorkers, 2);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.is(service.liveWorkers, 0, 'released when idle');
+    assert.ok((await service.search({ pattern: 'class' })).matches.length > 0, 'and back for the next search');
+    assert.is(service.liveWorkers, 2);
+  } finally {
+    await service.close();
+  }
+  assert.is(service.liveWorkers, 0);
+});
+
 test.run();

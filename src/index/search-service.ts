@@ -89,7 +89,15 @@ export interface SearchServiceOptions {
   budgetMs?: number;
   /** Search workers; each query's candidate files are split between them (default: one per core, at most 4). */
   workers?: number;
+  /** Idle time after which the workers (and their caches) are let go; the next search starts new ones. */
+  idleMs?: number;
 }
+
+/**
+ * A server may know many projects; one nobody searched for this long gives its threads and its
+ * cached file text back (they come back with the next search, the cache cold).
+ */
+export const DEFAULT_SEARCH_IDLE_MS = 10 * 60 * 1000;
 
 /** At most this many search workers by default: past it, merging costs more than it saves. */
 const MAX_DEFAULT_WORKERS = 4;
@@ -152,6 +160,8 @@ export class SearchService {
   readonly #count: number;
   readonly #workers: Array<SearchWorker | undefined>;
   #nextId = 1;
+  #inFlight = 0;
+  #idleTimer: NodeJS.Timeout | undefined;
 
   constructor(root: string, options: SearchServiceOptions = {}) {
     this.#root = root;
@@ -170,7 +180,25 @@ export class SearchService {
     return (await this.#run(query, [this.#ensureWorker(0)], (worker, id) => worker.search(id, query, true))) as DirectScanResult;
   }
 
+  /** Workers running now (they stop when idle, and start again with the next search). */
+  get liveWorkers(): number {
+    return this.#workers.filter((worker) => worker && !worker.dead).length;
+  }
+
   async #run(query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
+    clearTimeout(this.#idleTimer);
+    this.#inFlight++;
+    try {
+      return await this.#runOnce(query, workers, ask);
+    } finally {
+      if (--this.#inFlight === 0) {
+        this.#idleTimer = setTimeout(() => void this.#release(), this.#options.idleMs ?? DEFAULT_SEARCH_IDLE_MS);
+        this.#idleTimer.unref();
+      }
+    }
+  }
+
+  async #runOnce(query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
     const id = this.#nextId++;
     const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
     const shares = workers.map((worker, index) => ask(worker, id, index));
@@ -192,6 +220,12 @@ export class SearchService {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#idleTimer);
+    await this.#release(true);
+  }
+
+  async #release(closing = false): Promise<void> {
+    if (this.#inFlight > 0 && !closing) return; // a search started meanwhile: not idle after all
     const workers = this.#workers.splice(0, this.#count, ...new Array<undefined>(this.#count).fill(undefined));
     const closed = new SearchFailedError('SEXTANT_ERR_SEARCH_CLOSED', 'The search service was closed');
     await Promise.all(workers.map((worker) => worker?.kill(closed)));
