@@ -163,7 +163,7 @@ test('sync_repo re-reads only what changed; with the watcher on, a saved file is
     // No time target for symbols (the 1 s one is for text): a cold machine starts the parser threads slowly.
     const symbolDeadline = Date.now() + 20_000;
     while (errorCode(await call(client, 'locate_symbol', { name: 'brandNewFeature' })) === 'symbol_not_found') {
-      assert.ok(Date.now() < symbolDeadline, 'symbols refreshed');
+      assert.ok(Date.now() < symbolDeadline, `symbols refreshed; server log: ${h.logs.join(' | ')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     writeFileSync(join(root, 'tools/report.py'), `${readFileSync(join(root, 'tools/report.py'), 'utf8')}\ndef extra_helper():\n    return 1\n`);
