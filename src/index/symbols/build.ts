@@ -104,6 +104,8 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
                 give();
               });
               worker.on('error', reject);
+              // A parser thread that dies (out of memory in wasm, say) fails the phase instead of leaving it waiting for ever.
+              worker.on('exit', (code) => reject(new Error(`A symbol parser thread stopped (exit code ${code})`)));
               give();
             }),
         ),
