@@ -26,9 +26,8 @@ export interface IndexState {
 }
 
 export interface ProjectSymbols {
-  /** Every file's symbols and references (symbols.json): read only by what needs references. */
-  readonly byPath: Map<string, FileSymbols>;
   readonly names: NameIndex | undefined;
+  /** Every file's symbols and references (symbols.json): read only where the indexes above are missing. */
   readonly files: FileSymbols[];
   /** One file's definitions, from the name index when there is one; undefined for a file without symbols. */
   symbolsIn(path: string): SymbolInfo[] | undefined;
@@ -44,7 +43,7 @@ export interface ProjectSymbols {
 class LoadedSymbols implements ProjectSymbols {
   readonly #store: IndexStore;
   #files: FileSymbols[] | undefined;
-  #byPath: Map<string, FileSymbols> | undefined;
+  #byPathCache: Map<string, FileSymbols> | undefined;
   #names: { index: NameIndex | undefined } | undefined;
   #references: ReferenceIndex | undefined;
 
@@ -57,9 +56,9 @@ class LoadedSymbols implements ProjectSymbols {
     return this.#files;
   }
 
-  get byPath(): Map<string, FileSymbols> {
-    this.#byPath ??= new Map(this.files.map((file) => [file.path, file]));
-    return this.#byPath;
+  get #byPath(): Map<string, FileSymbols> {
+    this.#byPathCache ??= new Map(this.files.map((file) => [file.path, file]));
+    return this.#byPathCache;
   }
 
   get names(): NameIndex | undefined {
@@ -80,7 +79,7 @@ class LoadedSymbols implements ProjectSymbols {
   symbolsIn(path: string): SymbolInfo[] | undefined {
     const names = this.names;
     if (names) return names.covers(path) ? names.symbolsIn(path) : undefined;
-    return this.byPath.get(path)?.symbols;
+    return this.#byPath.get(path)?.symbols;
   }
 
   definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
