@@ -72,6 +72,36 @@ test('the persistent name index gives exactly what a scan of every symbol gives,
   assert.ok(stored.named('join').length > 5);
 });
 
+test('a project reloads its symbols once the symbol phase has written all of them, never a mix', async () => {
+  const { Project } = await import('../src/workspace/project.js');
+  const { writeAtomic } = await import('../src/index/store.js');
+  const { SYMBOLS_META_FILE } = await import('../src/index/symbols/build.js');
+  const { NAMES_FILE } = await import('../src/index/symbols/names.js');
+  const { readFileSync } = await import('node:fs');
+  const tree = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-reload-')));
+  writeFileSync(join(tree, 'a.ts'), 'export function oldName(): void {}\n');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(tree, { home });
+  await buildSymbols(tree, IndexReader.open(tree, home).files, { home });
+  const store = new IndexStore(tree, home);
+  const project = new Project(tree, { home });
+  assert.is(project.symbols().names!.find('oldName')[0]!.name, 'oldName');
+  // The next symbol phase, caught between its writes: symbols.json is new, names.json not yet.
+  writeFileSync(join(tree, 'a.ts'), 'export function newName(): void {}\n');
+  await buildIndex(tree, { home });
+  const saved = (file: string): string => readFileSync(join(store.dir, file), 'utf8');
+  const before = { names: saved(NAMES_FILE), meta: saved(SYMBOLS_META_FILE) };
+  await buildSymbols(tree, IndexReader.open(tree, home).files, { home });
+  const after = { names: saved(NAMES_FILE), meta: saved(SYMBOLS_META_FILE) };
+  writeAtomic(join(store.dir, NAMES_FILE), before.names);
+  writeAtomic(join(store.dir, SYMBOLS_META_FILE), before.meta);
+  project.symbols().names; // a read in the middle: symbols.json new, the rest old
+  writeAtomic(join(store.dir, NAMES_FILE), after.names);
+  writeAtomic(join(store.dir, SYMBOLS_META_FILE), after.meta);
+  assert.equal(project.symbols().names!.find('newName').map((symbol) => symbol.name), ['newName'], 'the finished phase is seen');
+  await project.close();
+});
+
 test('sextant index builds symbols too; sextant symbols finds them, with exit 1 for none', async () => {
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   const indexed = await runCli(['index', root], '', { SEXTANT_HOME: home });

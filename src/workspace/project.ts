@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { SearchService } from '../index/search-service.js';
 import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
-import { readSymbols, SYMBOLS_FILE, type FileSymbols } from '../index/symbols/build.js';
+import { readSymbols, SYMBOLS_META_FILE, type FileSymbols } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import { NameIndex } from '../index/symbols/names.js';
 import { ReferenceIndex } from '../index/symbols/references.js';
@@ -174,12 +174,14 @@ export class Project {
 
   /**
    * Every file's symbols and the name index, each read on first use (a name lookup needs only
-   * the name index) and read again whenever the symbol phase rewrote them.
+   * the name index) and read again whenever the symbol phase rewrote them. The stamp is the
+   * counts file, which the symbol phase writes last: keyed on an earlier one, a read between
+   * two of its writes could keep an old name index for good.
    */
   symbols(): ProjectSymbols {
     let stamp = '';
     try {
-      const stats = statSync(join(this.store.dir, SYMBOLS_FILE));
+      const stats = statSync(join(this.store.dir, SYMBOLS_META_FILE));
       stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
     } catch {
       // none yet
