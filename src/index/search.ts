@@ -205,9 +205,20 @@ export class IndexReader {
   /** `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm. */
   static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number } = {}): IndexReader {
     const store = new IndexStore(root, home);
-    const manifest = store.readManifest();
-    if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
-    const segments = manifest.segments.map((name) => new Segment(store.readSegment(name)));
+    let manifest: Manifest | undefined;
+    let segments: Segment[] = [];
+    // A commit swaps the manifest, then deletes the segments only the old one named: an open
+    // that read the old manifest may find one gone. The new manifest is there by then: read again.
+    for (let attempt = 0; ; attempt++) {
+      manifest = store.readManifest();
+      if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
+      try {
+        segments = manifest.segments.map((name) => new Segment(store.readSegment(name)));
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw error;
+      }
+    }
     const reader = new IndexReader(root, manifest, segments, options.cache ?? new ContentCache(options.contentCacheBytes));
     if (options.cacheBypassCandidates !== undefined) reader.#cacheBypass = options.cacheBypassCandidates;
     return reader;
