@@ -200,4 +200,38 @@ test('the watcher refreshes symbols once a burst of saves pauses, not after each
   }
 });
 
+test('a due merge waiting on more saves never cancels a symbol refresh that was waiting too', async () => {
+  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const { buildSymbols, readSymbols } = await import('../src/index/symbols/build.js');
+  const root = copyOf('src/jsonrpc');
+  writeFileSync(join(root, '.gitignore'), 'noise.log\n');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  await buildSymbols(root, IndexReader.open(root, home).files, { home });
+  for (let i = 0; i < MAX_DELTA_SEGMENTS - 1; i++) {
+    writeFileSync(join(root, `delta-${i}.ts`), `export const delta${i} = ${i};\n`);
+    await syncIndex(root, { home });
+  }
+  let merges = 0;
+  let refreshes = 0;
+  const watcher = new IndexWatcher(root, { home, symbols: true, debounceMs: 20, mergeIdleMs: 40, symbolsIdleMs: 300, onMerge: () => merges++, onSymbols: () => refreshes++ });
+  watcher.start();
+  try {
+    writeFileSync(join(root, 'late.ts'), 'export function lateArrival(): number { return 1; }\n');
+    // Ignored saves keep the watcher busy (the merge waits on them) without changing the index.
+    for (let i = 0; i < 8; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 35));
+      writeFileSync(join(root, 'noise.log'), `noise ${i}\n`);
+    }
+    const deadline = Date.now() + 20_000;
+    while (merges === 0 || refreshes === 0) {
+      assert.ok(Date.now() < deadline, `merge ran (${merges}) and symbols were refreshed (${refreshes})`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(readSymbols(new IndexStore(root, home)).some((file) => file.symbols.some((symbol) => symbol.name === 'lateArrival')));
+  } finally {
+    watcher.close();
+  }
+});
+
 test.run();

@@ -39,8 +39,8 @@ export class IndexWatcher {
   readonly #pending = new Set<string>();
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #mergeTimer: NodeJS.Timeout | undefined;
-  #symbolsTimer: NodeJS.Timeout | undefined;
+  /** Work that waits for saves to pause, by kind: one timer each. */
+  readonly #quietTimers = new Map<'merge' | 'symbols', NodeJS.Timeout>();
   #running: Promise<void> | undefined;
 
   constructor(root: string, options: WatcherOptions = {}) {
@@ -67,27 +67,17 @@ export class IndexWatcher {
     this.#pending.clear();
     const syncOptions: Parameters<typeof syncIndex>[1] = { paths };
     if (this.#options.home) syncOptions.home = this.#options.home;
-    const update = (): Promise<SyncSummary> => syncIndex(this.#root, syncOptions);
-    this.#running = (this.#options.exclusive ? this.#options.exclusive(update) : update())
-      .then((summary) => {
-        this.#options.onUpdate?.(summary);
-        if (summary.mergeDue) this.#scheduleMerge();
-        if (this.#options.symbols && summary.added + summary.changed + summary.deleted > 0) this.#scheduleSymbols();
-      })
-      .catch((error: unknown) => {
-        if ((error as { code?: unknown }).code === 'index_in_progress') {
-          // Another process holds the index: keep the paths and try again shortly.
-          for (const path of paths) this.#pending.add(path);
-          this.#retry();
-          return;
-        }
-        this.#options.logger?.warning('Index update failed', error);
-        this.#options.onError?.(error);
-      })
-      .finally(() => {
-        this.#running = undefined;
-      });
-    await this.#running;
+    const summary = await this.#inTurn('Index update', () => syncIndex(this.#root, syncOptions), () => {
+      // Another process holds the index: keep the paths and try again shortly.
+      for (const path of paths) this.#pending.add(path);
+      this.#retry();
+    });
+    if (!summary) return;
+    this.#options.onUpdate?.(summary);
+    if (summary.mergeDue) this.#whenQuiet('merge', this.#options.mergeIdleMs ?? DEFAULT_MERGE_IDLE_MS, () => this.merge());
+    if (this.#options.symbols && summary.added + summary.changed + summary.deleted > 0) {
+      this.#whenQuiet('symbols', this.#options.symbolsIdleMs ?? DEFAULT_SYMBOLS_IDLE_MS, () => this.refreshSymbols());
+    }
   }
 
   /**
@@ -96,74 +86,68 @@ export class IndexWatcher {
    * takes seconds: so this runs once saves pause, not after every one.
    */
   async refreshSymbols(): Promise<void> {
-    while (this.#running) await this.#running;
-    const run = async (): Promise<void> => {
+    const done = await this.#inTurn('Symbol refresh', async () => {
       // Off this thread: the watcher lives in the server, whose event loop must stay free.
       const { buildSymbolsInBackground } = await import('./symbols/background.js');
       await buildSymbolsInBackground(this.#root, this.#options.home ? { home: this.#options.home } : {});
-    };
-    const refreshing = (this.#options.exclusive ? this.#options.exclusive(run) : run())
-      .then(() => this.#options.onSymbols?.())
-      .catch((error: unknown) => {
-        this.#options.logger?.warning('Symbol refresh failed', error);
-        this.#options.onError?.(error);
-      })
-      .finally(() => {
-        this.#running = undefined;
-      });
-    this.#running = refreshing;
-    await refreshing;
+      return true;
+    });
+    if (done) this.#options.onSymbols?.();
   }
 
   /** Folds the sync deltas into one segment, queued behind any running update. */
   async merge(): Promise<MergeSummary | undefined> {
+    const summary = await this.#inTurn(
+      'Index merge',
+      async () => mergeDeltas(this.#root, this.#options.home ? { home: this.#options.home } : {}),
+      () => this.#whenQuiet('merge', this.#options.mergeIdleMs ?? DEFAULT_MERGE_IDLE_MS, () => this.merge()),
+    );
+    if (summary) this.#options.onMerge?.(summary);
+    return summary;
+  }
+
+  /**
+   * Runs one update after the ones before it (and inside the owner's lock), never two at once.
+   * Its failure is logged, not thrown; when another process holds the index, `onBusy` decides.
+   */
+  async #inTurn<T>(what: string, task: () => Promise<T>, onBusy?: () => void): Promise<T | undefined> {
     while (this.#running) await this.#running;
-    let summary: MergeSummary | undefined;
-    const run = async (): Promise<MergeSummary> => mergeDeltas(this.#root, this.#options.home ? { home: this.#options.home } : {});
-    const merging = (this.#options.exclusive ? this.#options.exclusive(run) : run())
-      .then((merged) => {
-        summary = merged;
-        this.#options.onMerge?.(merged);
+    let result: T | undefined;
+    const turn = (this.#options.exclusive ? this.#options.exclusive(task) : task())
+      .then((value) => {
+        result = value;
       })
       .catch((error: unknown) => {
-        if ((error as { code?: unknown }).code === 'index_in_progress') return this.#scheduleMerge();
-        this.#options.logger?.warning('Index merge failed', error);
+        if (onBusy && (error as { code?: unknown }).code === 'index_in_progress') return onBusy();
+        this.#options.logger?.warning(`${what} failed`, error);
         this.#options.onError?.(error);
       })
       .finally(() => {
         this.#running = undefined;
       });
-    this.#running = merging;
-    await merging;
-    return summary;
+    this.#running = turn;
+    await turn;
+    return result;
   }
 
   close(): void {
     clearTimeout(this.#timer);
-    clearTimeout(this.#mergeTimer);
-    clearTimeout(this.#symbolsTimer);
+    for (const timer of this.#quietTimers.values()) clearTimeout(timer);
+    this.#quietTimers.clear();
     this.#watcher?.close();
     this.#watcher = undefined;
   }
 
-  #scheduleSymbols(): void {
-    clearTimeout(this.#symbolsTimer);
-    this.#symbolsTimer = setTimeout(() => {
-      if (this.#pending.size > 0 || this.#running) this.#scheduleSymbols();
-      else void this.refreshSymbols();
-    }, this.#options.symbolsIdleMs ?? DEFAULT_SYMBOLS_IDLE_MS);
-    this.#symbolsTimer.unref();
-  }
-
-  #scheduleMerge(): void {
-    clearTimeout(this.#mergeTimer);
-    clearTimeout(this.#symbolsTimer);
-    this.#mergeTimer = setTimeout(() => {
-      // Saves keep coming: wait for a quiet moment.
-      if (this.#pending.size > 0 || this.#running) this.#scheduleMerge();
-      else void this.merge();
-    }, this.#options.mergeIdleMs ?? DEFAULT_MERGE_IDLE_MS);
-    this.#mergeTimer.unref();
+  /** Runs `task` once no save has come for `ms` and nothing else runs: saves keep coming, it waits on. */
+  #whenQuiet(kind: 'merge' | 'symbols', ms: number, task: () => Promise<unknown>): void {
+    clearTimeout(this.#quietTimers.get(kind));
+    const timer = setTimeout(() => {
+      this.#quietTimers.delete(kind);
+      if (this.#pending.size > 0 || this.#running) this.#whenQuiet(kind, ms, task);
+      else void task();
+    }, ms);
+    timer.unref();
+    this.#quietTimers.set(kind, timer);
   }
 
   #retry(): void {
