@@ -12,7 +12,7 @@ import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
-import { findByName, requireSymbols } from './symbol-tools.js';
+import { requireSymbols } from './symbol-tools.js';
 
 export const DEFAULT_CONTEXT_TOKENS = 4_000;
 /** The most a caller may ask for: the output budget, less room for the structure around the code. */
@@ -109,7 +109,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       };
       for (const term of terms) {
         // By name: the definitions called like the term.
-        for (const found of findByName(symbols, term, { limit: 25 })) consider(found, found.path, term, found.score);
+        for (const found of symbols.find(term, { limit: 25 })) consider(found, found.path, term, found.score);
         // By text: the definitions whose code mentions it.
         const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: 60 });
         for (const hit of hits.matches) {

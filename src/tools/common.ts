@@ -24,6 +24,23 @@ export const STATUS_PROPERTIES = {
 } as const;
 export const STATUS_REQUIRED = ['workspace', 'indexing_status', 'result_completeness', 'updated_at'];
 
+/** The fields of an index job as IndexJob.snapshot() gives them (index_repo, sync_repo, index_status). */
+export const JOB_PROPERTIES = {
+  job_id: { type: 'string' },
+  mode: { type: 'string', enum: ['index', 'sync'] },
+  status: { type: 'string', enum: ['running', 'completed', 'failed', 'cancelled'] },
+  stage: { type: 'string' },
+  message: { type: 'string' },
+  percent: { type: 'number', minimum: 0, maximum: 100 },
+  done: { type: 'integer', minimum: 0 },
+  total: { type: 'integer', minimum: 0 },
+  files_scanned: { type: 'integer', minimum: 0 },
+  symbols: { type: 'integer', minimum: 0 },
+  started_at: { type: 'string' },
+  duration_ms: { type: 'integer', minimum: 0 },
+  error: { type: 'string' },
+} as const;
+
 export type Completeness = 'complete' | 'partial' | 'truncated';
 
 export function statusFields(project: Project, manifest: Manifest | undefined, completeness: Completeness): Record<string, unknown> {

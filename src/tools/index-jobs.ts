@@ -8,7 +8,7 @@
 import type { ToolContext, ToolDefinition } from '../mcp/tools.js';
 import type { IndexJob, JobMode } from '../workspace/jobs.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
+import { JOB_PROPERTIES, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 
@@ -75,21 +75,9 @@ export function createIndexJobTool(projects: ProjectService, mode: JobMode): Too
       type: 'object',
       properties: {
         ...STATUS_PROPERTIES,
-        job_id: { type: 'string' },
-        mode: { type: 'string', enum: ['index', 'sync'] },
-        status: { type: 'string', enum: ['running', 'completed', 'failed', 'cancelled'] },
-        stage: { type: 'string' },
-        message: { type: 'string' },
-        percent: { type: 'number', minimum: 0, maximum: 100 },
-        done: { type: 'integer', minimum: 0 },
-        total: { type: 'integer', minimum: 0 },
-        files_scanned: { type: 'integer', minimum: 0 },
-        error: { type: 'string' },
-        started_at: { type: 'string' },
-        duration_ms: { type: 'integer', minimum: 0 },
+        ...JOB_PROPERTIES,
         files: { type: 'integer', minimum: 0 },
         bytes: { type: 'integer', minimum: 0 },
-        symbols: { type: 'integer', minimum: 0 },
         added: { type: 'integer', minimum: 0 },
         changed: { type: 'integer', minimum: 0 },
         deleted: { type: 'integer', minimum: 0 },

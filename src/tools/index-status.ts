@@ -4,26 +4,13 @@ import { readSymbolsMeta } from '../index/symbols/build.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
+import { JOB_PROPERTIES } from './common.js';
 import { projectTool } from './project-tool.js';
 
+/** A job: one of this server (IndexJob.snapshot), or one read from the journal, which may say why it stopped. */
 const JOB_SCHEMA = {
   type: 'object',
-  properties: {
-    mode: { type: 'string', enum: ['index', 'sync'] },
-    stage: { type: 'string' },
-    done: { type: 'integer', minimum: 0 },
-    total: { type: 'integer', minimum: 0 },
-    percent: { type: 'number', minimum: 0, maximum: 100 },
-    started_at: { type: 'string' },
-    stopped: { type: 'string' },
-    job_id: { type: 'string' },
-    message: { type: 'string' },
-    files_scanned: { type: 'integer', minimum: 0 },
-    symbols: { type: 'integer', minimum: 0 },
-    status: { type: 'string', enum: ['running', 'completed', 'failed', 'cancelled'] },
-    error: { type: 'string' },
-    duration_ms: { type: 'integer', minimum: 0 },
-  },
+  properties: { ...JOB_PROPERTIES, stopped: { type: 'string' } },
   required: ['mode', 'stage', 'done', 'total', 'percent', 'started_at'],
   additionalProperties: false,
 };

@@ -177,9 +177,10 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         ...(typeof args.path === 'string' ? { path: args.path } : {}),
         ...(typeof args.language === 'string' ? { language: args.language } : {}),
       };
-      let manifest = project.indexState().manifest;
+      const state = project.indexState();
+      let manifest = state.manifest;
       let direct = false;
-      if (!manifest && projects.autoIndex && !project.indexState().incompatible) {
+      if (!manifest && projects.autoIndex && !state.incompatible) {
         if (!project.job) project.startJob('index');
         direct = true; // meanwhile: a direct scan, marked partial
       } else manifest = project.requireIndex();

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SYMBOLS_FILE } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
-import { findSymbols, type FoundSymbol } from '../index/symbols/lookup.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
@@ -18,11 +17,6 @@ const MAX_CANDIDATES = 20;
 
 function matchType(score: number): string {
   return score >= 100 ? 'exact' : score >= 90 ? 'case_insensitive' : score >= 70 ? 'prefix' : 'fuzzy';
-}
-
-/** Symbols by name: the name index, or a scan of every file's symbols for an index written before it existed. */
-export function findByName(symbols: ReturnType<Project['symbols']>, name: string, options: { kind?: string; limit?: number }): FoundSymbol[] {
-  return symbols.names ? symbols.names.find(name, options) : findSymbols(symbols.files, name, options);
 }
 
 /** The project's symbols (read lazily), or index_not_ready while the symbol phase has not written them yet. */
@@ -174,7 +168,7 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
       const name = args.name as string;
       const lookup: { kind?: string; limit: number } = { limit: args.language ? MAX_SYMBOL_RESULTS * 50 : limit + 1 };
       if (typeof args.kind === 'string') lookup.kind = args.kind;
-      let found = findByName(symbols, name, lookup);
+      let found = symbols.find(name, lookup);
       if (typeof args.language === 'string') found = found.filter((symbol) => symbol.language === args.language);
       if (found.length === 0) throw toolError('symbol_not_found', `No symbol matches ${JSON.stringify(name)}${args.kind ? ` of kind ${String(args.kind)}` : ''}${args.language ? ` in ${String(args.language)}` : ''}`, { name });
       const more = found.length > limit;

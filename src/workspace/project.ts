@@ -10,6 +10,7 @@ import { SearchService } from '../index/search-service.js';
 import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
 import { readSymbols, SYMBOLS_META_FILE, type FileSymbols } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
+import { findSymbols, type FoundSymbol } from '../index/symbols/lookup.js';
 import { NameIndex } from '../index/symbols/names.js';
 import { ReferenceIndex } from '../index/symbols/references.js';
 import { IndexWatcher } from '../index/watcher.js';
@@ -33,6 +34,8 @@ export interface ProjectSymbols {
   symbolsIn(path: string): SymbolInfo[] | undefined;
   /** Definitions named exactly `name` (or with that qualified name). */
   definitions(name: string): Array<{ symbol: SymbolInfo; path: string }>;
+  /** Lookup by name: exact, case-insensitive, prefix, fuzzy (see lookup.ts). */
+  find(name: string, options: { kind?: string; limit?: number }): FoundSymbol[];
   /** Calls and imports, by file and by name. */
   readonly references: ReferenceIndex;
   /** The files that have symbols, in path order. */
@@ -80,6 +83,10 @@ class LoadedSymbols implements ProjectSymbols {
     const names = this.names;
     if (names) return names.covers(path) ? names.symbolsIn(path) : undefined;
     return this.#byPath.get(path)?.symbols;
+  }
+
+  find(name: string, options: { kind?: string; limit?: number }): FoundSymbol[] {
+    return this.names ? this.names.find(name, options) : findSymbols(this.files, name, options);
   }
 
   definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
