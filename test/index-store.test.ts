@@ -230,7 +230,11 @@ test('the content cache is bounded (least recently used out), counts line starts
   const next = IndexReader.open(root, home, { cache });
   const after = next.search({ pattern: 'marker_cache', limit: 10_000 });
   assert.is(after.matches.length, 701);
-  assert.equal(after.matches.at(-1), { path: 'f7.txt', line: 1, column: 1, text: 'marker_cache edited' });
+  const { publicMatch } = await import('../src/index/search.js');
+  assert.equal(publicMatch(after.matches.at(-1)!), { path: 'f7.txt', line: 1, column: 1, text: 'marker_cache edited' });
+  // The worker's ranking signals: what matched, and that it stands as a whole identifier.
+  assert.is(after.matches.at(-1)!.length, 'marker_cache'.length);
+  assert.is(after.matches.at(-1)!.word, true);
 });
 
 test.run();

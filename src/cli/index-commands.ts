@@ -1,6 +1,6 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
-import { IndexReader, NotIndexedError, type SearchQuery } from '../index/search.js';
+import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
 import { buildSymbols, readSymbols } from '../index/symbols/build.js';
 import { findSymbols } from '../index/symbols/lookup.js';
 import { NameIndex } from '../index/symbols/names.js';
@@ -93,7 +93,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     await service.close();
   }
   if (json) {
-    output.out(`${JSON.stringify(result)}\n`);
+    output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
     return result.matches.length > 0 ? 0 : 1;
   }
   const color = output.isTTY;

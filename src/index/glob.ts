@@ -3,6 +3,42 @@
  * segment), `**` (any depth), `?`, `[abc]`, `{a,b}`. A glob without `/` matches at any depth,
  * like ripgrep's `--glob`.
  */
+export class BadGlobError extends Error {
+  readonly code = 'SEXTANT_ERR_BAD_GLOB';
+  constructor(glob: string, reason: string) {
+    super(`Invalid path glob ${JSON.stringify(glob.length > 200 ? `${glob.slice(0, 200)}…` : glob)}: ${reason}`);
+    this.name = 'BadGlobError';
+  }
+}
+
+/**
+ * A glob as a workspace-relative one: an absolute glob inside the root loses the root, `.` and
+ * `..` segments are resolved. A glob that leads outside the workspace is a BadGlobError: it
+ * could only ever match nothing, and "no matches" would hide the mistake.
+ */
+export function workspaceGlob(glob: string, root: string): string {
+  let relative = glob;
+  if (glob.startsWith('/')) {
+    const prefix = root.endsWith('/') ? root : `${root}/`;
+    if (glob === root) return '**';
+    if (!glob.startsWith(prefix)) throw new BadGlobError(glob, `it is outside the workspace ${root}; use a path relative to the workspace root`);
+    relative = glob.slice(prefix.length);
+  }
+  const segments: string[] = [];
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0 || segments.at(-1)!.includes('*')) throw new BadGlobError(glob, `it leads outside the workspace ${root}`);
+      segments.pop();
+    } else segments.push(segment);
+  }
+  if (segments.length === 0) throw new BadGlobError(glob, 'it names no file');
+  const normalized = segments.join('/');
+  globToRegExp(normalized); // throws BadGlobError for what cannot compile
+  // A glob that had a '/' stays anchored at the root, even when normalised down to one segment.
+  return relative.includes('/') && !normalized.includes('/') ? `/${normalized}` : normalized;
+}
+
 export function globToRegExp(glob: string): RegExp {
   let source = '';
   let inBraces = 0;
@@ -32,5 +68,9 @@ export function globToRegExp(glob: string): RegExp {
     else source += c.replace(/[.+^${}()|\\]/g, '\\$&');
   }
   const anchored = glob.includes('/') ? `^${source.replace(/^\//, '')}$` : `(?:^|/)${source}$`;
-  return new RegExp(anchored);
+  try {
+    return new RegExp(anchored);
+  } catch (error) {
+    throw new BadGlobError(glob, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
+  }
 }

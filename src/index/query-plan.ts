@@ -29,8 +29,14 @@ export function or(children: TrigramQuery[]): TrigramQuery {
   return flat.length === 1 ? flat[0]! : { op: 'or', children: flat };
 }
 
+/**
+ * A literal's trigrams beyond this many add nothing a candidate search can use (any subset is
+ * still a necessary condition), and a megabyte-long query would otherwise cost a lookup each.
+ */
+const MAX_LITERAL_TRIGRAMS = 256;
+
 export function literalQuery(literal: string, caseInsensitive: boolean): TrigramQuery {
-  return and((literalTrigrams(literal, caseInsensitive) ?? []).map((trigram) => ({ op: 'trigram', trigram })));
+  return and((literalTrigrams(literal, caseInsensitive) ?? []).slice(0, MAX_LITERAL_TRIGRAMS).map((trigram) => ({ op: 'trigram', trigram })));
 }
 
 interface Info {
@@ -132,13 +138,23 @@ export class RegexPlanner {
   }
 }
 
+/** A pattern is quoted in messages (and so in logs) at most this long. */
+const MAX_QUOTED_PATTERN = 120;
+
+export function quotePattern(pattern: string): string {
+  return pattern.length <= MAX_QUOTED_PATTERN ? pattern : `${pattern.slice(0, MAX_QUOTED_PATTERN)}… (${pattern.length} characters)`;
+}
+
 export class BadPatternError extends Error {
   readonly code = 'SEXTANT_ERR_BAD_PATTERN';
   constructor(pattern: string, reason: string) {
-    super(`Invalid regular expression /${pattern}/: ${reason}`);
+    super(`Invalid regular expression /${quotePattern(pattern)}/: ${reason}`);
     this.name = 'BadPatternError';
   }
 }
+
+/** Longer regexes are refused: compiling one costs memory and stack out of all proportion to its use. */
+export const MAX_REGEX_CHARS = 8_192;
 
 /** Literals shorter than this are not worth seeking by: the regex itself is as quick. */
 const MIN_SEEK_LITERAL = 3;
@@ -165,6 +181,7 @@ export function requiredLiteral(pattern: AST.Pattern): string | undefined {
 
 /** Parses with the flags the matcher will use; a pattern JavaScript cannot compile is a BadPatternError. */
 export function planRegex(pattern: string, caseInsensitive: boolean): { query: TrigramQuery; unicode: boolean; literal?: string } {
+  if (pattern.length > MAX_REGEX_CHARS) throw new BadPatternError(pattern, `a regular expression may be at most ${MAX_REGEX_CHARS} characters (search for a long text without regex: true)`);
   for (const unicode of [true, false]) {
     try {
       new RegExp(pattern, unicode ? 'u' : '');

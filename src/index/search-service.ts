@@ -8,7 +8,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
-import { DEFAULT_SEARCH_LIMIT, IndexReader, type SearchQuery, type SearchResult } from './search.js';
+import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { IndexStore } from './store.js';
@@ -47,6 +47,10 @@ interface PackedResult extends Omit<SearchResult, 'matches'> {
   column: Int32Array;
   text: string[];
   context?: Array<{ before?: string[]; after?: string[] } | null>;
+  /** Ranking signals (see Match): length, whole identifier (1) or not (0), and a regex's matched text. */
+  length: Int32Array;
+  word: Uint8Array;
+  matched?: string[];
   partial?: boolean;
 }
 
@@ -57,6 +61,9 @@ function pack(result: SearchResult & { partial?: boolean }): PackedResult {
   const line = new Int32Array(matches.length);
   const column = new Int32Array(matches.length);
   const text: string[] = new Array<string>(matches.length);
+  const length = new Int32Array(matches.length);
+  const word = new Uint8Array(matches.length);
+  let matched: string[] | undefined;
   let context: PackedResult['context'];
   matches.forEach((match, i) => {
     if (paths.at(-1) !== match.path) paths.push(match.path);
@@ -64,21 +71,31 @@ function pack(result: SearchResult & { partial?: boolean }): PackedResult {
     line[i] = match.line;
     column[i] = match.column;
     text[i] = match.text;
+    length[i] = match.length ?? 0;
+    word[i] = match.word ? 1 : 0;
+    if (match.matched !== undefined) (matched ??= new Array<string>(matches.length).fill(''))[i] = match.matched;
     if (match.before || match.after) {
       context ??= new Array(matches.length).fill(null);
       context[i] = { ...(match.before ? { before: match.before } : {}), ...(match.after ? { after: match.after } : {}) };
     }
   });
-  return { ...rest, paths, file, line, column, text, ...(context ? { context } : {}) };
+  return { ...rest, paths, file, line, column, text, length, word, ...(matched ? { matched } : {}), ...(context ? { context } : {}) };
 }
 
 function unpack(packed: PackedResult): SearchResult {
-  const { paths, file, line, column, text, context, ...rest } = packed;
-  const matches = text.map((value, i) => ({ path: paths[file[i]!]!, line: line[i]!, column: column[i]!, text: value, ...(context?.[i] ?? {}) }));
+  const { paths, file, line, column, text, context, length, word, matched, ...rest } = packed;
+  const matches = text.map((value, i): Match => {
+    const match: Match = { path: paths[file[i]!]!, line: line[i]!, column: column[i]!, text: value, ...(context?.[i] ?? {}), length: length[i]! };
+    if (matched) match.matched = matched[i]!;
+    else match.word = word[i] === 1;
+    return match;
+  });
   return { ...rest, matches };
 }
 
 interface Reply {
+  /** Sent once, when the worker has loaded and opened the index: a search's budget starts only then. */
+  ready?: true;
   id: number;
   result?: PackedResult;
   error?: { code: string; message: string };
@@ -109,19 +126,36 @@ class SearchWorker {
   readonly #worker: Worker;
   readonly #waiting = new Map<number, Waiter>();
   #dead = false;
+  /**
+   * Settles once the thread is up (module loaded, index opened). A thread's cold start can take
+   * longer than a whole search on a busy machine: it must never be charged to a search's budget.
+   */
+  readonly ready: Promise<void>;
 
   constructor(root: string, home: string | undefined, cacheBytes: number, onExit: (worker: SearchWorker) => void) {
     const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
     this.#worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home, cacheBytes }, execArgv });
+    let becameReady!: () => void;
+    let failedToStart!: (error: Error) => void;
+    this.ready = new Promise<void>((resolve, reject) => {
+      becameReady = resolve;
+      failedToStart = reject;
+    });
+    this.ready.catch(() => undefined);
     this.#worker.on('message', (reply: Reply) => {
+      if (reply.ready) return becameReady();
       const waiter = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
       if (!waiter) return;
       if (reply.error) waiter.reject(new SearchFailedError(reply.error.code, reply.error.message));
       else waiter.resolve(unpack(reply.result!));
     });
-    this.#worker.on('error', (error) => this.#failAll(error));
+    this.#worker.on('error', (error) => {
+      failedToStart(error);
+      this.#failAll(error);
+    });
     this.#worker.on('exit', () => {
+      failedToStart(new SearchFailedError('SEXTANT_ERR_SEARCH_WORKER', 'The search worker stopped before it was ready'));
       this.#dead = true;
       this.#failAll(new SearchFailedError('SEXTANT_ERR_SEARCH_WORKER', 'The search worker stopped'));
       onExit(this);
@@ -132,6 +166,17 @@ class SearchWorker {
 
   get dead(): boolean {
     return this.#dead;
+  }
+
+  #holds = 0;
+
+  /** Keeps the process alive while a search waits on this thread (an idle one must not, see unref above). */
+  hold(): void {
+    if (this.#holds++ === 0) this.#worker.ref();
+  }
+
+  release(): void {
+    if (--this.#holds === 0) this.#worker.unref();
   }
 
   search(id: number, query: SearchQuery, direct = false): Promise<SearchResult> {
@@ -201,6 +246,17 @@ export class SearchService {
   async #runOnce(query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
     const id = this.#nextId++;
     const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
+    for (const worker of workers) worker.hold();
+    try {
+      // The budget is the search's own: it starts once every worker it needs is up.
+      await Promise.all(workers.map((worker) => worker.ready));
+      return await this.#budgeted(id, budgetMs, query, workers, ask);
+    } finally {
+      for (const worker of workers) worker.release();
+    }
+  }
+
+  async #budgeted(id: number, budgetMs: number, query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
     const shares = workers.map((worker, index) => ask(worker, id, index));
     let timer: NodeJS.Timeout | undefined;
     const overBudget = new Promise<never>((_, reject) => {
@@ -291,10 +347,16 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
 function startWorker(): void {
   const { root, home, cacheBytes } = workerData as { root: string; home?: string; cacheBytes: number };
   const current = liveReader(root, home, cacheBytes);
+  try {
+    current(); // open the index now, outside any search's budget
+  } catch {
+    // no index yet, or an unreadable one: the first search reports it
+  }
   parentPort!.on('message', ({ id, query, direct }: { id: number; query: SearchQuery; direct?: boolean }) => {
     try {
       const packed = pack(direct ? directScan(root, query) : current().search(query));
-      parentPort!.postMessage({ id, result: packed } satisfies Reply, [packed.line.buffer as ArrayBuffer, packed.column.buffer as ArrayBuffer, packed.file.buffer as ArrayBuffer]);
+      const moved = [packed.line, packed.column, packed.file, packed.length, packed.word].map((array) => array.buffer as ArrayBuffer);
+      parentPort!.postMessage({ id, result: packed } satisfies Reply, moved);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       parentPort!.postMessage({
@@ -303,6 +365,7 @@ function startWorker(): void {
       } satisfies Reply);
     }
   });
+  parentPort!.postMessage({ ready: true, id: 0 } satisfies Reply);
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) startWorker();

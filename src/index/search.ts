@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { ContentCache, type FileText } from './content-cache.js';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
+import { foldedLiteral, LONG_LITERAL_CHARS } from './folded-literal.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
 import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
@@ -42,6 +43,24 @@ export interface Match {
   text: string;
   before?: string[];
   after?: string[];
+  /**
+   * Ranking signals the search worker computes from its own verified match, so that nobody runs
+   * the caller's pattern again outside the worker's budget (see publicMatch):
+   * the match's length in code units; for a literal, whether an occurrence on the line is a
+   * whole identifier; for a regex, the matched text (at most MAX_MATCHED_TEXT).
+   */
+  length?: number;
+  word?: boolean;
+  matched?: string;
+}
+
+/** Longest matched text kept as a ranking signal. */
+export const MAX_MATCHED_TEXT = 200;
+
+/** A match without the worker's ranking signals: what the CLI and the tools show. */
+export function publicMatch(match: Match): Match {
+  const { length: _length, word: _word, matched: _matched, ...shown } = match;
+  return shown;
 }
 
 export interface Candidate {
@@ -74,32 +93,86 @@ export type LineMatcher = (line: string) => number;
  */
 export type Seeker = (text: string, from: number) => number;
 
-export function compileMatcher(query: SearchQuery): { matcher: LineMatcher; plan: TrigramQuery; seek?: Seeker } {
+export interface CompiledQuery {
+  matcher: LineMatcher;
+  plan: TrigramQuery;
+  seek?: Seeker;
+  /** The length (code units) of what the last successful `matcher` call matched. */
+  lastLength(): number;
+  regex: boolean;
+}
+
+export function compileMatcher(query: SearchQuery): CompiledQuery {
   const caseInsensitive = !query.caseSensitive;
-  if (!query.regex && !caseInsensitive) {
+  const regexQuery = query.regex === true;
+  let length = 0;
+  const lastLength = (): number => length;
+  if (!regexQuery && !caseInsensitive) {
     const needle = query.pattern;
-    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from) };
+    length = needle.length;
+    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from), lastLength, regex: false };
   }
-  const source = query.regex ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const { query: plan, unicode, literal } = query.regex ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true, literal: undefined };
+  if (!regexQuery && query.pattern.length > LONG_LITERAL_CHARS) {
+    // No regex of the whole text: see folded-literal.ts.
+    const folded = foldedLiteral(query.pattern);
+    const matcher: LineMatcher = (line) => {
+      const found = folded.find(line, 0);
+      if (!found) return -1;
+      length = found.length;
+      return found.index;
+    };
+    const seek: Seeker = (text, from) => {
+      folded.head.lastIndex = from;
+      return folded.head.exec(text)?.index ?? -1;
+    };
+    return { matcher, plan: literalQuery(query.pattern, true), seek, lastLength, regex: false };
+  }
+  const source = regexQuery ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const { query: plan, unicode, literal } = regexQuery ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true, literal: undefined };
   const flags = `${unicode ? 'u' : ''}${caseInsensitive ? 'i' : ''}`;
   const regex = new RegExp(source, flags);
   const matcher: LineMatcher = (line) => {
     const found = regex.exec(line);
-    return found ? found.index : -1;
+    if (!found) return -1;
+    length = found[0].length;
+    return found.index;
   };
+  const compiled = { matcher, plan, lastLength, regex: regexQuery };
   // A literal every match contains: jump between its occurrences; the line matcher decides.
-  if (literal && !caseInsensitive) return { matcher, plan, seek: (text, from) => text.indexOf(literal, from) };
+  if (literal && !caseInsensitive) return { ...compiled, seek: (text, from) => text.indexOf(literal, from) };
   // Over a whole file with the m flag, a match on a line is a match in the text at the same
   // place, except where lookaround can see past the line's end: then scan line by line.
-  if (/\(\?<?[=!]|\(\?</.test(source)) return { matcher, plan };
+  if (/\(\?<?[=!]|\(\?</.test(source)) return compiled;
   const whole = new RegExp(source, `${flags}gm`);
   const seek: Seeker = (text, from) => {
     whole.lastIndex = from;
     const found = whole.exec(text);
     return found ? found.index : -1;
   };
-  return { matcher, plan, seek };
+  return { ...compiled, seek };
+}
+
+const IDENTIFIER_CHAR = /[\w$]/;
+/** Occurrences of a literal on one line looked at for a whole-identifier one. */
+const MAX_WORD_PROBES = 16;
+
+/**
+ * Whether the literal occurs on the line as a whole identifier (no identifier character on
+ * either side), from the first verified match on, with the worker's own matcher.
+ */
+function wholeIdentifier(line: string, column: number, compiled: CompiledQuery): boolean {
+  let start = column;
+  let length = compiled.lastLength();
+  for (let probe = 0; probe < MAX_WORD_PROBES; probe++) {
+    const before = start > 0 ? line[start - 1]! : '';
+    const after = line[start + length] ?? '';
+    if (!IDENTIFIER_CHAR.test(before) && !IDENTIFIER_CHAR.test(after)) return true;
+    const next = compiled.matcher(line.slice(start + 1));
+    if (next < 0) return false;
+    start += 1 + next;
+    length = compiled.lastLength();
+  }
+  return false;
 }
 
 function countNewlines(text: string, from: number, to: number): number {
@@ -115,7 +188,7 @@ function countNewlines(text: string, from: number, to: number): number {
 export function matchText(
   path: string,
   text: string,
-  compiled: ReturnType<typeof compileMatcher>,
+  compiled: CompiledQuery,
   context: number,
   matches: Match[],
   limit: number,
@@ -128,6 +201,10 @@ export function matchText(
   const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
     if (matches.length === limit) return (truncated = true) && false;
     const match: Match = { path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
+    const length = compiled.lastLength();
+    match.length = length;
+    if (compiled.regex) match.matched = line.slice(column, column + Math.min(length, MAX_MATCHED_TEXT));
+    else match.word = wholeIdentifier(line, column, compiled);
     if (context > 0 && lines) {
       match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((l) => l.replace(/\r$/, ''));
       match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((l) => l.replace(/\r$/, ''));

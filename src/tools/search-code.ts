@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from '../index/search-service.js';
+import { BadGlobError, workspaceGlob } from '../index/glob.js';
 import { KNOWN_LANGUAGES } from '../index/languages.js';
-import type { Match, SearchResult } from '../index/search.js';
+import { publicMatch, type Match, type SearchResult } from '../index/search.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
@@ -57,6 +58,12 @@ interface Ranked {
   result: Record<string, unknown>;
 }
 
+/**
+ * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
+ * ever and this is the server's main thread. Every signal comes from the search worker's own
+ * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
+ * plain string comparison.
+ */
 function rank(project: Project, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
   const loaded = project.symbols();
   const perFile = new Map<string, SymbolInfo[]>();
@@ -65,24 +72,20 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
     if (!symbols) perFile.set(path, (symbols = loaded.symbolsIn(path) ?? []));
     return symbols;
   };
-  const needle = caseSensitive ? query : query.toLowerCase();
-  let pattern: RegExp | undefined;
-  try {
-    pattern = regex ? new RegExp(query, caseSensitive ? 'u' : 'iu') : undefined;
-  } catch {
-    pattern = undefined;
-  }
-  const word = regex ? undefined : new RegExp(`(^|[^\\w$])${query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`, caseSensitive ? '' : 'i');
+  const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
+  const needle = fold(query);
   return matches.map((match, order) => {
-    const result: Record<string, unknown> = { ...match };
+    const result = { ...publicMatch(match) } as Record<string, unknown>;
     const notes: string[] = [];
     let score = 0;
     const symbols = symbolsOf(match.path);
-    // A definition of exactly the name searched for ranks first; one whose name only contains it, less.
+    // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
+    const target = regex ? (match.matched ?? '') : needle;
     const named = (symbol: SymbolInfo): number => {
-      const name = caseSensitive ? symbol.name : symbol.name.toLowerCase();
-      if (regex) return pattern?.test(symbol.name) ? 100 : 0;
-      return name === needle ? 100 : name.includes(needle) ? 30 : 0;
+      const name = regex ? symbol.name : fold(symbol.name);
+      if (target === '') return 0;
+      if (regex) return name === target ? 100 : 0;
+      return name === target ? 100 : name.includes(target) ? 30 : 0;
     };
     const defined = symbols.filter((symbol) => symbol.line === match.line).map((symbol) => ({ symbol, weight: named(symbol) })).sort((a, b) => b.weight - a.weight)[0];
     if (defined && defined.weight > 0) {
@@ -90,7 +93,7 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
       if (defined.weight === 100) result.definition = true;
       notes.push(`defines ${defined.symbol.kind} ${defined.symbol.qualifiedName}`);
     }
-    if (word?.test(match.text)) {
+    if (!regex && match.word) {
       score += 50;
       notes.push('whole identifier');
     }
@@ -166,6 +169,15 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       if (typeof args.language === 'string' && !KNOWN_LANGUAGES.includes(args.language)) {
         throw toolError('invalid_input', `Unknown language ${JSON.stringify(args.language)}; known: ${KNOWN_LANGUAGES.join(', ')}`, { argument: 'language' });
       }
+      let pathGlob: string | undefined;
+      if (typeof args.path === 'string') {
+        try {
+          pathGlob = workspaceGlob(args.path, project.root);
+        } catch (error) {
+          if (error instanceof BadGlobError) throw toolError('invalid_input', error.message, { argument: 'path' });
+          throw error;
+        }
+      }
       const offset = readCursor(args.cursor, args);
       const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
       const query = {
@@ -174,7 +186,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         caseSensitive: args.case_sensitive === true,
         limit: RANKING_POOL,
         context: (args.context_lines as number | undefined) ?? 0,
-        ...(typeof args.path === 'string' ? { path: args.path } : {}),
+        ...(pathGlob !== undefined ? { path: pathGlob } : {}),
         ...(typeof args.language === 'string' ? { language: args.language } : {}),
       };
       const state = project.indexState();
@@ -189,10 +201,12 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         result = direct ? await project.search.directSearch(query) : await project.search.search(query);
       } catch (error) {
         if (error instanceof PatternTooExpensiveError) throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
-        if ((error as { code?: unknown }).code === 'SEXTANT_ERR_BAD_PATTERN') throw toolError('invalid_input', (error as Error).message, { argument: 'query' });
+        const code = (error as { code?: unknown }).code;
+        if (code === 'SEXTANT_ERR_BAD_GLOB') throw toolError('invalid_input', (error as Error).message, { argument: 'path' });
+        if (code === 'SEXTANT_ERR_BAD_PATTERN') throw toolError('invalid_input', (error as Error).message, { argument: 'query' });
         throw error;
       }
-      const ranked = direct ? result.matches.map((match, order) => ({ match, score: 0, order, result: { ...match } as Record<string, unknown> })) : rank(project, result.matches, query.pattern, query.regex, query.caseSensitive);
+      const ranked = direct ? result.matches.map((match, order) => ({ match, score: 0, order, result: { ...publicMatch(match) } as Record<string, unknown> })) : rank(project, result.matches, query.pattern, query.regex, query.caseSensitive);
       const page = ranked.slice(offset, offset + limit);
       const lineOf = (item: Ranked): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
       const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + lineOf(item).length + 1);
