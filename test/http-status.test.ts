@@ -152,17 +152,27 @@ test('413: a body over the limit, whether declared or streamed', async () => {
   }
 });
 
-test('503: past the session limit, until a session ends', async () => {
+test('503: past the session limit when every session is in use (an open stream), with an honest Retry-After, until a session ends', async () => {
   const http = await startTestHttp({ maxSessions: 2 });
+  const { request } = await import('undici');
+  const streams: Array<{ body: { destroy(): void; on(event: 'error', listener: () => void): unknown } }> = [];
   try {
-    await openSession(http.urls.mcp);
-    const second = await openSession(http.urls.mcp);
-    const refused = await send(http.urls.mcp, { body: initializeBody() });
-    assertRejected(refused, 503, -32014, 'Too many sessions (limit 2)');
-    assert.is(refused.headers['retry-after'], '5');
-    await send(http.urls.mcp, { method: 'DELETE', headers: { 'mcp-session-id': second } });
+    for (let i = 0; i < 2; i++) {
+      const session = await openSession(http.urls.mcp);
+      const stream = await request(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+      stream.body.on('error', () => undefined); // destroyed below, on purpose
+      streams.push(stream);
+      if (i === 1) {
+        const refused = await send(http.urls.mcp, { body: initializeBody() });
+        assertRejected(refused, 503, -32014, 'Too many sessions (limit 2)');
+        // Sessions holding open streams are long-lived: retrying in a second would be a lie.
+        assert.is(refused.headers['retry-after'], '60');
+        await send(http.urls.mcp, { method: 'DELETE', headers: { 'mcp-session-id': session } });
+      }
+    }
     assert.is((await send(http.urls.mcp, { body: initializeBody() })).status, 200);
   } finally {
+    for (const stream of streams) stream.body.destroy();
     await http.close();
   }
 });

@@ -1,13 +1,15 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
 import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
-import { buildSymbols, readSymbols } from '../index/symbols/build.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSymbols, readSymbols, SYMBOLS_FILE } from '../index/symbols/build.js';
 import { findSymbols } from '../index/symbols/lookup.js';
 import { NameIndex } from '../index/symbols/names.js';
 import { mergeDeltas } from '../index/merge.js';
 import { SearchService } from '../index/search-service.js';
 import { syncIndex } from '../index/sync.js';
-import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
+import { IndexCorruptError, IndexIncompatibleError, IndexStore, resumeCommand, type Manifest } from '../index/store.js';
 
 export interface Output {
   out(text: string): void;
@@ -43,7 +45,7 @@ export async function indexCommand(path: string, output: Output, force = false):
   if (output.isTTY) output.err('\r\x1b[K');
   // Symbols come second: the text index is already committed and searchable meanwhile.
   if (output.isTTY) output.err('symbols: parsing…');
-  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files);
+  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { force });
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
@@ -61,6 +63,12 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
   const root = resolveRoot(path);
   const store = new IndexStore(root);
   if (!store.readManifest()) throw new NotIndexedError(root);
+  if (!existsSync(join(store.dir, SYMBOLS_FILE))) {
+    // Say why there is nothing, instead of a silent "not found".
+    const interrupted = store.interruptedJob();
+    const why = interrupted?.mode === 'symbols' ? `the symbol phase was interrupted at ${interrupted.done}/${interrupted.total} files` : 'the symbol phase has not run';
+    throw new Error(`No symbols for ${root} yet: ${why}; run "sextant sync ${root}" to build them`);
+  }
   const lookup: { kind?: string; limit: number } = { limit: options.limit };
   if (options.kind) lookup.kind = options.kind;
   // The name index answers without reading every file's symbols; an index built before it existed falls back to a scan.
@@ -114,12 +122,12 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   const root = resolveRoot(path);
   const store = new IndexStore(root);
   let manifest: Manifest | undefined;
-  let problem: string | undefined;
+  let problem: { code: string; message: string } | undefined;
   try {
     manifest = store.readManifest();
   } catch (error) {
-    if (!(error instanceof IndexIncompatibleError)) throw error;
-    problem = error.message;
+    if (!(error instanceof IndexIncompatibleError) && !(error instanceof IndexCorruptError)) throw error;
+    problem = { code: error.code, message: error.message };
   }
   const interrupted = store.interruptedJob();
   const status = {
@@ -130,19 +138,19 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     updatedAt: manifest?.updatedAt ?? null,
     skipped: manifest?.skipped ?? {},
     indexDir: store.dir,
-    interruptedJob: interrupted ?? null,
-    error: problem ? { code: 'index_incompatible', message: problem } : null,
+    interruptedJob: interrupted ? { ...interrupted, resumeCommand: resumeCommand(interrupted, root) } : null,
+    error: problem ?? null,
   };
   if (json) {
     output.out(`${JSON.stringify(status)}\n`);
     return 0;
   }
-  if (problem) output.out(`${root}: index_incompatible: ${problem}\n`);
+  if (problem) output.out(`${root}: ${problem.code}: ${problem.message}\n`);
   else if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
   else output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}\n`);
   if (interrupted) {
     const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
-    output.out(`interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "sextant ${interrupted.mode} ${root}" to redo it\n`);
+    output.out(`interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it\n`);
   }
   return 0;
 }

@@ -25,6 +25,8 @@ export interface DiscoveryResult {
 
 export interface DiscoveryOptions {
   maxFileBytes?: number;
+  /** Walk only this workspace-relative directory (the rules of its ancestors still apply). */
+  under?: string;
   signal?: AbortSignal;
   onProgress?(scanned: number): void;
 }
@@ -127,9 +129,23 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
       files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
     }
   };
-  walk(realRoot, '', [{ base: '', matcher: rootRules }]);
+  const top: Rules[] = [{ base: '', matcher: rootRules }];
+  if (options.under === undefined || options.under === '') walk(realRoot, '', top);
+  else if (!isIgnoredPath(realRoot, options.under)) walk(join(realRoot, options.under), options.under, ancestorRules(realRoot, options.under, top));
   options.onProgress?.(scanned);
   return { files, skipped };
+}
+
+/** The rule sets in force inside `path`'s parent: `base` plus each ancestor's .gitignore (the root's included). */
+function ancestorRules(root: string, path: string, base: Rules[]): Rules[] {
+  const parts = path.split('/');
+  let levels = base;
+  for (let depth = 0; depth < parts.length; depth++) {
+    const dir = parts.slice(0, depth).join('/');
+    const gitignore = readRules(join(root, dir, '.gitignore'));
+    if (gitignore) levels = [...levels, { base: dir, matcher: ignore().add(gitignore) }];
+  }
+  return levels;
 }
 
 /**

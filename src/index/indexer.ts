@@ -11,7 +11,7 @@ import { SegmentBuilder } from './segment.js';
 
 /** Below this many files, one thread builds faster than starting workers. */
 const PARALLEL_BUILD_FILES = 1_000;
-import { INDEX_FORMAT_VERSION, IndexIncompatibleError, IndexStore, type JobJournal, type Manifest } from './store.js';
+import { INDEX_FORMAT_VERSION, IndexCorruptError, IndexStore, newSegmentName, type JobJournal, type Manifest } from './store.js';
 
 export type IndexProgress =
   | { stage: 'discovery'; scanned: number }
@@ -76,12 +76,16 @@ export async function buildIndex(path: string, options: BuildOptions = {}): Prom
 
 async function build(root: string, store: IndexStore, journal: JobJournal, options: BuildOptions): Promise<BuildSummary> {
   const started = Date.now();
+  // --force rebuilds from nothing: whatever is on disk is not even read. Without it, an index
+  // of another format is refused (it may belong to another Sextant), but an unreadable one has
+  // nothing worth keeping: it is rebuilt the same way.
   let previous: Manifest | undefined;
-  try {
-    previous = store.readManifest();
-  } catch (error) {
-    if (!(error instanceof IndexIncompatibleError) || !options.force) throw error;
-    previous = undefined; // --force: the incompatible index is replaced by this build
+  if (!options.force) {
+    try {
+      previous = store.readManifest();
+    } catch (error) {
+      if (!(error instanceof IndexCorruptError)) throw error;
+    }
   }
   const discoveryOptions: DiscoveryOptions = { onProgress: (scanned) => options.onProgress?.({ stage: 'discovery', scanned }) };
   if (options.signal) discoveryOptions.signal = options.signal;
@@ -126,8 +130,7 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   }
   const bytes = partitions.reduce((sum, partition) => sum + partition.bytes, 0);
   const unindexed = partitions.reduce((sum, partition) => sum + partition.unindexed, 0);
-  const stamp = Date.now().toString(36);
-  const named = partitions.map((partition, p) => ({ name: `segment-${stamp}-${p}.sxt`, data: partition.data }));
+  const named = partitions.map((partition, p) => ({ name: newSegmentName(String(p)), data: partition.data }));
   const now = new Date().toISOString();
   const manifest: Manifest = {
     format: INDEX_FORMAT_VERSION,
@@ -140,7 +143,7 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
     bytes,
     skipped: counts,
   };
-  store.commit(manifest, named, previous);
+  store.commit(manifest, named);
   store.endJob();
   const durationMs = Date.now() - started;
   options.onProgress?.({ stage: 'done', files: manifest.files, bytes, durationMs });

@@ -5,7 +5,7 @@
  * as they are, so a merge costs in proportion to what changed since the last full build.
  */
 import { documentsOf, Segment, SegmentBuilder } from './segment.js';
-import { IndexStore, type Manifest } from './store.js';
+import { IndexStore, newSegmentName, type Manifest } from './store.js';
 
 /** Delta segments a project may gather before a merge is due. */
 export const MAX_DELTA_SEGMENTS = 8;
@@ -90,10 +90,10 @@ function merge(store: IndexStore): MergeSummary {
       if (count > 0) builder.addPosting(trigram, mapped.subarray(0, count));
     }
   }
-  const name = `segment-${Date.now().toString(36)}-m.sxt`;
+  const name = newSegmentName('m');
   const next: Manifest = { ...manifest, segments: [...manifest.segments.slice(0, base), name] };
   // A sync that committed meanwhile would be lost by this manifest: leave the merge for later.
   if (store.readManifest()?.segments.join() !== manifest.segments.join()) throw new ConcurrentUpdateError();
-  store.commit(next, [{ name, data: builder.encode() }], manifest);
+  store.commit(next, [{ name, data: builder.encode() }]);
   return { merged: names.length, files: builder.files.length, durationMs: Date.now() - started };
 }

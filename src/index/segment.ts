@@ -4,10 +4,15 @@
  * large file, one block of it (see `blocks`); documents are numbered in file order. One file on
  * disk, loaded with one read:
  *
- *   "SXTSEG02" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
- *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes
+ *   "SXTSEG03" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
+ *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes | u32 CRC-32
+ *
+ * The CRC-32 covers every byte before it and is verified whenever a segment is opened: a torn or
+ * overwritten file is reported as corrupt (index_corrupt), never searched.
  */
-export const SEGMENT_MAGIC = 'SXTSEG02';
+import { crc32 } from './checksum.js';
+
+export const SEGMENT_MAGIC = 'SXTSEG03';
 
 export interface SegmentFile {
   path: string;
@@ -36,9 +41,10 @@ export function byPath(a: { path: string }, b: { path: string }): number {
 }
 
 export class CorruptSegmentError extends Error {
-  readonly code = 'SEXTANT_ERR_CORRUPT_SEGMENT';
+  /** The tool error code it is reported as (see IndexCorruptError). */
+  readonly code = 'index_corrupt';
   constructor(reason: string) {
-    super(`Corrupt index segment: ${reason}`);
+    super(`Corrupt index segment: ${reason}; rebuild the index with "sextant index --force"`);
     this.name = 'CorruptSegmentError';
   }
 }
@@ -163,7 +169,9 @@ export class SegmentBuilder {
     head.writeUInt32LE(header.length, 8);
     header.copy(head, 12);
     head.writeUInt32LE(distinct, 12 + header.length + pad);
-    return Buffer.concat([head, Buffer.from(keys.buffer), Buffer.from(offsets.buffer), Buffer.from(bytes.buffer, 0, at)]);
+    const body = Buffer.concat([head, Buffer.from(keys.buffer), Buffer.from(offsets.buffer), Buffer.from(bytes.buffer, 0, at), Buffer.alloc(4)]);
+    body.writeUInt32LE(crc32(body.subarray(0, body.length - 4)), body.length - 4);
+    return body;
   }
 }
 
@@ -181,8 +189,10 @@ export class Segment {
   readonly #offsets: Uint32Array;
   readonly #postings: Uint8Array;
 
-  constructor(buffer: Buffer) {
-    if (buffer.length < 16 || buffer.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('bad magic');
+  constructor(file: Buffer) {
+    if (file.length < 20 || file.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('bad magic');
+    if (crc32(file.subarray(0, file.length - 4)) !== file.readUInt32LE(file.length - 4)) throw new CorruptSegmentError('checksum mismatch');
+    const buffer = file.subarray(0, file.length - 4);
     const headerLength = buffer.readUInt32LE(8);
     if (12 + headerLength > buffer.length) throw new CorruptSegmentError('header past the end');
     try {

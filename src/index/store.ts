@@ -5,13 +5,13 @@
  * atomic (temp file, fsync, rename), and the manifest is swapped last, so a crash at any moment
  * leaves the previous complete index in place.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 export interface Manifest {
   format: number;
@@ -26,8 +26,17 @@ export interface Manifest {
   skipped: Record<string, number>;
 }
 
+/** A new segment's name: unique even for two commits in one millisecond (a name is never reused). */
+export function newSegmentName(tag = ''): string {
+  return `segment-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}${tag ? `-${tag}` : ''}.sxt`;
+}
+
+/** The only names a segment may have: a manifest that names anything else (`../x`) is corrupt. */
+export const SEGMENT_NAME = /^segment-[a-z0-9]+(-[a-z0-9]+)*\.sxt$/;
+
 export interface JobJournal {
-  mode: 'index' | 'sync';
+  /** `symbols`: the symbol phase, which follows an index or sync job (or a watcher refresh). */
+  mode: 'index' | 'sync' | 'symbols';
   pid: number;
   startedAt: string;
   stage: string;
@@ -45,6 +54,52 @@ export class IndexIncompatibleError extends Error {
   }
 }
 
+/** The index on disk cannot be read: a torn or overwritten manifest or segment. Only a rebuild helps. */
+export class IndexCorruptError extends Error {
+  readonly code = 'index_corrupt';
+  constructor(what: string, root?: string) {
+    super(`The index is corrupt (${what}): rebuild it with "sextant index --force${root ? ` ${root}` : ''}"`);
+    this.name = 'IndexCorruptError';
+  }
+}
+
+/** Checks every field a reader relies on; what is wrong is named, never read as NaN or undefined. */
+export function parseManifest(text: string, root?: string): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new IndexCorruptError('manifest.json is not valid JSON', root);
+  }
+  const bad = (field: string): IndexCorruptError => new IndexCorruptError(`manifest.json: ${field}`, root);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not an object');
+  const manifest = value as Record<string, unknown>;
+  if (!Number.isInteger(manifest.format)) throw bad('"format" is not an integer');
+  if (manifest.format !== INDEX_FORMAT_VERSION) throw new IndexIncompatibleError(manifest.format);
+  const count = (field: string): void => {
+    if (!Number.isSafeInteger(manifest[field]) || (manifest[field] as number) < 0) throw bad(`"${field}" is not a count`);
+  };
+  for (const field of ['root', 'createdAt', 'updatedAt']) if (typeof manifest[field] !== 'string') throw bad(`"${field}" is not a string`);
+  count('files');
+  count('bytes');
+  const segments = manifest.segments;
+  if (!Array.isArray(segments) || !segments.every((name) => typeof name === 'string' && SEGMENT_NAME.test(name))) throw bad('"segments" is not a list of segment names');
+  if (new Set(segments).size !== segments.length) throw bad('"segments" names a segment twice');
+  if (manifest.baseSegments !== undefined && (!Number.isInteger(manifest.baseSegments) || (manifest.baseSegments as number) < 0 || (manifest.baseSegments as number) > segments.length)) {
+    throw bad('"baseSegments" is not a count of its segments');
+  }
+  const skipped = manifest.skipped;
+  if (typeof skipped !== 'object' || skipped === null || Array.isArray(skipped) || !Object.values(skipped).every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+    throw bad('"skipped" is not a table of counts');
+  }
+  return manifest as unknown as Manifest;
+}
+
+/** The command that redoes an interrupted job: an interrupted symbol phase is finished by a sync. */
+export function resumeCommand(journal: JobJournal, root: string): string {
+  return `sextant ${journal.mode === 'symbols' ? 'sync' : journal.mode} ${root}`;
+}
+
 /** Another job (in this process or another) holds the project's index. */
 export class IndexBusyError extends Error {
   readonly code = 'index_in_progress';
@@ -57,6 +112,7 @@ export class IndexBusyError extends Error {
 }
 
 function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -64,6 +120,32 @@ function alive(pid: number): boolean {
     // EPERM: it exists, owned by someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Creates `to` as a second name of `from`; false when `to` exists. */
+function tryLink(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+function readOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The pid in a lock file ("pid nonce", or a bare pid from before the nonce); undefined when there is none. */
+function holderPid(content: string): number | undefined {
+  const pid = Number(content.trim().split(/\s+/)[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 export function sextantHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -102,9 +184,13 @@ export function writeAtomic(path: string, data: Buffer | string): void {
 
 export class IndexStore {
   readonly dir: string;
+  readonly #root: string;
+  /** What this store wrote into job.lock while it holds it ("pid nonce"). */
+  #lockContent: string | undefined;
 
   constructor(realRoot: string, home = sextantHome()) {
     this.dir = projectDir(realRoot, home);
+    this.#root = realRoot;
   }
 
   get manifestPath(): string {
@@ -120,60 +206,144 @@ export class IndexStore {
     return join(this.dir, 'job.lock');
   }
 
-  /** The manifest, `undefined` when there is no index; throws IndexIncompatibleError for another format. */
+  /**
+   * The manifest, `undefined` when there is no index; throws IndexIncompatibleError for another
+   * format and IndexCorruptError for one that cannot be read.
+   */
   readManifest(): Manifest | undefined {
-    if (!existsSync(this.manifestPath)) return undefined;
-    const manifest = JSON.parse(readFileSync(this.manifestPath, 'utf8')) as Manifest;
-    if (manifest.format !== INDEX_FORMAT_VERSION) throw new IndexIncompatibleError(manifest.format);
-    return manifest;
+    let text: string;
+    try {
+      text = readFileSync(this.manifestPath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new IndexCorruptError(`manifest.json cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, this.#root);
+    }
+    return parseManifest(text, this.#root);
   }
 
   readSegment(name: string): Buffer {
+    if (!SEGMENT_NAME.test(name)) throw new IndexCorruptError(`bad segment name ${JSON.stringify(name)}`, this.#root);
     return readFileSync(join(this.dir, name));
   }
 
-  /** Writes the segments, then swaps the manifest, then removes segments no manifest names. */
-  commit(manifest: Manifest, segments: Array<{ name: string; data: Buffer }>, previous: Manifest | undefined): void {
+  /**
+   * Writes the segments, then swaps the manifest, then removes every segment the new manifest
+   * does not name: the previous manifest's, and any left by a job that died before its commit.
+   */
+  commit(manifest: Manifest, segments: Array<{ name: string; data: Buffer }>): void {
     mkdirSync(this.dir, { recursive: true });
     for (const segment of segments) writeAtomic(join(this.dir, segment.name), segment.data);
     writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-    for (const old of previous?.segments ?? []) {
-      if (!manifest.segments.includes(old)) rmSync(join(this.dir, old), { force: true });
+    this.#removeSegmentsBut(new Set(manifest.segments));
+  }
+
+  #removeSegmentsBut(keep: Set<string>): string[] {
+    const removed: string[] = [];
+    for (const name of this.#entries()) {
+      if (SEGMENT_NAME.test(name) && !keep.has(name)) {
+        rmSync(join(this.dir, name), { force: true });
+        removed.push(name);
+      }
+    }
+    return removed;
+  }
+
+  #entries(): string[] {
+    try {
+      return readdirSync(this.dir);
+    } catch {
+      return [];
     }
   }
 
-  /** Takes the project's job lock (or throws IndexBusyError) and writes the journal. */
+  /**
+   * Removes what interrupted jobs left behind; only the lock holder calls it (startJob does).
+   * Temporary files of processes that are gone, takeover claims and staged locks, and, when the
+   * manifest can be read, segments it does not name. What was removed is returned (tests, logs).
+   */
+  collectDebris(): string[] {
+    const removed: string[] = [];
+    for (const name of this.#entries()) {
+      const temp = /\.tmp-(\d+)-\d+$/.exec(name);
+      const staged = /^job\.lock\.(\d+)-[0-9a-f]+\.new$/.exec(name);
+      const owner = Number((temp ?? staged)?.[1]);
+      // A claim only matters while nobody holds the lock, and this process holds it now.
+      if (/^job\.lock\.takeover-[0-9a-f]+$/.test(name)) removed.push(name);
+      else if ((temp || staged) && owner !== process.pid && !alive(owner)) removed.push(name);
+    }
+    for (const name of removed) rmSync(join(this.dir, name), { force: true });
+    let manifest: Manifest | undefined;
+    try {
+      manifest = this.readManifest();
+    } catch {
+      return removed; // unreadable: its segments may be all that is left to understand it
+    }
+    if (manifest) removed.push(...this.#removeSegmentsBut(new Set(manifest.segments)));
+    return removed;
+  }
+
+  /** Takes the project's job lock (or throws IndexBusyError), collects debris, and writes the journal. */
   startJob(journal: JobJournal): void {
     mkdirSync(this.dir, { recursive: true });
     this.lock(journal.pid);
-    writeAtomic(this.journalPath, JSON.stringify(journal));
+    try {
+      this.collectDebris();
+      writeAtomic(this.journalPath, JSON.stringify(journal));
+    } catch (error) {
+      this.unlock();
+      throw error;
+    }
   }
 
-  /** Takes the job lock alone (a short write, such as a merge, that needs no journal). */
+  /**
+   * Takes the job lock alone (a short write, such as a merge, that needs no journal). The lock
+   * file appears whole or not at all (a staged file hard-linked into place), and a lock whose
+   * holder died is taken over without a read-then-delete window: whoever first creates the
+   * takeover claim of that exact lock content (O_EXCL) may replace it, and checks it is still
+   * that content first; everyone else backs off. A claimant that died is taken over the same way.
+   */
   lock(pid = process.pid): void {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const fd = openSync(this.lockPath, 'wx');
-        try {
-          writeSync(fd, String(pid));
-        } finally {
-          closeSync(fd);
-        }
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    mkdirSync(this.dir, { recursive: true });
+    const content = `${pid} ${randomBytes(8).toString('hex')}`;
+    const staged = join(this.dir, `job.lock.${pid}-${randomBytes(4).toString('hex')}.new`);
+    writeFileSync(staged, content, { flag: 'wx' });
+    try {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        if (tryLink(staged, this.lockPath)) return this.#held(content);
+        const held = readOrUndefined(this.lockPath);
+        if (held === undefined) continue; // released meanwhile: try again
+        const owner = holderPid(held);
+        if (owner !== undefined && alive(owner)) throw new IndexBusyError(owner);
+        if (this.#takeOver(held, staged)) return this.#held(content);
       }
-      let owner = Number.NaN;
-      try {
-        owner = Number(readFileSync(this.lockPath, 'utf8'));
-      } catch {
-        continue; // released meanwhile: try again
-      }
-      if (Number.isInteger(owner) && owner > 0 && alive(owner)) throw new IndexBusyError(owner);
-      // Left by a process that died (kill -9): the journal tells what it was doing; the lock is free.
-      rmSync(this.lockPath, { force: true });
+      throw new IndexBusyError(holderPid(readOrUndefined(this.lockPath) ?? '') ?? 0);
+    } finally {
+      rmSync(staged, { force: true });
     }
-    throw new IndexBusyError(pid);
+  }
+
+  #held(content: string): void {
+    this.#lockContent = content;
+  }
+
+  /** Replaces the stale lock `held` by `staged` if this process wins its claim; false to look again. */
+  #takeOver(held: string, staged: string): boolean {
+    let key = held;
+    for (let depth = 0; depth < 8; depth++) {
+      const claim = join(this.dir, `job.lock.takeover-${createHash('sha256').update(key).digest('hex').slice(0, 24)}`);
+      if (tryLink(staged, claim)) {
+        // Won: nobody else may replace `held` now. It must still be what is in place.
+        if (readOrUndefined(this.lockPath) !== held) return false;
+        renameSync(staged, this.lockPath);
+        return true;
+      }
+      const claimant = readOrUndefined(claim);
+      if (claimant === undefined) return false; // cleared by a new holder: look at the lock again
+      const claimantPid = holderPid(claimant);
+      if (claimantPid !== undefined && alive(claimantPid)) throw new IndexBusyError(claimantPid);
+      key = `${key}\n${claimant}`; // the claimant died mid-takeover: claim its claim
+    }
+    return false;
   }
 
   updateJob(journal: JobJournal): void {
@@ -185,26 +355,26 @@ export class IndexStore {
     this.unlock();
   }
 
+  /** Releases the lock if this store holds it (never another holder's). */
   unlock(): void {
-    rmSync(this.lockPath, { force: true });
+    if (this.#lockContent !== undefined && readOrUndefined(this.lockPath) === this.#lockContent) rmSync(this.lockPath, { force: true });
+    this.#lockContent = undefined;
   }
 
   /** The job stopped early in a process that lives on: the journal says why, the lock is released. */
   stopJob(journal: JobJournal): void {
-    writeAtomic(this.journalPath, JSON.stringify(journal));
-    rmSync(this.lockPath, { force: true });
+    try {
+      writeAtomic(this.journalPath, JSON.stringify(journal));
+    } finally {
+      this.unlock();
+    }
   }
 
   /** A journal whose process still runs it: a job in progress (maybe in another process). */
   runningJob(): JobJournal | undefined {
     const journal = this.#journal();
     if (!journal || journal.stopped) return undefined;
-    try {
-      process.kill(journal.pid, 0);
-      return journal;
-    } catch {
-      return undefined;
-    }
+    return alive(journal.pid) ? journal : undefined;
   }
 
   #journal(): JobJournal | undefined {
@@ -226,11 +396,6 @@ export class IndexStore {
       return undefined;
     }
     if (journal.stopped) return journal;
-    try {
-      process.kill(journal.pid, 0);
-      return undefined; // still running
-    } catch {
-      return journal;
-    }
+    return alive(journal.pid) ? undefined : journal;
   }
 }

@@ -6,13 +6,13 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES, discover, isIgnoredPath, type DiscoveredFile } from './discovery.js';
+import { DEFAULT_MAX_FILE_BYTES, discover, isIgnoredPath, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
 import { addExtracted, extractAll } from './extract.js';
 import { resolveRoot, type BuildOptions } from './indexer.js';
 import { mergeDue } from './merge.js';
 import { NotIndexedError } from './search.js';
 import { Segment, SegmentBuilder, type SegmentFile } from './segment.js';
-import { IndexStore, type JobJournal, type Manifest } from './store.js';
+import { IndexStore, newSegmentName, type JobJournal, type Manifest } from './store.js';
 
 export interface SyncSummary {
   root: string;
@@ -41,19 +41,35 @@ export interface SyncOptions extends BuildOptions {
   paths?: string[];
 }
 
-/** The given paths as discovery would see them now: present (and indexable) or not. */
-function lookAt(root: string, paths: string[], maxFileBytes: number): { files: DiscoveredFile[]; checked: Set<string> } {
-  const files: DiscoveredFile[] = [];
+/**
+ * The given paths as discovery would see them now, and which indexed paths that settles: a file
+ * is present or not; a directory is walked (a directory renamed into place brings its files); a
+ * path that is gone may have been a directory, so everything indexed under it is gone too (an
+ * `rm -rf` reports the directory, rarely every file in it).
+ */
+function lookAt(root: string, paths: string[], options: Pick<DiscoveryOptions, 'maxFileBytes' | 'signal'>): { files: DiscoveredFile[]; covers(path: string): boolean } {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const files = new Map<string, DiscoveredFile>();
+  const checked = new Set<string>();
+  const subtrees: string[] = [];
   for (const path of new Set(paths)) {
+    checked.add(path);
     if (isIgnoredPath(root, path)) continue;
+    let stats;
     try {
-      const stats = statSync(join(root, path));
-      if (stats.isFile() && stats.size <= maxFileBytes) files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
+      stats = statSync(join(root, path));
     } catch {
-      // gone: it counts as deleted below
+      subtrees.push(path); // gone: and whatever was under it
+      continue;
+    }
+    if (stats.isFile() && stats.size <= maxFileBytes) files.set(path, { path, size: stats.size, mtimeMs: stats.mtimeMs });
+    else if (stats.isDirectory()) {
+      subtrees.push(path);
+      for (const file of discover(root, { ...options, under: path }).files) files.set(file.path, file);
     }
   }
-  return { files, checked: new Set(paths) };
+  const prefixes = subtrees.map((path) => `${path}/`);
+  return { files: [...files.values()], covers: (path) => checked.has(path) || prefixes.some((prefix) => path.startsWith(prefix)) };
 }
 
 export async function syncIndex(path: string, options: SyncOptions = {}): Promise<SyncSummary> {
@@ -75,16 +91,14 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     const discoveryOptions: Parameters<typeof discover>[1] = {};
     if (options.signal) discoveryOptions.signal = options.signal;
     if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
-    const { files, checked } = options.paths
-      ? lookAt(root, options.paths, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
-      : { ...discover(root, discoveryOptions), checked: undefined };
+    const { files, covers } = options.paths ? lookAt(root, options.paths, discoveryOptions) : { ...discover(root, discoveryOptions), covers: () => true };
     options.onProgress?.({ stage: 'discovery', scanned: files.length });
     const present = new Set(files.map((file) => file.path));
     const stale = files.filter((file) => {
       const known = live.get(file.path);
       return !known || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
     });
-    const deleted = [...(checked ?? live.keys())].filter((known) => live.has(known) && !present.has(known));
+    const deleted = [...live.keys()].filter((known) => !present.has(known) && covers(known));
     if (stale.length === 0 && deleted.length === 0) {
       store.endJob();
       return { root, added: 0, changed: 0, deleted: 0, mergeDue: mergeDue(manifest), durationMs: Date.now() - started };
@@ -123,7 +137,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     // Count only text.
     const added = stale.filter((file) => !knownBefore.has(file.path) && live.has(file.path)).length;
     const changed = stale.filter((file) => knownBefore.has(file.path)).length;
-    const name = `segment-${Date.now().toString(36)}.sxt`;
+    const name = newSegmentName();
     const next: Manifest = {
       ...manifest,
       updatedAt: new Date().toISOString(),
@@ -131,7 +145,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
       files: live.size,
       bytes: [...live.values()].reduce((sum, file) => sum + file.size, 0),
     };
-    store.commit(next, [{ name, data: builder.encode() }], manifest);
+    store.commit(next, [{ name, data: builder.encode() }]);
     store.endJob();
     return { root, added, changed, deleted: deleted.length, mergeDue: mergeDue(next), durationMs: Date.now() - started };
   } catch (error) {

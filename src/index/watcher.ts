@@ -16,12 +16,21 @@ export const DEFAULT_SYMBOLS_IDLE_MS = 500;
 export const DEFAULT_MERGE_IDLE_MS = 2_000;
 /** How soon saved paths are tried again when another job holds the index. */
 export const BUSY_RETRY_MS = 500;
+/**
+ * How often the whole tree is compared with the index (a sync without paths: a walk and a stat
+ * per file, reading only what changed). File events can be lost (an overflowing inotify queue, a
+ * change made while the watch was down, a filesystem that reports nothing): whatever the events
+ * missed is in the index within this bound.
+ */
+export const DEFAULT_RECONCILE_MS = 5 * 60_000;
 
 export interface WatcherOptions {
   home?: string;
   debounceMs?: number;
   mergeIdleMs?: number;
   symbolsIdleMs?: number;
+  /** See DEFAULT_RECONCILE_MS; 0 turns the periodic comparison off. */
+  reconcileMs?: number;
   logger?: Logger;
   /** Also refresh symbols once saves pause (only changed files are parsed again). */
   symbols?: boolean;
@@ -42,6 +51,7 @@ export class IndexWatcher {
   /** Work that waits for saves to pause, by kind: one timer each. */
   readonly #quietTimers = new Map<'merge' | 'symbols', NodeJS.Timeout>();
   #running: Promise<void> | undefined;
+  #reconciler: NodeJS.Timeout | undefined;
 
   constructor(root: string, options: WatcherOptions = {}) {
     this.#root = root;
@@ -57,6 +67,21 @@ export class IndexWatcher {
       this.#schedule();
     });
     this.#watcher.on('error', (error) => this.#options.onError?.(error));
+    const every = this.#options.reconcileMs ?? DEFAULT_RECONCILE_MS;
+    if (every > 0) {
+      this.#reconciler = setInterval(() => void this.reconcile(), every);
+      this.#reconciler.unref();
+    }
+  }
+
+  /** Compares the whole tree with the index now (the periodic check calls it; tests may too). */
+  async reconcile(): Promise<SyncSummary | undefined> {
+    const syncOptions: Parameters<typeof syncIndex>[1] = {};
+    if (this.#options.home) syncOptions.home = this.#options.home;
+    // Busy: another job is bringing the index up to date anyway; the next period looks again.
+    const summary = await this.#inTurn('Index reconciliation', () => syncIndex(this.#root, syncOptions), () => undefined);
+    if (summary) this.#afterSync(summary);
+    return summary;
   }
 
   /** Applies what is pending now (tests and shutdown use it; events call it after the debounce). */
@@ -72,7 +97,10 @@ export class IndexWatcher {
       for (const path of paths) this.#pending.add(path);
       this.#retry();
     });
-    if (!summary) return;
+    if (summary) this.#afterSync(summary);
+  }
+
+  #afterSync(summary: SyncSummary): void {
     this.#options.onUpdate?.(summary);
     if (summary.mergeDue) this.#whenQuiet('merge', this.#options.mergeIdleMs ?? DEFAULT_MERGE_IDLE_MS, () => this.merge());
     if (this.#options.symbols && summary.added + summary.changed + summary.deleted > 0) {
@@ -86,12 +114,17 @@ export class IndexWatcher {
    * takes seconds: so this runs once saves pause, not after every one.
    */
   async refreshSymbols(): Promise<void> {
-    const done = await this.#inTurn('Symbol refresh', async () => {
-      // Off this thread: the watcher lives in the server, whose event loop must stay free.
-      const { buildSymbolsInBackground } = await import('./symbols/background.js');
-      await buildSymbolsInBackground(this.#root, this.#options.home ? { home: this.#options.home } : {});
-      return true;
-    });
+    const done = await this.#inTurn(
+      'Symbol refresh',
+      async () => {
+        // Off this thread: the watcher lives in the server, whose event loop must stay free.
+        const { buildSymbolsInBackground } = await import('./symbols/background.js');
+        await buildSymbolsInBackground(this.#root, this.#options.home ? { home: this.#options.home } : {});
+        return true;
+      },
+      // Another process holds the index: refresh once it is quiet again.
+      () => this.#whenQuiet('symbols', this.#options.symbolsIdleMs ?? DEFAULT_SYMBOLS_IDLE_MS, () => this.refreshSymbols()),
+    );
     if (done) this.#options.onSymbols?.();
   }
 
@@ -132,6 +165,7 @@ export class IndexWatcher {
 
   close(): void {
     clearTimeout(this.#timer);
+    clearInterval(this.#reconciler);
     for (const timer of this.#quietTimers.values()) clearTimeout(timer);
     this.#quietTimers.clear();
     this.#watcher?.close();

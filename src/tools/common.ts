@@ -27,7 +27,7 @@ export const STATUS_REQUIRED = ['workspace', 'indexing_status', 'result_complete
 /** The fields of an index job as IndexJob.snapshot() gives them (index_repo, sync_repo, index_status). */
 export const JOB_PROPERTIES = {
   job_id: { type: 'string' },
-  mode: { type: 'string', enum: ['index', 'sync'] },
+  mode: { type: 'string', enum: ['index', 'sync', 'symbols'] },
   status: { type: 'string', enum: ['running', 'completed', 'failed', 'cancelled'] },
   stage: { type: 'string' },
   message: { type: 'string' },

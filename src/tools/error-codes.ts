@@ -39,6 +39,10 @@ export const TOOL_ERROR_CODES = {
     meaning: 'The index on disk was written by another index format.',
     remedy: 'Rebuild it: `sextant index --force PATH` (or index_repo with force: true).',
   },
+  index_corrupt: {
+    meaning: 'The index on disk cannot be read: a torn or overwritten manifest or segment.',
+    remedy: 'Rebuild it from nothing: `sextant index --force PATH` (or index_repo with force: true).',
+  },
   symbol_not_found: {
     meaning: 'No symbol of that name is in the index.',
     remedy: 'Check the spelling, try locate_symbol for fuzzy matches, or sync the index.',

@@ -1,5 +1,5 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
-import type { JobJournal } from '../index/store.js';
+import { resumeCommand, type JobJournal } from '../index/store.js';
 import { readSymbolsMeta } from '../index/symbols/build.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
@@ -73,7 +73,7 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         workspace: project.root,
         source: resolved.source,
         indexing_status: status,
-        schema_status: state.incompatible ? 'reindex_required' : manifest ? 'compatible' : 'not_indexed',
+        schema_status: state.incompatible || state.corrupt ? 'reindex_required' : manifest ? 'compatible' : 'not_indexed',
         result_completeness: 'complete',
         files: manifest?.files ?? 0,
         bytes: manifest?.bytes ?? 0,
@@ -82,17 +82,19 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         updated_at: manifest?.updatedAt ?? null,
         active_job: live ? live.snapshot() : running ? describeJob(running) : null,
         last_job: last ? last.snapshot() : null,
-        interrupted_job: interrupted ? { ...describeJob(interrupted), resume_command: `sextant ${interrupted.mode} ${project.root}` } : null,
+        interrupted_job: interrupted ? { ...describeJob(interrupted), resume_command: resumeCommand(interrupted, project.root) } : null,
       };
       if (state.incompatible) structured.error = { code: 'index_incompatible', message: state.incompatible };
+      if (state.corrupt) structured.error = { code: 'index_corrupt', message: state.corrupt };
       const lines = [`Project ${project.root} (from ${resolved.source}): ${status}.`];
       if (manifest) lines.push(`${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, ${symbols} symbols; updated ${manifest.updatedAt}.`);
-      else if (!state.incompatible) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
+      else if (!state.incompatible && !state.corrupt) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
       if (state.incompatible) lines.push(state.incompatible);
+      if (state.corrupt) lines.push(`index_corrupt: ${state.corrupt}`);
       if (live) lines.push(`Running ${live.mode} job ${live.id}: ${live.message} (${live.percent}%).`);
       else if (running) lines.push(`Running ${running.mode} job (process ${running.pid}): ${running.stage} ${running.done}/${running.total}.`);
       if (last) lines.push(`Last job ${last.id} (${last.mode}): ${last.status}${last.error ? ` — ${last.error.message}` : ''}.`);
-      if (interrupted) lines.push(`An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ${interrupted.done}/${interrupted.total}): resume with \`sextant ${interrupted.mode} ${project.root}\`.`);
+      if (interrupted) lines.push(`An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ${interrupted.done}/${interrupted.total}): resume with \`${resumeCommand(interrupted, project.root)}\`.`);
       return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
     },
   });

@@ -6,6 +6,7 @@
 import type { MessageContext } from '../mcp/session.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutput } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
+import { toolError } from './error-codes.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { RootsClient } from '../workspace/roots.js';
 
@@ -19,6 +20,17 @@ export interface ProjectToolDefinition extends Omit<ToolDefinition, 'run'> {
   run(project: Project, resolved: ResolvedProject, args: JsonObject, context: ToolContext): Promise<ToolOutput> | ToolOutput;
 }
 
+/**
+ * Index errors raised below the tools (in a search worker, a symbol reader) carry a registered
+ * code: they reach the caller as that tool error, not as a crash.
+ */
+function asToolError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (error instanceof ToolError || !(error instanceof Error)) return error;
+  if (code === 'index_corrupt' || code === 'index_incompatible' || code === 'index_in_progress') return toolError(code, error.message);
+  return error;
+}
+
 export function projectTool(projects: ProjectService, tool: ProjectToolDefinition): ToolDefinition {
   const properties = { ...((tool.inputSchema.properties as JsonObject | undefined) ?? {}), workspace: WORKSPACE_PROPERTY };
   return {
@@ -30,7 +42,8 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
       let output: ToolOutput;
       try {
         output = await tool.run(projects.project(resolved.root), resolved, args, context);
-      } catch (error) {
+      } catch (caught) {
+        const error = asToolError(caught);
         if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
         throw error;
       }

@@ -30,6 +30,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     req.on('data', onData);
     req.once('end', () => resolve(total));
     req.once('error', reject);
+    // A request cut off before its end (a timeout, a client that went away): no body to answer.
+    req.once('close', () => reject(httpErrors.badRequest('Bad request: the body ended early')));
   });
   let text: string;
   try {

@@ -38,9 +38,10 @@ export const httpErrors = {
     new HttpError(413, ErrorCodes.InvalidRequest, 'HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`),
   unsupportedMediaType: (type: string | undefined) =>
     new HttpError(415, ErrorCodes.InvalidRequest, 'HTTP_UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got ${type ?? 'none'}`),
-  busy: (limit: number) =>
+  /** `retryAfterSeconds`: when capacity is expected back, as well as the caller can tell. */
+  busy: (limit: number, retryAfterSeconds = 5) =>
     new HttpError(503, ErrorCodes.ServerBusy, 'HTTP_SERVER_BUSY', `Too many sessions (limit ${limit}); end one or retry later`, {
-      'retry-after': '5',
+      'retry-after': String(retryAfterSeconds),
     }),
 };
 

@@ -20,6 +20,14 @@ import { WebSocketEndpoint } from './websocket.js';
 import { checkProjectPath } from '../workspace/detect.js';
 
 export const DEFAULT_PORT = 3000;
+/**
+ * Time allowed to receive a whole request (headers and body; a response may stream for as long
+ * as it likes). A client that declares more body than it sends, or trickles it, is answered 408
+ * and disconnected instead of holding a connection for Node's default 300 s.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Time allowed to receive a request's headers (slowloris). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_BIND = '127.0.0.1';
 export const TRANSPORT_NAMES = ['streamable-http', 'sse', 'websocket'] as const;
 
@@ -32,6 +40,10 @@ export interface HttpServerOptions {
   maxBodyBytes?: number;
   maxSessions?: number;
   sessionIdleMs?: number;
+  /** See DEFAULT_UNINITIALIZED_IDLE_MS. */
+  uninitializedIdleMs?: number;
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
   retryMs?: number;
   /** SSE polling (SEP-1699): close a call's stream after this long, leaving the client to resume it. Off by default. */
   pollAfterMs?: number;
@@ -91,7 +103,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const startedAt = Date.now();
 
-  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'retryMs', 'pollAfterMs', 'tap') });
+  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'uninitializedIdleMs', 'retryMs', 'pollAfterMs', 'tap') });
   const legacy = new LegacySseEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'tap') });
   const websocket = new WebSocketEndpoint({ server, logger, maxPayloadBytes: maxBodyBytes, maxSessions, ...pick(options, 'tap') });
 
@@ -160,7 +172,11 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     }
   };
 
-  const httpServer: Server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  // Node checks these timeouts on an interval (30 s by default): often enough that they hold to the second.
+  const timeouts = { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1_000, headersTimeout / 2)) };
+  const httpServer: Server = createServer(timeouts, (req, res) => {
     route(req, res).catch((error: unknown) => {
       if (error instanceof HttpError) return sendHttpError(res, error);
       logger.error(`Failed to handle ${req.method} ${req.url}`, error);

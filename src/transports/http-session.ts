@@ -138,6 +138,18 @@ export class HttpSession {
     return exchange;
   }
 
+  readonly createdAt = Date.now();
+
+  /** A request of this session still waits for its answer. */
+  get answering(): boolean {
+    return this.#exchanges.size > 0;
+  }
+
+  /** In use right now (an open stream, or a request in flight): never expired or evicted. */
+  get active(): boolean {
+    return this.connected || this.answering;
+  }
+
   /** Whether the session holds a live connection: such a session is never idle-expired. */
   get connected(): boolean {
     for (const stream of this.#streams.values()) if (stream.connected) return true;

@@ -15,6 +15,15 @@ import { readJsonBody } from './http-body.js';
 
 export const DEFAULT_MAX_SESSIONS = 256;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/**
+ * A session whose client never finished initializing (no notifications/initialized, nothing
+ * since) is let go after this long: an abandoned handshake must not hold a slot for 30 minutes.
+ */
+export const DEFAULT_UNINITIALIZED_IDLE_MS = 30_000;
+/** Retry-After when the limit is reached because sessions hold open streams (long-lived by nature). */
+const STREAMS_RETRY_AFTER_S = 60;
+/** Retry-After when some sessions at the limit only wait for an answer (they go idle soon). */
+const REQUESTS_RETRY_AFTER_S = 1;
 
 export interface StreamableHttpOptions {
   server: McpServer;
@@ -22,6 +31,7 @@ export interface StreamableHttpOptions {
   maxBodyBytes: number;
   maxSessions?: number;
   sessionIdleMs?: number;
+  uninitializedIdleMs?: number;
   retryMs?: number;
   pollAfterMs?: number;
   /** See DEFAULT_SSE_AFTER_MS. */
@@ -50,7 +60,8 @@ export class StreamableHttpEndpoint {
   constructor(options: StreamableHttpOptions) {
     this.#options = options;
     const idle = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-    this.#sweeper = setInterval(() => this.#expire(idle), Math.min(idle, 60_000));
+    const uninitialized = options.uninitializedIdleMs ?? DEFAULT_UNINITIALIZED_IDLE_MS;
+    this.#sweeper = setInterval(() => this.#expire(idle, uninitialized), Math.max(50, Math.min(idle, uninitialized, 10_000) / 2));
     this.#sweeper.unref();
   }
 
@@ -111,7 +122,7 @@ export class StreamableHttpEndpoint {
 
   async #initialize(body: unknown, res: ServerResponse, query: Record<string, string>, req: IncomingMessage): Promise<void> {
     const limit = this.#options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-    if (this.#sessions.size >= limit) throw httpErrors.busy(limit);
+    if (this.#sessions.size >= limit) this.#evictIdle(limit);
     const sessionOptions: ConstructorParameters<typeof HttpSession>[0] = { server: this.#options.server, logger: this.#options.logger };
     if (this.#options.retryMs !== undefined) sessionOptions.retryMs = this.#options.retryMs;
     if (this.#options.pollAfterMs !== undefined) sessionOptions.pollAfterMs = this.#options.pollAfterMs;
@@ -179,6 +190,9 @@ export class StreamableHttpEndpoint {
     const session = this.#sessions.get(sessionId);
     if (!session) throw httpErrors.sessionNotFound();
     session.lastSeen = Date.now();
+    // The map is kept in order of use, least recent first: eviction takes the first idle one.
+    this.#sessions.delete(sessionId);
+    this.#sessions.set(sessionId, session);
     return session;
   }
 
@@ -194,13 +208,37 @@ export class StreamableHttpEndpoint {
     return { transport: 'streamable-http', sessionId: session.id, query, headers: req.headers };
   }
 
-  #expire(idleMs: number): void {
-    const cutoff = Date.now() - idleMs;
+  #expire(idleMs: number, uninitializedIdleMs: number): void {
+    const now = Date.now();
     for (const [id, session] of this.#sessions) {
-      if (session.lastSeen >= cutoff || session.connected) continue;
+      if (session.active) continue;
+      const limit = session.mcp.clientReady ? idleMs : uninitializedIdleMs;
+      if (session.lastSeen >= now - limit) continue;
       this.#sessions.delete(id);
       session.close();
-      this.#options.logger.info(`Streamable HTTP session ${id.slice(0, 8)}… expired after ${Math.round(idleMs / 1000)} s idle`);
+      this.#options.logger.info(`Streamable HTTP session ${id.slice(0, 8)}… expired after ${Math.round(limit / 1000)} s idle${session.mcp.clientReady ? '' : ' (never initialized)'}`);
     }
+  }
+
+  /**
+   * At the limit, a new client takes the place of the least recently used idle session (the
+   * spec lets a server end a session at any time; its client gets 404 and starts a new one), so
+   * abandoned sessions never lock others out. Only when every session is in use is it 503.
+   */
+  #evictIdle(limit: number): void {
+    let oldest: HttpSession | undefined;
+    let answering = false;
+    for (const session of this.#sessions.values()) {
+      if (session.active) {
+        answering ||= session.answering && !session.connected;
+        continue;
+      }
+      oldest = session;
+      break;
+    }
+    if (!oldest) throw httpErrors.busy(limit, answering ? REQUESTS_RETRY_AFTER_S : STREAMS_RETRY_AFTER_S);
+    this.#sessions.delete(oldest.id);
+    oldest.close();
+    this.#options.logger.info(`Streamable HTTP session ${oldest.id.slice(0, 8)}… let go (idle, least recently used) for a new one at the limit of ${limit}`);
   }
 }

@@ -154,6 +154,7 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
     // Off this thread: on a large project the symbol files take seconds to read and write.
     const symbols = await buildSymbolsInBackground(root, {
       signal,
+      force: options.force === true,
       onProgress: (done, total, found) => job.symbolProgress(done, total, found),
       ...(options.home ? { home: options.home } : {}),
     });

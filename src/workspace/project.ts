@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { SearchService } from '../index/search-service.js';
-import { IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
+import { IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
 import { readSymbols, SYMBOLS_META_FILE, type FileSymbols } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import { findSymbols, type FoundSymbol } from '../index/symbols/lookup.js';
@@ -22,8 +22,10 @@ export type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
 export interface IndexState {
   status: IndexingStatus;
   manifest?: Manifest;
-  /** Set when the index on disk cannot be read (another format). */
+  /** Set when the index on disk is of another format. */
   incompatible?: string;
+  /** Set when the index on disk cannot be read (a torn or overwritten manifest). */
+  corrupt?: string;
 }
 
 export interface ProjectSymbols {
@@ -133,6 +135,7 @@ export class Project {
       return { status: running ? 'indexing' : 'ready', manifest };
     } catch (error) {
       if (error instanceof IndexIncompatibleError) return { status: 'failed', incompatible: error.message };
+      if (error instanceof IndexCorruptError) return { status: 'failed', corrupt: error.message };
       throw error;
     }
   }
@@ -141,6 +144,7 @@ export class Project {
   requireIndex(): Manifest {
     const state = this.indexState();
     if (state.incompatible) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
+    if (state.corrupt) throw toolError('index_corrupt', state.corrupt, { workspace: this.root });
     if (!state.manifest) {
       if (this.job) {
         throw toolError('index_not_ready', `Project ${this.root} is being indexed (job ${this.job.id}, ${this.job.percent}%): retry when it is done`, {
@@ -167,6 +171,7 @@ export class Project {
     }
     const state = this.indexState();
     if (state.incompatible && !options.force) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
+    if (state.corrupt && mode === 'sync' && !options.force) throw toolError('index_corrupt', state.corrupt, { workspace: this.root });
     if (mode === 'sync' && !state.manifest && !state.incompatible) mode = 'index'; // nothing to sync from: build
     const work = runJob(mode, this.root, { ...(this.#home ? { home: this.#home } : {}), force: options.force === true });
     const job = new IndexJob(mode, this.root, (running, signal) => this.exclusive(() => work(running, signal)));

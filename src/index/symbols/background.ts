@@ -14,13 +14,13 @@ const WORKER_ROLE = 'sextant-symbols-job';
 type Message =
   | { type: 'progress'; done: number; total: number; symbols: number }
   | { type: 'done'; summary: SymbolsSummary }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string; code?: string };
 
 /** buildSymbols over the project's live indexed files, off this thread. */
 export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOptions, 'threads'> = {}): Promise<SymbolsSummary> {
   options.signal?.throwIfAborted();
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  const worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home: options.home }, execArgv });
+  const worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home: options.home, force: options.force === true }, execArgv });
   return new Promise<SymbolsSummary>((resolve, reject) => {
     let settled = false;
     const settle = (finish: () => void): void => {
@@ -37,7 +37,7 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
     worker.on('message', (message: Message) => {
       if (message.type === 'progress') options.onProgress?.(message.done, message.total, message.symbols);
       else if (message.type === 'done') settle(() => resolve(message.summary));
-      else settle(() => reject(new Error(message.message)));
+      else settle(() => reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {})));
     });
     worker.on('error', (error) => settle(() => reject(error)));
     worker.on('exit', (code) => settle(() => reject(new Error(`The symbol worker stopped (exit code ${code})`))));
@@ -45,16 +45,18 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
 }
 
 async function runJob(): Promise<void> {
-  const { root, home } = workerData as { root: string; home?: string };
+  const { root, home, force } = workerData as { root: string; home?: string; force: boolean };
   try {
     const files = IndexReader.open(root, home).files;
     const summary = await buildSymbols(root, files, {
       ...(home ? { home } : {}),
+      force,
       onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', done, total, symbols } satisfies Message),
     });
     parentPort!.postMessage({ type: 'done', summary } satisfies Message);
   } catch (error) {
-    parentPort!.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies Message);
+    const code = (error as { code?: unknown }).code;
+    parentPort!.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Message);
   }
 }
 

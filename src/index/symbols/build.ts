@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { IndexStore, writeAtomic } from '../store.js';
+import { IndexStore, writeAtomic, type JobJournal } from '../store.js';
 import { byPath, type SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
 import { writeNameIndex } from './names.js';
@@ -31,6 +31,8 @@ export interface SymbolsOptions {
   home?: string;
   threads?: number;
   signal?: AbortSignal;
+  /** Parse every file again: nothing of the previous symbols is reused (`index --force`). */
+  force?: boolean;
   /** After each batch: files parsed or reused so far, of how many, and the symbols found so far. */
   onProgress?(done: number, total: number, symbols: number): void;
 }
@@ -51,10 +53,16 @@ export function readSymbolsMeta(store: IndexStore): { files: number; symbols: nu
   }
 }
 
+/** Every file's symbols; none when the file is missing or unreadable (the next symbol phase parses everything again). */
 export function readSymbols(store: IndexStore): FileSymbols[] {
   const file = join(store.dir, SYMBOLS_FILE);
   if (!existsSync(file)) return [];
-  return (JSON.parse(readFileSync(file, 'utf8')) as { files: FileSymbols[] }).files;
+  try {
+    const files = (JSON.parse(readFileSync(file, 'utf8')) as { files?: unknown }).files;
+    return Array.isArray(files) ? (files as FileSymbols[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 interface Job {
@@ -63,12 +71,40 @@ interface Job {
   files: Array<{ path: string; hash: string; language: string }>;
 }
 
-/** Parses `files` (live entries of the text index) and writes the symbols file. */
+/** Files parsed between two journal updates. */
+const JOURNAL_EVERY_FILES = 512;
+
+/**
+ * Parses `files` (live entries of the text index) and writes the symbol files, as a job of its
+ * own: it holds the project's lock and keeps a journal (mode `symbols`), so a symbol phase that
+ * dies is reported as interrupted, and the previous symbols keep answering meanwhile.
+ */
 export async function buildSymbols(root: string, files: SegmentFile[], options: SymbolsOptions = {}): Promise<SymbolsSummary> {
-  const started = Date.now();
   const store = new IndexStore(root, options.home);
+  const journal: JobJournal = { mode: 'symbols', pid: process.pid, startedAt: new Date().toISOString(), stage: 'symbols', done: 0, total: 0 };
+  store.startJob(journal);
+  let journaled = 0;
+  const onProgress = (done: number, total: number, symbols: number): void => {
+    options.onProgress?.(done, total, symbols);
+    if (done - journaled >= JOURNAL_EVERY_FILES || done === total) {
+      journaled = done;
+      store.updateJob({ ...journal, done, total });
+    }
+  };
+  try {
+    const summary = await parseAndWrite(store, root, files, { ...options, onProgress });
+    store.endJob();
+    return summary;
+  } catch (error) {
+    store.stopJob({ ...journal, done: journaled, stopped: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}
+
+async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile[], options: SymbolsOptions): Promise<SymbolsSummary> {
+  const started = Date.now();
   // Entries without references come from before they were kept: parsed again.
-  const previous = new Map(readSymbols(store).filter((entry) => entry.references).map((entry) => [`${entry.path}\0${entry.hash}`, entry]));
+  const previous = new Map(options.force ? [] : readSymbols(store).filter((entry) => entry.references).map((entry) => [`${entry.path}\0${entry.hash}`, entry]));
   const wanted = files.filter((file) => SymbolExtractor.supports(file.language));
   const results: FileSymbols[] = [];
   const todo: Job['files'] = [];

@@ -1,0 +1,94 @@
+/**
+ * Reliability of the HTTP listener against clients that misbehave: abandoned sessions cannot
+ * lock others out, half-open handshakes expire quickly, and a body that never arrives costs a
+ * connection for seconds, not minutes.
+ */
+import { connect } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { initializeBody, JSON_AND_SSE, openSession, send, startTestHttp } from './helpers/http.js';
+
+const health = async (url: string): Promise<number> => ((await send(url)).json().sessions as { 'streamable-http': number })['streamable-http'];
+const ping = (url: string, session: string) => send(url, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
+
+test('abandoned sessions at the limit cannot lock out a new client: the least recently used idle one is let go (it then gets 404)', async () => {
+  const http = await startTestHttp({ maxSessions: 4 });
+  try {
+    const abandoned: string[] = [];
+    for (let i = 0; i < 4; i++) abandoned.push(await openSession(http.urls.mcp));
+    // The most recently used one stays.
+    assert.is((await ping(http.urls.mcp, abandoned[0]!)).status, 200);
+    for (let i = 0; i < 3; i++) {
+      const fresh = await send(http.urls.mcp, { body: initializeBody() });
+      assert.is(fresh.status, 200, fresh.text);
+    }
+    assert.is(await health(http.urls.health), 4);
+    assert.is((await ping(http.urls.mcp, abandoned[0]!)).status, 200, 'recently used: kept');
+    for (const gone of abandoned.slice(1)) assert.is((await ping(http.urls.mcp, gone)).status, 404);
+  } finally {
+    await http.close();
+  }
+});
+
+test('a session that never finished initializing expires after a short idle time; an initialized one does not', async () => {
+  const http = await startTestHttp({ uninitializedIdleMs: 200, sessionIdleMs: 60_000 });
+  try {
+    const ready = await openSession(http.urls.mcp);
+    const halfOpen = String((await send(http.urls.mcp, { body: initializeBody() })).headers['mcp-session-id']);
+    assert.is(await health(http.urls.health), 2);
+    // Waits for the state, polling the public health endpoint, up to a generous deadline.
+    const deadline = Date.now() + 10_000;
+    while ((await health(http.urls.health)) !== 1) {
+      assert.ok(Date.now() < deadline, 'the half-open session never expired');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.is((await ping(http.urls.mcp, halfOpen)).status, 404);
+    assert.is((await ping(http.urls.mcp, ready)).status, 200);
+  } finally {
+    await http.close();
+  }
+});
+
+test('a Content-Length larger than the body is answered 408 and the connection closed at the request timeout', async () => {
+  const http = await startTestHttp({ requestTimeoutMs: 500, headersTimeoutMs: 500 });
+  try {
+    const { port } = http;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+      });
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      // Only a guard against hanging the run: Node's own default would keep it for 300 s.
+      setTimeout(() => reject(new Error(`still open after 20 s; got ${JSON.stringify(received)}`)), 20_000).unref();
+    });
+    assert.match(answer, /^HTTP\/1\.1 408/);
+    // The listener still serves everyone else.
+    assert.is((await send(http.urls.health)).status, 200);
+  } finally {
+    await http.close();
+  }
+});
+
+test('headers that never end are cut off at the headers timeout (slowloris)', async () => {
+  const http = await startTestHttp({ requestTimeoutMs: 2_000, headersTimeoutMs: 400 });
+  try {
+    const closed = await new Promise<string>((resolve, reject) => {
+      const socket = connect(http.port, '127.0.0.1', () => socket.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `));
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error('still open after 20 s')), 20_000).unref();
+    });
+    assert.match(closed, /^HTTP\/1\.1 408/);
+  } finally {
+    await http.close();
+  }
+});
+
+test.run();

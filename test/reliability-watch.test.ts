@@ -1,0 +1,93 @@
+/**
+ * Reliability of the watcher: a removed or renamed directory takes its files with it, and what
+ * file events never reported is caught by the periodic reconciliation.
+ */
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildIndex } from '../src/index/indexer.js';
+import { IndexReader } from '../src/index/search.js';
+import { IndexStore } from '../src/index/store.js';
+import { buildSymbols } from '../src/index/symbols/build.js';
+import { NameIndex } from '../src/index/symbols/names.js';
+import { IndexWatcher } from '../src/index/watcher.js';
+import { projectTree } from './helpers/projects.js';
+
+/** A tree with `dirs` packages, each with nested folders of TypeScript files. */
+function packages(dirs: string[], perDir = 16): string {
+  const files: Record<string, string> = { 'keep.ts': 'export const kept = 1;\n' };
+  for (const dir of dirs) {
+    for (let i = 0; i < perDir; i++) files[`${dir}/${i % 3 === 0 ? 'deep/deeper/' : i % 2 ? 'sub/' : ''}f${i}.ts`] = `export function ${dir.replace(/\W/g, '_')}_fn${i}(): number {\n  return ${i};\n}\n`;
+  }
+  return projectTree(files);
+}
+
+const indexedPaths = (root: string, home: string): string[] => IndexReader.open(root, home).files.map((file) => file.path);
+
+/** Waits, update after update, until `done()` holds (or fails with what the index held at the deadline). */
+function until(done: () => boolean, subscribe: (wake: () => void) => void, what: string, timeoutMs = 15_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting until ${what}`)), timeoutMs);
+    const check = (): void => {
+      if (!done()) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    subscribe(check);
+    check();
+  });
+}
+
+test('the watcher forgets every file of a removed directory tree, and moves a renamed one', async () => {
+  const root = packages(['gone', 'moved']);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const wakers = new Set<() => void>();
+  const watcher = new IndexWatcher(root, { home, reconcileMs: 0, onUpdate: () => wakers.forEach((wake) => wake()) });
+  watcher.start();
+  try {
+    assert.is(indexedPaths(root, home).filter((path) => path.startsWith('gone/')).length, 16);
+    rmSync(join(root, 'gone'), { recursive: true });
+    await until(() => !indexedPaths(root, home).some((path) => path.startsWith('gone/')), (wake) => wakers.add(wake), 'gone/ left the index');
+    renameSync(join(root, 'moved'), join(root, 'arrived'));
+    await until(() => {
+      const paths = indexedPaths(root, home);
+      return !paths.some((path) => path.startsWith('moved/')) && paths.filter((path) => path.startsWith('arrived/')).length === 16;
+    }, (wake) => wakers.add(wake), 'moved/ became arrived/ in the index');
+    assert.ok(indexedPaths(root, home).includes('keep.ts'));
+    assert.is(new IndexStore(root, home).readManifest()!.files, 17, 'status counts only what exists');
+    // The symbols follow: a refresh lists no definition of a file that is gone.
+    await buildSymbols(root, IndexReader.open(root, home).files, { home });
+    const names = NameIndex.load(new IndexStore(root, home))!;
+    assert.equal(names.find('gone_fn1', { limit: 5 }).filter((found) => found.name === 'gone_fn1'), []);
+    assert.ok(names.find('moved_fn1', { limit: 5 }).some((found) => found.path === 'arrived/sub/f1.ts'));
+  } finally {
+    watcher.close();
+  }
+});
+
+test('what no file event reported is caught by the periodic reconciliation within its period', async () => {
+  const root = packages(['pkg'], 4);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  // Changes made while nobody watched: no event will ever report them.
+  writeFileSync(join(root, 'pkg/sub/f1.ts'), 'export const reconciled_marker = 1;\n');
+  rmSync(join(root, 'keep.ts'));
+  mkdirSync(join(root, 'later'));
+  writeFileSync(join(root, 'later/new.ts'), 'export const late_marker = 2;\n');
+  const wakers = new Set<() => void>();
+  const watcher = new IndexWatcher(root, { home, reconcileMs: 200, onUpdate: () => wakers.forEach((wake) => wake()) });
+  watcher.start();
+  try {
+    await until(() => {
+      const reader = IndexReader.open(root, home);
+      return reader.search({ pattern: 'reconciled_marker' }).matches.length === 1 && reader.search({ pattern: 'late_marker' }).matches.length === 1 && !reader.files.some((file) => file.path === 'keep.ts');
+    }, (wake) => wakers.add(wake), 'the reconciliation caught every unreported change');
+  } finally {
+    watcher.close();
+  }
+});
+
+test.run();
