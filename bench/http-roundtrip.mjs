@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { answerOf } from './sse-answer.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -26,16 +27,6 @@ const servers = {
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** The JSON-RPC answer in a response, whether it came as JSON or as SSE events. */
-function answerOf(contentType, text) {
-  if (!contentType?.startsWith('text/event-stream')) return JSON.parse(text);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('data: ') || line.length < 8) continue;
-    const message = JSON.parse(line.slice(6));
-    if ('result' in message || 'error' in message) return message;
-  }
-  throw new Error(`no answer in SSE body: ${text.slice(0, 200)}`);
-}
 
 async function measure(name, port, sessions) {
   const child = spawn(process.execPath, servers[name](port), { stdio: ['ignore', 'ignore', 'pipe'] });

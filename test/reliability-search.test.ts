@@ -99,4 +99,27 @@ test('a catastrophic regex in the line search is stopped at the budget, and the 
   }
 });
 
+test('a search budget never pays for a worker cold start: first search, and the one after a killed search, answer within a 60 ms budget', async () => {
+  // A worker's cold start (thread, modules, opening the index) takes 100-200 ms on this kind of
+  // machine, a search of this tree about a millisecond: the budget must cover only the latter.
+  const { buildIndex } = await import('../src/index/indexer.js');
+  const { SearchService, PatternTooExpensiveError } = await import('../src/index/search-service.js');
+  const root = projectTree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const service = new SearchService(root, { home, budgetMs: 60, workers: 2 });
+  try {
+    assert.equal((await service.search({ pattern: 'fine' })).matches.map((match) => match.path), ['ok.txt']);
+    try {
+      await service.search({ pattern: '(a+)+$', regex: true });
+      assert.unreachable('this regex backtracks for ever');
+    } catch (error) {
+      assert.instance(error, PatternTooExpensiveError);
+    }
+    for (let i = 0; i < 3; i++) assert.equal((await service.search({ pattern: 'fine' })).matches.map((match) => match.path), ['ok.txt']);
+  } finally {
+    await service.close();
+  }
+});
+
 test.run();

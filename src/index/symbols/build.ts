@@ -71,6 +71,9 @@ interface Job {
   files: Array<{ path: string; hash: string; language: string }>;
 }
 
+/** How long the symbol phase waits for another writer's lock before it gives up (index_in_progress). */
+const LOCK_PATIENCE_MS = 10_000;
+
 /** Files parsed between two journal updates. */
 const JOURNAL_EVERY_FILES = 512;
 
@@ -82,7 +85,17 @@ const JOURNAL_EVERY_FILES = 512;
 export async function buildSymbols(root: string, files: SegmentFile[], options: SymbolsOptions = {}): Promise<SymbolsSummary> {
   const store = new IndexStore(root, options.home);
   const journal: JobJournal = { mode: 'symbols', pid: process.pid, startedAt: new Date().toISOString(), stage: 'symbols', done: 0, total: 0 };
-  store.startJob(journal);
+  // The text phase just released the lock: a watcher's quick sync may hold it for a moment.
+  for (const deadline = Date.now() + LOCK_PATIENCE_MS; ; ) {
+    try {
+      store.startJob(journal);
+      break;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'index_in_progress' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      options.signal?.throwIfAborted();
+    }
+  }
   let journaled = 0;
   const onProgress = (done: number, total: number, symbols: number): void => {
     options.onProgress?.(done, total, symbols);

@@ -129,8 +129,12 @@ export class NameIndex {
 
   /** Whether the index covers `path` (a file in a language with symbol support). */
   covers(path: string): boolean {
-    return this.#columns.paths.includes(path);
+    // A set, not a scan of every path: ranking asks this once per matched file (the load profile).
+    this.#pathSet ??= new Set(this.#columns.paths);
+    return this.#pathSet.has(path);
   }
+
+  #pathSet: Set<string> | undefined;
 
   /** Definitions named exactly `name`, or whose qualified name is `name`, with their paths. */
   definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
