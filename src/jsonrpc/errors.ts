@@ -33,6 +33,12 @@ export const ErrorCodes = {
   Forbidden: -32013,
   /** HTTP transports: the session limit is reached (HTTP 503). */
   ServerBusy: -32014,
+  /** MCP 2026-07-28: an HTTP header disagrees with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request needs a client capability its `_meta` did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the request's protocol version is not one this server serves. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorData = unknown;
@@ -98,6 +104,29 @@ export class InternalError extends JsonRpcError {
 export class ResourceNotFoundError extends JsonRpcError {
   constructor(uri: string) {
     super(ErrorCodes.ResourceNotFound, 'MCP_RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
+  }
+}
+
+export class HeaderMismatchError extends JsonRpcError {
+  constructor(message: string, data?: ErrorData) {
+    super(ErrorCodes.HeaderMismatch, 'MCP_HEADER_MISMATCH', message, data);
+  }
+}
+
+export class MissingRequiredClientCapabilityError extends JsonRpcError {
+  constructor(requiredCapabilities: Record<string, unknown>, message?: string) {
+    super(
+      ErrorCodes.MissingRequiredClientCapability,
+      'MCP_MISSING_REQUIRED_CLIENT_CAPABILITY',
+      message ?? `Missing required client capability: ${Object.keys(requiredCapabilities).join(', ')}`,
+      { requiredCapabilities },
+    );
+  }
+}
+
+export class UnsupportedProtocolVersionError extends JsonRpcError {
+  constructor(requested: string, supported: readonly string[]) {
+    super(ErrorCodes.UnsupportedProtocolVersion, 'MCP_UNSUPPORTED_PROTOCOL_VERSION', `Unsupported protocol version: ${requested}`, { supported: [...supported], requested });
   }
 }
 

@@ -6,6 +6,7 @@
 import {
   InvalidParamsError,
   InvalidRequestError,
+  MethodNotFoundError,
   NotInitializedError,
   Peer,
   ResourceNotFoundError,
@@ -20,9 +21,10 @@ import { silentLogger, type Logger } from '../log.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
 import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
-import type { ToolContext, ToolRegistry } from './tools.js';
+import { ToolError, type ToolContext, type ToolRegistry } from './tools.js';
 import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
-import { featuresOf, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type ProtocolVersion } from './versions.js';
+import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
+import { ALL_PROTOCOL_VERSIONS, featuresOf, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from './versions.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
 export interface MessageContext {
@@ -68,6 +70,13 @@ export interface ClientInfo {
 
 /** Methods a client may send before the session is initialized (lifecycle §Initialization, utilities/ping). */
 const ALLOWED_BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
+
+/** How a method is served to a modern (2026-07-28) request, from that request alone. */
+interface ModernMethod {
+  run(params: Params, context: RequestContext<MessageContext>, request: ModernRequest): Promise<Result> | Result;
+  /** Caching hints, for the methods whose results carry them. */
+  cache?: CacheHint;
+}
 
 export class McpSession {
   readonly peer: Peer<MessageContext>;
@@ -148,26 +157,47 @@ export class McpSession {
     this.peer.close();
   }
 
-  capabilities(version: ProtocolVersion): Params {
+  capabilities(version: AnyProtocolVersion): Params {
     const capabilities: Params = {
       logging: {},
       tools: { listChanged: false },
-      resources: { subscribe: true, listChanged: false },
+      // resources/subscribe is a handshake-era method; the modern era subscribes through subscriptions/listen.
+      resources: featuresOf(version).resourceNotFoundIsInvalidParams ? { listChanged: false } : { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
     };
     if (featuresOf(version).completionsCapability) capabilities.completions = {};
     return capabilities;
   }
 
-  #handle(method: string, handler: RequestHandler<MessageContext>): void {
-    this.peer.onRequest(method, (params, context) => {
+  /**
+   * One method, both eras. A request is classified by what it carries (see modern.ts): a modern
+   * one is served from its own `_meta` and gets a `complete` result stamped with the server's
+   * identity; anything else needs this session's `initialize`. A method the modern revision
+   * removed (`ping`, `logging/setLevel`, …) has no modern form: Method not found.
+   */
+  #handle(method: string, legacy: RequestHandler<MessageContext> | undefined, modern?: ModernMethod): void {
+    this.peer.onRequest(method, async (params, context) => {
+      if (isModernRequest(method, context.meta)) {
+        const request = readModernRequest(context.meta);
+        if (!modern) throw new MethodNotFoundError(method);
+        return completeResult(await modern.run(params, context, request), this.#serverInfo(request.version), modern.cache);
+      }
+      if (!legacy) throw new MethodNotFoundError(method);
       if (!this.#version && !ALLOWED_BEFORE_INITIALIZE.has(method)) throw new NotInitializedError(method);
-      return handler(params, context);
+      return legacy(params, context);
     });
   }
 
   #registerHandlers(): void {
     const { tools, resources, prompts } = this.#options.registries;
+    this.#handle('server/discover', undefined, {
+      run: (_params, _context, request) => {
+        const result: Result = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities: this.capabilities(request.version) };
+        if (this.#options.identity.instructions) result.instructions = this.#options.identity.instructions;
+        return result;
+      },
+      cache: CACHE_STATIC,
+    });
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
     this.#handle('logging/setLevel', (params) => {
@@ -177,13 +207,33 @@ export class McpSession {
       this.#logLevel = params.level;
       return {};
     });
-    this.#handle('tools/list', (params) => tools.list(this.#version!, params.cursor));
-    this.#handle('tools/call', async (params, context) => ({ ...(await tools.call(params, this.#toolContext(params, context))) }));
-    this.#handle('resources/list', (params) => resources.list(params.cursor));
-    this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor));
-    this.#handle('resources/read', (params) => {
+    this.#handle('tools/list', (params) => tools.list(this.#version!, params.cursor), {
+      run: (params, _context, request) => tools.list(request.version, params.cursor),
+      cache: CACHE_STATIC,
+    });
+    this.#handle('tools/call', async (params, context) => ({ ...(await tools.call(params, this.#toolContext(params, context))) }), {
+      run: async (params, context, request) => ({ ...(await tools.call(params, this.#modernToolContext(params, context, request))) }),
+    });
+    this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor), cache: CACHE_STATIC });
+    this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor), {
+      run: (params) => resources.listTemplates(params.cursor),
+      cache: CACHE_STATIC,
+    });
+    const read = (params: Params): Promise<Result> => {
       if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
       return resources.read(params.uri) as Promise<Result>;
+    };
+    this.#handle('resources/read', read, {
+      run: async (params) => {
+        try {
+          return await read(params);
+        } catch (error) {
+          // 2026-07-28 reports an unknown resource as Invalid params; -32002 is retired.
+          if (error instanceof ResourceNotFoundError) throw new InvalidParamsError(error.message, error.data);
+          throw error;
+        }
+      },
+      cache: CACHE_VOLATILE,
     });
     this.#handle('resources/subscribe', (params) => {
       const uri = this.#resourceUri(params);
@@ -194,13 +244,15 @@ export class McpSession {
       this.#subscriptions.delete(this.#resourceUri(params));
       return {};
     });
-    this.#handle('prompts/list', (params) => prompts.list(params.cursor));
-    this.#handle('prompts/get', (params) => prompts.get(params.name, params.arguments));
-    this.#handle('completion/complete', (params) => {
+    this.#handle('prompts/list', (params) => prompts.list(params.cursor), { run: (params) => prompts.list(params.cursor), cache: CACHE_STATIC });
+    const getPrompt = (params: Params): Promise<Result> | Result => prompts.get(params.name, params.arguments);
+    this.#handle('prompts/get', getPrompt, { run: getPrompt });
+    const complete = (params: Params): Result => {
       const { ref, argument } = params;
       if (!isObject(ref) || !isObject(argument)) throw new InvalidParamsError('Invalid params: "ref" and "argument" must be objects');
       return { completion: prompts.complete(ref, argument, params.context) };
-    });
+    };
+    this.#handle('completion/complete', complete, { run: complete });
 
     this.peer.onNotification('notifications/initialized', () => {
       if (!this.#version) return this.#logger.warning('notifications/initialized arrived before initialize; ignored');
@@ -251,7 +303,7 @@ export class McpSession {
     return result;
   }
 
-  #serverInfo(version: ProtocolVersion): Params {
+  #serverInfo(version: AnyProtocolVersion): Params {
     const { name, version: serverVersion, title, description, websiteUrl } = this.#options.identity;
     const features = featuresOf(version);
     const info: Params = { name, version: serverVersion };
@@ -277,6 +329,30 @@ export class McpSession {
         if (isAtLeast(level, this.#logLevel)) context.notify('notifications/message', { level, logger, data });
       },
       request: (method, requestParams, options) => this.requestClient(method, requestParams, { ...options, relatedRequestId: context.id }),
+    };
+  }
+
+  /**
+   * A tool call of the modern era: everything comes from the request. Log messages go out only
+   * when it named a level; there is no session to keep a detected project in (each call detects
+   * again), and no server-to-client request: the revision replaces those with multi round-trip
+   * requests, which are not served yet.
+   */
+  #modernToolContext(params: Params, context: RequestContext<MessageContext>, request: ModernRequest): ToolContext {
+    const logger = typeof params.name === 'string' ? params.name : undefined;
+    return {
+      get signal() {
+        return context.signal;
+      },
+      protocolVersion: request.version,
+      extra: context.extra,
+      session: { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no server-to-client requests in 2026-07-28')) },
+      progress: (progress, total, message) => context.progress(progress, total, message),
+      log: (level, data) => {
+        if (request.logLevel !== undefined && isAtLeast(level, request.logLevel)) context.notify('notifications/message', { level, logger, data });
+      },
+      request: (method) =>
+        Promise.reject(new ToolError(`This tool needs the client to answer "${method}"; under protocol 2026-07-28 that takes a multi round-trip request, which this server does not serve yet`)),
     };
   }
 

@@ -7,7 +7,7 @@ import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
-import { featuresOf, type ProtocolVersion } from './versions.js';
+import { featuresOf, type AnyProtocolVersion } from './versions.js';
 import { MissingClientCapabilityError } from './client-capability.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -34,7 +34,7 @@ export interface ToolOutput {
 
 export interface ToolContext {
   signal: AbortSignal;
-  protocolVersion: ProtocolVersion;
+  protocolVersion: AnyProtocolVersion;
   /** Transport facts attached to the request (session id, transport name, query…). */
   extra: unknown;
   progress(progress: number, total?: number, message?: string): boolean;
@@ -119,7 +119,7 @@ export class ToolRegistry {
     return this.#sorted.map((tool) => tool.name);
   }
 
-  list(version: ProtocolVersion, cursor: unknown): Record<string, unknown> {
+  list(version: AnyProtocolVersion, cursor: unknown): Record<string, unknown> {
     return listResult('tools', this.#sorted, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
   }
 
@@ -196,13 +196,13 @@ function toolErrorResult(error: ToolError): CallToolResult {
 }
 
 /** A tool definition with only the fields the negotiated revision defines. */
-function describeTool(tool: ToolDefinition, version: ProtocolVersion): JsonObject {
+function describeTool(tool: ToolDefinition, version: AnyProtocolVersion): JsonObject {
   const features = featuresOf(version);
   const described: JsonObject = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
   if (features.structuredOutput && tool.title !== undefined) described.title = tool.title;
   if (features.structuredOutput && tool.outputSchema) described.outputSchema = tool.outputSchema;
   if (features.toolAnnotations && tool.annotations) described.annotations = tool.annotations;
   if (features.icons && tool.icons) described.icons = tool.icons;
-  if (features.icons && tool.execution) described.execution = tool.execution;
+  if (features.toolExecution && tool.execution) described.execution = tool.execution;
   return described;
 }

@@ -1,10 +1,25 @@
 /**
  * The protocol revisions Sextant speaks, newest first, and what differs between them. Every
  * version-dependent decision in the server reads this table instead of comparing date strings.
+ *
+ * Two eras: the handshake revisions (a session begins with `initialize`) and the modern ones
+ * (2026-07-28: every request carries its version in `_meta`, nothing lives between requests).
  */
+/** Revisions negotiated by `initialize` (the legacy era). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+
+/** Revisions served per request, without a session (the modern era). */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+/** Every revision, newest first: what `server/discover` and UnsupportedProtocolVersion list. */
+export const ALL_PROTOCOL_VERSIONS = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS] as const;
+export type AnyProtocolVersion = ProtocolVersion | ModernProtocolVersion;
+
+export function isModernVersion(version: unknown): version is ModernProtocolVersion {
+  return (MODERN_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
+}
 
 export interface VersionFeatures {
   /** JSON-RPC batches must be accepted (2025-03-26 only; removed in 2025-06-18). */
@@ -21,9 +36,13 @@ export interface VersionFeatures {
   progressMessage: boolean;
   /** Invalid tool arguments are a tool execution error (`isError`), not -32602 (SEP-1303). */
   argumentErrorsInResult: boolean;
+  /** Tool `execution` (task support): 2025-11-25 only; 2026-07-28 moved tasks to an extension. */
+  toolExecution: boolean;
+  /** An unknown resource is -32602 Invalid params (2026-07-28), not -32002. */
+  resourceNotFoundIsInvalidParams: boolean;
 }
 
-const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
+const FEATURES: Record<AnyProtocolVersion, VersionFeatures> = {
   '2024-11-05': {
     batches: false,
     progressMessage: false,
@@ -32,6 +51,8 @@ const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
     structuredOutput: false,
     icons: false,
     argumentErrorsInResult: false,
+    toolExecution: false,
+    resourceNotFoundIsInvalidParams: false,
   },
   '2025-03-26': {
     batches: true,
@@ -41,6 +62,8 @@ const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
     structuredOutput: false,
     icons: false,
     argumentErrorsInResult: false,
+    toolExecution: false,
+    resourceNotFoundIsInvalidParams: false,
   },
   '2025-06-18': {
     batches: false,
@@ -50,6 +73,8 @@ const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
     structuredOutput: true,
     icons: false,
     argumentErrorsInResult: false,
+    toolExecution: false,
+    resourceNotFoundIsInvalidParams: false,
   },
   '2025-11-25': {
     batches: false,
@@ -59,6 +84,19 @@ const FEATURES: Record<ProtocolVersion, VersionFeatures> = {
     structuredOutput: true,
     icons: true,
     argumentErrorsInResult: true,
+    toolExecution: true,
+    resourceNotFoundIsInvalidParams: false,
+  },
+  '2026-07-28': {
+    batches: false,
+    progressMessage: true,
+    completionsCapability: true,
+    toolAnnotations: true,
+    structuredOutput: true,
+    icons: true,
+    argumentErrorsInResult: true,
+    toolExecution: false,
+    resourceNotFoundIsInvalidParams: true,
   },
 };
 
@@ -71,6 +109,6 @@ export function negotiateVersion(requested: string): ProtocolVersion {
   return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
-export function featuresOf(version: ProtocolVersion): VersionFeatures {
+export function featuresOf(version: AnyProtocolVersion): VersionFeatures {
   return FEATURES[version];
 }

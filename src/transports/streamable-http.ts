@@ -4,7 +4,8 @@
  * (headers, session, version) happen here; everything else is the session's business.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classify, type RequestId } from '../jsonrpc/index.js';
+import { classify, type Params, type RequestId } from '../jsonrpc/index.js';
+import { isModernRequest } from '../mcp/modern.js';
 import type { Logger } from '../log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
@@ -12,6 +13,7 @@ import { featuresOf, isSupportedVersion } from '../mcp/versions.js';
 import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { DEFAULT_SSE_AFTER_MS, HttpSession } from './http-session.js';
 import { readJsonBody } from './http-body.js';
+import { serveModernRequest } from './http-stateless.js';
 
 export const DEFAULT_MAX_SESSIONS = 256;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -100,6 +102,11 @@ export class StreamableHttpEndpoint {
     if (single?.kind === 'request' && single.message.method === 'initialize') {
       if (sessionId !== undefined) throw httpErrors.badRequest('initialize must be sent without an MCP-Session-Id header');
       return this.#initialize(body, res, query, req);
+    }
+    // 2026-07-28: no session; the request carries its version and capabilities (http-stateless.ts).
+    if (sessionId === undefined && single?.kind === 'request' && isModernRequest(single.message.method, single.message.params?._meta as Params | undefined)) {
+      const extra: MessageContext = { transport: 'streamable-http', query, headers: req.headers };
+      return serveModernRequest(this.#options.server, req, res, single.message, extra, this.#options.tap?.('http-2026'));
     }
     const session = this.#session(sessionId);
     this.#checkVersionHeader(req);

@@ -10,11 +10,18 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
+/** The handshake revisions (a session begins with `initialize`). */
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-export type Revision = (typeof REVISIONS)[number];
+/** Every revision with a schema here, the per-request 2026-07-28 included. */
+export const ALL_REVISIONS = [...REVISIONS, '2026-07-28'] as const;
+export type Revision = (typeof ALL_REVISIONS)[number];
+/** The newest handshake revision: what an id-less error or an unnegotiated session is checked against. */
 const LATEST: Revision = '2025-11-25';
+const MODERN: Revision = '2026-07-28';
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
 const RESULT_TYPES: Record<string, string> = {
+  'server/discover': 'DiscoverResult',
   initialize: 'InitializeResult',
   ping: 'EmptyResult',
   'logging/setLevel': 'EmptyResult',
@@ -63,7 +70,7 @@ class RevisionSchema {
     }
     delete schema.$schema;
     const options = { strict: false, allErrors: true, validateFormats: false };
-    this.#ajv = revision === '2025-11-25' ? new Ajv2020(options) : new Ajv(options);
+    this.#ajv = revision >= '2025-11-25' ? new Ajv2020(options) : new Ajv(options);
     this.#ajv.addSchema(schema, revision);
   }
 
@@ -108,8 +115,8 @@ export function checkOutgoing(message: unknown, revision: Revision | undefined, 
   if ('error' in msg) {
     // An error about a message whose id could not be read carries no id. Only 2025-11-25 says so
     // in its schema; earlier schemas demand an id and forbid null, so no answer fits them better.
-    if (!('id' in msg)) return check(LATEST, 'JSONRPCErrorResponse', msg, true);
-    return check(rev, rev === LATEST ? 'JSONRPCErrorResponse' : 'JSONRPCError', msg, true);
+    if (!('id' in msg)) return check(rev === MODERN ? MODERN : LATEST, 'JSONRPCErrorResponse', msg, true);
+    return check(rev, rev >= LATEST ? 'JSONRPCErrorResponse' : 'JSONRPCError', msg, true);
   }
   if ('result' in msg) {
     const envelope = check(rev, 'JSONRPCResponse', msg, false);
@@ -120,7 +127,7 @@ export function checkOutgoing(message: unknown, revision: Revision | undefined, 
   }
   // Before 2025-11-25 the typed requests and notifications leave the envelope (jsonrpc, id) to JSONRPC*.
   const { jsonrpc: _jsonrpc, id: _id, ...body } = msg;
-  const typed = rev === LATEST ? msg : body;
+  const typed = rev >= LATEST ? msg : body;
   if ('id' in msg) return [...check(rev, 'JSONRPCRequest', msg, false), ...check(rev, 'ServerRequest', typed, true)];
   return [...check(rev, 'JSONRPCNotification', msg, false), ...check(rev, 'ServerNotification', typed, true)];
 }
@@ -132,8 +139,12 @@ export function checkOutgoing(message: unknown, revision: Revision | undefined, 
 export class TrafficChecker {
   readonly problems: string[] = [];
   readonly #methods = new Map<unknown, string>();
+  /** Requests of the modern era (2026-07-28 in their `_meta`) still waiting for their answer. */
+  readonly #modern = new Set<unknown>();
   #revision: Revision | undefined;
   checked = 0;
+  /** Messages checked against the 2026-07-28 schema (answers to modern requests, their notifications). */
+  modernChecked = 0;
 
   get revision(): Revision | undefined {
     return this.#revision;
@@ -142,13 +153,29 @@ export class TrafficChecker {
   incoming(message: unknown): void {
     for (const item of Array.isArray(message) ? message : [message]) {
       const msg = item as Json;
-      if (msg && typeof msg === 'object' && typeof msg.method === 'string' && 'id' in msg) this.#methods.set(msg.id, msg.method);
+      if (!msg || typeof msg !== 'object' || typeof msg.method !== 'string' || !('id' in msg)) continue;
+      this.#methods.set(msg.id, msg.method);
+      const meta = ((msg.params as Json | undefined)?._meta ?? {}) as Json;
+      if (PROTOCOL_VERSION_META in meta || msg.method === 'server/discover') this.#modern.add(msg.id);
     }
+  }
+
+  /** The revision a message is checked against: its request's when that was modern, else the session's. */
+  #revisionFor(message: unknown): Revision | undefined {
+    const msg = message as Json;
+    if (Array.isArray(message) || !msg || typeof msg !== 'object') return this.#revision;
+    if ('id' in msg && !('method' in msg)) return this.#modern.has(msg.id) ? MODERN : this.#revision;
+    // A notification: modern when only modern requests are waiting (and no session was begun).
+    return this.#revision === undefined && this.#modern.size > 0 ? MODERN : this.#revision;
   }
 
   outgoing(message: unknown): void {
     this.checked++;
-    const problems = checkOutgoing(message, this.#revision, (id) => this.#methods.get(id));
+    const revision = this.#revisionFor(message);
+    if (revision === MODERN) this.modernChecked++;
+    const problems = checkOutgoing(message, revision, (id) => this.#methods.get(id));
+    const answered = message as Json;
+    if (!Array.isArray(message) && answered && 'id' in answered && !('method' in answered)) this.#modern.delete(answered.id);
     for (const problem of problems) this.problems.push(`${problem} in ${JSON.stringify(message).slice(0, 300)}`);
     const msg = message as Json;
     if (!Array.isArray(message) && this.#methods.get(msg.id) === 'initialize' && msg.result) {

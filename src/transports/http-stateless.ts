@@ -1,0 +1,136 @@
+/**
+ * Streamable HTTP in the modern era (2026-07-28): no session. Each POST carries one request
+ * whose `_meta` says everything; it is answered on its own response, as plain JSON, or as an SSE
+ * stream when notifications (progress, log messages) must go first. Nothing outlives the request,
+ * so any process behind a load balancer can take any request. Closing the response stream
+ * cancels the request.
+ *
+ * The gate here checks the mirrored headers against the body (transports §Server Validation):
+ * `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for the methods that name something.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  ErrorCodes,
+  HeaderMismatchError,
+  JsonRpcError,
+  errorResponse,
+  isResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type Params,
+} from '../jsonrpc/index.js';
+import type { McpServer } from '../mcp/server.js';
+import type { MessageContext } from '../mcp/session.js';
+import { META_KEYS, readModernRequest } from '../mcp/modern.js';
+import { sseHeaders } from './sse-stream.js';
+
+/** Methods whose request names a thing, mirrored in `Mcp-Name`, and the body field it comes from. */
+const NAMED_BY: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** HTTP status for a JSON-RPC error of a modern request (transports §Protocol Version Header, basic §_meta). */
+function statusOf(code: number): number {
+  if (code === ErrorCodes.MethodNotFound) return 404;
+  if (code === ErrorCodes.HeaderMismatch || code === ErrorCodes.UnsupportedProtocolVersion || code === ErrorCodes.MissingRequiredClientCapability) return 400;
+  return 200;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A header value as the client meant it: `=?base64?…?=` decoded (transports §Value Encoding). */
+export function decodeHeaderValue(value: string): string | undefined {
+  const sentinel = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
+  if (!sentinel) return value;
+  const decoded = Buffer.from(sentinel[1]!, 'base64');
+  // Strict: what does not round-trip was not Base64 of UTF-8.
+  if (decoded.toString('base64').replace(/=+$/, '') !== sentinel[1]!.replace(/=+$/, '')) return undefined;
+  const text = decoded.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(decoded) ? text : undefined;
+}
+
+/** Throws what a request whose headers and body disagree gets: HeaderMismatch, UnsupportedProtocolVersion, Invalid params. */
+export function checkModernHeaders(req: IncomingMessage, request: JsonRpcRequest): void {
+  const meta = (request.params?._meta ?? undefined) as Params | undefined;
+  const headerVersion = header(req, 'mcp-protocol-version');
+  if (headerVersion === undefined) throw new HeaderMismatchError('Header mismatch: the MCP-Protocol-Version header is required');
+  const bodyVersion = meta?.[META_KEYS.protocolVersion];
+  if (typeof bodyVersion === 'string' && headerVersion !== bodyVersion) {
+    throw new HeaderMismatchError(`Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value '${bodyVersion}'`);
+  }
+  readModernRequest(meta); // the body's own fields: -32602 when one is missing, -32022 for a version not served
+  const method = header(req, 'mcp-method');
+  if (method === undefined) throw new HeaderMismatchError('Header mismatch: the Mcp-Method header is required');
+  if (method !== request.method) throw new HeaderMismatchError(`Header mismatch: Mcp-Method header value '${method}' does not match body value '${request.method}'`);
+  const field = NAMED_BY[request.method];
+  if (field) {
+    const raw = header(req, 'mcp-name');
+    if (raw === undefined) throw new HeaderMismatchError(`Header mismatch: the Mcp-Name header is required for ${request.method}`);
+    const name = decodeHeaderValue(raw);
+    if (name === undefined) throw new HeaderMismatchError('Header mismatch: the Mcp-Name header is not valid Base64 of UTF-8 text');
+    const body = request.params?.[field];
+    if (name !== body) throw new HeaderMismatchError(`Header mismatch: Mcp-Name header value '${raw}' does not match body value '${String(body)}'`);
+  }
+}
+
+/**
+ * Serves one modern request on `res`. The session exists for this request only: its peer
+ * dispatches, runs cancellation and progress, and is closed once the answer is out (or the client
+ * hung up, which aborts the handler).
+ */
+export async function serveModernRequest(
+  server: McpServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: JsonRpcRequest,
+  extra: MessageContext,
+  tap?: Parameters<McpServer['createSession']>[0]['tap'],
+): Promise<void> {
+  try {
+    checkModernHeaders(req, request);
+  } catch (error) {
+    if (!(error instanceof JsonRpcError)) throw error;
+    const body = JSON.stringify(errorResponse(request.id, error.toErrorObject()));
+    res.writeHead(error.rpcCode === ErrorCodes.InvalidParams ? 400 : statusOf(error.rpcCode), { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
+  let streaming = false;
+  let answered = false;
+  const session = server.createSession({
+    ...(tap ? { tap } : {}),
+    send: (payload: JsonRpcMessage | JsonRpcMessage[]) => {
+      if (answered || res.writableEnded || res.destroyed) return;
+      const message = payload as JsonRpcMessage;
+      if (isResponse(message)) {
+        answered = true;
+        const text = JSON.stringify(message);
+        if (streaming) {
+          res.end(`event: message\ndata: ${text}\n\n`);
+        } else {
+          const status = 'error' in message ? statusOf(message.error.code) : 200;
+          res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+          res.end(text);
+        }
+        return;
+      }
+      // A notification about this request (progress, a log message) goes first: stream the answer.
+      if (!streaming) {
+        streaming = true;
+        res.writeHead(200, { ...sseHeaders(), 'x-accel-buffering': 'no' });
+      }
+      res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    },
+  });
+  // The client closing the stream is the cancellation of the request (transports §Cancellation).
+  const onClose = (): void => {
+    if (!answered) session.close();
+  };
+  res.once('close', onClose);
+  try {
+    await session.receive(request, extra);
+  } finally {
+    if (answered) session.close();
+  }
+}

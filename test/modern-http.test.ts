@@ -1,0 +1,152 @@
+/**
+ * The 2026-07-28 revision over Streamable HTTP: no session, the mirrored headers checked against
+ * the body, statuses as the transport page says, and the handshake era on the same endpoint at
+ * the same time. Every answer is checked against the official schema of its revision.
+ */
+import { request } from 'undici';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { initializeBody, JSON_AND_SSE, openSession, startTestHttp } from './helpers/http.js';
+import { checkOutgoing } from './helpers/schema.js';
+
+const MODERN = '2026-07-28';
+const meta = (extra: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'modern-http', version: '1' },
+  ...extra,
+});
+
+interface Exchange {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Every JSON-RPC message in the body (one for JSON, each event for SSE). */
+  messages: Array<Record<string, unknown>>;
+}
+
+let nextId = 1;
+
+/** POSTs a modern request with the headers a conforming client sends, unless `headers` overrides them. */
+async function post(url: string, method: string, params: Record<string, unknown>, headers: Record<string, string | undefined> = {}): Promise<Exchange> {
+  const id = nextId++;
+  const named = (params.name ?? params.uri) as string | undefined;
+  const all: Record<string, string | undefined> = {
+    ...JSON_AND_SSE,
+    'mcp-protocol-version': MODERN,
+    'mcp-method': method,
+    ...(named !== undefined && ['tools/call', 'prompts/get', 'resources/read'].includes(method) ? { 'mcp-name': named } : {}),
+    ...headers,
+  };
+  const sent = Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined)) as Record<string, string>;
+  const response = await request(url, { method: 'POST', headers: sent, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+  const text = await response.body.text();
+  const type = String(response.headers['content-type'] ?? '');
+  const messages = type.startsWith('text/event-stream')
+    ? text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 7).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    : text
+      ? [JSON.parse(text) as Record<string, unknown>]
+      : [];
+  for (const message of messages) {
+    const problems = checkOutgoing(message, MODERN as never, () => method);
+    assert.equal(problems, [], `${method}: ${JSON.stringify(message).slice(0, 300)}`);
+  }
+  return { status: response.statusCode, headers: response.headers, messages };
+}
+
+const answerOf = (exchange: Exchange) => exchange.messages.at(-1)!;
+
+test('modern requests need no session: discover, tools/list, tools/call over plain POSTs, no Mcp-Session-Id minted', async () => {
+  const http = await startTestHttp();
+  try {
+    const discovered = await post(http.urls.mcp, 'server/discover', { _meta: meta() });
+    assert.is(discovered.status, 200);
+    assert.is(discovered.headers['mcp-session-id'], undefined);
+    assert.ok((answerOf(discovered).result as { supportedVersions: string[] }).supportedVersions.includes(MODERN));
+    const listed = await post(http.urls.mcp, 'tools/list', { _meta: meta() });
+    assert.is((answerOf(listed).result as { resultType: string }).resultType, 'complete');
+    const called = await post(http.urls.mcp, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: meta() });
+    assert.is(called.status, 200);
+    assert.is((answerOf(called).result as { resultType: string }).resultType, 'complete');
+    // Progress goes first on an SSE response to the same POST, then the result ends it.
+    const progress = await post(http.urls.mcp, 'tools/call', { name: 'test_tool_with_progress', arguments: {}, _meta: meta({ progressToken: 'tok' }) });
+    assert.match(String(progress.headers['content-type']), 'text/event-stream');
+    assert.ok(progress.messages.some((message) => message.method === 'notifications/progress'));
+    assert.ok('result' in answerOf(progress));
+  } finally {
+    await http.close();
+  }
+});
+
+test('headers are checked against the body: missing or mismatched is 400 HeaderMismatch (-32020), Base64 names decoded', async () => {
+  const http = await startTestHttp();
+  try {
+    const cases: Array<[string, Record<string, string | undefined>]> = [
+      ['no MCP-Protocol-Version', { 'mcp-protocol-version': undefined }],
+      ['another MCP-Protocol-Version', { 'mcp-protocol-version': '2025-11-25' }],
+      ['no Mcp-Method', { 'mcp-method': undefined }],
+      ['another Mcp-Method', { 'mcp-method': 'tools/list' }],
+      ['no Mcp-Name', { 'mcp-name': undefined }],
+      ['another Mcp-Name', { 'mcp-name': 'test_error_handling' }],
+      ['a broken Base64 name', { 'mcp-name': '=?base64?@@@?=' }],
+    ];
+    for (const [what, headers] of cases) {
+      const refused = await post(http.urls.mcp, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: meta() }, headers);
+      assert.is(refused.status, 400, what);
+      assert.is((answerOf(refused).error as { code: number }).code, -32020, what);
+      assert.ok('id' in answerOf(refused), `${what}: the error names the request`);
+    }
+    const encoded = await post(http.urls.mcp, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: meta() }, { 'mcp-name': `=?base64?${Buffer.from('test_simple_text').toString('base64')}?=` });
+    assert.is(encoded.status, 200);
+  } finally {
+    await http.close();
+  }
+});
+
+test('statuses: unsupported version 400 -32022, missing capabilities 400 -32602, a removed or unknown method 404 -32601', async () => {
+  const http = await startTestHttp();
+  try {
+    const unsupported = await post(http.urls.mcp, 'tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) }, { 'mcp-protocol-version': '2099-01-01' });
+    assert.is(unsupported.status, 400);
+    assert.is((answerOf(unsupported).error as { code: number }).code, -32022);
+    assert.ok(((answerOf(unsupported).error as { data: { supported: string[] } }).data.supported).includes(MODERN));
+    const bare = await post(http.urls.mcp, 'tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } });
+    assert.is(bare.status, 400);
+    assert.is((answerOf(bare).error as { code: number }).code, -32602);
+    const ping = await post(http.urls.mcp, 'ping', { _meta: meta() });
+    assert.is(ping.status, 404);
+    assert.is((answerOf(ping).error as { code: number }).code, -32601);
+  } finally {
+    await http.close();
+  }
+});
+
+test('both eras on one endpoint at once: a handshake session keeps its session id and shapes while modern requests interleave', async () => {
+  const http = await startTestHttp();
+  try {
+    const session = await openSession(http.urls.mcp);
+    const legacyHeaders = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        if (i % 2) return (await post(http.urls.mcp, 'tools/list', { _meta: meta() })).messages.at(-1)!;
+        const response = await request(http.urls.mcp, { method: 'POST', headers: legacyHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 1000 + i, method: 'tools/list' }) });
+        return JSON.parse(await response.body.text()) as Record<string, unknown>;
+      }),
+    );
+    runs.forEach((answer, i) => {
+      const result = answer.result as Record<string, unknown>;
+      if (i % 2) assert.is(result.resultType, 'complete');
+      else {
+        assert.not.ok('resultType' in result, 'a 2025 session never sees a 2026 field');
+        assert.equal(checkOutgoing(answer, '2025-11-25', () => 'tools/list'), []);
+      }
+    });
+    // initialize still mints a session, as before.
+    const init = await request(http.urls.mcp, { method: 'POST', headers: JSON_AND_SSE, body: JSON.stringify(initializeBody()) });
+    await init.body.text();
+    assert.ok(init.headers['mcp-session-id']);
+  } finally {
+    await http.close();
+  }
+});
+
+test.run();
