@@ -112,9 +112,17 @@ test('statuses: unsupported version 400 -32022, missing capabilities 400 -32602,
     const bare = await post(http.urls.mcp, 'tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } });
     assert.is(bare.status, 400);
     assert.is((answerOf(bare).error as { code: number }).code, -32602);
-    const ping = await post(http.urls.mcp, 'ping', { _meta: meta() });
-    assert.is(ping.status, 404);
-    assert.is((answerOf(ping).error as { code: number }).code, -32601);
+    for (const removed of ['ping', 'initialize', 'logging/setLevel']) {
+      const answer = await post(http.urls.mcp, removed, { _meta: meta() });
+      assert.is(answer.status, 404, removed);
+      assert.is((answerOf(answer).error as { code: number }).code, -32601, removed);
+    }
+    // A capability the request did not declare: 400 -32021 naming it as ClientCapabilities.
+    const undeclared = await post(http.urls.mcp, 'tools/call', { name: 'test_missing_capability', arguments: {}, _meta: meta() });
+    assert.is(undeclared.status, 400);
+    assert.equal((answerOf(undeclared).error as { code: number; data: unknown }).data, { requiredCapabilities: { sampling: {} } });
+    const declared = await post(http.urls.mcp, 'tools/call', { name: 'test_missing_capability', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } }) });
+    assert.is(declared.status, 200);
   } finally {
     await http.close();
   }

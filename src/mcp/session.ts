@@ -320,6 +320,7 @@ export class McpSession {
         return context.signal;
       },
       protocolVersion: this.#version!,
+      clientCapabilities: this.#clientCapabilities,
       extra: context.extra,
       session: this,
       progress: featuresOf(this.#version!).progressMessage
@@ -345,6 +346,7 @@ export class McpSession {
         return context.signal;
       },
       protocolVersion: request.version,
+      clientCapabilities: request.capabilities,
       extra: context.extra,
       session: { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no server-to-client requests in 2026-07-28')) },
       progress: (progress, total, message) => context.progress(progress, total, message),

@@ -7,7 +7,7 @@ import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
-import { featuresOf, type AnyProtocolVersion } from './versions.js';
+import { featuresOf, isModernVersion, type AnyProtocolVersion } from './versions.js';
 import { MissingClientCapabilityError } from './client-capability.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -41,6 +41,8 @@ export interface ToolContext {
   log(level: LogLevel, data: unknown): void;
   /** The session the call came in on: per-connection state (detected project, roots) hangs off it. */
   session: object;
+  /** The capabilities the client declared: its session's, or (2026-07-28) this request's own. */
+  clientCapabilities: Record<string, unknown>;
   /** A request to the client on behalf of this call (sampling, elicitation, roots), checked against its capabilities. */
   request(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
@@ -54,6 +56,8 @@ export interface ToolDefinition {
   annotations?: JsonObject;
   icons?: JsonObject[];
   execution?: JsonObject;
+  /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
+  modernOnly?: boolean;
   run(args: JsonObject, context: ToolContext): Promise<ToolOutput> | ToolOutput;
 }
 
@@ -120,14 +124,16 @@ export class ToolRegistry {
   }
 
   list(version: AnyProtocolVersion, cursor: unknown): Record<string, unknown> {
-    return listResult('tools', this.#sorted, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
+    const modern = isModernVersion(version);
+    const tools = modern ? this.#sorted : this.#sorted.filter((tool) => !tool.modernOnly);
+    return listResult('tools', tools, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
   }
 
   async call(params: Params, context: ToolContext): Promise<CallToolResult> {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
     const tool = this.#tools.get(name);
-    if (!tool) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
+    if (!tool || (tool.modernOnly && !isModernVersion(context.protocolVersion))) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new InvalidParamsError('Invalid params: "arguments" must be an object');

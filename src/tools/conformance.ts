@@ -3,6 +3,7 @@
  * served only with `--profile conformance`. They exercise the engine (progress, logging,
  * cancellation, error results); they are not code-intelligence tools.
  */
+import { MissingRequiredClientCapabilityError } from '../jsonrpc/index.js';
 import { ToolError, type ToolDefinition } from '../mcp/tools.js';
 import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './conformance-fixtures.js';
 
@@ -80,6 +81,33 @@ export function conformanceTools(): ToolDefinition[] {
         await sleep(10, context.signal);
         context.log('info', 'Tool execution completed');
         return { content: [{ type: 'text', text: 'Logging complete' }] };
+      },
+    },
+    {
+      // The 2026-07-28 suite's name for the same tool (server-stateless: no log without a level).
+      name: 'test_logging_tool',
+      description: 'Sends three log messages while it runs (only to a request that set a log level).',
+      inputSchema: NO_ARGUMENTS,
+      modernOnly: true,
+      async run(_args, context) {
+        for (const message of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
+          context.log('info', message);
+          await sleep(10, context.signal);
+        }
+        return { content: [{ type: 'text', text: 'Logging complete' }] };
+      },
+    },
+    {
+      // 2026-07-28: a request that needs a capability its _meta did not declare gets -32021.
+      name: 'test_missing_capability',
+      description: 'Needs the client to support sampling; fails with MissingRequiredClientCapability when the request did not declare it.',
+      inputSchema: NO_ARGUMENTS,
+      modernOnly: true,
+      run(_args, context) {
+        if (typeof context.clientCapabilities.sampling !== 'object' || context.clientCapabilities.sampling === null) {
+          throw new MissingRequiredClientCapabilityError({ sampling: {} }, 'This tool needs the client to support sampling: declare it in _meta["io.modelcontextprotocol/clientCapabilities"]');
+        }
+        return { content: [{ type: 'text', text: 'The request declared sampling' }] };
       },
     },
     {

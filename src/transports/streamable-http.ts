@@ -99,14 +99,14 @@ export class StreamableHttpEndpoint {
     const sessionId = header(req, 'mcp-session-id');
     const single = Array.isArray(body) ? undefined : classify(body);
 
-    if (single?.kind === 'request' && single.message.method === 'initialize') {
-      if (sessionId !== undefined) throw httpErrors.badRequest('initialize must be sent without an MCP-Session-Id header');
-      return this.#initialize(body, res, query, req);
-    }
-    // 2026-07-28: no session; the request carries its version and capabilities (http-stateless.ts).
+    // 2026-07-28 (even an `initialize` carrying modern _meta, which that revision removed): no session; the request carries its version and capabilities (http-stateless.ts).
     if (sessionId === undefined && single?.kind === 'request' && isModernRequest(single.message.method, single.message.params?._meta as Params | undefined)) {
       const extra: MessageContext = { transport: 'streamable-http', query, headers: req.headers };
       return serveModernRequest(this.#options.server, req, res, single.message, extra, this.#options.tap?.('http-2026'));
+    }
+    if (single?.kind === 'request' && single.message.method === 'initialize') {
+      if (sessionId !== undefined) throw httpErrors.badRequest('initialize must be sent without an MCP-Session-Id header');
+      return this.#initialize(body, res, query, req);
     }
     const session = this.#session(sessionId);
     this.#checkVersionHeader(req);
