@@ -1,4 +1,6 @@
 /** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
+import { loadStateKey, RequestStateSealer } from '../mcp/request-state.js';
+import { sextantHome } from '../index/store.js';
 import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';
 import { createSextantServer, type Profile } from '../tools/index.js';
@@ -42,7 +44,15 @@ export async function serve(options: ServeOptions): Promise<void> {
   const config = options.workspace ?? resolveWorkspaceConfig();
   for (const note of config.notes) logger.warning(note);
   const projects = new ProjectService({ config, logger, watch: options.watch ?? true, autoIndex: options.autoIndex ?? false });
-  const server = createSextantServer({ profile: options.profile, logger, projects });
+  // One key for every process that shares SEXTANT_HOME: a retry of a 2026 multi round-trip request may reach another one.
+  let requestState: RequestStateSealer;
+  try {
+    requestState = new RequestStateSealer(loadStateKey(sextantHome()));
+  } catch (error) {
+    logger.warning('No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so a retry must come back to it', error);
+    requestState = RequestStateSealer.ephemeral();
+  }
+  const server = createSextantServer({ profile: options.profile, logger, projects, requestState });
   try {
     await serveWith(options, server, projects);
   } finally {

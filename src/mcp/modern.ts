@@ -6,6 +6,7 @@
  * is `server/discover`, which exists only in this era); everything else belongs to the session
  * its `initialize` began.
  */
+import { createHash } from 'node:crypto';
 import { InvalidParamsError, UnsupportedProtocolVersionError, type Params, type Result } from '../jsonrpc/index.js';
 import { isLogLevel, type LogLevel } from './logging.js';
 import { ALL_PROTOCOL_VERSIONS, isModernVersion, type ModernProtocolVersion } from './versions.js';
@@ -85,5 +86,14 @@ export const CACHE_VOLATILE: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 /** A modern `complete` result: `resultType`, the server's identity in `_meta`, and caching hints where the method has them. */
 export function completeResult(result: Result, serverInfo: Params, cache?: CacheHint): Result {
   const meta = isObject(result._meta) ? result._meta : {};
+  // An interim input_required result is never cacheable and keeps its type (caching §Cacheable Results).
+  if (result.resultType === 'input_required') return { ...result, _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
   return { ...result, ...(cache ?? {}), resultType: 'complete', _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
+}
+
+/** Who is asking, for sealing request state: a digest of the bearer credentials when there are any. */
+export function principalOf(headers: Record<string, string | string[] | undefined> | undefined): string | undefined {
+  const authorization = headers?.authorization;
+  const value = Array.isArray(authorization) ? authorization[0] : authorization;
+  return value ? createHash('sha256').update(value).digest('base64url') : undefined;
 }

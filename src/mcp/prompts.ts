@@ -2,6 +2,7 @@
  * Prompts: listing, getting with argument checks, and completion of their arguments. Sextant's
  * default server registers none yet; the registry answers correctly when empty.
  */
+import { InputRequired, type RoundInput } from './mrtr.js';
 import { InvalidParamsError } from '../jsonrpc/index.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
@@ -21,11 +22,18 @@ export interface PromptMessage {
   content: ContentBlock;
 }
 
+export interface PromptResult {
+  description?: string;
+  messages: PromptMessage[];
+}
+
 export interface PromptDefinition {
   name: string;
   description: string;
   arguments?: PromptArgument[];
-  get(args: Record<string, string>): Promise<{ description?: string; messages: PromptMessage[] }> | { description?: string; messages: PromptMessage[] };
+  get(args: Record<string, string>, input?: RoundInput): Promise<PromptResult | InputRequired> | PromptResult | InputRequired;
+  /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
+  modernOnly?: boolean;
   /** Candidate values for one argument, given what the user typed so far. */
   complete?(argument: string, value: string, context: Record<string, string>): string[];
 }
@@ -39,17 +47,20 @@ export class PromptRegistry {
     return this;
   }
 
-  list(cursor: unknown): Record<string, unknown> {
-    const sorted = [...this.#prompts.values()].sort((a, b) => compare(a.name, b.name));
-    return listResult('prompts', sorted, (prompt) => prompt.name, cursor, ({ get: _get, complete: _complete, ...described }) => described);
+  list(cursor: unknown, modern = false): Record<string, unknown> {
+    const sorted = [...this.#prompts.values()].filter((prompt) => modern || !prompt.modernOnly).sort((a, b) => compare(a.name, b.name));
+    return listResult('prompts', sorted, (prompt) => prompt.name, cursor, ({ get: _get, complete: _complete, modernOnly: _modernOnly, ...described }) => described);
   }
 
-  async get(name: unknown, args: unknown): Promise<JsonObject> {
+  /** The prompt's messages; with `input` (a modern request), possibly InputRequired instead. */
+  async get(name: unknown, args: unknown, input?: RoundInput): Promise<JsonObject | InputRequired> {
     const prompt = this.#find(name);
+    if (prompt.modernOnly && !input) throw new InvalidParamsError(`Unknown prompt: ${String(name)}`, { name });
     const values = stringRecord(args, 'arguments');
     const missing = (prompt.arguments ?? []).filter((arg) => arg.required && values[arg.name] === undefined).map((arg) => arg.name);
     if (missing.length > 0) throw new InvalidParamsError(`Missing required arguments for prompt "${prompt.name}": ${missing.join(', ')}`);
-    return { ...(await prompt.get(values)) };
+    const got = await prompt.get(values, input);
+    return got instanceof InputRequired ? got : { ...got };
   }
 
   complete(ref: JsonObject, argument: JsonObject, context: unknown): { values: string[]; total?: number; hasMore?: boolean } {

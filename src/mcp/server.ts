@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../log.js';
 import { PromptRegistry } from './prompts.js';
+import { RequestStateSealer } from './request-state.js';
 import { ResourceRegistry } from './resources.js';
 import { McpSession, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
 import { ToolRegistry } from './tools.js';
@@ -17,6 +18,11 @@ export interface McpServerOptions {
   onRootsChanged?: (session: McpSession) => void;
   /** Facts for the HTTP /health endpoint beyond liveness (the product's status and projects). */
   health?: () => Record<string, unknown>;
+  /**
+   * Seals multi round-trip request state (2026-07-28). One per server, shared by every session:
+   * an HTTP request's session lives for that request only. Default: a key of this process alone.
+   */
+  requestState?: RequestStateSealer;
 }
 
 export class McpServer {
@@ -27,6 +33,7 @@ export class McpServer {
   readonly #onRootsChanged: ((session: McpSession) => void) | undefined;
   readonly #sessions = new Set<McpSession>();
   readonly #health: (() => Record<string, unknown>) | undefined;
+  readonly requestState: RequestStateSealer;
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
@@ -34,6 +41,7 @@ export class McpServer {
     this.#onSessionReady = options.onSessionReady;
     this.#onRootsChanged = options.onRootsChanged;
     this.#health = options.health;
+    this.requestState = options.requestState ?? RequestStateSealer.ephemeral();
     this.registries = {
       tools: options.registries?.tools ?? new ToolRegistry(),
       resources: options.registries?.resources ?? new ResourceRegistry(),
@@ -42,7 +50,7 @@ export class McpServer {
   }
 
   createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
-    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries };
+    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, requestState: this.requestState };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
     if (this.#onRootsChanged) sessionOptions.onRootsChanged = this.#onRootsChanged;

@@ -23,7 +23,9 @@ import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import { ToolError, type ToolContext, type ToolRegistry } from './tools.js';
 import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
-import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
+import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, principalOf, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
+import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
+import { RequestStateSealer } from './request-state.js';
 import { ALL_PROTOCOL_VERSIONS, featuresOf, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from './versions.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
@@ -60,6 +62,8 @@ export interface McpSessionOptions {
   onReady?: (session: McpSession) => void;
   /** Called when the client sends notifications/roots/list_changed (never answered: it is a notification). */
   onRootsChanged?: (session: McpSession) => void;
+  /** Seals and opens the requestState of multi round-trip requests (2026-07-28). */
+  requestState?: RequestStateSealer;
 }
 
 export interface ClientInfo {
@@ -212,7 +216,8 @@ export class McpSession {
       cache: CACHE_STATIC,
     });
     this.#handle('tools/call', async (params, context) => ({ ...(await tools.call(params, this.#toolContext(params, context))) }), {
-      run: async (params, context, request) => ({ ...(await tools.call(params, this.#modernToolContext(params, context, request))) }),
+      run: (params, context, request) =>
+        this.#withRounds('tools/call', params, context, request, (input) => tools.call(params, this.#modernToolContext(params, context, request, input))),
     });
     this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor), cache: CACHE_STATIC });
     this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor), {
@@ -244,9 +249,10 @@ export class McpSession {
       this.#subscriptions.delete(this.#resourceUri(params));
       return {};
     });
-    this.#handle('prompts/list', (params) => prompts.list(params.cursor), { run: (params) => prompts.list(params.cursor), cache: CACHE_STATIC });
-    const getPrompt = (params: Params): Promise<Result> | Result => prompts.get(params.name, params.arguments);
-    this.#handle('prompts/get', getPrompt, { run: getPrompt });
+    this.#handle('prompts/list', (params) => prompts.list(params.cursor), { run: (params) => prompts.list(params.cursor, true), cache: CACHE_STATIC });
+    this.#handle('prompts/get', async (params) => (await prompts.get(params.name, params.arguments)) as Result, {
+      run: (params, context, request) => this.#withRounds('prompts/get', params, context, request, (input) => prompts.get(params.name, params.arguments, input)),
+    });
     const complete = (params: Params): Result => {
       const { ref, argument } = params;
       if (!isObject(ref) || !isObject(argument)) throw new InvalidParamsError('Invalid params: "ref" and "argument" must be objects');
@@ -334,12 +340,38 @@ export class McpSession {
   }
 
   /**
+   * Runs a handler that may need the client's input (multi round-trip requests): the retry's
+   * inputResponses and verified requestState go in; an InputRequired coming out becomes the
+   * `input_required` result, its state sealed to this request and principal.
+   */
+  async #withRounds(
+    method: string,
+    params: Params,
+    context: RequestContext<MessageContext>,
+    request: ModernRequest,
+    run: (input: RoundInput) => Promise<object>,
+  ): Promise<Result> {
+    const sealer = this.#sealer;
+    const principal = principalOf(context.extra?.headers);
+    const outcome = await run(roundInput(sealer, method, params, principal));
+    if (!(outcome instanceof InputRequired)) return { ...outcome } as Result;
+    return inputRequiredResult(outcome, { sealer, method, params, capabilities: request.capabilities, principal });
+  }
+
+  get #sealer(): RequestStateSealer {
+    this.#ownSealer ??= this.#options.requestState ?? RequestStateSealer.ephemeral();
+    return this.#ownSealer;
+  }
+
+  #ownSealer: RequestStateSealer | undefined;
+
+  /**
    * A tool call of the modern era: everything comes from the request. Log messages go out only
    * when it named a level; there is no session to keep a detected project in (each call detects
    * again), and no server-to-client request: the revision replaces those with multi round-trip
    * requests, which are not served yet.
    */
-  #modernToolContext(params: Params, context: RequestContext<MessageContext>, request: ModernRequest): ToolContext {
+  #modernToolContext(params: Params, context: RequestContext<MessageContext>, request: ModernRequest, input: RoundInput): ToolContext {
     const logger = typeof params.name === 'string' ? params.name : undefined;
     return {
       get signal() {
@@ -347,6 +379,7 @@ export class McpSession {
       },
       protocolVersion: request.version,
       clientCapabilities: request.capabilities,
+      input,
       extra: context.extra,
       session: { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no server-to-client requests in 2026-07-28')) },
       progress: (progress, total, message) => context.progress(progress, total, message),

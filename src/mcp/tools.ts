@@ -8,6 +8,7 @@ import { listResult } from './pagination.js';
 import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
 import { featuresOf, isModernVersion, type AnyProtocolVersion } from './versions.js';
+import { InputRequired, type RoundInput } from './mrtr.js';
 import { MissingClientCapabilityError } from './client-capability.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -43,6 +44,8 @@ export interface ToolContext {
   session: object;
   /** The capabilities the client declared: its session's, or (2026-07-28) this request's own. */
   clientCapabilities: Record<string, unknown>;
+  /** 2026-07-28 only: what a retry brought (inputResponses and the verified requestState); the tool may return InputRequired. */
+  input?: RoundInput;
   /** A request to the client on behalf of this call (sampling, elicitation, roots), checked against its capabilities. */
   request(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
@@ -58,7 +61,8 @@ export interface ToolDefinition {
   execution?: JsonObject;
   /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
   modernOnly?: boolean;
-  run(args: JsonObject, context: ToolContext): Promise<ToolOutput> | ToolOutput;
+  /** A modern request may get InputRequired back (multi round-trip requests: see mrtr.ts). */
+  run(args: JsonObject, context: ToolContext): Promise<ToolOutput | InputRequired> | ToolOutput | InputRequired;
 }
 
 /** A failure the tool wants the model to read: reported as `isError: true`, never as a protocol error. */
@@ -129,7 +133,7 @@ export class ToolRegistry {
     return listResult('tools', tools, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
   }
 
-  async call(params: Params, context: ToolContext): Promise<CallToolResult> {
+  async call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired> {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
     const tool = this.#tools.get(name);
@@ -148,9 +152,14 @@ export class ToolRegistry {
       throw new InvalidParamsError(text, { errors: checked.errors });
     }
 
-    let output: ToolOutput;
+    let output: ToolOutput | InputRequired;
     try {
       output = await tool.run(args as JsonObject, context);
+      if (output instanceof InputRequired) {
+        // Only a modern request can carry it to the client; anywhere else it is the tool's bug.
+        if (!context.input) throw new Error('the tool asked for client input outside a 2026-07-28 request');
+        return output;
+      }
     } catch (error) {
       if (error instanceof ToolError) return toolErrorResult(error);
       if (error instanceof MissingClientCapabilityError) return errorResult(error.message);

@@ -1,4 +1,5 @@
 /** Composes the server Sextant ships: identity, the tools of the chosen profile. */
+import type { RequestStateSealer } from '../mcp/request-state.js';
 import type { Logger } from '../log.js';
 import { McpServer } from '../mcp/server.js';
 import { ToolRegistry } from '../mcp/tools.js';
@@ -6,6 +7,7 @@ import { VERSION } from '../version.js';
 import { PromptRegistry } from '../mcp/prompts.js';
 import { ResourceRegistry } from '../mcp/resources.js';
 import { conformanceTools } from './conformance.js';
+import { CONFORMANCE_MRTR_PROMPT, conformanceMrtrTools } from './conformance-mrtr.js';
 import { registerConformancePrompts, registerConformanceResources } from './conformance-fixtures.js';
 import { createHealthCheckTool, projectReports } from './health-check.js';
 import { createIndexStatusTool } from './index-status.js';
@@ -27,6 +29,8 @@ export interface SextantServerOptions {
   onSessionReady?: ConstructorParameters<typeof McpServer>[0]['onSessionReady'];
   /** Projects and workspaces; default: none configured (only client roots and query parameters detect one). */
   projects?: ProjectService;
+  /** Seals multi round-trip state; `serve` shares one key through SEXTANT_HOME (see request-state.ts). */
+  requestState?: RequestStateSealer;
 }
 
 export function createSextantServer(options: SextantServerOptions = {}): McpServer {
@@ -48,9 +52,10 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
   if (options.profile === 'conformance') {
-    for (const tool of conformanceTools()) tools.register(tool);
+    for (const tool of [...conformanceTools(), ...conformanceMrtrTools()]) tools.register(tool);
     registerConformanceResources(resources);
     registerConformancePrompts(prompts);
+    prompts.register(CONFORMANCE_MRTR_PROMPT);
   }
   const serverOptions: ConstructorParameters<typeof McpServer>[0] = {
     identity: {
@@ -62,6 +67,7 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
     registries: { tools, resources, prompts },
   };
   if (logger) serverOptions.logger = logger;
+  if (options.requestState) serverOptions.requestState = options.requestState;
   if (options.onSessionReady) serverOptions.onSessionReady = options.onSessionReady;
   // Roots are asked for when a tool first needs the project (a session that never asks costs
   // the client nothing), and again as soon as the client says they changed.

@@ -121,7 +121,8 @@ export function checkOutgoing(message: unknown, revision: Revision | undefined, 
   if ('result' in msg) {
     const envelope = check(rev, 'JSONRPCResponse', msg, false);
     const method = methodOf(msg.id);
-    const type = method === undefined ? undefined : RESULT_TYPES[method];
+    const interim = (msg.result as Json | undefined)?.resultType === 'input_required';
+    const type = method === undefined ? undefined : interim ? 'InputRequiredResult' : RESULT_TYPES[method];
     if (!type) return [...envelope, `response to an unknown request ${JSON.stringify(msg.id)} (${String(method)})`];
     return [...envelope, ...check(rev, type, msg.result, true)];
   }
