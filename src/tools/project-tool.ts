@@ -4,6 +4,8 @@
  * roots hint on the first response of a session.
  */
 import type { MessageContext } from '../mcp/session.js';
+import { InvalidParamsError } from '../jsonrpc/index.js';
+import { InputRequired } from '../mcp/mrtr.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutput } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';
@@ -31,6 +33,9 @@ function asToolError(error: unknown): unknown {
   return error;
 }
 
+/** The key of the roots input request in a 2026-07-28 input_required result. */
+export const ROOTS_INPUT = 'client_roots';
+
 export function projectTool(projects: ProjectService, tool: ProjectToolDefinition): ToolDefinition {
   const properties = { ...((tool.inputSchema.properties as JsonObject | undefined) ?? {}), workspace: WORKSPACE_PROPERTY };
   return {
@@ -38,7 +43,20 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
     inputSchema: { ...tool.inputSchema, properties },
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
-      const resolved = await projects.resolve(args.workspace, context.session as RootsClient, extra?.query);
+      let client = context.session as RootsClient & object;
+      if (context.input) {
+        // 2026-07-28: the client's roots come by a multi round-trip request, not a request of ours.
+        const declared = typeof context.clientCapabilities.roots === 'object' && context.clientCapabilities.roots !== null;
+        const answer = context.input.responses[ROOTS_INPUT];
+        if (declared && answer === undefined && args.workspace === undefined) {
+          return new InputRequired({ [ROOTS_INPUT]: { method: 'roots/list', params: {} } });
+        }
+        if (answer !== undefined && !Array.isArray((answer as { roots?: unknown } | null)?.roots)) {
+          throw new InvalidParamsError(`Invalid params: inputResponses["${ROOTS_INPUT}"] must be a ListRootsResult ({ roots: [...] })`);
+        }
+        client = projects.modernClient(declared ? answer : undefined);
+      }
+      const resolved = await projects.resolve(args.workspace, client, extra?.query);
       let output: ToolOutput;
       try {
         output = await tool.run(projects.project(resolved.root), resolved, args, context);

@@ -10,6 +10,9 @@ import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type Project
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
 
+/** Distinct roots lists remembered for 2026-07-28 requests. */
+const MAX_MODERN_CLIENTS = 256;
+
 export interface ResolvedProject {
   root: string;
   source: ProjectSource;
@@ -39,6 +42,8 @@ export class ProjectService {
   readonly #searchBudgetMs: number | undefined;
   readonly autoIndex: boolean;
   readonly #sessions = new WeakMap<object, SessionProjects>();
+  /** 2026-07-28 requests have no session: one stand-in per roots list, so a retry with the same roots detects nothing twice. */
+  readonly #modernClients = new Map<string, RootsClient & object>();
   readonly #projects = new Map<string, Project>();
 
   constructor(options: ProjectServiceOptions) {
@@ -67,6 +72,22 @@ export class ProjectService {
       this.#sessions.set(session, projects);
     }
     return projects;
+  }
+
+  /**
+   * The stand-in for a session of a 2026-07-28 request: its roots are the ListRootsResult the
+   * client sent in inputResponses (or none). Kept per roots list (least recently used out), so
+   * detection, its logs and its hint happen once per list, not once per request.
+   */
+  modernClient(roots: unknown): RootsClient & object {
+    const key = roots === undefined ? '' : JSON.stringify(roots);
+    let client = this.#modernClients.get(key);
+    if (client) this.#modernClients.delete(key);
+    else if (roots === undefined) client = { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no roots in this request')) };
+    else client = { clientCapabilities: { roots: {} }, requestClient: async () => roots as Record<string, unknown> };
+    this.#modernClients.set(key, client);
+    if (this.#modernClients.size > MAX_MODERN_CLIENTS) this.#modernClients.delete(this.#modernClients.keys().next().value!);
+    return client;
   }
 
   /** The client's roots changed: detect again from fresh roots. */
