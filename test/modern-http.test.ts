@@ -102,6 +102,30 @@ test('headers are checked against the body: missing or mismatched is 400 HeaderM
   }
 });
 
+test('x-mcp-header parameters: the Mcp-Param header must be there and match the body, Base64 strictly decoded', async () => {
+  const http = await startTestHttp();
+  try {
+    const call = (headers: Record<string, string | undefined>, args: Record<string, unknown> = { region: 'us-west1' }) =>
+      post(http.urls.mcp, 'tools/call', { name: 'test_custom_header', arguments: args, _meta: meta() }, headers);
+    assert.is((await call({ 'mcp-param-region': 'us-west1' })).status, 200);
+    assert.is((await call({ 'mcp-param-region': `=?base64?${Buffer.from('us-west1').toString('base64')}?=` })).status, 200);
+    assert.is((await call({ 'mcp-param-region': '=?base64?dXMtd2VzdDE?=' })).status, 400, 'unpadded Base64 is refused');
+    const unicode = 'Hello, 世界';
+    assert.is((await call({ 'mcp-param-region': `=?base64?${Buffer.from(unicode).toString('base64')}?=` }, { region: unicode })).status, 200);
+    for (const headers of [{}, { 'mcp-param-region': 'eu-central1' }]) {
+      const refused = await call(headers);
+      assert.is(refused.status, 400);
+      assert.is((answerOf(refused).error as { code: number }).code, -32020);
+    }
+    // The parameter absent from the body: no header expected.
+    const listed = await post(http.urls.mcp, 'tools/list', { _meta: meta() });
+    const tool = ((answerOf(listed).result as { tools: Array<{ name: string; inputSchema: Record<string, unknown> }> }).tools).find((t) => t.name === 'json_schema_2020_12_tool')!;
+    assert.ok('allOf' in tool.inputSchema && 'if' in tool.inputSchema, '2026 requests see the 2020-12 vocabulary');
+  } finally {
+    await http.close();
+  }
+});
+
 test('statuses: unsupported version 400 -32022, missing capabilities 400 -32602, a removed or unknown method 404 -32601', async () => {
   const http = await startTestHttp();
   try {

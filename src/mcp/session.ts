@@ -25,6 +25,7 @@ import { ToolError, type ToolContext, type ToolRegistry } from './tools.js';
 import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
 import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, principalOf, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
 import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
+import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
 import { ALL_PROTOCOL_VERSIONS, featuresOf, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from './versions.js';
 
@@ -216,8 +217,11 @@ export class McpSession {
       cache: CACHE_STATIC,
     });
     this.#handle('tools/call', async (params, context) => ({ ...(await tools.call(params, this.#toolContext(params, context))) }), {
-      run: (params, context, request) =>
-        this.#withRounds('tools/call', params, context, request, (input) => tools.call(params, this.#modernToolContext(params, context, request, input))),
+      run: (params, context, request) => {
+        // Over HTTP the x-mcp-header parameters must match their Mcp-Param-* headers (SEP-2243).
+        if (context.extra?.transport === 'streamable-http' && context.extra.headers) checkParamHeaders(tools.modernInputSchema(params.name), params.arguments, context.extra.headers);
+        return this.#withRounds('tools/call', params, context, request, (input) => tools.call(params, this.#modernToolContext(params, context, request, input)));
+      },
     });
     this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor), cache: CACHE_STATIC });
     this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor), {

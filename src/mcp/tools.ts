@@ -61,6 +61,11 @@ export interface ToolDefinition {
   execution?: JsonObject;
   /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
   modernOnly?: boolean;
+  /**
+   * The input schema for 2026-07-28 requests, where a tool schema may use any JSON Schema 2020-12
+   * keyword (SEP-2106); older revisions keep `inputSchema`.
+   */
+  modernInputSchema?: JsonObject;
   /** A modern request may get InputRequired back (multi round-trip requests: see mrtr.ts). */
   run(args: JsonObject, context: ToolContext): Promise<ToolOutput | InputRequired> | ToolOutput | InputRequired;
 }
@@ -133,6 +138,12 @@ export class ToolRegistry {
     return listResult('tools', tools, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
   }
 
+  /** The input schema a modern request of `name` is held to (undefined for no such tool). */
+  modernInputSchema(name: unknown): JsonObject | undefined {
+    const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
+    return tool ? (tool.modernInputSchema ?? tool.inputSchema) : undefined;
+  }
+
   async call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired> {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
@@ -144,7 +155,7 @@ export class ToolRegistry {
     }
 
     const features = featuresOf(context.protocolVersion);
-    const checked = this.#validator.validate(tool.inputSchema, args);
+    const checked = this.#validator.validate(inputSchemaFor(tool, context.protocolVersion), args);
     if (!checked.valid) {
       const text = `Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`;
       // 2025-11-25 (SEP-1303) wants the model to see and fix this; earlier revisions call it a protocol error.
@@ -210,10 +221,14 @@ function toolErrorResult(error: ToolError): CallToolResult {
   return result;
 }
 
+function inputSchemaFor(tool: ToolDefinition, version: AnyProtocolVersion): JsonObject {
+  return isModernVersion(version) && tool.modernInputSchema ? tool.modernInputSchema : tool.inputSchema;
+}
+
 /** A tool definition with only the fields the negotiated revision defines. */
 function describeTool(tool: ToolDefinition, version: AnyProtocolVersion): JsonObject {
   const features = featuresOf(version);
-  const described: JsonObject = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+  const described: JsonObject = { name: tool.name, description: tool.description, inputSchema: inputSchemaFor(tool, version) };
   if (features.structuredOutput && tool.title !== undefined) described.title = tool.title;
   if (features.structuredOutput && tool.outputSchema) described.outputSchema = tool.outputSchema;
   if (features.toolAnnotations && tool.annotations) described.annotations = tool.annotations;

@@ -205,7 +205,39 @@ export function conformanceTools(): ToolDefinition[] {
         properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
         additionalProperties: false,
       },
+      // 2026-07-28 allows any 2020-12 keyword (SEP-2106): an $anchor, composition and conditionals.
+      modernInputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: {
+          address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+        },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
+        additionalProperties: false,
+      },
       run: (args) => ({ content: [{ type: 'text', text: `Received: ${JSON.stringify(args)}` }] }),
+    },
+    {
+      // 2026-07-28 (SEP-2243): a parameter mirrored into the Mcp-Param-Region header.
+      name: 'test_custom_header',
+      description: 'Echoes a region that clients also send in the Mcp-Param-Region header.',
+      inputSchema: {
+        type: 'object',
+        properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } },
+        required: ['region'],
+      },
+      modernOnly: true,
+      run: (args) => ({ content: [{ type: 'text', text: `Region: ${String(args.region)}` }] }),
     },
     {
       name: 'test_reconnection',

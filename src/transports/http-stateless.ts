@@ -22,6 +22,7 @@ import {
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
 import { META_KEYS, readModernRequest } from '../mcp/modern.js';
+import { decodeHeaderValue } from '../mcp/param-headers.js';
 import { sseHeaders } from './sse-stream.js';
 
 /** Methods whose request names a thing, mirrored in `Mcp-Name`, and the body field it comes from. */
@@ -37,17 +38,6 @@ function statusOf(code: number): number {
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** A header value as the client meant it: `=?base64?…?=` decoded (transports §Value Encoding). */
-export function decodeHeaderValue(value: string): string | undefined {
-  const sentinel = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
-  if (!sentinel) return value;
-  const decoded = Buffer.from(sentinel[1]!, 'base64');
-  // Strict: what does not round-trip was not Base64 of UTF-8.
-  if (decoded.toString('base64').replace(/=+$/, '') !== sentinel[1]!.replace(/=+$/, '')) return undefined;
-  const text = decoded.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(decoded) ? text : undefined;
 }
 
 /** Throws what a request whose headers and body disagree gets: HeaderMismatch, UnsupportedProtocolVersion, Invalid params. */
