@@ -86,8 +86,8 @@ export const CACHE_VOLATILE: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 /** A modern `complete` result: `resultType`, the server's identity in `_meta`, and caching hints where the method has them. */
 export function completeResult(result: Result, serverInfo: Params, cache?: CacheHint): Result {
   const meta = isObject(result._meta) ? result._meta : {};
-  // An interim input_required result is never cacheable and keeps its type (caching §Cacheable Results).
-  if (result.resultType === 'input_required') return { ...result, _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
+  // An interim input_required result (or a task handle) is never cacheable and keeps its type (caching §Cacheable Results).
+  if (result.resultType === 'input_required' || result.resultType === 'task') return { ...result, _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
   return { ...result, ...(cache ?? {}), resultType: 'complete', _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
 }
 

@@ -5,6 +5,7 @@
 import type { Logger } from '../log.js';
 import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
+import { TaskStore } from './tasks.js';
 import { ResourceRegistry } from './resources.js';
 import { McpSession, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
 import { ToolRegistry } from './tools.js';
@@ -34,6 +35,8 @@ export class McpServer {
   readonly #sessions = new Set<McpSession>();
   readonly #health: (() => Record<string, unknown>) | undefined;
   readonly requestState: RequestStateSealer;
+  /** Tasks of the tasks extension, shared by every session (a 2026 request's session lives for that request only). */
+  readonly tasks = new TaskStore();
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
@@ -50,7 +53,7 @@ export class McpServer {
   }
 
   createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
-    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, requestState: this.requestState };
+    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, requestState: this.requestState, tasks: this.tasks };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
     if (this.#onRootsChanged) sessionOptions.onRootsChanged = this.#onRootsChanged;

@@ -27,7 +27,8 @@ import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, principa
 import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
 import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
-import { ALL_PROTOCOL_VERSIONS, featuresOf, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from './versions.js';
+import { declaresTasks, requireTasks, TASKS_EXTENSION, TaskStarted, TaskStore } from './tasks.js';
+import { ALL_PROTOCOL_VERSIONS, featuresOf, isModernVersion, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from './versions.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
 export interface MessageContext {
@@ -65,6 +66,8 @@ export interface McpSessionOptions {
   onRootsChanged?: (session: McpSession) => void;
   /** Seals and opens the requestState of multi round-trip requests (2026-07-28). */
   requestState?: RequestStateSealer;
+  /** Tasks of the tasks extension (2026-07-28). */
+  tasks?: TaskStore;
 }
 
 export interface ClientInfo {
@@ -171,6 +174,7 @@ export class McpSession {
       prompts: { listChanged: false },
     };
     if (featuresOf(version).completionsCapability) capabilities.completions = {};
+    if (isModernVersion(version)) capabilities.extensions = { [TASKS_EXTENSION]: {} };
     return capabilities;
   }
 
@@ -203,6 +207,16 @@ export class McpSession {
       },
       cache: CACHE_STATIC,
     });
+    // The tasks extension: only for requests that declared it (-32021 otherwise); tasks/result and tasks/list are gone.
+    const taskMethod = (run: (params: Params) => Result): ModernMethod => ({
+      run: (params, _context, request) => {
+        requireTasks(request.capabilities);
+        return run(params);
+      },
+    });
+    this.#handle('tasks/get', undefined, taskMethod((params) => this.#taskStore.get(params.taskId)));
+    this.#handle('tasks/update', undefined, taskMethod((params) => this.#taskStore.update(params.taskId, params.inputResponses)));
+    this.#handle('tasks/cancel', undefined, taskMethod((params) => this.#taskStore.cancel(params.taskId)));
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
     this.#handle('logging/setLevel', (params) => {
@@ -358,6 +372,7 @@ export class McpSession {
     const sealer = this.#sealer;
     const principal = principalOf(context.extra?.headers);
     const outcome = await run(roundInput(sealer, method, params, principal));
+    if (outcome instanceof TaskStarted) return this.#taskStore.created(outcome.taskId);
     if (!(outcome instanceof InputRequired)) return { ...outcome } as Result;
     return inputRequiredResult(outcome, { sealer, method, params, capabilities: request.capabilities, principal });
   }
@@ -368,6 +383,13 @@ export class McpSession {
   }
 
   #ownSealer: RequestStateSealer | undefined;
+
+  get #taskStore(): TaskStore {
+    this.#ownTasks ??= this.#options.tasks ?? new TaskStore();
+    return this.#ownTasks;
+  }
+
+  #ownTasks: TaskStore | undefined;
 
   /**
    * A tool call of the modern era: everything comes from the request. Log messages go out only
@@ -384,6 +406,7 @@ export class McpSession {
       protocolVersion: request.version,
       clientCapabilities: request.capabilities,
       input,
+      ...(declaresTasks(request.capabilities) ? { tasks: this.#taskStore } : {}),
       extra: context.extra,
       session: { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no server-to-client requests in 2026-07-28')) },
       progress: (progress, total, message) => context.progress(progress, total, message),

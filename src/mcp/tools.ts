@@ -9,6 +9,7 @@ import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
 import { featuresOf, isModernVersion, type AnyProtocolVersion } from './versions.js';
 import { InputRequired, type RoundInput } from './mrtr.js';
+import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
 import { MissingClientCapabilityError } from './client-capability.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -33,6 +34,9 @@ export interface ToolOutput {
   isError?: boolean;
 }
 
+/** What a tool's run may give back: its output, a request for the client's input, or the handle of a task it started. */
+export type ToolOutcome = ToolOutput | InputRequired | TaskStarted;
+
 export interface ToolContext {
   signal: AbortSignal;
   protocolVersion: AnyProtocolVersion;
@@ -46,6 +50,13 @@ export interface ToolContext {
   clientCapabilities: Record<string, unknown>;
   /** 2026-07-28 only: what a retry brought (inputResponses and the verified requestState); the tool may return InputRequired. */
   input?: RoundInput;
+  /** 2026-07-28 with the tasks extension declared: where a task-supporting tool's tasks are kept. */
+  tasks?: TaskStore;
+  /**
+   * Set for a task-supporting tool when the request allows a task: hands `work` to a task and
+   * returns its handle, which the tool returns as its own result.
+   */
+  startTask?: (work: (task: TaskControl) => Promise<ToolOutput>) => TaskStarted;
   /** A request to the client on behalf of this call (sampling, elicitation, roots), checked against its capabilities. */
   request(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
 }
@@ -61,13 +72,15 @@ export interface ToolDefinition {
   execution?: JsonObject;
   /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
   modernOnly?: boolean;
+  /** Whether the tool can hand its work to a task (tasks extension): `required` refuses a request that did not declare it. */
+  taskSupport?: 'optional' | 'required';
   /**
    * The input schema for 2026-07-28 requests, where a tool schema may use any JSON Schema 2020-12
    * keyword (SEP-2106); older revisions keep `inputSchema`.
    */
   modernInputSchema?: JsonObject;
   /** A modern request may get InputRequired back (multi round-trip requests: see mrtr.ts). */
-  run(args: JsonObject, context: ToolContext): Promise<ToolOutput | InputRequired> | ToolOutput | InputRequired;
+  run(args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
 }
 
 /** A failure the tool wants the model to read: reported as `isError: true`, never as a protocol error. */
@@ -144,7 +157,7 @@ export class ToolRegistry {
     return tool ? (tool.modernInputSchema ?? tool.inputSchema) : undefined;
   }
 
-  async call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired> {
+  async call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
     const tool = this.#tools.get(name);
@@ -163,9 +176,13 @@ export class ToolRegistry {
       throw new InvalidParamsError(text, { errors: checked.errors });
     }
 
-    let output: ToolOutput | InputRequired;
+    if (tool.taskSupport === 'required' && !context.tasks) requireTasks(context.clientCapabilities);
+    const tasks = tool.taskSupport ? context.tasks : undefined;
+    const runContext: ToolContext = tasks ? { ...context, startTask: (work) => tasks.start(async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' })) } : context;
+    let output: ToolOutput | InputRequired | TaskStarted;
     try {
-      output = await tool.run(args as JsonObject, context);
+      output = await tool.run(args as JsonObject, runContext);
+      if (output instanceof TaskStarted) return output;
       if (output instanceof InputRequired) {
         // Only a modern request can carry it to the client; anywhere else it is the tool's bug.
         if (!context.input) throw new Error('the tool asked for client input outside a 2026-07-28 request');
@@ -179,6 +196,17 @@ export class ToolRegistry {
       return errorResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     return this.#finish(tool, output, features.structuredOutput);
+  }
+
+  /** A task's work, settled like a call: a tool error is a result with isError; anything else that throws fails the task. */
+  async #settle(tool: ToolDefinition, name: string, work: () => Promise<ToolOutput>, structured: boolean): Promise<CallToolResult> {
+    try {
+      return this.#finish(tool, await work(), structured);
+    } catch (error) {
+      if (error instanceof ToolError) return toolErrorResult(error);
+      if (!(error instanceof JsonRpcError)) this.#options.onToolCrash?.(name, error);
+      throw error;
+    }
   }
 
   #finish(tool: ToolDefinition, output: ToolOutput, structured: boolean): CallToolResult {

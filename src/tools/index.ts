@@ -8,6 +8,7 @@ import { PromptRegistry } from '../mcp/prompts.js';
 import { ResourceRegistry } from '../mcp/resources.js';
 import { conformanceTools } from './conformance.js';
 import { CONFORMANCE_MRTR_PROMPT, conformanceMrtrTools } from './conformance-mrtr.js';
+import { conformanceTaskTools } from './conformance-tasks.js';
 import { registerConformancePrompts, registerConformanceResources } from './conformance-fixtures.js';
 import { createHealthCheckTool, projectReports } from './health-check.js';
 import { createIndexStatusTool } from './index-status.js';
@@ -52,7 +53,7 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
   if (options.profile === 'conformance') {
-    for (const tool of [...conformanceTools(), ...conformanceMrtrTools()]) tools.register(tool);
+    for (const tool of [...conformanceTools(), ...conformanceMrtrTools(), ...conformanceTaskTools()]) tools.register(tool);
     registerConformanceResources(resources);
     registerConformancePrompts(prompts);
     prompts.register(CONFORMANCE_MRTR_PROMPT);

@@ -26,7 +26,15 @@ import { decodeHeaderValue } from '../mcp/param-headers.js';
 import { sseHeaders } from './sse-stream.js';
 
 /** Methods whose request names a thing, mirrored in `Mcp-Name`, and the body field it comes from. */
-const NAMED_BY: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAMED_BY: Record<string, 'name' | 'uri' | 'taskId'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  // The tasks extension (SEP-2663 §Routing Headers): the task id.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 /** HTTP status for a JSON-RPC error of a modern request (transports §Protocol Version Header, basic §_meta). */
 function statusOf(code: number): number {

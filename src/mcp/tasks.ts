@@ -1,0 +1,194 @@
+/**
+ * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) for 2026-07-28 requests. A
+ * tool that supports tasks may, when the request declared the extension, hand its work to a task:
+ * the call answers at once with a `CreateTaskResult` (`resultType: "task"`), the work runs on,
+ * and the client polls `tasks/get`, answers mid-flight input with `tasks/update`, and may
+ * `tasks/cancel`. The task is registered before the answer goes out, so a `tasks/get` right after
+ * it always finds it, and it stays readable for its `ttlMs`.
+ *
+ * These tasks live in the process that created them; a retry of `tasks/get` on another process
+ * does not find them (index jobs are on disk, but are not offered as tasks yet).
+ */
+import { randomUUID } from 'node:crypto';
+import { InvalidParamsError, MissingRequiredClientCapabilityError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
+import type { InputRequest } from './mrtr.js';
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** How long a finished task stays readable. */
+export const DEFAULT_TASK_TTL_MS = 10 * 60_000;
+/** How often a client is asked to poll. */
+export const DEFAULT_POLL_INTERVAL_MS = 500;
+/** Tasks one server holds at once; the oldest finished ones go first. */
+export const DEFAULT_MAX_TASKS = 1_000;
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
+
+/** What the work of a task can do besides running: wait for the client's input, notice cancellation. */
+export interface TaskControl {
+  readonly signal: AbortSignal;
+  /** Parks the task in input_required until every request is answered through tasks/update. */
+  requestInput(requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
+}
+
+/** Returned by a tool that handed its work to a task. */
+export class TaskStarted {
+  constructor(readonly taskId: string) {}
+}
+
+interface TaskRecord {
+  taskId: string;
+  status: TaskStatus;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+  expiresAt: number;
+  result?: Result;
+  error?: ErrorObject;
+  pending: Map<string, InputRequest>;
+  answers: Record<string, unknown>;
+  wake?: () => void;
+  controller: AbortController;
+}
+
+export function declaresTasks(capabilities: Params): boolean {
+  const extensions = capabilities.extensions;
+  return typeof extensions === 'object' && extensions !== null && typeof (extensions as Params)[TASKS_EXTENSION] === 'object';
+}
+
+export function requireTasks(capabilities: Params): void {
+  if (!declaresTasks(capabilities)) throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `This needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`);
+}
+
+export class TaskStore {
+  readonly #tasks = new Map<string, TaskRecord>();
+  readonly #now: () => number;
+
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Registers a task, then starts `work` on it; `finish` turns the work's outcome into the task's result. */
+  start(work: (control: TaskControl) => Promise<Result>): TaskStarted {
+    this.#sweep();
+    const now = this.#now();
+    const stamp = new Date(now).toISOString();
+    const task: TaskRecord = {
+      taskId: randomUUID(),
+      status: 'working',
+      createdAt: stamp,
+      lastUpdatedAt: stamp,
+      ttlMs: DEFAULT_TASK_TTL_MS,
+      pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+      expiresAt: now + DEFAULT_TASK_TTL_MS,
+      pending: new Map(),
+      answers: {},
+      controller: new AbortController(),
+    };
+    this.#tasks.set(task.taskId, task);
+    const control: TaskControl = {
+      signal: task.controller.signal,
+      requestInput: (requests) => {
+        for (const [key, request] of Object.entries(requests)) task.pending.set(key, request);
+        this.#set(task, 'input_required');
+        return new Promise((resolve) => {
+          task.wake = () => {
+            if (task.pending.size > 0) return;
+            task.wake = undefined;
+            const answers = task.answers;
+            task.answers = {};
+            this.#set(task, 'working');
+            resolve(answers);
+          };
+        });
+      },
+    };
+    void Promise.resolve()
+      .then(() => work(control))
+      .then(
+        (result) => {
+          if (TERMINAL.has(task.status)) return;
+          task.result = result;
+          this.#set(task, 'completed');
+        },
+        (error: unknown) => {
+          if (TERMINAL.has(task.status)) return;
+          task.error = toErrorObject(error);
+          this.#set(task, 'failed');
+        },
+      );
+    return new TaskStarted(task.taskId);
+  }
+
+  /** The CreateTaskResult of a task just started. */
+  created(taskId: string): Result {
+    const task = this.#find(taskId);
+    return { resultType: 'task', ...this.#envelope(task) };
+  }
+
+  /** tasks/get: the task, with its result, error or pending input requests as its status has them. */
+  get(taskId: unknown): Result {
+    const task = this.#find(taskId);
+    const detailed: Result = this.#envelope(task);
+    if (task.status === 'input_required') detailed.inputRequests = Object.fromEntries(task.pending);
+    if (task.status === 'completed' && task.result) detailed.result = task.result;
+    if (task.status === 'failed' && task.error) detailed.error = task.error;
+    return detailed;
+  }
+
+  /** tasks/update: answers for pending input requests (unknown keys ignored); acknowledged with nothing. */
+  update(taskId: unknown, responses: unknown): Result {
+    const task = this.#find(taskId);
+    if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+      throw new InvalidParamsError('Invalid params: "inputResponses" must be an object keyed like the task\'s inputRequests');
+    }
+    for (const [key, answer] of Object.entries((responses ?? {}) as Params)) {
+      if (!task.pending.has(key)) continue;
+      task.pending.delete(key);
+      task.answers[key] = answer;
+    }
+    task.lastUpdatedAt = new Date(this.#now()).toISOString();
+    task.wake?.();
+    return {};
+  }
+
+  /** tasks/cancel: cooperative; a finished task stays as it is. Acknowledged with nothing. */
+  cancel(taskId: unknown): Result {
+    const task = this.#find(taskId);
+    if (!TERMINAL.has(task.status)) {
+      this.#set(task, 'cancelled');
+      task.controller.abort(new Error('The task was cancelled'));
+    }
+    return {};
+  }
+
+  #envelope(task: TaskRecord): Result {
+    return { taskId: task.taskId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
+  }
+
+  #set(task: TaskRecord, status: TaskStatus): void {
+    const now = this.#now();
+    task.status = status;
+    task.lastUpdatedAt = new Date(now).toISOString();
+    // Readable for its whole ttlMs from its last change.
+    task.expiresAt = now + task.ttlMs;
+  }
+
+  #find(taskId: unknown): TaskRecord {
+    this.#sweep();
+    const task = typeof taskId === 'string' ? this.#tasks.get(taskId) : undefined;
+    if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)} (unknown, or past its ttlMs)`);
+    return task;
+  }
+
+  #sweep(): void {
+    const now = this.#now();
+    for (const [id, task] of this.#tasks) if (TERMINAL.has(task.status) && task.expiresAt < now) this.#tasks.delete(id);
+    // Bounded: past the cap, the oldest finished tasks go first.
+    for (const [id, task] of this.#tasks) {
+      if (this.#tasks.size <= DEFAULT_MAX_TASKS) break;
+      if (TERMINAL.has(task.status)) this.#tasks.delete(id);
+    }
+  }
+}
