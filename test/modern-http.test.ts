@@ -126,6 +126,59 @@ test('x-mcp-header parameters: the Mcp-Param header must be there and match the 
   }
 });
 
+test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, resource updates tagged; closing it ends the subscription', async () => {
+  const { createSextantServer } = await import('../src/tools/index.js');
+  const server = createSextantServer({ profile: 'conformance' });
+  const http = await startTestHttp({ server });
+  try {
+    const response = await request(http.urls.mcp, {
+      method: 'POST',
+      headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['test://watched-resource'] }, _meta: meta() } }),
+    });
+    assert.match(String(response.headers['content-type']), 'text/event-stream');
+    const events: Array<Record<string, unknown>> = [];
+    let buffered = '';
+    const arrived = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (events.length >= count) {
+            response.body.off('data', onData);
+            resolve();
+          }
+        };
+        const onData = (chunk: Buffer): void => {
+          buffered += chunk.toString();
+          for (let end; (end = buffered.indexOf('\n\n')) >= 0; buffered = buffered.slice(end + 2)) {
+            const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+            if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
+          }
+          check();
+        };
+        response.body.on('data', onData);
+        check();
+      });
+    await arrived(1);
+    assert.is(events[0]!.method, 'notifications/subscriptions/acknowledged');
+    // A resource update reaches the stream that asked for it, tagged with its id; others are not told.
+    assert.is(server.resourceUpdated('test://watched-resource'), 1);
+    assert.is(server.resourceUpdated('test://static-text'), 0);
+    await arrived(2);
+    assert.equal(events[1], { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched-resource', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } });
+    for (const event of events) assert.equal(checkOutgoing(event, MODERN as never, () => 'subscriptions/listen'), []);
+    response.body.on('error', () => undefined);
+    response.body.destroy();
+    // The listener is gone once the client closed the stream: nobody is told any more.
+    const deadline = Date.now() + 5_000;
+    while (server.resourceUpdated('test://watched-resource') !== 0) {
+      assert.ok(Date.now() < deadline, 'the listener outlived its stream');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await http.close();
+  }
+});
+
 test('statuses: unsupported version 400 -32022, missing capabilities 400 -32602, a removed or unknown method 404 -32601', async () => {
   const http = await startTestHttp();
   try {

@@ -59,7 +59,8 @@ test('server/discover answers before and without initialize: versions of both er
   assert.ok(['public', 'private'].includes(result.cacheScope as string));
   const capabilities = result.capabilities as Record<string, Record<string, unknown>>;
   assert.ok(capabilities.tools && capabilities.resources && capabilities.prompts);
-  assert.not.ok('subscribe' in capabilities.resources!, 'resources/subscribe is a handshake-era method');
+  assert.is(capabilities.resources!.subscribe, true, 'resources are followed through subscriptions/listen');
+  assert.ok((capabilities as Record<string, Record<string, unknown>>).extensions!['io.modelcontextprotocol/tasks']);
   assert.equal(checker.problems, []);
   server.child.stdin.end();
   assert.is((await server.exit).code, 0);
@@ -112,6 +113,26 @@ test('modern errors: unsupported version -32022 with the list, missing fields -3
   }
   const missing = await send('resources/read', { uri: 'test://nope', _meta: meta() });
   assert.is(missing.error!.code, -32602);
+  assert.equal(checker.problems, []);
+  server.child.stdin.end();
+  await server.exit;
+});
+
+test('subscriptions/listen: acknowledged first with what it will honor, every notification tagged, until notifications/cancelled', async () => {
+  const server = startServer(['serve', '--profile', 'conformance']);
+  const { checker, send, drain } = conversation(server);
+  server.send(`${JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] }, _meta: meta() } })}\n`);
+  checker.incoming({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { _meta: meta() } });
+  await server.waitForLines(1);
+  const ack = server.lines[0] as Answer;
+  assert.is(ack.method, 'notifications/subscriptions/acknowledged');
+  assert.equal(ack.params, { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, notifications: { resourceSubscriptions: ['test://watched-resource'] } });
+  // Other requests go on meanwhile; the stream stays open.
+  assert.is((await send('tools/list', { _meta: meta() })).result!.resultType, 'complete');
+  server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } })}\n`);
+  assert.is((await send('server/discover', { _meta: meta() })).result!.resultType, 'complete');
+  drain();
+  assert.not.ok((server.lines as Answer[]).some((line) => line.id === 'listen-1'), 'a cancelled listen gets no response');
   assert.equal(checker.problems, []);
   server.child.stdin.end();
   await server.exit;

@@ -7,7 +7,7 @@ import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
 import { TaskStore } from './tasks.js';
 import { ResourceRegistry } from './resources.js';
-import { McpSession, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
+import { McpSession, type Listener, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
 import { ToolRegistry } from './tools.js';
 
 export interface McpServerOptions {
@@ -53,7 +53,7 @@ export class McpServer {
   }
 
   createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
-    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, requestState: this.requestState, tasks: this.tasks };
+    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, requestState: this.requestState, tasks: this.tasks, listen: (listener) => this.listen(listener) };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
     if (this.#onRootsChanged) sessionOptions.onRootsChanged = this.#onRootsChanged;
@@ -67,10 +67,23 @@ export class McpServer {
     return this.#health?.() ?? {};
   }
 
-  /** A resource changed: every session subscribed to it is told; returns how many were. */
+  /** A resource changed: every session subscribed to it, and every 2026 listen stream that asked for it, is told; returns how many were. */
   resourceUpdated(uri: string): number {
     let told = 0;
     for (const session of this.#sessions) if (session.resourceUpdated(uri)) told++;
+    for (const listener of this.#listeners) {
+      if (!listener.resources.includes(uri)) continue;
+      listener.notify('notifications/resources/updated', { uri });
+      told++;
+    }
     return told;
+  }
+
+  /** Open `subscriptions/listen` streams (2026-07-28), whichever session they came in on. */
+  readonly #listeners = new Set<Listener>();
+
+  listen(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 }

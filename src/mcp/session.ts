@@ -23,7 +23,7 @@ import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import { ToolError, type ToolContext, type ToolRegistry } from './tools.js';
 import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
-import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, principalOf, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
+import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, META_KEYS, principalOf, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
 import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
 import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
@@ -68,6 +68,14 @@ export interface McpSessionOptions {
   requestState?: RequestStateSealer;
   /** Tasks of the tasks extension (2026-07-28). */
   tasks?: TaskStore;
+  /** Registers an open `subscriptions/listen` stream with the server; returns how to unregister it. */
+  listen?: (listener: Listener) => () => void;
+}
+
+/** One open `subscriptions/listen` stream: the resources it follows, and how to tell it something. */
+export interface Listener {
+  resources: string[];
+  notify(method: string, params: Params): void;
 }
 
 export interface ClientInfo {
@@ -169,8 +177,8 @@ export class McpSession {
     const capabilities: Params = {
       logging: {},
       tools: { listChanged: false },
-      // resources/subscribe is a handshake-era method; the modern era subscribes through subscriptions/listen.
-      resources: featuresOf(version).resourceNotFoundIsInvalidParams ? { listChanged: false } : { subscribe: true, listChanged: false },
+      // Both eras can follow a resource: resources/subscribe before 2026-07-28, subscriptions/listen since.
+      resources: { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
     };
     if (featuresOf(version).completionsCapability) capabilities.completions = {};
@@ -217,6 +225,7 @@ export class McpSession {
     this.#handle('tasks/get', undefined, taskMethod((params) => this.#taskStore.get(params.taskId)));
     this.#handle('tasks/update', undefined, taskMethod((params) => this.#taskStore.update(params.taskId, params.inputResponses)));
     this.#handle('tasks/cancel', undefined, taskMethod((params) => this.#taskStore.cancel(params.taskId)));
+    this.#handle('subscriptions/listen', undefined, { run: (params, context) => this.#listen(params, context) });
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
     this.#handle('logging/setLevel', (params) => {
@@ -355,6 +364,33 @@ export class McpSession {
       },
       request: (method, requestParams, options) => this.requestClient(method, requestParams, { ...options, relatedRequestId: context.id }),
     };
+  }
+
+  /**
+   * `subscriptions/listen` (2026-07-28): acknowledges what it will honor (only resource updates:
+   * the tool, prompt and resource lists never change), then stays open, every notification tagged
+   * with the request's id, until the client cancels it (or closes the stream) or the connection ends.
+   */
+  async #listen(params: Params, context: RequestContext<MessageContext>): Promise<Result> {
+    const filter = params.notifications;
+    if (!isObject(filter)) throw new InvalidParamsError('Invalid params: "notifications" must be an object (a SubscriptionFilter)');
+    const requested = filter.resourceSubscriptions;
+    if (requested !== undefined && (!Array.isArray(requested) || !requested.every((uri) => typeof uri === 'string'))) {
+      throw new InvalidParamsError('Invalid params: "notifications.resourceSubscriptions" must be a list of resource URIs');
+    }
+    const resources = (requested ?? []) as string[];
+    const meta = { [META_KEYS.subscriptionId]: context.id };
+    context.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: resources.length > 0 ? { resourceSubscriptions: resources } : {} });
+    const stop = this.#options.listen?.({ resources, notify: (method, notification) => context.notify(method, { ...notification, _meta: meta }) });
+    try {
+      await new Promise<void>((resolve) => {
+        if (context.signal.aborted) return resolve();
+        context.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      stop?.();
+    }
+    return { _meta: meta };
   }
 
   /**

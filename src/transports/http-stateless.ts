@@ -25,6 +25,9 @@ import { META_KEYS, readModernRequest } from '../mcp/modern.js';
 import { decodeHeaderValue } from '../mcp/param-headers.js';
 import { sseHeaders } from './sse-stream.js';
 
+/** A comment line on an open SSE response this often, so that intermediaries keep a quiet listen stream open. */
+export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
+
 /** Methods whose request names a thing, mirrored in `Mcp-Name`, and the body field it comes from. */
 const NAMED_BY: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
@@ -96,6 +99,7 @@ export async function serveModernRequest(
   }
   let streaming = false;
   let answered = false;
+  let keepAlive: NodeJS.Timeout | undefined;
   const session = server.createSession({
     ...(tap ? { tap } : {}),
     send: (payload: JsonRpcMessage | JsonRpcMessage[]) => {
@@ -104,6 +108,7 @@ export async function serveModernRequest(
       if (isResponse(message)) {
         answered = true;
         const text = JSON.stringify(message);
+        clearInterval(keepAlive);
         if (streaming) {
           res.end(`event: message\ndata: ${text}\n\n`);
         } else {
@@ -117,12 +122,15 @@ export async function serveModernRequest(
       if (!streaming) {
         streaming = true;
         res.writeHead(200, { ...sseHeaders(), 'x-accel-buffering': 'no' });
+        keepAlive = setInterval(() => res.write(':\n\n'), DEFAULT_SSE_KEEPALIVE_MS);
+        keepAlive.unref();
       }
       res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     },
   });
   // The client closing the stream is the cancellation of the request (transports §Cancellation).
   const onClose = (): void => {
+    clearInterval(keepAlive);
     if (!answered) session.close();
   };
   res.once('close', onClose);
