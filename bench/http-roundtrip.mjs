@@ -3,7 +3,12 @@
 // and a bare node:http JSON echo as the ceiling (bench/echo-http-server.mjs). Same undici client
 // for all three, each server in its own process, all in one run.
 //
-//   node bench/http-roundtrip.mjs [--calls 4000] [--rounds 2] [--sessions 1,8,32]
+//   node bench/http-roundtrip.mjs [--calls 4000] [--rounds 2] [--sessions 1,8,32] [--era 2025|2026]
+//
+// --era 2026: every call is a stateless 2026-07-28 request (no initialize, no session: the version
+// and capabilities in _meta, the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers), and the SDK
+// peer is @modelcontextprotocol/server 2.4.0's createMcpHandler (bench/sdk-v2-http-server.mjs).
+// "sessions" is then the number of concurrent clients.
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +22,15 @@ const arg = (name, fallback) => {
 const CALLS = Number(arg('calls', 4000));
 const ROUNDS = Number(arg('rounds', 2));
 const SESSIONS = arg('sessions', '1,8,32').split(',').map(Number);
+const ERA = arg('era', '2025');
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } };
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 const servers = {
   sextant: (port) => [here('../dist/sextant.mjs'), 'serve', '--transport', 'http', '--port', String(port), '--log-level', 'silent'],
-  'official SDK StreamableHTTPServerTransport': (port) => [here('./sdk-http-server.mjs'), String(port)],
+  ...(ERA === '2026'
+    ? { 'official SDK v2 createMcpHandler (2026-07-28)': (port) => [here('./sdk-v2-http-server.mjs'), String(port)] }
+    : { 'official SDK StreamableHTTPServerTransport': (port) => [here('./sdk-http-server.mjs'), String(port)] }),
   'bare node:http echo (ceiling)': (port) => [here('./echo-http-server.mjs'), String(port)],
 };
 
@@ -47,14 +56,25 @@ async function measure(name, port, sessions) {
     return { response, text };
   };
   const sessionIds = [];
-  for (let i = 0; i < sessions; i++) {
+  for (let i = 0; i < sessions && ERA !== '2026'; i++) {
     const { response } = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
     const id = response.headers['mcp-session-id'];
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id);
     sessionIds.push(id);
   }
+  // 2026: no sessions, each "session" is one concurrent client sending stateless requests.
+  if (ERA === '2026') for (let i = 0; i < sessions; i++) sessionIds.push(undefined);
   let nextId = 1;
   const call = async (sessionId) => {
+    if (ERA === '2026') {
+      const started = process.hrtime.bigint();
+      const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'health_check', arguments: {}, _meta: MODERN_META } };
+      const response = await request(url, { method: 'POST', dispatcher, headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'health_check' }, body: JSON.stringify(body) });
+      const text = await response.body.text();
+      const answer = answerOf(response.headers['content-type'], text);
+      if (!answer.result || answer.result.isError) throw new Error(`${name}: bad answer ${text.slice(0, 200)}`);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    }
     const started = process.hrtime.bigint();
     const { response, text } = await post({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'health_check', arguments: {} } }, sessionId);
     const answer = answerOf(response.headers['content-type'], text);
@@ -93,7 +113,7 @@ for (const sessions of SESSIONS) {
   for (const [name, result] of Object.entries(best)) rows.push({ sessions, name, ...result });
 }
 
-console.log(`Streamable HTTP round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
+console.log(`Streamable HTTP round trips (${ERA === '2026' ? 'stateless 2026-07-28' : '2025-11-25 sessions'}) of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
 console.log('| sessions | server | calls/s | p50 ms | p99 ms | vs SDK | share of ceiling |');
 console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {

@@ -3,9 +3,7 @@
  * a sealed requestState, refusals of state that does not verify, and rounds split between two
  * server processes that share SEXTANT_HOME.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -14,7 +12,8 @@ import * as assert from 'uvu/assert';
 import { InvalidParamsError } from '../src/jsonrpc/index.js';
 import { loadStateKey, RequestStateSealer } from '../src/mcp/request-state.js';
 import { JSON_AND_SSE, startTestHttp } from './helpers/http.js';
-import { BIN, stopAll } from './helpers/process.js';
+import { stopAll } from './helpers/process.js';
+import { serveProcess } from './helpers/serve-http.js';
 import { checkOutgoing } from './helpers/schema.js';
 
 test.after.each(() => stopAll());
@@ -120,36 +119,6 @@ test('an input request the client did not declare it can answer is never sent: 4
     await http.close();
   }
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function serveProcess(home: string, env: Record<string, string> = {}) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', String(port), '--profile', 'conformance', '--log-level', 'warning'], {
-    env: { ...process.env, SEXTANT_HOME: home, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = `http://127.0.0.1:${port}/mcp`;
-  for (let tries = 0; ; tries++) {
-    try {
-      await (await request(`http://127.0.0.1:${port}/health`)).body.text();
-      break;
-    } catch {
-      assert.ok(tries < 300, `the server did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return { url, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
-}
 
 test('two processes sharing SEXTANT_HOME: a round answered by one is finished by the other; a process of another home refuses the state', async () => {
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

@@ -5,11 +5,19 @@
 import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { JSON_AND_SSE, startTestHttp } from './helpers/http.js';
+import { stopAll } from './helpers/process.js';
+import { fixtureCopy } from './helpers/projects.js';
+import { serveProcess } from './helpers/serve-http.js';
 
 const MODERN = '2026-07-28';
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };
 let nextId = 1;
+
+test.after.each(() => stopAll());
 
 async function rpc(url: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = TASKS) {
   const named = (params.name ?? params.taskId) as string | undefined;
@@ -98,6 +106,26 @@ test('tasks/cancel stops a running task (cancelled, for good); an unknown task i
     for (const removed of ['tasks/result', 'tasks/list']) assert.is((await rpc(http.urls.mcp, removed, { taskId })).error!.code, -32601);
   } finally {
     await http.close();
+  }
+});
+
+test('an index job is a task on disk: started by one process, followed with tasks/get by another that shares SEXTANT_HOME', async () => {
+  const root = fixtureCopy('polyglot');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const [a, b] = await Promise.all([serveProcess(home, {}, ['--workspace', root, '--no-watch']), serveProcess(home, {}, ['--workspace', root, '--no-watch'])]);
+  try {
+    const created = (await rpc(a.url, 'tools/call', { name: 'index_repo', arguments: { workspace: root } })).result!;
+    assert.is(created.resultType, 'task', JSON.stringify(created).slice(0, 300));
+    const done = await pollUntil(b.url, created.taskId as string, (task) => task.status !== 'working');
+    assert.is(done.status, 'completed', JSON.stringify(done).slice(0, 400));
+    const structured = (done.result as { structuredContent: { files: number; workspace: string } }).structuredContent;
+    assert.is(structured.workspace, root);
+    assert.ok(structured.files > 0);
+    // The index it built answers the other process too.
+    const found = await rpc(b.url, 'tools/call', { name: 'search_code', arguments: { query: 'hashPassword', workspace: root } }, {});
+    assert.ok(((found.result!.structuredContent as { results: unknown[] }).results).length > 0);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
   }
 });
 

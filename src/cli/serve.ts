@@ -1,5 +1,7 @@
 /** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
+import { join } from 'node:path';
 import { loadStateKey, RequestStateSealer } from '../mcp/request-state.js';
+import { TaskStore } from '../mcp/tasks.js';
 import { sextantHome } from '../index/store.js';
 import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';
@@ -52,7 +54,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     logger.warning('No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so a retry must come back to it', error);
     requestState = RequestStateSealer.ephemeral();
   }
-  const server = createSextantServer({ profile: options.profile, logger, projects, requestState });
+  const tasks = new TaskStore({ dir: join(sextantHome(), 'tasks') });
+  const server = createSextantServer({ profile: options.profile, logger, projects, requestState, tasks });
   try {
     await serveWith(options, server, projects);
   } finally {

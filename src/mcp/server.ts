@@ -24,6 +24,8 @@ export interface McpServerOptions {
    * an HTTP request's session lives for that request only. Default: a key of this process alone.
    */
   requestState?: RequestStateSealer;
+  /** Where tasks are kept; `serve` gives one that writes them under SEXTANT_HOME for every process to read. */
+  tasks?: TaskStore;
 }
 
 export class McpServer {
@@ -36,7 +38,7 @@ export class McpServer {
   readonly #health: (() => Record<string, unknown>) | undefined;
   readonly requestState: RequestStateSealer;
   /** Tasks of the tasks extension, shared by every session (a 2026 request's session lives for that request only). */
-  readonly tasks = new TaskStore();
+  readonly tasks: TaskStore;
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
@@ -45,6 +47,7 @@ export class McpServer {
     this.#onRootsChanged = options.onRootsChanged;
     this.#health = options.health;
     this.requestState = options.requestState ?? RequestStateSealer.ephemeral();
+    this.tasks = options.tasks ?? new TaskStore();
     this.registries = {
       tools: options.registries?.tools ?? new ToolRegistry(),
       resources: options.registries?.resources ?? new ResourceRegistry(),

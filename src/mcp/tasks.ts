@@ -6,10 +6,13 @@
  * `tasks/cancel`. The task is registered before the answer goes out, so a `tasks/get` right after
  * it always finds it, and it stays readable for its `ttlMs`.
  *
- * These tasks live in the process that created them; a retry of `tasks/get` on another process
- * does not find them (index jobs are on disk, but are not offered as tasks yet).
+ * With a directory (`serve` uses `tasks/` under SEXTANT_HOME) every task is also written there at
+ * each change, so any process sharing the home answers `tasks/get` for it; the work itself, its
+ * mid-flight input and its cancellation stay with the process that runs it.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { InvalidParamsError, MissingRequiredClientCapabilityError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
 import type { InputRequest } from './mrtr.js';
 
@@ -61,12 +64,19 @@ export function requireTasks(capabilities: Params): void {
   if (!declaresTasks(capabilities)) throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `This needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`);
 }
 
+/** What a task looks like on disk: its state, without the work's live parts. */
+type TaskFile = Pick<TaskRecord, 'taskId' | 'status' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'pollIntervalMs' | 'expiresAt' | 'result' | 'error'> & { pending: Array<[string, InputRequest]> };
+
+const TASK_ID = /^[0-9a-f-]{36}$/;
+
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
   readonly #now: () => number;
+  readonly #dir: string | undefined;
 
-  constructor(options: { now?: () => number } = {}) {
+  constructor(options: { now?: () => number; dir?: string } = {}) {
     this.#now = options.now ?? Date.now;
+    this.#dir = options.dir;
   }
 
   /** Registers a task, then starts `work` on it; `finish` turns the work's outcome into the task's result. */
@@ -87,6 +97,7 @@ export class TaskStore {
       controller: new AbortController(),
     };
     this.#tasks.set(task.taskId, task);
+    this.#persist(task);
     const control: TaskControl = {
       signal: task.controller.signal,
       requestInput: (requests) => {
@@ -140,6 +151,7 @@ export class TaskStore {
   /** tasks/update: answers for pending input requests (unknown keys ignored); acknowledged with nothing. */
   update(taskId: unknown, responses: unknown): Result {
     const task = this.#find(taskId);
+    if (!this.#tasks.has(task.taskId)) throw new InvalidParamsError(`Invalid params: task ${task.taskId} runs in another process; send its input there`);
     if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
       throw new InvalidParamsError('Invalid params: "inputResponses" must be an object keyed like the task\'s inputRequests');
     }
@@ -149,6 +161,7 @@ export class TaskStore {
       task.answers[key] = answer;
     }
     task.lastUpdatedAt = new Date(this.#now()).toISOString();
+    this.#persist(task);
     task.wake?.();
     return {};
   }
@@ -156,7 +169,8 @@ export class TaskStore {
   /** tasks/cancel: cooperative; a finished task stays as it is. Acknowledged with nothing. */
   cancel(taskId: unknown): Result {
     const task = this.#find(taskId);
-    if (!TERMINAL.has(task.status)) {
+    // Cooperative: a task another process runs is acknowledged, and left to that process.
+    if (!TERMINAL.has(task.status) && this.#tasks.has(task.taskId)) {
       this.#set(task, 'cancelled');
       task.controller.abort(new Error('The task was cancelled'));
     }
@@ -173,18 +187,62 @@ export class TaskStore {
     task.lastUpdatedAt = new Date(now).toISOString();
     // Readable for its whole ttlMs from its last change.
     task.expiresAt = now + task.ttlMs;
+    this.#persist(task);
+  }
+
+  /** Written whole (temp file, rename): a reader in another process sees the old state or the new. */
+  #persist(task: TaskRecord): void {
+    if (!this.#dir) return;
+    const file: TaskFile = {
+      taskId: task.taskId,
+      status: task.status,
+      createdAt: task.createdAt,
+      lastUpdatedAt: task.lastUpdatedAt,
+      ttlMs: task.ttlMs,
+      pollIntervalMs: task.pollIntervalMs,
+      expiresAt: task.expiresAt,
+      pending: [...task.pending],
+      ...(task.result ? { result: task.result } : {}),
+      ...(task.error ? { error: task.error } : {}),
+    };
+    try {
+      mkdirSync(this.#dir, { recursive: true });
+      const path = join(this.#dir, `${task.taskId}.json`);
+      writeFileSync(`${path}.tmp-${process.pid}`, JSON.stringify(file));
+      renameSync(`${path}.tmp-${process.pid}`, path);
+    } catch {
+      // A task another process cannot see is still served here.
+    }
+  }
+
+  /** A task of another process sharing the directory: read-only here. */
+  #load(taskId: string): TaskRecord | undefined {
+    if (!this.#dir || !TASK_ID.test(taskId)) return undefined;
+    let file: TaskFile;
+    try {
+      file = JSON.parse(readFileSync(join(this.#dir, `${taskId}.json`), 'utf8')) as TaskFile;
+    } catch {
+      return undefined;
+    }
+    if (file.expiresAt < this.#now() && TERMINAL.has(file.status)) return undefined;
+    const { pending, ...rest } = file;
+    return { ...rest, pending: new Map(pending), answers: {}, controller: new AbortController() };
   }
 
   #find(taskId: unknown): TaskRecord {
     this.#sweep();
-    const task = typeof taskId === 'string' ? this.#tasks.get(taskId) : undefined;
+    const task = typeof taskId === 'string' ? (this.#tasks.get(taskId) ?? this.#load(taskId)) : undefined;
     if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)} (unknown, or past its ttlMs)`);
     return task;
   }
 
   #sweep(): void {
     const now = this.#now();
-    for (const [id, task] of this.#tasks) if (TERMINAL.has(task.status) && task.expiresAt < now) this.#tasks.delete(id);
+    for (const [id, task] of this.#tasks) {
+      if (!TERMINAL.has(task.status) || task.expiresAt >= now) continue;
+      this.#tasks.delete(id);
+      if (this.#dir) rmSync(join(this.#dir, `${id}.json`), { force: true });
+    }
     // Bounded: past the cap, the oldest finished tasks go first.
     for (const [id, task] of this.#tasks) {
       if (this.#tasks.size <= DEFAULT_MAX_TASKS) break;

@@ -5,7 +5,8 @@
  * the previous index stays in place. A job already running for the workspace is
  * `index_in_progress`: jobs are never silently joined.
  */
-import type { ToolContext, ToolDefinition } from '../mcp/tools.js';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../mcp/tools.js';
+import type { Project } from '../workspace/project.js';
 import type { IndexJob, JobMode } from '../workspace/jobs.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { JOB_PROPERTIES, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
@@ -86,26 +87,40 @@ export function createIndexJobTool(projects: ProjectService, mode: JobMode): Too
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // 2026-07-28 with the tasks extension: the job runs as a task (tasks/get from any process sharing SEXTANT_HOME).
+    taskSupport: 'optional',
     async run(project, _resolved, args, context) {
       const job = project.startJob(mode, { force: args.force === true });
-      if (args.wait !== false) {
-        await follow(job, context);
-        if (job.status === 'failed') {
-          const code = job.error?.code === 'index_incompatible' || job.error?.code === 'index_in_progress' ? job.error.code : 'internal_error';
-          throw toolError(code, `The ${job.mode} job failed: ${job.error?.message}`, { job_id: job.id });
-        }
+      if (args.wait !== false && context.startTask) {
+        return context.startTask(async (task) => {
+          const cancel = (): void => job.cancel('the task was cancelled');
+          task.signal.addEventListener('abort', cancel, { once: true });
+          await job.finished;
+          task.signal.removeEventListener('abort', cancel);
+          return finished(project, job);
+        });
       }
-      const state = project.indexState();
-      const structured: Record<string, unknown> = { ...statusFields(project, state.manifest, 'complete'), ...job.snapshot(), ...job.result };
-      const result = job.result;
-      const text =
-        job.status === 'running'
-          ? `Started ${job.mode} job ${job.id} for ${project.root}; follow it with index_status.`
-          : job.status === 'cancelled'
-            ? `The ${job.mode} job ${job.id} was cancelled; the previous index is kept.`
-            : `${job.mode === 'index' ? 'Indexed' : 'Synced'} ${project.root}: ${result?.files ?? 0} files, ${((result?.bytes ?? 0) / 1e6).toFixed(1)} MB, ${result?.symbols ?? 0} symbols` +
-              `${result?.added !== undefined ? ` (${result.added} added, ${result.changed} changed, ${result.deleted} deleted)` : ''} in ${((structured.duration_ms as number) / 1000).toFixed(2)} s.`;
-      return { content: [{ type: 'text', text }], structuredContent: structured };
+      if (args.wait !== false) await follow(job, context);
+      return finished(project, job);
     },
   });
+}
+
+/** The answer of a job's call once it ended (or at once with wait: false), or the tool error of a failed job. */
+function finished(project: Project, job: IndexJob): ToolOutput {
+  if (job.status === 'failed') {
+    const code = job.error?.code === 'index_incompatible' || job.error?.code === 'index_in_progress' ? job.error.code : 'internal_error';
+    throw toolError(code, `The ${job.mode} job failed: ${job.error?.message}`, { job_id: job.id });
+  }
+  const state = project.indexState();
+  const structured: Record<string, unknown> = { ...statusFields(project, state.manifest, 'complete'), ...job.snapshot(), ...job.result };
+  const result = job.result;
+  const text =
+    job.status === 'running'
+      ? `Started ${job.mode} job ${job.id} for ${project.root}; follow it with index_status.`
+      : job.status === 'cancelled'
+        ? `The ${job.mode} job ${job.id} was cancelled; the previous index is kept.`
+        : `${job.mode === 'index' ? 'Indexed' : 'Synced'} ${project.root}: ${result?.files ?? 0} files, ${((result?.bytes ?? 0) / 1e6).toFixed(1)} MB, ${result?.symbols ?? 0} symbols` +
+          `${result?.added !== undefined ? ` (${result.added} added, ${result.changed} changed, ${result.deleted} deleted)` : ''} in ${((structured.duration_ms as number) / 1000).toFixed(2)} s.`;
+  return { content: [{ type: 'text', text }], structuredContent: structured };
 }

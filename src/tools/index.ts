@@ -1,5 +1,6 @@
 /** Composes the server Sextant ships: identity, the tools of the chosen profile. */
 import type { RequestStateSealer } from '../mcp/request-state.js';
+import type { TaskStore } from '../mcp/tasks.js';
 import type { Logger } from '../log.js';
 import { McpServer } from '../mcp/server.js';
 import { ToolRegistry } from '../mcp/tools.js';
@@ -32,6 +33,8 @@ export interface SextantServerOptions {
   projects?: ProjectService;
   /** Seals multi round-trip state; `serve` shares one key through SEXTANT_HOME (see request-state.ts). */
   requestState?: RequestStateSealer;
+  /** Tasks; `serve` keeps them under SEXTANT_HOME so every process sharing it answers tasks/get. */
+  tasks?: TaskStore;
 }
 
 export function createSextantServer(options: SextantServerOptions = {}): McpServer {
@@ -69,6 +72,7 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   };
   if (logger) serverOptions.logger = logger;
   if (options.requestState) serverOptions.requestState = options.requestState;
+  if (options.tasks) serverOptions.tasks = options.tasks;
   if (options.onSessionReady) serverOptions.onSessionReady = options.onSessionReady;
   // Roots are asked for when a tool first needs the project (a session that never asks costs
   // the client nothing), and again as soon as the client says they changed.

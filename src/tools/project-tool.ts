@@ -6,7 +6,8 @@
 import type { MessageContext } from '../mcp/session.js';
 import { InvalidParamsError } from '../jsonrpc/index.js';
 import { InputRequired } from '../mcp/mrtr.js';
-import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutput } from '../mcp/tools.js';
+import { TaskStarted } from '../mcp/tasks.js';
+import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
@@ -19,7 +20,7 @@ export const WORKSPACE_PROPERTY = {
 };
 
 export interface ProjectToolDefinition extends Omit<ToolDefinition, 'run'> {
-  run(project: Project, resolved: ResolvedProject, args: JsonObject, context: ToolContext): Promise<ToolOutput> | ToolOutput;
+  run(project: Project, resolved: ResolvedProject, args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
 }
 
 /**
@@ -57,7 +58,7 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         client = projects.modernClient(declared ? answer : undefined);
       }
       const resolved = await projects.resolve(args.workspace, client, extra?.query);
-      let output: ToolOutput;
+      let output: ToolOutcome;
       try {
         output = await tool.run(projects.project(resolved.root), resolved, args, context);
       } catch (caught) {
@@ -65,7 +66,7 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
         throw error;
       }
-      if (resolved.hint) output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
+      if (resolved.hint && !(output instanceof InputRequired) && !(output instanceof TaskStarted)) output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
       return output;
     },
   };
