@@ -8,6 +8,12 @@ import * as assert from 'uvu/assert';
 import { startTestHttp } from './helpers/http.js';
 import { stopAll } from './helpers/process.js';
 import { v2Client, v2Conversation, type V2Mode } from './helpers/sdk-v2.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fixtureCopy } from './helpers/projects.js';
+import { serveProcess } from './helpers/serve-http.js';
 
 test.after.each(() => stopAll());
 
@@ -56,6 +62,57 @@ test('SDK v2 clients of both eras at once on one HTTP listener, pinned, auto and
     }
   } finally {
     await http.close();
+  }
+});
+
+test('SDK v2 client whose requests alternate between two processes sharing SEXTANT_HOME: its multi round-trip rounds (roots, a three-round elicitation) complete across them', async () => {
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const root = fixtureCopy('polyglot');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  // a and a2 serve the code tools, b and c the conformance fixtures: each client alternates between a pair.
+  const [a, a2, b, c] = await Promise.all([
+    serveProcess(home, {}, ['--no-watch']),
+    serveProcess(home, {}, ['--no-watch']),
+    serveProcess(home, {}, ['--profile', 'conformance', '--no-watch']),
+    serveProcess(home, {}, ['--profile', 'conformance', '--no-watch']),
+  ]);
+  const seen: string[] = [];
+  const alternating = (targets: string[]) => {
+    let next = 0;
+    return (_input: string | URL | Request, init?: RequestInit) => {
+      const url = targets[next++ % targets.length]!;
+      seen.push(url);
+      return fetch(url, init);
+    };
+  };
+  const connect = async (targets: string[]) => {
+    const client = new Client({ name: 'sextant-v2-split', version: '1.0.0' }, { capabilities: { roots: {}, elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'project' }] }));
+    let step = 0;
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept' as const, content: step++ === 0 ? { name: 'Ada' } : { color: 'green' } }) as never);
+    await client.connect(new StreamableHTTPClientTransport(new URL(targets[0]!), { fetch: alternating(targets) as typeof fetch }));
+    return client;
+  };
+  try {
+    const code = await connect([a.url, a2.url]);
+    try {
+      const status = await code.callTool({ name: 'index_status', arguments: {} });
+      const structured = status.structuredContent as { workspace: string; source: string };
+      assert.is(structured.workspace, root);
+      assert.is(structured.source, 'roots');
+    } finally {
+      await code.close();
+    }
+    const fixtures = await connect([b.url, c.url]);
+    try {
+      const done = await fixtures.callTool({ name: 'test_input_required_result_multi_round', arguments: {} });
+      assert.equal((done.content as Array<{ text: string }>)[0]!.text, 'Ada likes green');
+    } finally {
+      await fixtures.close();
+    }
+    assert.is(new Set(seen).size, 4, `the rounds went to every process: ${[...new Set(seen)].join(', ')}`);
+  } finally {
+    await Promise.all([a.stop(), a2.stop(), b.stop(), c.stop()]);
   }
 });
 
