@@ -125,3 +125,90 @@ for (const revision of revisions) {
   writeFileSync('spec-fixtures/2026-07-28/edge-cases.jsonl', [meta, ...lines].map((entry) => JSON.stringify(entry)).join('\n') + '\n');
   console.log(`spec-fixtures/2026-07-28/edge-cases.jsonl: ${lines.length} messages`);
 }
+
+// 2026-07-28 over Streamable HTTP (no session: each request its own), an MRTR roots round trip on the
+// code tools, and a subscriptions/listen stream.
+{
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const { v2Client, v2Conversation, v2RootsConversation } = await import('../build/test/helpers/sdk-v2.js');
+  const v2Version = JSON.parse(readFileSync('node_modules/@modelcontextprotocol/client/package.json', 'utf8')).version;
+  const write = (file, meta, raw, session, dropTime = false) => {
+    const lines = readFileSync(raw, 'utf8').trim().split('\n').map((line) => {
+      const { time, ...entry } = JSON.parse(line);
+      return { ...entry, ...(dropTime ? {} : { time }), session };
+    });
+    writeFileSync(`spec-fixtures/2026-07-28/${file}`, [{ meta }, ...lines].map((entry) => JSON.stringify(entry)).join('\n') + '\n');
+    console.log(`spec-fixtures/2026-07-28/${file}: ${lines.length} messages`);
+  };
+
+  const port = await new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const free = probe.address().port;
+      probe.close(() => done(free));
+    });
+  });
+  const httpRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const server = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--transport', 'http', '--port', String(port), '--profile', 'conformance', '--log-level', 'warning', '--record', httpRaw], { stdio: 'ignore' });
+  for (let tries = 0; ; tries++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/health`);
+      break;
+    } catch {
+      if (tries > 200) throw new Error('the server did not start');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const client = await v2Client({ pin: '2026-07-28' }, new URL(`http://127.0.0.1:${port}/mcp`));
+  await v2Conversation(client);
+  await client.close();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  write('sdk-client-http.jsonl', {
+    description: 'Official SDK v2 client pinned to 2026-07-28 over Streamable HTTP: no session, every request on its own POST (server/discover, tools/list, tools/call with progress, a tool error, an unknown resource)',
+    profile: 'conformance',
+    source: `@modelcontextprotocol/client ${v2Version} + StreamableHTTPClientTransport, recorded with sextant serve --transport http --record`,
+  }, httpRaw, 'sdk-v2-http');
+
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-fixture-project-')));
+  cpSync('test/fixtures/polyglot', root, { recursive: true });
+  const rootsRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  await v2RootsConversation(root, ['--workspace', root, '--record', rootsRaw]);
+  write('mrtr-roots.jsonl', {
+    description: 'Official SDK v2 client pinned to 2026-07-28, declaring roots: index_status with no workspace is answered input_required (roots/list); the client answers and retries with inputResponses',
+    profile: 'default',
+    project: 'polyglot',
+    source: `@modelcontextprotocol/client ${v2Version} + StdioClientTransport with a roots/list handler, recorded with sextant serve --workspace COPY --record`,
+  }, rootsRaw, 'sdk-v2-roots');
+
+  const m = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const listenRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const child = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--profile', 'conformance', '--log-level', 'warning', '--record', listenRaw], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const seen = [];
+  let buffered = '';
+  let wake = () => undefined;
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (let newline; (newline = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(newline + 1)) seen.push(JSON.parse(buffered.slice(0, newline)));
+    wake();
+  });
+  const until = async (done) => {
+    while (!done()) await new Promise((resolve) => (wake = resolve));
+  };
+  const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] }, _meta: m } });
+  await until(() => seen.some((message) => message.method === 'notifications/subscriptions/acknowledged'));
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: m } });
+  await until(() => seen.some((message) => message.id === 2));
+  send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1', reason: 'done listening' } });
+  send({ jsonrpc: '2.0', id: 3, method: 'subscriptions/listen', params: { notifications: 'everything', _meta: m } });
+  await until(() => seen.some((message) => message.id === 3));
+  child.stdin.end();
+  await new Promise((resolve) => child.on('exit', resolve));
+  write('subscriptions-listen.jsonl', {
+    description: '2026-07-28 subscriptions/listen over stdio: acknowledged first with the honored filter (resource updates only), other requests go on meanwhile, cancelled with no response; a malformed filter is -32602',
+    profile: 'conformance',
+    source: 'hand-written inputs; outputs recorded from Sextant and reviewed against the 2026-07-28 spec text',
+  }, listenRaw, 'listen-2026', true);
+}

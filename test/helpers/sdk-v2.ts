@@ -54,3 +54,21 @@ export async function v2Conversation(client: Client): Promise<V2Conversation> {
     missingResource,
   };
 }
+
+/**
+ * The v2 client pinned to 2026-07-28 over stdio, declaring roots, on the code tools of `root`:
+ * a tool call with no workspace argument is answered input_required (roots/list), the client
+ * answers it and retries, the server works on the project its roots name.
+ */
+export async function v2RootsConversation(root: string, serverArgs: string[]): Promise<{ workspace: string; source: string }> {
+  const client = new Client({ name: 'sextant-v2-roots', version: '1.0.0' }, { capabilities: { roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const { pathToFileURL } = await import('node:url');
+  client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'project' }] }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--log-level', 'warning', '--no-watch', ...serverArgs], cwd: ROOT, stderr: 'pipe' }));
+  try {
+    const status = await client.callTool({ name: 'index_status', arguments: {} });
+    return status.structuredContent as { workspace: string; source: string };
+  } finally {
+    await client.close();
+  }
+}
