@@ -179,6 +179,41 @@ test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, r
   }
 });
 
+test('/ws: 2026-07-28 requests and a handshake session share one WebSocket, each message served by its own era', async () => {
+  const { WebSocket } = await import('ws');
+  const http = await startTestHttp();
+  try {
+    const ws = new WebSocket(http.urls.ws, 'mcp');
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const answers = new Map<unknown, Record<string, unknown>>();
+    const waiters = new Map<unknown, () => void>();
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as Record<string, unknown>;
+      if ('id' in message && !('method' in message)) {
+        answers.set(message.id, message);
+        waiters.get(message.id)?.();
+      }
+    });
+    const ask = (id: number, method: string, params: Record<string, unknown>) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        waiters.set(id, () => resolve(answers.get(id)!));
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      });
+    const discovered = await ask(1, 'server/discover', { _meta: meta() });
+    assert.equal(checkOutgoing(discovered, MODERN as never, () => 'server/discover'), []);
+    const init = await ask(2, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ws', version: '1' } });
+    assert.is((init.result as { protocolVersion: string }).protocolVersion, '2025-11-25');
+    ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const legacy = await ask(3, 'tools/list', {});
+    assert.not.ok('resultType' in (legacy.result as object));
+    const modern = await ask(4, 'tools/list', { _meta: meta() });
+    assert.is((modern.result as { resultType: string }).resultType, 'complete');
+    ws.close();
+  } finally {
+    await http.close();
+  }
+});
+
 test('statuses: unsupported version 400 -32022, missing capabilities 400 -32602, a removed or unknown method 404 -32601', async () => {
   const http = await startTestHttp();
   try {
