@@ -21,13 +21,14 @@ import { silentLogger, type Logger } from '../log.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
 import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
-import { ToolError, type ToolContext, type ToolRegistry } from './tools.js';
+import type { ToolContext, ToolRegistry } from './tools.js';
 import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
-import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, META_KEYS, principalOf, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
-import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
+import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
+import { ModernEra } from './modern-era.js';
+import type { RoundInput } from './mrtr.js';
 import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
-import { declaresTasks, requireTasks, TASKS_EXTENSION, TaskStarted, TaskStore } from './tasks.js';
+import { requireTasks, TASKS_EXTENSION, TaskStore } from './tasks.js';
 import { ALL_PROTOCOL_VERSIONS, featuresOf, isModernVersion, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from './versions.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
@@ -222,10 +223,10 @@ export class McpSession {
         return run(params);
       },
     });
-    this.#handle('tasks/get', undefined, taskMethod((params) => this.#taskStore.get(params.taskId)));
-    this.#handle('tasks/update', undefined, taskMethod((params) => this.#taskStore.update(params.taskId, params.inputResponses)));
-    this.#handle('tasks/cancel', undefined, taskMethod((params) => this.#taskStore.cancel(params.taskId)));
-    this.#handle('subscriptions/listen', undefined, { run: (params, context) => this.#listen(params, context) });
+    this.#handle('tasks/get', undefined, taskMethod((params) => this.#era.tasks.get(params.taskId)));
+    this.#handle('tasks/update', undefined, taskMethod((params) => this.#era.tasks.update(params.taskId, params.inputResponses)));
+    this.#handle('tasks/cancel', undefined, taskMethod((params) => this.#era.tasks.cancel(params.taskId)));
+    this.#handle('subscriptions/listen', undefined, { run: (params, context) => this.#era.listen(params, context) });
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
     this.#handle('logging/setLevel', (params) => {
@@ -243,7 +244,7 @@ export class McpSession {
       run: (params, context, request) => {
         // Over HTTP the x-mcp-header parameters must match their Mcp-Param-* headers (SEP-2243).
         if (context.extra?.transport === 'streamable-http' && context.extra.headers) checkParamHeaders(tools.modernInputSchema(params.name), params.arguments, context.extra.headers);
-        return this.#withRounds('tools/call', params, context, request, (input) => tools.call(params, this.#modernToolContext(params, context, request, input)));
+        return this.#era.withRounds('tools/call', params, context, request, (input: RoundInput) => tools.call(params, this.#era.toolContext(params, context, request, input)));
       },
     });
     this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor), cache: CACHE_STATIC });
@@ -278,7 +279,7 @@ export class McpSession {
     });
     this.#handle('prompts/list', (params) => prompts.list(params.cursor), { run: (params) => prompts.list(params.cursor, true), cache: CACHE_STATIC });
     this.#handle('prompts/get', async (params) => (await prompts.get(params.name, params.arguments)) as Result, {
-      run: (params, context, request) => this.#withRounds('prompts/get', params, context, request, (input) => prompts.get(params.name, params.arguments, input)),
+      run: (params, context, request) => this.#era.withRounds('prompts/get', params, context, request, (input: RoundInput) => prompts.get(params.name, params.arguments, input)),
     });
     const complete = (params: Params): Result => {
       const { ref, argument } = params;
@@ -366,93 +367,17 @@ export class McpSession {
     };
   }
 
-  /**
-   * `subscriptions/listen` (2026-07-28): acknowledges what it will honor (only resource updates:
-   * the tool, prompt and resource lists never change), then stays open, every notification tagged
-   * with the request's id, until the client cancels it (or closes the stream) or the connection ends.
-   */
-  async #listen(params: Params, context: RequestContext<MessageContext>): Promise<Result> {
-    const filter = params.notifications;
-    if (!isObject(filter)) throw new InvalidParamsError('Invalid params: "notifications" must be an object (a SubscriptionFilter)');
-    const requested = filter.resourceSubscriptions;
-    if (requested !== undefined && (!Array.isArray(requested) || !requested.every((uri) => typeof uri === 'string'))) {
-      throw new InvalidParamsError('Invalid params: "notifications.resourceSubscriptions" must be a list of resource URIs');
-    }
-    const resources = (requested ?? []) as string[];
-    const meta = { [META_KEYS.subscriptionId]: context.id };
-    context.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: resources.length > 0 ? { resourceSubscriptions: resources } : {} });
-    const stop = this.#options.listen?.({ resources, notify: (method, notification) => context.notify(method, { ...notification, _meta: meta }) });
-    try {
-      await new Promise<void>((resolve) => {
-        if (context.signal.aborted) return resolve();
-        context.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    } finally {
-      stop?.();
-    }
-    return { _meta: meta };
+  /** The modern era's shared parts: one per server, or this session's own when it has none. */
+  get #era(): ModernEra {
+    this.#ownEra ??= new ModernEra({
+      sealer: this.#options.requestState ?? RequestStateSealer.ephemeral(),
+      tasks: this.#options.tasks ?? new TaskStore(),
+      ...(this.#options.listen ? { listen: this.#options.listen } : {}),
+    });
+    return this.#ownEra;
   }
 
-  /**
-   * Runs a handler that may need the client's input (multi round-trip requests): the retry's
-   * inputResponses and verified requestState go in; an InputRequired coming out becomes the
-   * `input_required` result, its state sealed to this request and principal.
-   */
-  async #withRounds(
-    method: string,
-    params: Params,
-    context: RequestContext<MessageContext>,
-    request: ModernRequest,
-    run: (input: RoundInput) => Promise<object>,
-  ): Promise<Result> {
-    const sealer = this.#sealer;
-    const principal = principalOf(context.extra?.headers);
-    const outcome = await run(roundInput(sealer, method, params, principal));
-    if (outcome instanceof TaskStarted) return this.#taskStore.created(outcome.taskId);
-    if (!(outcome instanceof InputRequired)) return { ...outcome } as Result;
-    return inputRequiredResult(outcome, { sealer, method, params, capabilities: request.capabilities, principal });
-  }
-
-  get #sealer(): RequestStateSealer {
-    this.#ownSealer ??= this.#options.requestState ?? RequestStateSealer.ephemeral();
-    return this.#ownSealer;
-  }
-
-  #ownSealer: RequestStateSealer | undefined;
-
-  get #taskStore(): TaskStore {
-    this.#ownTasks ??= this.#options.tasks ?? new TaskStore();
-    return this.#ownTasks;
-  }
-
-  #ownTasks: TaskStore | undefined;
-
-  /**
-   * A tool call of the modern era: everything comes from the request. Log messages go out only
-   * when it named a level; there is no session to keep a detected project in (each call detects
-   * again), and no server-to-client request: the revision replaces those with multi round-trip
-   * requests, which are not served yet.
-   */
-  #modernToolContext(params: Params, context: RequestContext<MessageContext>, request: ModernRequest, input: RoundInput): ToolContext {
-    const logger = typeof params.name === 'string' ? params.name : undefined;
-    return {
-      get signal() {
-        return context.signal;
-      },
-      protocolVersion: request.version,
-      clientCapabilities: request.capabilities,
-      input,
-      ...(declaresTasks(request.capabilities) ? { tasks: this.#taskStore } : {}),
-      extra: context.extra,
-      session: { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no server-to-client requests in 2026-07-28')) },
-      progress: (progress, total, message) => context.progress(progress, total, message),
-      log: (level, data) => {
-        if (request.logLevel !== undefined && isAtLeast(level, request.logLevel)) context.notify('notifications/message', { level, logger, data });
-      },
-      request: (method) =>
-        Promise.reject(new ToolError(`This tool needs the client to answer "${method}"; under protocol 2026-07-28 that takes a multi round-trip request, which this server does not serve yet`)),
-    };
-  }
+  #ownEra: ModernEra | undefined;
 
   #batchRefusal(items: unknown[]): InvalidRequestError | undefined {
     if (!this.#version || !featuresOf(this.#version).batches) {

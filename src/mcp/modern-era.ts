@@ -1,0 +1,98 @@
+/**
+ * The parts of the 2026-07-28 era that outlive a request: the request-state sealer, the tasks,
+ * the open listen streams. Shared by every session of a server (an HTTP request's session lives
+ * for that request only), and the handlers that need them: multi round-trip rounds, the tool
+ * context of a modern call, and `subscriptions/listen`.
+ */
+import { InvalidParamsError, type Params, type RequestContext, type Result } from '../jsonrpc/index.js';
+import { isAtLeast } from './logging.js';
+import { META_KEYS, principalOf, type ModernRequest } from './modern.js';
+import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
+import type { RequestStateSealer } from './request-state.js';
+import type { Listener, MessageContext } from './session.js';
+import { declaresTasks, TaskStarted, type TaskStore } from './tasks.js';
+import { ToolError, type ToolContext } from './tools.js';
+
+function isObject(value: unknown): value is Params {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class ModernEra {
+  readonly sealer: RequestStateSealer;
+  readonly tasks: TaskStore;
+  readonly #listen: ((listener: Listener) => () => void) | undefined;
+
+  constructor(options: { sealer: RequestStateSealer; tasks: TaskStore; listen?: (listener: Listener) => () => void }) {
+    this.sealer = options.sealer;
+    this.tasks = options.tasks;
+    this.#listen = options.listen;
+  }
+
+  /**
+   * Runs a handler that may need the client's input (multi round-trip requests): the retry's
+   * inputResponses and verified requestState go in; an InputRequired coming out becomes the
+   * `input_required` result, its state sealed to this request and principal; a task handle
+   * becomes the CreateTaskResult.
+   */
+  async withRounds(method: string, params: Params, context: RequestContext<MessageContext>, request: ModernRequest, run: (input: RoundInput) => Promise<object>): Promise<Result> {
+    const principal = principalOf(context.extra?.headers);
+    const outcome = await run(roundInput(this.sealer, method, params, principal));
+    if (outcome instanceof TaskStarted) return this.tasks.created(outcome.taskId);
+    if (!(outcome instanceof InputRequired)) return { ...outcome } as Result;
+    return inputRequiredResult(outcome, { sealer: this.sealer, method, params, capabilities: request.capabilities, principal });
+  }
+
+  /**
+   * A tool call of the modern era: everything comes from the request. Log messages go out only
+   * when it named a level; there is no session to keep a detected project in (project tools use
+   * a stand-in per roots list), and no server-to-client request: the client's input comes by
+   * multi round-trip requests (`input`) or, in a task, through tasks/update.
+   */
+  toolContext(params: Params, context: RequestContext<MessageContext>, request: ModernRequest, input: RoundInput): ToolContext {
+    const logger = typeof params.name === 'string' ? params.name : undefined;
+    return {
+      get signal() {
+        return context.signal;
+      },
+      protocolVersion: request.version,
+      clientCapabilities: request.capabilities,
+      input,
+      ...(declaresTasks(request.capabilities) ? { tasks: this.tasks } : {}),
+      extra: context.extra,
+      session: { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no server-to-client requests in 2026-07-28')) },
+      progress: (progress, total, message) => context.progress(progress, total, message),
+      log: (level, data) => {
+        if (request.logLevel !== undefined && isAtLeast(level, request.logLevel)) context.notify('notifications/message', { level, logger, data });
+      },
+      request: (method) =>
+        Promise.reject(new ToolError(`This tool asked for "${method}" as a server-to-client request; under protocol 2026-07-28 a tool returns InputRequired instead`)),
+    };
+  }
+
+  /**
+   * `subscriptions/listen`: acknowledges what it will honor (only resource updates: the tool,
+   * prompt and resource lists never change), then stays open, every notification tagged with the
+   * request's id, until the client cancels it (or closes the stream) or the connection ends.
+   */
+  async listen(params: Params, context: RequestContext<MessageContext>): Promise<Result> {
+    const filter = params.notifications;
+    if (!isObject(filter)) throw new InvalidParamsError('Invalid params: "notifications" must be an object (a SubscriptionFilter)');
+    const requested = filter.resourceSubscriptions;
+    if (requested !== undefined && (!Array.isArray(requested) || !requested.every((uri) => typeof uri === 'string'))) {
+      throw new InvalidParamsError('Invalid params: "notifications.resourceSubscriptions" must be a list of resource URIs');
+    }
+    const resources = (requested ?? []) as string[];
+    const meta = { [META_KEYS.subscriptionId]: context.id };
+    context.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: resources.length > 0 ? { resourceSubscriptions: resources } : {} });
+    const stop = this.#listen?.({ resources, notify: (method, notification) => context.notify(method, { ...notification, _meta: meta }) });
+    try {
+      await new Promise<void>((resolve) => {
+        if (context.signal.aborted) return resolve();
+        context.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      stop?.();
+    }
+    return { _meta: meta };
+  }
+}
