@@ -109,6 +109,40 @@ test('tasks/cancel stops a running task (cancelled, for good); an unknown task i
   }
 });
 
+test('task status notifications: a listen stream that names a task gets notifications/tasks with the full task, tagged; without the extension it is -32021', async () => {
+  const http = await startTestHttp();
+  try {
+    const { taskId } = (await rpc(http.urls.mcp, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0.5 } })).result! as { taskId: string };
+    const headers = { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' };
+    const body = (capabilities: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 'watch', method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId, 'not-a-task'] }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } } });
+    const refused = await request(http.urls.mcp, { method: 'POST', headers, body: body({}) });
+    assert.is(refused.statusCode, 400);
+    assert.is(((await refused.body.json()) as { error: { code: number } }).error.code, -32021);
+    const stream = await request(http.urls.mcp, { method: 'POST', headers, body: body(TASKS) });
+    const events: Array<Record<string, unknown>> = [];
+    let buffered = '';
+    await new Promise<void>((resolve) => {
+      stream.body.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        for (let end; (end = buffered.indexOf('\n\n')) >= 0; buffered = buffered.slice(end + 2)) {
+          const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+          if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
+        }
+        if (events.some((event) => event.method === 'notifications/tasks' && (event.params as { status: string }).status === 'completed')) resolve();
+      });
+    });
+    stream.body.on('error', () => undefined);
+    stream.body.destroy();
+    assert.equal((events[0]!.params as { notifications: unknown }).notifications, { taskIds: [taskId] }, 'only the tasks it knows are acknowledged');
+    const last = events.at(-1)!.params as Record<string, unknown>;
+    assert.is(last.taskId, taskId);
+    assert.match(((last.result as { content: Array<{ text: string }> }).content[0]!.text), 'Computed');
+    assert.equal(last._meta, { 'io.modelcontextprotocol/subscriptionId': 'watch' });
+  } finally {
+    await http.close();
+  }
+});
+
 test('an index job is a task on disk: started by one process, followed with tasks/get by another that shares SEXTANT_HOME', async () => {
   const root = fixtureCopy('polyglot');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

@@ -10,7 +10,7 @@ import { META_KEYS, principalOf, type ModernRequest } from './modern.js';
 import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
 import type { RequestStateSealer } from './request-state.js';
 import type { Listener, MessageContext } from './session.js';
-import { declaresTasks, TaskStarted, type TaskStore } from './tasks.js';
+import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from './tasks.js';
 import { ToolError, type ToolContext } from './tools.js';
 
 function isObject(value: unknown): value is Params {
@@ -74,17 +74,32 @@ export class ModernEra {
    * prompt and resource lists never change), then stays open, every notification tagged with the
    * request's id, until the client cancels it (or closes the stream) or the connection ends.
    */
-  async listen(params: Params, context: RequestContext<MessageContext>): Promise<Result> {
+  async listen(params: Params, context: RequestContext<MessageContext>, request: ModernRequest): Promise<Result> {
     const filter = params.notifications;
     if (!isObject(filter)) throw new InvalidParamsError('Invalid params: "notifications" must be an object (a SubscriptionFilter)');
-    const requested = filter.resourceSubscriptions;
-    if (requested !== undefined && (!Array.isArray(requested) || !requested.every((uri) => typeof uri === 'string'))) {
-      throw new InvalidParamsError('Invalid params: "notifications.resourceSubscriptions" must be a list of resource URIs');
-    }
-    const resources = (requested ?? []) as string[];
+    const strings = (field: string): string[] => {
+      const value = filter[field];
+      if (value !== undefined && (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))) {
+        throw new InvalidParamsError(`Invalid params: "notifications.${field}" must be a list of strings`);
+      }
+      return (value ?? []) as string[];
+    };
+    const resources = strings('resourceSubscriptions');
+    // Task status (tasks extension, SEP-2663): only for a client that declared it, only for tasks this process runs.
+    const requestedTasks = strings('taskIds');
+    if (filter.taskIds !== undefined) requireTasks(request.capabilities);
+    const taskIds = requestedTasks.filter((taskId) => this.tasks.owns(taskId));
     const meta = { [META_KEYS.subscriptionId]: context.id };
-    context.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: resources.length > 0 ? { resourceSubscriptions: resources } : {} });
+    const honored: Params = {};
+    if (resources.length > 0) honored.resourceSubscriptions = resources;
+    if (filter.taskIds !== undefined) honored.taskIds = taskIds;
+    context.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: honored });
     const stop = this.#listen?.({ resources, notify: (method, notification) => context.notify(method, { ...notification, _meta: meta }) });
+    const followed = new Set(taskIds);
+    const stopTasks = followed.size > 0 ? this.tasks.watch((taskId) => {
+      if (!followed.has(taskId)) return;
+      context.notify('notifications/tasks', { ...this.tasks.get(taskId), _meta: meta });
+    }) : undefined;
     try {
       await new Promise<void>((resolve) => {
         if (context.signal.aborted) return resolve();
@@ -92,6 +107,7 @@ export class ModernEra {
       });
     } finally {
       stop?.();
+      stopTasks?.();
     }
     return { _meta: meta };
   }

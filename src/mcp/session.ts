@@ -226,7 +226,7 @@ export class McpSession {
     this.#handle('tasks/get', undefined, taskMethod((params) => this.#era.tasks.get(params.taskId)));
     this.#handle('tasks/update', undefined, taskMethod((params) => this.#era.tasks.update(params.taskId, params.inputResponses)));
     this.#handle('tasks/cancel', undefined, taskMethod((params) => this.#era.tasks.cancel(params.taskId)));
-    this.#handle('subscriptions/listen', undefined, { run: (params, context) => this.#era.listen(params, context) });
+    this.#handle('subscriptions/listen', undefined, { run: (params, context, request) => this.#era.listen(params, context, request) });
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
     this.#handle('logging/setLevel', (params) => {

@@ -71,6 +71,8 @@ const TASK_ID = /^[0-9a-f-]{36}$/;
 
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
+  /** Told of every change of a task of this process (notifications/tasks on listen streams). */
+  readonly #watchers = new Set<(taskId: string) => void>();
   readonly #now: () => number;
   readonly #dir: string | undefined;
 
@@ -177,6 +179,17 @@ export class TaskStore {
     return {};
   }
 
+  /** Whether this process runs the task (only its owner sees it change). */
+  owns(taskId: string): boolean {
+    return this.#tasks.has(taskId);
+  }
+
+  /** Calls `watcher` with a task's id whenever one of this process changes; returns how to stop. */
+  watch(watcher: (taskId: string) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
   #envelope(task: TaskRecord): Result {
     return { taskId: task.taskId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
   }
@@ -188,6 +201,7 @@ export class TaskStore {
     // Readable for its whole ttlMs from its last change.
     task.expiresAt = now + task.ttlMs;
     this.#persist(task);
+    for (const watcher of this.#watchers) watcher(task.taskId);
   }
 
   /** Written whole (temp file, rename): a reader in another process sees the old state or the new. */
