@@ -24,7 +24,7 @@ let nextId = 1;
 
 /** A modern tools/call (or prompts/get) over HTTP; the answer is checked against the 2026 schema. */
 async function call(url: string, name: string, extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = ALL_INPUT, method = 'tools/call') {
-  const params = { name, ...(method === 'tools/call' ? { arguments: {} } : {}), ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } };
+  const params = { ...(method === 'resources/read' ? {} : { name }), ...(method === 'tools/call' ? { arguments: {} } : {}), ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } };
   const response = await request(url, {
     method: 'POST',
     headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
@@ -97,6 +97,12 @@ test('input_required, then the retry with inputResponses completes; several roun
     const elsewhere = await call(http.urls.mcp, 'test_input_required_result_request_state', { inputResponses: { confirm: accept({ ok: true }) }, requestState: round1.result!.requestState });
     assert.is(elsewhere.error!.code, -32602, "a state is bound to the request that got it");
 
+    const resource = await call(http.urls.mcp, 'test://with-input', { uri: 'test://with-input' }, ALL_INPUT, 'resources/read');
+    assert.is(resource.result!.resultType, 'input_required');
+    assert.not.ok('ttlMs' in resource.result!);
+    const read = await call(http.urls.mcp, 'test://with-input', { uri: 'test://with-input', inputResponses: { greeting: accept({ greeting: 'Hi there' }) } }, ALL_INPUT, 'resources/read');
+    assert.equal((read.result!.contents as Array<{ text: string }>)[0]!.text, 'Hi there');
+    assert.is(read.result!.ttlMs, 0);
     const prompt = await call(http.urls.mcp, 'test_input_required_result_prompt', {}, ALL_INPUT, 'prompts/get');
     assert.is(prompt.result!.resultType, 'input_required');
     const promptDone = await call(http.urls.mcp, 'test_input_required_result_prompt', { inputResponses: { user_context: accept({ context: 'tests' }) } }, ALL_INPUT, 'prompts/get');

@@ -2,6 +2,7 @@
  * Resources and resource templates: listing (paginated, stable order), reading (static URIs
  * first, then templates), and which URIs a client may subscribe to.
  */
+import { InputRequired, type RoundInput } from './mrtr.js';
 import { ResourceNotFoundError } from '../jsonrpc/index.js';
 import { listResult } from './pagination.js';
 
@@ -18,7 +19,10 @@ export interface ResourceDefinition {
   title?: string;
   description?: string;
   mimeType?: string;
-  read(): Promise<ResourceContents[]> | ResourceContents[];
+  /** With `input` (a 2026-07-28 request) it may ask the client for input instead (multi round-trip requests). */
+  read(input?: RoundInput): Promise<ResourceContents[] | InputRequired> | ResourceContents[] | InputRequired;
+  /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
+  modernOnly?: boolean;
 }
 
 export interface ResourceTemplateDefinition {
@@ -67,9 +71,9 @@ export class ResourceRegistry {
     return this;
   }
 
-  list(cursor: unknown): Record<string, unknown> {
-    const sorted = [...this.#resources.values()].sort((a, b) => compare(a.uri, b.uri));
-    return listResult('resources', sorted, (resource) => resource.uri, cursor, ({ read: _read, ...described }) => described);
+  list(cursor: unknown, modern = false): Record<string, unknown> {
+    const sorted = [...this.#resources.values()].filter((resource) => modern || !resource.modernOnly).sort((a, b) => compare(a.uri, b.uri));
+    return listResult('resources', sorted, (resource) => resource.uri, cursor, ({ read: _read, modernOnly: _modernOnly, ...described }) => described);
   }
 
   listTemplates(cursor: unknown): Record<string, unknown> {
@@ -77,14 +81,19 @@ export class ResourceRegistry {
     return listResult('resourceTemplates', sorted, (template) => template.uriTemplate, cursor, ({ read: _read, ...described }) => described);
   }
 
-  /** Whether `uri` names a registered resource or matches a template. */
+  /** Whether `uri` names a registered resource (of every era) or matches a template. */
   has(uri: string): boolean {
-    return this.#resources.has(uri) || this.#match(uri) !== undefined;
+    const resource = this.#resources.get(uri);
+    return (resource !== undefined && !resource.modernOnly) || this.#match(uri) !== undefined;
   }
 
-  async read(uri: string): Promise<{ contents: ResourceContents[] }> {
+  /** The contents; with `input` (a modern request), possibly InputRequired instead. */
+  async read(uri: string, input?: RoundInput): Promise<{ contents: ResourceContents[] } | InputRequired> {
     const resource = this.#resources.get(uri);
-    if (resource) return { contents: await resource.read() };
+    if (resource && !(resource.modernOnly && !input)) {
+      const read = await resource.read(input);
+      return read instanceof InputRequired ? read : { contents: read };
+    }
     const matched = this.#match(uri);
     if (!matched) throw new ResourceNotFoundError(uri);
     return { contents: await matched.template.definition.read(uri, matched.variables) };

@@ -247,19 +247,19 @@ export class McpSession {
         return this.#era.withRounds('tools/call', params, context, request, (input: RoundInput) => tools.call(params, this.#era.toolContext(params, context, request, input)));
       },
     });
-    this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor), cache: CACHE_STATIC });
+    this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor, true), cache: CACHE_STATIC });
     this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor), {
       run: (params) => resources.listTemplates(params.cursor),
       cache: CACHE_STATIC,
     });
-    const read = (params: Params): Promise<Result> => {
+    const uriOf = (params: Params): string => {
       if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
-      return resources.read(params.uri) as Promise<Result>;
+      return params.uri;
     };
-    this.#handle('resources/read', read, {
-      run: async (params) => {
+    this.#handle('resources/read', async (params) => (await resources.read(uriOf(params))) as Result, {
+      run: async (params, context, request) => {
         try {
-          return await read(params);
+          return await this.#era.withRounds('resources/read', params, context, request, (input: RoundInput) => resources.read(uriOf(params), input));
         } catch (error) {
           // 2026-07-28 reports an unknown resource as Invalid params; -32002 is retired.
           if (error instanceof ResourceNotFoundError) throw new InvalidParamsError(error.message, error.data);

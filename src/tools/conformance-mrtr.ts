@@ -7,6 +7,7 @@
 import type { InputRequest, RoundInput } from '../mcp/mrtr.js';
 import { InputRequired } from '../mcp/mrtr.js';
 import type { PromptDefinition } from '../mcp/prompts.js';
+import type { ResourceDefinition } from '../mcp/resources.js';
 import type { JsonObject, ToolDefinition, ToolOutput } from '../mcp/tools.js';
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false };
@@ -120,6 +121,19 @@ export function conformanceMrtrTools(): ToolDefinition[] {
     }),
   ];
 }
+
+export const CONFORMANCE_MRTR_RESOURCE: ResourceDefinition = {
+  uri: 'test://with-input',
+  name: 'with-input',
+  description: 'A resource that asks the user (elicitation) which greeting to show before it can be read.',
+  mimeType: 'text/plain',
+  modernOnly: true,
+  read(input) {
+    const greeting = accepted(input?.responses.greeting)?.greeting;
+    if (typeof greeting !== 'string') return new InputRequired({ greeting: ask('Which greeting should the resource show?', { greeting: { type: 'string' } }, ['greeting']) });
+    return [{ uri: 'test://with-input', mimeType: 'text/plain', text: greeting }];
+  },
+};
 
 export const CONFORMANCE_MRTR_PROMPT: PromptDefinition = {
   name: 'test_input_required_result_prompt',

@@ -8,7 +8,7 @@ import { VERSION } from '../version.js';
 import { PromptRegistry } from '../mcp/prompts.js';
 import { ResourceRegistry } from '../mcp/resources.js';
 import { conformanceTools } from './conformance.js';
-import { CONFORMANCE_MRTR_PROMPT, conformanceMrtrTools } from './conformance-mrtr.js';
+import { CONFORMANCE_MRTR_PROMPT, CONFORMANCE_MRTR_RESOURCE, conformanceMrtrTools } from './conformance-mrtr.js';
 import { conformanceTaskTools } from './conformance-tasks.js';
 import { registerConformancePrompts, registerConformanceResources } from './conformance-fixtures.js';
 import { createHealthCheckTool, projectReports } from './health-check.js';
@@ -60,6 +60,7 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
     registerConformanceResources(resources);
     registerConformancePrompts(prompts);
     prompts.register(CONFORMANCE_MRTR_PROMPT);
+    resources.register(CONFORMANCE_MRTR_RESOURCE);
   }
   const serverOptions: ConstructorParameters<typeof McpServer>[0] = {
     identity: {
