@@ -112,6 +112,23 @@ test('input_required, then the retry with inputResponses completes; several roun
   }
 });
 
+test('a tool written against server-to-client requests (test_elicitation, test_sampling) works in 2026 through input_required rounds', async () => {
+  const http = await startTestHttp();
+  try {
+    const asked = await call(http.urls.mcp, 'test_elicitation', { arguments: { message: 'Who are you?' } });
+    assert.is(asked.result!.resultType, 'input_required');
+    const request = (asked.result!.inputRequests as Record<string, { method: string; params: { message: string } }>).elicitation_create_1!;
+    assert.is(request.method, 'elicitation/create');
+    assert.is(request.params.message, 'Who are you?');
+    const answered = await call(http.urls.mcp, 'test_elicitation', { arguments: { message: 'Who are you?' }, inputResponses: { elicitation_create_1: accept({ username: 'ada', email: 'ada@example.org' }) } });
+    assert.match((answered.result!.content as Array<{ text: string }>)[0]!.text, 'ada@example.org');
+    const sampled = await call(http.urls.mcp, 'test_sampling', { arguments: { prompt: 'Say hi' }, inputResponses: { sampling_createMessage_1: { role: 'assistant', content: { type: 'text', text: 'hi!' }, model: 'm', stopReason: 'endTurn' } } });
+    assert.match((sampled.result!.content as Array<{ text: string }>)[0]!.text, 'LLM response: hi!');
+  } finally {
+    await http.close();
+  }
+});
+
 test('an input request the client did not declare it can answer is never sent: 400 -32021 naming the capability', async () => {
   const http = await startTestHttp();
   try {

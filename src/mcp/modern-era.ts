@@ -50,6 +50,12 @@ export class ModernEra {
    */
   toolContext(params: Params, context: RequestContext<MessageContext>, request: ModernRequest, input: RoundInput): ToolContext {
     const logger = typeof params.name === 'string' ? params.name : undefined;
+    // A tool written against server-to-client requests works too: its n-th request becomes the
+    // input request keyed `<method>_<n>` (the tool runs again from the start every round, so n is
+    // stable), and the answers of earlier rounds ride along in the sealed state.
+    const previous = (input.state as { answers?: Record<string, unknown> } | undefined)?.answers ?? {};
+    const answers = { ...previous, ...input.responses };
+    let asked = 0;
     return {
       get signal() {
         return context.signal;
@@ -64,8 +70,15 @@ export class ModernEra {
       log: (level, data) => {
         if (request.logLevel !== undefined && isAtLeast(level, request.logLevel)) context.notify('notifications/message', { level, logger, data });
       },
-      request: (method) =>
-        Promise.reject(new ToolError(`This tool asked for "${method}" as a server-to-client request; under protocol 2026-07-28 a tool returns InputRequired instead`)),
+      request: async (method, requestParams) => {
+        if (method !== 'elicitation/create' && method !== 'sampling/createMessage' && method !== 'roots/list') {
+          throw new ToolError(`"${method}" cannot be asked of the client in protocol 2026-07-28 (only elicitation, sampling and roots, by multi round-trip requests)`);
+        }
+        const key = `${method.replace('/', '_')}_${++asked}`;
+        if (answers[key] !== undefined) return answers[key] as Result;
+        // Thrown, not returned: the tool stops here; tools.call turns it into its answer.
+        throw new InputRequired({ [key]: { method, params: requestParams ?? {} } }, Object.keys(answers).length > 0 ? { answers } : undefined);
+      },
     };
   }
 

@@ -189,6 +189,8 @@ export class ToolRegistry {
         return output;
       }
     } catch (error) {
+      // A server-to-client request of a 2026 call (see ModernEra.toolContext): the round's answer.
+      if (error instanceof InputRequired && context.input) return error;
       if (error instanceof ToolError) return toolErrorResult(error);
       if (error instanceof MissingClientCapabilityError) return errorResult(error.message);
       if (error instanceof JsonRpcError || context.signal.aborted) throw error;
