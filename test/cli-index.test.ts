@@ -20,9 +20,16 @@ test('status before indexing says how to index; index prints a summary; status t
   assert.is(indexed.code, 0, indexed.stderr);
   assert.match(indexed.stdout, /Indexed 2 files \(0\.0 MB\)/);
   assert.match(indexed.stderr, 'indexing:', 'plain progress lines when stderr is not a terminal');
+  assert.match(indexed.stderr, 'symbols: 2/2 files parsed', 'the symbol phase counts too, as plain lines');
+  // Every part of the index on disk, not only the text segments.
+  assert.match(indexed.stdout, /Index on disk: [\d.]+ MB \([\d.]+% of source\): text segments [\d.]+ MB, symbols [\d.]+ MB, name index [\d.]+ MB, references [\d.]+ MB/);
   const after = await runCli(['status', project, '--json'], '', env);
-  const status = JSON.parse(after.stdout) as { indexed: boolean; files: number; interruptedJob: unknown };
+  const status = JSON.parse(after.stdout) as { indexed: boolean; files: number; interruptedJob: unknown; diskBytes: Record<string, number> };
   assert.equal([status.indexed, status.files, status.interruptedJob], [true, 2, null]);
+  const { total, ...parts } = status.diskBytes;
+  assert.is(total, Object.values(parts).reduce((sum, bytes) => sum + bytes, 0));
+  assert.ok(parts.segments! > 0 && parts.symbols! > 0 && parts.names! > 0, JSON.stringify(status.diskBytes));
+  assert.match((await runCli(['status', project], '', env)).stdout, 'Index on disk:');
 });
 
 test('search prints path:line:col: text like rg, --json for machines, filters by language and glob', async () => {

@@ -30,6 +30,36 @@ function formatProgress(event: IndexProgress): string | undefined {
   }
 }
 
+/** How often a non-terminal gets a progress line of the symbol phase. */
+const PLAIN_PROGRESS_MS = 2_000;
+
+/**
+ * The symbol phase's progress: a counter that rewrites itself on a terminal; otherwise a plain
+ * line every couple of seconds, and one at the end (logs and CI see it move, without a flood).
+ */
+function symbolProgress(output: Output): (done: number, total: number, symbols: number) => void {
+  let lastLine = 0;
+  return (done, total, symbols) => {
+    const line = `symbols: ${done}/${total} files parsed, ${symbols} symbols`;
+    if (output.isTTY) return output.err(`\r\x1b[K${line}`);
+    const now = Date.now();
+    if (done !== total && now - lastLine < PLAIN_PROGRESS_MS) return;
+    lastLine = now;
+    output.err(`${line}\n`);
+  };
+}
+
+/** The index on disk, part by part, against the size of the source it indexes. */
+function diskLine(store: IndexStore, sourceBytes: number): string {
+  const sizes = store.sizes();
+  const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`;
+  return (
+    `Index on disk: ${mb(sizes.total)} (${((100 * sizes.total) / Math.max(1, sourceBytes)).toFixed(1)}% of source): ` +
+    `text segments ${mb(sizes.segments)}, symbols ${mb(sizes.symbols)}, name index ${mb(sizes.names)}, references ${mb(sizes.references)}` +
+    `${sizes.other > 0 ? `, other ${mb(sizes.other)}` : ''}`
+  );
+}
+
 export async function indexCommand(path: string, output: Output, force = false): Promise<number> {
   const options: Parameters<typeof buildIndex>[1] = {
     force,
@@ -44,18 +74,18 @@ export async function indexCommand(path: string, output: Output, force = false):
   const summary = await buildIndex(path, options);
   if (output.isTTY) output.err('\r\x1b[K');
   // Symbols come second: the text index is already committed and searchable meanwhile.
-  if (output.isTTY) output.err('symbols: parsing…');
-  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { force });
+  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { force, onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
   const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0).map(([why, n]) => `${n} ${why}`).join(', ');
   output.out(
     `Indexed ${summary.files} files (${mb} MB) in ${(summary.durationMs / 1000).toFixed(2)} s (${rate} MB/s); ` +
-      `index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
+      `text index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
       `${skipped ? `; skipped ${skipped}` : ''}\n`,
   );
   output.out(`Symbols: ${symbols.symbols} in ${symbols.files} files (${symbols.parsed} parsed, ${symbols.reused} unchanged) in ${(symbols.durationMs / 1000).toFixed(2)} s\n`);
+  output.out(`${diskLine(new IndexStore(summary.root), summary.bytes)}\n`);
   return 0;
 }
 
@@ -86,7 +116,8 @@ export async function syncCommand(path: string, output: Output): Promise<number>
     output.out(`Merged ${merge.merged} delta segments (${merge.files} files) in ${(merge.durationMs / 1000).toFixed(2)} s\n`);
   }
   // Only changed files are parsed again: the others keep their symbols by content hash.
-  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files);
+  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { onProgress: symbolProgress(output) });
+  if (output.isTTY) output.err('\r\x1b[K');
   output.out(`Symbols: ${symbols.symbols} in ${symbols.files} files (${symbols.parsed} parsed, ${symbols.reused} unchanged)\n`);
   return 0;
 }
@@ -140,6 +171,7 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     indexDir: store.dir,
     interruptedJob: interrupted ? { ...interrupted, resumeCommand: resumeCommand(interrupted, root) } : null,
     error: problem ?? null,
+    diskBytes: store.sizes(),
   };
   if (json) {
     output.out(`${JSON.stringify(status)}\n`);
@@ -147,7 +179,7 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   }
   if (problem) output.out(`${root}: ${problem.code}: ${problem.message}\n`);
   else if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
-  else output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}\n`);
+  else output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}\n${diskLine(store, manifest.bytes)}\n`);
   if (interrupted) {
     const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
     output.out(`interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it\n`);

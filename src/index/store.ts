@@ -6,7 +6,7 @@
  * leaves the previous complete index in place.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
@@ -112,6 +112,16 @@ export function writeAtomic(path: string, data: Buffer | string): void {
   }
 }
 
+/** Bytes on disk of each part of an index (the files the index folder holds). */
+export interface IndexSizes {
+  segments: number;
+  symbols: number;
+  names: number;
+  references: number;
+  other: number;
+  total: number;
+}
+
 export class IndexStore {
   readonly dir: string;
   readonly #root: string;
@@ -184,6 +194,23 @@ export class IndexStore {
     } catch {
       return [];
     }
+  }
+
+  /** The size of every part of the index on disk (what the summary, status and index_status report). */
+  sizes(): IndexSizes {
+    const sizes: IndexSizes = { segments: 0, symbols: 0, names: 0, references: 0, other: 0, total: 0 };
+    for (const name of this.#entries()) {
+      let bytes = 0;
+      try {
+        bytes = statSync(join(this.dir, name)).size;
+      } catch {
+        continue; // removed meanwhile
+      }
+      const part: keyof IndexSizes = SEGMENT_NAME.test(name) ? 'segments' : name.startsWith('symbols') ? 'symbols' : name === 'names.json' ? 'names' : name === 'references.json' ? 'references' : 'other';
+      sizes[part] += bytes;
+      sizes.total += bytes;
+    }
+    return sizes;
   }
 
   /**
