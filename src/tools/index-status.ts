@@ -48,13 +48,27 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         bytes: { type: 'integer', minimum: 0 },
         symbols: { type: 'integer', minimum: 0 },
         segments: { type: 'integer', minimum: 0 },
+        disk_bytes: {
+          type: 'object',
+          description: 'Bytes on disk of each part of the index',
+          properties: {
+            segments: { type: 'integer', minimum: 0 },
+            symbols: { type: 'integer', minimum: 0 },
+            names: { type: 'integer', minimum: 0 },
+            references: { type: 'integer', minimum: 0 },
+            other: { type: 'integer', minimum: 0 },
+            total: { type: 'integer', minimum: 0 },
+          },
+          required: ['segments', 'symbols', 'names', 'references', 'other', 'total'],
+          additionalProperties: false,
+        },
         updated_at: { type: ['string', 'null'] },
         active_job: { oneOf: [JOB_SCHEMA, { type: 'null' }] },
         last_job: { oneOf: [JOB_SCHEMA, { type: 'null' }], description: 'The last job this server ran for the project, once it ended' },
         interrupted_job: { oneOf: [{ ...JOB_SCHEMA, properties: { ...JOB_SCHEMA.properties, resume_command: { type: 'string' } } }, { type: 'null' }] },
         error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'], additionalProperties: false },
       },
-      required: ['workspace', 'source', 'indexing_status', 'schema_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'updated_at', 'active_job', 'last_job', 'interrupted_job'],
+      required: ['workspace', 'source', 'indexing_status', 'schema_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'disk_bytes', 'updated_at', 'active_job', 'last_job', 'interrupted_job'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -79,6 +93,7 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         bytes: manifest?.bytes ?? 0,
         symbols,
         segments: manifest?.segments.length ?? 0,
+        disk_bytes: project.store.sizes(),
         updated_at: manifest?.updatedAt ?? null,
         active_job: live ? live.snapshot() : running ? describeJob(running) : null,
         last_job: last ? last.snapshot() : null,
@@ -87,7 +102,12 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
       if (state.incompatible) structured.error = { code: 'index_incompatible', message: state.incompatible };
       if (state.corrupt) structured.error = { code: 'index_corrupt', message: state.corrupt };
       const lines = [`Project ${project.root} (from ${resolved.source}): ${status}.`];
-      if (manifest) lines.push(`${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, ${symbols} symbols; updated ${manifest.updatedAt}.`);
+      if (manifest) {
+        const disk = structured.disk_bytes as { total: number; segments: number; symbols: number; names: number; references: number };
+        const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+        lines.push(`${manifest.files} files, ${mb(manifest.bytes)}, ${symbols} symbols; updated ${manifest.updatedAt}.`);
+        lines.push(`On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, references ${mb(disk.references)}).`);
+      }
       else if (!state.incompatible && !state.corrupt) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
       if (state.incompatible) lines.push(state.incompatible);
       if (state.corrupt) lines.push(`index_corrupt: ${state.corrupt}`);
