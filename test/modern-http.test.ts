@@ -140,9 +140,12 @@ test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, r
     const events: Array<Record<string, unknown>> = [];
     let buffered = '';
     const arrived = (count: number) =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((resolve, reject) => {
+        // A guard against hanging the run if the events never come, not a timing expectation.
+        const guard = setTimeout(() => reject(new Error(`only ${events.length} of ${count} events arrived`)), 20_000);
         const check = (): void => {
           if (events.length >= count) {
+            clearTimeout(guard);
             response.body.off('data', onData);
             resolve();
           }

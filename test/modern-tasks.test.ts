@@ -121,14 +121,19 @@ test('task status notifications: a listen stream that names a task gets notifica
     const stream = await request(http.urls.mcp, { method: 'POST', headers, body: body(TASKS) });
     const events: Array<Record<string, unknown>> = [];
     let buffered = '';
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
+      // A guard against hanging the run if the notification never comes, not a timing expectation.
+      const guard = setTimeout(() => reject(new Error(`no completed notifications/tasks; got ${JSON.stringify(events)}`)), 20_000);
       stream.body.on('data', (chunk: Buffer) => {
         buffered += chunk.toString();
         for (let end; (end = buffered.indexOf('\n\n')) >= 0; buffered = buffered.slice(end + 2)) {
           const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
           if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
         }
-        if (events.some((event) => event.method === 'notifications/tasks' && (event.params as { status: string }).status === 'completed')) resolve();
+        if (events.some((event) => event.method === 'notifications/tasks' && (event.params as { status: string }).status === 'completed')) {
+          clearTimeout(guard);
+          resolve();
+        }
       });
     });
     stream.body.on('error', () => undefined);

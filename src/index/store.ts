@@ -266,21 +266,17 @@ export class IndexStore {
     writeFileSync(staged, content, { flag: 'wx' });
     try {
       for (let attempt = 0; attempt < 8; attempt++) {
-        if (tryLink(staged, this.lockPath)) return this.#held(content);
+        if (tryLink(staged, this.lockPath)) return void (this.#lockContent = content);
         const held = readOrUndefined(this.lockPath);
         if (held === undefined) continue; // released meanwhile: try again
         const owner = holderPid(held);
         if (owner !== undefined && alive(owner)) throw new IndexBusyError(owner);
-        if (this.#takeOver(held, staged)) return this.#held(content);
+        if (this.#takeOver(held, staged)) return void (this.#lockContent = content);
       }
       throw new IndexBusyError(holderPid(readOrUndefined(this.lockPath) ?? '') ?? 0);
     } finally {
       rmSync(staged, { force: true });
     }
-  }
-
-  #held(content: string): void {
-    this.#lockContent = content;
   }
 
   /** Replaces the stale lock `held` by `staged` if this process wins its claim; false to look again. */

@@ -6,16 +6,12 @@
  */
 import { InvalidParamsError, type Params, type RequestContext, type Result } from '../jsonrpc/index.js';
 import { isAtLeast } from './logging.js';
-import { META_KEYS, principalOf, type ModernRequest } from './modern.js';
+import { isObject, META_KEYS, principalOf, type ModernRequest } from './modern.js';
 import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
 import type { RequestStateSealer } from './request-state.js';
 import type { Listener, MessageContext } from './session.js';
 import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from './tasks.js';
 import { ToolError, type ToolContext } from './tools.js';
-
-function isObject(value: unknown): value is Params {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export class ModernEra {
   readonly sealer: RequestStateSealer;

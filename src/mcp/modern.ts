@@ -37,7 +37,7 @@ export function isModernRequest(method: string, meta: Params | undefined): boole
   return MODERN_ONLY_METHODS.has(method) || (meta !== undefined && META_KEYS.protocolVersion in meta);
 }
 
-function isObject(value: unknown): value is Params {
+export function isObject(value: unknown): value is Params {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

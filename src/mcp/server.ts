@@ -6,6 +6,7 @@ import type { Logger } from '../log.js';
 import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
 import { TaskStore } from './tasks.js';
+import { ModernEra } from './modern-era.js';
 import { ResourceRegistry } from './resources.js';
 import { McpSession, type Listener, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
 import { ToolRegistry } from './tools.js';
@@ -36,9 +37,11 @@ export class McpServer {
   readonly #onRootsChanged: ((session: McpSession) => void) | undefined;
   readonly #sessions = new Set<McpSession>();
   readonly #health: (() => Record<string, unknown>) | undefined;
-  readonly requestState: RequestStateSealer;
-  /** Tasks of the tasks extension, shared by every session (a 2026 request's session lives for that request only). */
-  readonly tasks: TaskStore;
+  /**
+   * The 2026-07-28 era's shared parts (request-state key, tasks, listen streams), one for every
+   * session: a 2026 request's session lives for that request only.
+   */
+  readonly era: ModernEra;
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
@@ -46,8 +49,11 @@ export class McpServer {
     this.#onSessionReady = options.onSessionReady;
     this.#onRootsChanged = options.onRootsChanged;
     this.#health = options.health;
-    this.requestState = options.requestState ?? RequestStateSealer.ephemeral();
-    this.tasks = options.tasks ?? new TaskStore();
+    this.era = new ModernEra({
+      sealer: options.requestState ?? RequestStateSealer.ephemeral(),
+      tasks: options.tasks ?? new TaskStore(),
+      listen: (listener) => this.listen(listener),
+    });
     this.registries = {
       tools: options.registries?.tools ?? new ToolRegistry(),
       resources: options.registries?.resources ?? new ResourceRegistry(),
@@ -56,7 +62,7 @@ export class McpServer {
   }
 
   createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
-    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, requestState: this.requestState, tasks: this.tasks, listen: (listener) => this.listen(listener) };
+    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, era: this.era };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
     if (this.#onRootsChanged) sessionOptions.onRootsChanged = this.#onRootsChanged;

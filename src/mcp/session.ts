@@ -23,7 +23,7 @@ import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
-import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
+import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, isObject, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
 import { ModernEra } from './modern-era.js';
 import type { RoundInput } from './mrtr.js';
 import { checkParamHeaders } from './param-headers.js';
@@ -65,12 +65,8 @@ export interface McpSessionOptions {
   onReady?: (session: McpSession) => void;
   /** Called when the client sends notifications/roots/list_changed (never answered: it is a notification). */
   onRootsChanged?: (session: McpSession) => void;
-  /** Seals and opens the requestState of multi round-trip requests (2026-07-28). */
-  requestState?: RequestStateSealer;
-  /** Tasks of the tasks extension (2026-07-28). */
-  tasks?: TaskStore;
-  /** Registers an open `subscriptions/listen` stream with the server; returns how to unregister it. */
-  listen?: (listener: Listener) => () => void;
+  /** The 2026-07-28 era's shared parts (McpServer gives its own to every session). */
+  era?: ModernEra;
 }
 
 /** One open `subscriptions/listen` stream: the resources it follows, and how to tell it something. */
@@ -367,13 +363,9 @@ export class McpSession {
     };
   }
 
-  /** The modern era's shared parts: one per server, or this session's own when it has none. */
+  /** The modern era's shared parts: the server's, or (a session made on its own, in tests) one of its own. */
   get #era(): ModernEra {
-    this.#ownEra ??= new ModernEra({
-      sealer: this.#options.requestState ?? RequestStateSealer.ephemeral(),
-      tasks: this.#options.tasks ?? new TaskStore(),
-      ...(this.#options.listen ? { listen: this.#options.listen } : {}),
-    });
+    this.#ownEra ??= this.#options.era ?? new ModernEra({ sealer: RequestStateSealer.ephemeral(), tasks: new TaskStore() });
     return this.#ownEra;
   }
 
@@ -390,8 +382,4 @@ export class McpSession {
     }
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Params {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
