@@ -10,6 +10,7 @@ import { IndexStore } from '../src/index/store.js';
 import { MAX_DELTA_SEGMENTS, mergeDeltas } from '../src/index/merge.js';
 import { syncIndex } from '../src/index/sync.js';
 import { killMidJob, ROOT, runCli } from './helpers/process.js';
+import { storedSymbols } from './helpers/symbols.js';
 
 function copyOf(tree: string): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-sync-')));
@@ -173,7 +174,7 @@ test('the watcher makes a saved file searchable within a second, forgets deleted
 
 test('the watcher refreshes symbols once a burst of saves pauses, not after each save', async () => {
   const { IndexWatcher } = await import('../src/index/watcher.js');
-  const { buildSymbols, readSymbols } = await import('../src/index/symbols/build.js');
+  const { buildSymbols } = await import('../src/index/symbols/build.js');
   const root = copyOf('src/jsonrpc');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });
@@ -193,7 +194,7 @@ test('the watcher refreshes symbols once a burst of saves pauses, not after each
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.is(refreshes, 1, 'one refresh for the burst');
-    const names = readSymbols(new IndexStore(root, home)).flatMap((file) => file.symbols.map((symbol) => symbol.name));
+    const names = storedSymbols(root, home).flatMap((file) => file.symbols.map((symbol) => symbol.name));
     for (let i = 0; i < 5; i++) assert.ok(names.includes(`burstFunction${i}`), `burstFunction${i}`);
   } finally {
     watcher.close();
@@ -202,7 +203,7 @@ test('the watcher refreshes symbols once a burst of saves pauses, not after each
 
 test('a due merge waiting on more saves never cancels a symbol refresh that was waiting too', async () => {
   const { IndexWatcher } = await import('../src/index/watcher.js');
-  const { buildSymbols, readSymbols } = await import('../src/index/symbols/build.js');
+  const { buildSymbols } = await import('../src/index/symbols/build.js');
   const root = copyOf('src/jsonrpc');
   writeFileSync(join(root, '.gitignore'), 'noise.log\n');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
@@ -228,7 +229,7 @@ test('a due merge waiting on more saves never cancels a symbol refresh that was 
       assert.ok(Date.now() < deadline, `merge ran (${merges}) and symbols were refreshed (${refreshes})`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    assert.ok(readSymbols(new IndexStore(root, home)).some((file) => file.symbols.some((symbol) => symbol.name === 'lateArrival')));
+    assert.ok(storedSymbols(root, home).some((file) => file.symbols.some((symbol) => symbol.name === 'lateArrival')));
   } finally {
     watcher.close();
   }

@@ -203,7 +203,7 @@ test('the symbol phase is journaled: killed mid-phase, status reports it, lookup
   assert.is(status.interruptedJob?.mode, 'symbols');
   assert.is(status.interruptedJob?.resumeCommand, `sextant sync ${root}`);
   const lookup = await cli(['symbols', 'handler7', root], home);
-  if (!existsSync(join(store.dir, 'symbols.json'))) {
+  if (!existsSync(join(store.dir, 'symbols-manifest.json'))) {
     assert.is(lookup.code, 2);
     assert.match(lookup.stderr, 'interrupted');
     const h = await projectHarness({ workspaces: [root] }, home, { watch: false });

@@ -11,7 +11,7 @@ import { buildIndex } from '../src/index/indexer.js';
 import { IndexReader } from '../src/index/search.js';
 import { IndexStore } from '../src/index/store.js';
 import { buildSymbols } from '../src/index/symbols/build.js';
-import { NameIndex } from '../src/index/symbols/names.js';
+import { SymbolIndex } from '../src/index/symbols/symbol-index.js';
 import { IndexWatcher } from '../src/index/watcher.js';
 import { projectTree } from './helpers/projects.js';
 
@@ -60,7 +60,7 @@ test('the watcher forgets every file of a removed directory tree, and moves a re
     assert.is(new IndexStore(root, home).readManifest()!.files, 17, 'status counts only what exists');
     // The symbols follow: a refresh lists no definition of a file that is gone.
     await buildSymbols(root, IndexReader.open(root, home).files, { home });
-    const names = NameIndex.load(new IndexStore(root, home))!;
+    const names = SymbolIndex.open(new IndexStore(root, home))!;
     assert.equal(names.find('gone_fn1', { limit: 5 }).filter((found) => found.name === 'gone_fn1'), []);
     assert.ok(names.find('moved_fn1', { limit: 5 }).some((found) => found.path === 'arrived/sub/f1.ts'));
   } finally {

@@ -1,11 +1,9 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
 import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildSymbols, readSymbols, SYMBOLS_FILE } from '../index/symbols/build.js';
-import { findSymbols } from '../index/symbols/lookup.js';
-import { NameIndex } from '../index/symbols/names.js';
+import { buildSymbols, type SymbolsSummary } from '../index/symbols/build.js';
+import { SymbolIndex } from '../index/symbols/symbol-index.js';
+import { readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import { mergeDeltas } from '../index/merge.js';
 import { SearchService } from '../index/search-service.js';
 import { syncIndex } from '../index/sync.js';
@@ -49,6 +47,11 @@ function symbolProgress(output: Output): (done: number, total: number, symbols: 
   };
 }
 
+function symbolsLine(summary: SymbolsSummary): string {
+  const written = summary.written === 'nothing' ? 'nothing to write' : summary.written === 'delta' ? 'written as a delta' : 'written';
+  return `${summary.symbols} in ${summary.files} files (${summary.parsed} parsed, ${summary.reused} unchanged, ${summary.deleted} removed; ${written})`;
+}
+
 /** The index on disk, part by part, against the size of the source it indexes. */
 function diskLine(store: IndexStore, sourceBytes: number): string {
   const sizes = store.sizes();
@@ -84,7 +87,7 @@ export async function indexCommand(path: string, output: Output, force = false):
       `text index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
       `${skipped ? `; skipped ${skipped}` : ''}\n`,
   );
-  output.out(`Symbols: ${symbols.symbols} in ${symbols.files} files (${symbols.parsed} parsed, ${symbols.reused} unchanged) in ${(symbols.durationMs / 1000).toFixed(2)} s\n`);
+  output.out(`Symbols: ${symbolsLine(symbols)} in ${(symbols.durationMs / 1000).toFixed(2)} s\n`);
   output.out(`${diskLine(new IndexStore(summary.root), summary.bytes)}\n`);
   return 0;
 }
@@ -93,7 +96,8 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
   const root = resolveRoot(path);
   const store = new IndexStore(root);
   if (!store.readManifest()) throw new NotIndexedError(root);
-  if (!existsSync(join(store.dir, SYMBOLS_FILE))) {
+  const symbols = SymbolIndex.open(store);
+  if (!symbols) {
     // Say why there is nothing, instead of a silent "not found".
     const interrupted = store.interruptedJob();
     const why = interrupted?.mode === 'symbols' ? `the symbol phase was interrupted at ${interrupted.done}/${interrupted.total} files` : 'the symbol phase has not run';
@@ -101,8 +105,9 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
   }
   const lookup: { kind?: string; limit: number } = { limit: options.limit };
   if (options.kind) lookup.kind = options.kind;
-  // The name index answers without reading every file's symbols; an index built before it existed falls back to a scan.
-  const found = NameIndex.load(store)?.find(name, lookup) ?? findSymbols(readSymbols(store), name, lookup);
+  // Read in place: only the name-table entries searched and the records printed.
+  const found = symbols.find(name, lookup);
+  symbols.close();
   if (options.json) output.out(`${JSON.stringify({ symbols: found })}\n`);
   else for (const symbol of found) output.out(`${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName}  ${symbol.signature}\n`);
   return found.length > 0 ? 0 : 1;
@@ -118,7 +123,7 @@ export async function syncCommand(path: string, output: Output): Promise<number>
   // Only changed files are parsed again: the others keep their symbols by content hash.
   const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
-  output.out(`Symbols: ${symbols.symbols} in ${symbols.files} files (${symbols.parsed} parsed, ${symbols.reused} unchanged)\n`);
+  output.out(`Symbols: ${symbolsLine(symbols)}\n`);
   return 0;
 }
 
@@ -161,6 +166,13 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     problem = { code: error.code, message: error.message };
   }
   const interrupted = store.interruptedJob();
+  let symbols: SymbolsManifest | undefined;
+  try {
+    symbols = manifest ? readSymbolsManifest(store) : undefined;
+  } catch (error) {
+    if (!(error instanceof IndexIncompatibleError) && !(error instanceof IndexCorruptError)) throw error;
+    problem ??= { code: error.code, message: error.message };
+  }
   const status = {
     root,
     indexed: manifest !== undefined,
@@ -171,6 +183,7 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     indexDir: store.dir,
     interruptedJob: interrupted ? { ...interrupted, resumeCommand: resumeCommand(interrupted, root) } : null,
     error: problem ?? null,
+    symbols: symbols ? { files: symbols.files, symbols: symbols.symbols, segments: symbols.segments.length, updatedAt: symbols.updatedAt } : null,
     diskBytes: store.sizes(),
   };
   if (json) {
@@ -179,7 +192,10 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   }
   if (problem) output.out(`${root}: ${problem.code}: ${problem.message}\n`);
   else if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
-  else output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}\n${diskLine(store, manifest.bytes)}\n`);
+  else {
+    const symbolLine = symbols ? `${symbols.symbols} symbols in ${symbols.files} files, updated ${symbols.updatedAt}` : 'no symbols yet';
+    output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}; ${symbolLine}\n${diskLine(store, manifest.bytes)}\n`);
+  }
   if (interrupted) {
     const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
     output.out(`interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it\n`);

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 export interface Manifest {
   format: number;
@@ -30,8 +30,8 @@ export const SEGMENT_NAME = /^segment-[a-z0-9]+(-[a-z0-9]+)*\.sxt$/;
 
 export class IndexIncompatibleError extends Error {
   readonly code = 'index_incompatible';
-  constructor(found: unknown) {
-    super(`The index was written by format ${JSON.stringify(found)}, this Sextant reads format ${INDEX_FORMAT_VERSION}: rebuild it with "sextant index --force"`);
+  constructor(found: unknown, reads = `format ${INDEX_FORMAT_VERSION}`) {
+    super(`The index was written by format ${JSON.stringify(found)}, this Sextant reads ${reads}: rebuild it with "sextant index --force"`);
     this.name = 'IndexIncompatibleError';
   }
 }

@@ -6,10 +6,11 @@
  * leaves the previous complete index in place.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
+import { HEADER_BYTES, sectionAt } from './symbols/segment-layout.js';
 
 export { INDEX_FORMAT_VERSION, IndexCorruptError, IndexIncompatibleError, newSegmentName, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
 
@@ -122,6 +123,24 @@ export interface IndexSizes {
   total: number;
 }
 
+function symbolSegmentParts(path: string, bytes: number): { symbols: number; names: number; references: number } {
+  const header = Buffer.alloc(HEADER_BYTES);
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, header, 0, HEADER_BYTES, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return { symbols: bytes, names: 0, references: 0 };
+  }
+  const names = header.readUInt32LE(sectionAt('names'));
+  const references = header.readUInt32LE(sectionAt('references'));
+  if (!(names <= references && references <= bytes)) return { symbols: bytes, names: 0, references: 0 };
+  return { symbols: names, names: references - names, references: bytes - references };
+}
+
 export class IndexStore {
   readonly dir: string;
   readonly #root: string;
@@ -131,6 +150,10 @@ export class IndexStore {
   constructor(realRoot: string, home = sextantHome()) {
     this.dir = projectDir(realRoot, home);
     this.#root = realRoot;
+  }
+
+  get root(): string {
+    return this.#root;
   }
 
   get manifestPath(): string {
@@ -206,9 +229,16 @@ export class IndexStore {
       } catch {
         continue; // removed meanwhile
       }
-      const part: keyof IndexSizes = SEGMENT_NAME.test(name) ? 'segments' : name.startsWith('symbols') ? 'symbols' : name === 'names.json' ? 'names' : name === 'references.json' ? 'references' : 'other';
-      sizes[part] += bytes;
       sizes.total += bytes;
+      if (SEGMENT_NAME.test(name)) sizes.segments += bytes;
+      else if (/^symbols-.*\.sxs$/.test(name)) {
+        // A symbol segment holds all three: its header says where the name tables and references start.
+        const parts = symbolSegmentParts(join(this.dir, name), bytes);
+        sizes.symbols += parts.symbols;
+        sizes.names += parts.names;
+        sizes.references += parts.references;
+      } else if (name.startsWith('symbols')) sizes.symbols += bytes;
+      else sizes.other += bytes;
     }
     return sizes;
   }

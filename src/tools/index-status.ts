@@ -1,6 +1,6 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
 import { resumeCommand, type JobJournal } from '../index/store.js';
-import { readSymbolsMeta } from '../index/symbols/build.js';
+import { readSymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
@@ -79,8 +79,13 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
       // A job this server stopped (cancelled, failed) is its last job, not an interrupted one.
       const interrupted = project.lastJob && !project.lastJob.running ? undefined : project.store.interruptedJob();
       const manifest = state.manifest;
-      // The counts file, not the symbols themselves: a status call must stay cheap on a large project.
-      const symbols = manifest ? (readSymbolsMeta(project.store)?.symbols ?? project.symbols().files.reduce((sum, file) => sum + file.symbols.length, 0)) : 0;
+      // The symbols manifest's counts, not the symbols themselves: a status call must stay cheap on a large project.
+      let symbols = 0;
+      try {
+        symbols = manifest ? (readSymbolsManifest(project.store)?.symbols ?? 0) : 0;
+      } catch {
+        // unreadable symbols are reported by the symbol tools (index_incompatible, index_corrupt)
+      }
       const status = live || running ? 'indexing' : state.status;
       const last = project.lastJob && !project.lastJob.running ? project.lastJob : undefined;
       const structured: Record<string, unknown> = {

@@ -110,7 +110,7 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
         return perFile.get(path)!;
       };
       const home = symbolsOf(target.path);
-      const homeReferences = loaded.references.inFile(target.path);
+      const homeReferences = loaded.referencesIn(target.path);
       const entries: RelatedEntry[] = [];
       const seen = new Set<string>();
       const add = (entry: RelatedEntry): void => {
@@ -128,7 +128,7 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
         else add({ relation: 'calls', path: target.path, line: reference.line, detail: reference.name });
       }
       // Who calls it: call references by its name, each inside some caller.
-      for (const reference of loaded.references.named(symbol.name)) {
+      for (const reference of loaded.referencesTo(symbol.name)) {
         if (reference.kind !== 'call') continue;
         if (reference.path === target.path && reference.line >= symbol.line && reference.line <= symbol.endLine) continue; // recursion
         const caller = enclosingSymbol(symbolsOf(reference.path), reference.line);

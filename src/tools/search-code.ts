@@ -10,7 +10,7 @@ import { KNOWN_LANGUAGES } from '../index/languages.js';
 import { publicMatch, type Match, type SearchResult } from '../index/search.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { ToolDefinition } from '../mcp/tools.js';
-import type { Project } from '../workspace/project.js';
+import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
@@ -65,11 +65,19 @@ interface Ranked {
  * plain string comparison.
  */
 function rank(project: Project, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
-  const loaded = project.symbols();
+  // Ranking uses symbols where they exist; a search never fails for want of them.
+  let loaded: ProjectSymbols | undefined;
+  try {
+    loaded = project.symbols();
+  } catch {
+    loaded = undefined;
+  }
   const perFile = new Map<string, SymbolInfo[]>();
   const symbolsOf = (path: string): SymbolInfo[] => {
-    let symbols = perFile.get(path);
-    if (!symbols) perFile.set(path, (symbols = loaded.symbolsIn(path) ?? []));
+    const known = perFile.get(path);
+    if (known) return known;
+    const symbols = loaded?.symbolsIn(path) ?? [];
+    perFile.set(path, symbols);
     return symbols;
   };
   const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());

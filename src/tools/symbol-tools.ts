@@ -1,11 +1,8 @@
 /** `locate_symbol`, `get_file_outline`, `get_symbol_hierarchy`: definitions by name, per file, and by nesting. */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { resumeCommand } from '../index/store.js';
-import { SYMBOLS_FILE } from '../index/symbols/build.js';
 import type { SymbolInfo } from '../index/symbols/extract.js';
 import type { ToolDefinition } from '../mcp/tools.js';
-import type { Project } from '../workspace/project.js';
+import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { describeSymbol, fileSymbols, sameSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, workspacePath, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
@@ -21,16 +18,17 @@ function matchType(score: number): string {
 }
 
 /** The project's symbols (read lazily), or index_not_ready while the symbol phase has not written them yet. */
-export function requireSymbols(project: Project): { symbols: ReturnType<Project['symbols']>; manifest: ReturnType<Project['requireIndex']> } {
+export function requireSymbols(project: Project): { symbols: ProjectSymbols; manifest: ReturnType<Project['requireIndex']> } {
   const manifest = project.requireIndex();
-  if (!existsSync(join(project.store.dir, SYMBOLS_FILE))) {
+  const symbols = project.symbols();
+  if (!symbols) {
     const interrupted = project.job ? undefined : project.store.interruptedJob();
     if (interrupted?.mode === 'symbols') {
       throw toolError('index_not_ready', `The symbol phase for ${project.root} was interrupted at ${interrupted.done}/${interrupted.total} files and no symbols were written yet`, { workspace: project.root }, `Run sync_repo (or \`${resumeCommand(interrupted, project.root)}\`) to finish it, then retry.`);
     }
     throw toolError('index_not_ready', `The symbols of ${project.root} are not built yet${project.job ? ` (job ${project.job.id} is at ${project.job.percent}%)` : ''}`, { workspace: project.root }, 'Run sync_repo (or wait for the running job), then retry.');
   }
-  return { symbols: project.symbols(), manifest };
+  return { symbols, manifest };
 }
 
 export interface Located {

@@ -8,11 +8,8 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { SearchService } from '../index/search-service.js';
 import { IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
-import { readSymbols, SYMBOLS_META_FILE, type FileSymbols } from '../index/symbols/build.js';
-import type { SymbolInfo } from '../index/symbols/extract.js';
-import { findSymbols, type FoundSymbol } from '../index/symbols/lookup.js';
-import { NameIndex } from '../index/symbols/names.js';
-import { ReferenceIndex } from '../index/symbols/references.js';
+import { SymbolIndex } from '../index/symbols/symbol-index.js';
+import { SYMBOLS_MANIFEST } from '../index/symbols/symbol-manifest.js';
 import { IndexWatcher } from '../index/watcher.js';
 import { toolError } from '../tools/error-codes.js';
 import { IndexJob, runJob, type JobMode } from './jobs.js';
@@ -28,74 +25,8 @@ export interface IndexState {
   corrupt?: string;
 }
 
-export interface ProjectSymbols {
-  readonly names: NameIndex | undefined;
-  /** Every file's symbols and references (symbols.json): read only where the indexes above are missing. */
-  readonly files: FileSymbols[];
-  /** One file's definitions, from the name index when there is one; undefined for a file without symbols. */
-  symbolsIn(path: string): SymbolInfo[] | undefined;
-  /** Definitions named exactly `name` (or with that qualified name). */
-  definitions(name: string): Array<{ symbol: SymbolInfo; path: string }>;
-  /** Lookup by name: exact, case-insensitive, prefix, fuzzy (see lookup.ts). */
-  find(name: string, options: { kind?: string; limit?: number }): FoundSymbol[];
-  /** Calls and imports, by file and by name. */
-  readonly references: ReferenceIndex;
-  /** The files that have symbols, in path order. */
-  readonly paths: readonly string[];
-}
-
-/** A project's symbols, each part read from disk the first time it is asked for. */
-class LoadedSymbols implements ProjectSymbols {
-  readonly #store: IndexStore;
-  #files: FileSymbols[] | undefined;
-  #byPathCache: Map<string, FileSymbols> | undefined;
-  #names: { index: NameIndex | undefined } | undefined;
-  #references: ReferenceIndex | undefined;
-
-  constructor(store: IndexStore) {
-    this.#store = store;
-  }
-
-  get files(): FileSymbols[] {
-    this.#files ??= readSymbols(this.#store);
-    return this.#files;
-  }
-
-  get #byPath(): Map<string, FileSymbols> {
-    this.#byPathCache ??= new Map(this.files.map((file) => [file.path, file]));
-    return this.#byPathCache;
-  }
-
-  get names(): NameIndex | undefined {
-    this.#names ??= { index: NameIndex.load(this.#store) };
-    return this.#names.index;
-  }
-
-  get references(): ReferenceIndex {
-    // Symbols written before the reference file existed: built from every file's symbols.
-    this.#references ??= ReferenceIndex.load(this.#store) ?? ReferenceIndex.fromFiles(this.files);
-    return this.#references;
-  }
-
-  get paths(): readonly string[] {
-    return this.names?.paths ?? this.files.map((file) => file.path);
-  }
-
-  symbolsIn(path: string): SymbolInfo[] | undefined {
-    const names = this.names;
-    if (names) return names.covers(path) ? names.symbolsIn(path) : undefined;
-    return this.#byPath.get(path)?.symbols;
-  }
-
-  find(name: string, options: { kind?: string; limit?: number }): FoundSymbol[] {
-    return this.names ? this.names.find(name, options) : findSymbols(this.files, name, options);
-  }
-
-  definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
-    if (this.names) return this.names.definitions(name);
-    return this.files.flatMap((file) => file.symbols.filter((symbol) => symbol.name === name || symbol.qualifiedName === name).map((symbol) => ({ symbol, path: file.path })));
-  }
-}
+/** A project's symbols as the tools read them (see SymbolIndex). */
+export type ProjectSymbols = Pick<SymbolIndex, 'find' | 'definitions' | 'symbolsIn' | 'covers' | 'paths' | 'referencesIn' | 'referencesTo'>;
 
 export class Project {
   readonly root: string;
@@ -108,7 +39,7 @@ export class Project {
   #job: IndexJob | undefined;
   /** The last job that ran here, finished or not (index_status shows it). */
   lastJob: IndexJob | undefined;
-  #symbols: { stamp: string; value: ProjectSymbols } | undefined;
+  #symbols: { stamp: string; value: SymbolIndex | undefined } | undefined;
   #watcher: IndexWatcher | undefined;
   /** Index writers of this process (jobs, the watcher) take turns here; other processes meet the store's lock. */
   #turn: Promise<unknown> = Promise.resolve();
@@ -185,20 +116,31 @@ export class Project {
   }
 
   /**
-   * Every file's symbols and the name index, each read on first use (a name lookup needs only
-   * the name index) and read again whenever the symbol phase rewrote them. The stamp is the
-   * counts file, which the symbol phase writes last: keyed on an earlier one, a read between
-   * two of its writes could keep an old name index for good.
+   * The symbols, opened in place (only headers are read), and opened again whenever the symbol
+   * phase committed: the stamp is the symbols manifest, which a commit swaps last. Undefined
+   * before the first symbol phase; index_incompatible or index_corrupt for symbols that cannot
+   * be read.
    */
-  symbols(): ProjectSymbols {
+  symbols(): ProjectSymbols | undefined {
     let stamp = '';
     try {
-      const stats = statSync(join(this.store.dir, SYMBOLS_META_FILE));
+      const stats = statSync(join(this.store.dir, SYMBOLS_MANIFEST));
       stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
     } catch {
       // none yet
     }
-    if (this.#symbols?.stamp !== stamp) this.#symbols = { stamp, value: new LoadedSymbols(this.store) };
+    if (this.#symbols?.stamp !== stamp) {
+      // The previous generation is not closed here: a lookup may still hold it (its reader closes when collected).
+      this.#symbols = { stamp, value: undefined };
+      try {
+        this.#symbols.value = SymbolIndex.open(this.store);
+      } catch (error) {
+        this.#symbols = undefined;
+        if (error instanceof IndexIncompatibleError) throw toolError('index_incompatible', error.message, { workspace: this.root });
+        if (error instanceof IndexCorruptError) throw toolError('index_corrupt', error.message, { workspace: this.root });
+        throw error;
+      }
+    }
     return this.#symbols.value;
   }
 

@@ -1,31 +1,23 @@
 /**
  * The symbol phase of indexing, run after the text index is committed (text search never waits
- * for it): parse every file of a language with symbols, in worker threads, reusing the symbols
- * of files whose content hash has not changed, and write one symbols file beside the segments.
+ * for it): parse, in worker threads, every file of a language with symbols whose content
+ * changed since the last symbol phase, and commit them as a symbol segment (see
+ * symbol-commit.ts). Files whose path and content hash are unchanged are not read at all; a
+ * phase with nothing to parse and nothing deleted writes nothing.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { IndexStore, writeAtomic, type JobJournal } from '../store.js';
-import { byPath, type SegmentFile } from '../segment.js';
+import { IndexStore, type JobJournal } from '../store.js';
+import type { SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
-import { writeNameIndex } from './names.js';
-import { writeReferenceIndex } from './references.js';
+import { FILE_FIELDS, PackedBuilder, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
+import { collectSymbolDebris, commitSymbols, type CommitCounts } from './symbol-commit.js';
+import { SymbolIndex } from './symbol-index.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
-export const SYMBOLS_FILE = 'symbols.json';
-/** Counts of the last symbol phase, small enough to read on every status call. */
-export const SYMBOLS_META_FILE = 'symbols-meta.json';
-
-export interface FileSymbols {
-  path: string;
-  hash: string;
-  symbols: SymbolInfo[];
-  /** Calls and imports in the file (related-symbol queries); absent in files written before they were kept. */
-  references?: ReferenceInfo[];
-}
 
 export interface SymbolsOptions {
   home?: string;
@@ -41,28 +33,11 @@ export interface SymbolsSummary {
   files: number;
   parsed: number;
   reused: number;
+  deleted: number;
   symbols: number;
   durationMs: number;
-}
-
-export function readSymbolsMeta(store: IndexStore): { files: number; symbols: number; updatedAt: string } | undefined {
-  try {
-    return JSON.parse(readFileSync(join(store.dir, SYMBOLS_META_FILE), 'utf8')) as { files: number; symbols: number; updatedAt: string };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every file's symbols; none when the file is missing or unreadable (the next symbol phase parses everything again). */
-export function readSymbols(store: IndexStore): FileSymbols[] {
-  const file = join(store.dir, SYMBOLS_FILE);
-  if (!existsSync(file)) return [];
-  try {
-    const files = (JSON.parse(readFileSync(file, 'utf8')) as { files?: unknown }).files;
-    return Array.isArray(files) ? (files as FileSymbols[]) : [];
-  } catch {
-    return [];
-  }
+  /** What was written: nothing (no change), a delta, deltas folded, or everything in one segment. */
+  written: 'nothing' | CommitCounts['written'];
 }
 
 interface Job {
@@ -114,76 +89,99 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
   }
 }
 
+/** The symbols committed so far, or undefined (none yet, or unreadable: then everything is parsed again). */
+function openCurrent(store: IndexStore): SymbolIndex | undefined {
+  try {
+    return SymbolIndex.open(store);
+  } catch {
+    return undefined;
+  }
+}
+
 async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile[], options: SymbolsOptions): Promise<SymbolsSummary> {
   const started = Date.now();
-  // Entries without references come from before they were kept: parsed again.
-  const previous = new Map(options.force ? [] : readSymbols(store).filter((entry) => entry.references).map((entry) => [`${entry.path}\0${entry.hash}`, entry]));
-  const wanted = files.filter((file) => SymbolExtractor.supports(file.language));
-  const results: FileSymbols[] = [];
-  const todo: Job['files'] = [];
-  for (const file of wanted) {
-    const cached = previous.get(`${file.path}\0${file.hash}`);
-    if (cached) results.push(cached);
-    else todo.push({ path: file.path, hash: file.hash, language: file.language! });
-  }
-  let symbolCount = results.reduce((sum, entry) => sum + entry.symbols.length, 0);
-  options.onProgress?.(results.length, wanted.length, symbolCount);
-  const threads = Math.max(1, Math.min(options.threads ?? cpus().length, Math.ceil(todo.length / BATCH_FILES)));
-  if (todo.length > 0) {
-    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-    const workers = Array.from({ length: threads }, () => new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE }, execArgv }));
-    try {
-      const jobs: Job[] = [];
-      for (let start = 0; start < todo.length; start += BATCH_FILES) jobs.push({ id: jobs.length, root, files: todo.slice(start, start + BATCH_FILES) });
-      let next = 0;
-      await Promise.all(
-        workers.map(
-          (worker) =>
-            new Promise<void>((resolve, reject) => {
-              const give = (): void => {
-                const job = jobs[next++];
-                if (job) worker.postMessage(job);
-                else resolve();
-              };
-              worker.on('message', (done: FileSymbols[]) => {
-                results.push(...done);
-                symbolCount += done.reduce((sum, entry) => sum + entry.symbols.length, 0);
-                options.onProgress?.(results.length, wanted.length, symbolCount);
-                if (options.signal?.aborted) return reject(options.signal.reason);
-                give();
-              });
-              worker.on('error', reject);
-              // A parser thread that dies (out of memory in wasm, say) fails the phase instead of leaving it waiting for ever.
-              worker.on('exit', (code) => reject(new Error(`A symbol parser thread stopped (exit code ${code})`)));
-              give();
-            }),
-        ),
-      );
-    } finally {
-      await Promise.all(workers.map((worker) => worker.terminate()));
+  collectSymbolDebris(store);
+  const current = options.force ? undefined : openCurrent(store);
+  try {
+    const wanted = files.filter((file) => SymbolExtractor.supports(file.language));
+    // What is committed now, by path: its content hash and how many symbols it has.
+    const committed = new Map<string, { hash: string; symbols: number }>();
+    for (const entry of current?.entries() ?? []) {
+      const segment = current!.segments[entry.segment]!;
+      committed.set(entry.path, { hash: segment.hash(entry.file), symbols: segment.fileField(entry.file, 4) });
     }
+    const todo: Job['files'] = [];
+    let reusedSymbols = 0;
+    const kept = new Set<string>();
+    for (const file of wanted) {
+      kept.add(file.path);
+      const known = committed.get(file.path);
+      if (known && known.hash === file.hash) reusedSymbols += known.symbols;
+      else todo.push({ path: file.path, hash: file.hash, language: file.language! });
+    }
+    const deleted = [...committed.keys()].filter((path) => !kept.has(path));
+    const reused = wanted.length - todo.length;
+    const summary = (symbols: number, written: SymbolsSummary['written']): SymbolsSummary => ({ files: wanted.length, parsed: todo.length, reused, deleted: deleted.length, symbols, durationMs: Date.now() - started, written });
+    options.onProgress?.(reused, wanted.length, reusedSymbols);
+    if (current && todo.length === 0 && deleted.length === 0) return summary(current.manifest.symbols, 'nothing');
+    const parsed = await parse(root, todo, options, (done, symbols) => options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols));
+    options.signal?.throwIfAborted();
+    const parsedSymbols = parsed.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
+    const counts = commitSymbols(store, current, { parsed, deleted }, { files: wanted.length, symbols: reusedSymbols + parsedSymbols });
+    return summary(counts.symbols, counts.written);
+  } finally {
+    current?.close();
   }
-  options.signal?.throwIfAborted();
-  results.sort(byPath);
-  writeAtomic(join(store.dir, SYMBOLS_FILE), JSON.stringify({ files: results }));
-  writeNameIndex(store, results);
-  writeReferenceIndex(store, results);
-  const symbolTotal = results.reduce((sum, entry) => sum + entry.symbols.length, 0);
-  writeAtomic(join(store.dir, SYMBOLS_META_FILE), JSON.stringify({ files: results.length, symbols: symbolTotal, updatedAt: new Date().toISOString() }));
-  return {
-    files: wanted.length,
-    parsed: todo.length,
-    reused: wanted.length - todo.length,
-    symbols: symbolTotal,
-    durationMs: Date.now() - started,
-  };
+}
+
+/** Parses `todo` on up to `threads` parser threads, batch by batch; each batch comes back packed. */
+async function parse(root: string, todo: Job['files'], options: SymbolsOptions, onBatch: (done: number, symbols: number) => void): Promise<PackedFiles[]> {
+  const results: PackedFiles[] = [];
+  if (todo.length === 0) return results;
+  const threads = Math.max(1, Math.min(options.threads ?? cpus().length, Math.ceil(todo.length / BATCH_FILES)));
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  const workers = Array.from({ length: threads }, () => new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE }, execArgv }));
+  let done = 0;
+  let symbols = 0;
+  try {
+    const jobs: Job[] = [];
+    for (let start = 0; start < todo.length; start += BATCH_FILES) jobs.push({ id: jobs.length, root, files: todo.slice(start, start + BATCH_FILES) });
+    let next = 0;
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const give = (): void => {
+              const job = jobs[next++];
+              if (job) worker.postMessage(job);
+              else resolve();
+            };
+            worker.on('message', (batch: PackedFiles) => {
+              results.push(batch);
+              done += batch.files.length / FILE_FIELDS;
+              symbols += batch.symbols.length / SYMBOL_FIELDS;
+              onBatch(done, symbols);
+              if (options.signal?.aborted) return reject(options.signal.reason);
+              give();
+            });
+            worker.on('error', reject);
+            // A parser thread that dies (out of memory in wasm, say) fails the phase instead of leaving it waiting for ever.
+            worker.on('exit', (code) => reject(new Error(`A symbol parser thread stopped (exit code ${code})`)));
+            give();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+  return results;
 }
 
 function startWorker(): void {
   const ready = SymbolExtractor.create();
   parentPort!.on('message', async (job: Job) => {
     const extractor = await ready;
-    const done: FileSymbols[] = [];
+    const batch = new PackedBuilder();
     for (const file of job.files) {
       let extracted: { symbols: SymbolInfo[]; references: ReferenceInfo[] } = { symbols: [], references: [] };
       try {
@@ -191,9 +189,10 @@ function startWorker(): void {
       } catch {
         // unreadable now, or a grammar failure: the file simply has no symbols
       }
-      done.push({ path: file.path, hash: file.hash, ...extracted });
+      batch.add(file.path, file.hash, file.language, extracted.symbols, extracted.references);
     }
-    parentPort!.postMessage(done);
+    const packed = batch.build();
+    parentPort!.postMessage(packed, [packed.files.buffer as ArrayBuffer, packed.symbols.buffer as ArrayBuffer, packed.references.buffer as ArrayBuffer]);
   });
 }
 

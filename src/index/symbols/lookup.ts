@@ -4,8 +4,15 @@
  * higher — `gUB` and `get_user` both find `getUserById`.
  */
 import { byPath } from '../segment.js';
-import type { FileSymbols } from './build.js';
-import type { SymbolInfo } from './extract.js';
+import type { ReferenceInfo, SymbolInfo } from './extract.js';
+
+/** One file's symbols as the extractor gives them (what findSymbols scans). */
+export interface FileSymbols {
+  path: string;
+  hash: string;
+  symbols: SymbolInfo[];
+  references?: ReferenceInfo[];
+}
 
 export interface FoundSymbol extends SymbolInfo {
   path: string;
@@ -42,6 +49,7 @@ export function scoreName(name: string, query: string): number {
   return Math.min(60, Math.round((10 * score) / Math.max(1, lowerQuery.length)) + 20);
 }
 
+/** The meaning of a name lookup, as a scan of every symbol: SymbolIndex.find gives the same answers from its tables. */
 export function findSymbols(files: FileSymbols[], query: string, options: { kind?: string; limit?: number } = {}): FoundSymbol[] {
   const found: FoundSymbol[] = [];
   for (const file of files) {

@@ -1,0 +1,89 @@
+/**
+ * Random reads of one index file through a small page cache: a lookup reads the few pages it
+ * touches, never the whole file, and the cache has a fixed ceiling, so a server that looked up
+ * every name of a large project still holds at most `maxPages` pages per open file.
+ *
+ * The descriptor stays open for the reader's lifetime: the file may be replaced (a merge) or
+ * removed while a lookup holds this reader, and an open descriptor keeps reading the version
+ * it opened. Readers dropped without close() are closed when they are garbage-collected.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+export const PAGE_BYTES = 64 * 1024;
+/** Pages kept per open file: 8 MiB. */
+export const DEFAULT_MAX_PAGES = 128;
+
+const unclosed = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
+export class PagedFile {
+  readonly size: number;
+  readonly #maxPages: number;
+  #fd: number;
+  /** Page number → bytes; Map order is the LRU order (oldest first). */
+  readonly #pages = new Map<number, Buffer>();
+
+  constructor(path: string, maxPages = DEFAULT_MAX_PAGES) {
+    this.#fd = openSync(path, 'r');
+    this.size = fstatSync(this.#fd).size;
+    this.#maxPages = maxPages;
+    unclosed.register(this, this.#fd, this);
+  }
+
+  #page(number: number): Buffer {
+    let page = this.#pages.get(number);
+    if (page) {
+      this.#pages.delete(number);
+      this.#pages.set(number, page);
+      return page;
+    }
+    if (this.#fd < 0) throw new Error('read after close');
+    const start = number * PAGE_BYTES;
+    page = Buffer.allocUnsafe(Math.min(PAGE_BYTES, this.size - start));
+    let read = 0;
+    while (read < page.length) {
+      const n = readSync(this.#fd, page, read, page.length - read, start + read);
+      if (n === 0) throw new Error(`short read at ${start + read} of ${this.size} bytes`);
+      read += n;
+    }
+    this.#pages.set(number, page);
+    if (this.#pages.size > this.#maxPages) this.#pages.delete(this.#pages.keys().next().value!);
+    return page;
+  }
+
+  /** The little-endian u32 at `offset` (4-aligned: it never straddles two pages). */
+  u32(offset: number): number {
+    return this.#page(Math.floor(offset / PAGE_BYTES)).readUInt32LE(offset % PAGE_BYTES);
+  }
+
+  /** `length` bytes at `offset`: a view of the page when they fit in one, a copy otherwise. */
+  bytes(offset: number, length: number): Buffer {
+    const first = Math.floor(offset / PAGE_BYTES);
+    const within = offset % PAGE_BYTES;
+    if (within + length <= PAGE_BYTES) return this.#page(first).subarray(within, within + length);
+    const out = Buffer.allocUnsafe(length);
+    for (let copied = 0; copied < length; ) {
+      const at = offset + copied;
+      const page = this.#page(Math.floor(at / PAGE_BYTES));
+      copied += page.copy(out, copied, at % PAGE_BYTES, Math.min(page.length, (at % PAGE_BYTES) + length - copied));
+    }
+    return out;
+  }
+
+  string(offset: number, length: number): string {
+    return length === 0 ? '' : this.bytes(offset, length).toString('utf8');
+  }
+
+  close(): void {
+    if (this.#fd < 0) return;
+    unclosed.unregister(this);
+    closeSync(this.#fd);
+    this.#fd = -1;
+    this.#pages.clear();
+  }
+}

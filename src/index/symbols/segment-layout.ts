@@ -1,0 +1,44 @@
+/**
+ * The layout of a symbol segment (`symbols-*.sxs`), shared by its writer and its reader. Every
+ * number is a little-endian u32 and every section starts 4-aligned, so a field never straddles
+ * two pages of the reader's cache.
+ *
+ *   header        magic, format, counts, section offsets, CRC-32 of the header
+ *   strings       offsets (count + 1) and UTF-8 bytes: every name, path, signature once
+ *   files         path, hash, language, first symbol, symbols, first reference, references, flags
+ *   symbols       name, qualified name, signature, parent, file, line, column, end line, end column, kind
+ *   names         one per distinct name, sorted by (case-folded, name): folded-name offset, name, rows
+ *   name rows     symbol rows grouped by name, in (path, line) order
+ *   folded names  the case-folded names, NUL-terminated, in name order (what a fuzzy scan reads)
+ *   qualified     (qualified name, row) for rows whose qualified name is not their name, sorted
+ *   references    name, file, line, column << 1 | kind, in (path, line, column) order
+ *   ref names     one per distinct referenced name, sorted: name, rows
+ *   ref rows      reference rows grouped by name
+ */
+export const MAGIC = 'SXSYMBOL';
+/** Bump when the layout changes: a segment of another format is never misread. */
+export const SYMBOL_SEGMENT_FORMAT = 1;
+export const HEADER_BYTES = 96;
+
+export const COUNTS = ['files', 'symbols', 'names', 'qualified', 'references', 'referenceNames', 'strings'] as const;
+export const SECTIONS = ['stringOffsets', 'stringBytes', 'files', 'symbols', 'names', 'nameRows', 'foldedNames', 'qualified', 'references', 'referenceNames', 'referenceRows', 'end'] as const;
+export type CountName = (typeof COUNTS)[number];
+export type SectionName = (typeof SECTIONS)[number];
+
+export const FORMAT_AT = 8;
+export const countAt = (name: CountName): number => 12 + 4 * COUNTS.indexOf(name);
+export const sectionAt = (name: SectionName): number => 12 + 4 * COUNTS.length + 4 * SECTIONS.indexOf(name);
+export const CRC_AT = sectionAt('end') + 4;
+
+/** u32 fields per record of each table. */
+export const FILE_RECORD = 8;
+export const SYMBOL_RECORD = 10;
+export const NAME_RECORD = 4;
+export const QUALIFIED_RECORD = 2;
+export const REFERENCE_RECORD = 4;
+export const REFERENCE_NAME_RECORD = 3;
+
+/** The one order of every sorted table: UTF-16 code units, as JavaScript compares strings. */
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,205 @@
+/**
+ * Writes one symbol segment from packed batches (parser threads' output, or live files read
+ * back from older segments by a merge). See segment-layout.ts for what goes where.
+ */
+import { crc32 } from '../checksum.js';
+import {
+  compareKeys,
+  countAt,
+  CRC_AT,
+  FILE_RECORD,
+  FORMAT_AT,
+  HEADER_BYTES,
+  MAGIC,
+  NAME_RECORD,
+  QUALIFIED_RECORD,
+  REFERENCE_NAME_RECORD,
+  REFERENCE_RECORD,
+  sectionAt,
+  SYMBOL_RECORD,
+  SYMBOL_SEGMENT_FORMAT,
+  type CountName,
+  type SectionName,
+} from './segment-layout.js';
+import { FILE_FIELDS, NONE, REFERENCE_FIELDS, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
+
+interface FilePlace {
+  part: PackedFiles;
+  /** Index of the file's first field, first symbol row and first reference row in its part. */
+  field: number;
+  symbolRow: number;
+  referenceRow: number;
+  path: string;
+}
+
+export interface SegmentCounts {
+  files: number;
+  symbols: number;
+  references: number;
+}
+
+/** Every file of every part, in path order; a path given twice is a caller's bug. */
+function placeFiles(parts: PackedFiles[]): FilePlace[] {
+  const places: FilePlace[] = [];
+  for (const part of parts) {
+    let symbolRow = 0;
+    let referenceRow = 0;
+    for (let field = 0; field < part.files.length; field += FILE_FIELDS) {
+      places.push({ part, field, symbolRow, referenceRow, path: part.strings[part.files[field]!]! });
+      symbolRow += part.files[field + 3]!;
+      referenceRow += part.files[field + 4]!;
+    }
+  }
+  places.sort((a, b) => compareKeys(a.path, b.path));
+  for (let i = 1; i < places.length; i++) if (places[i]!.path === places[i - 1]!.path) throw new Error(`Two entries for ${places[i]!.path} in one symbol segment`);
+  return places;
+}
+
+export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; counts: SegmentCounts } {
+  const places = placeFiles(parts);
+  const strings: string[] = [''];
+  const ids = new Map<string, number>([['', 0]]);
+  const global = (value: string): number => {
+    let id = ids.get(value);
+    if (id === undefined) {
+      id = strings.push(value) - 1;
+      ids.set(value, id);
+    }
+    return id;
+  };
+  const remaps = new Map<PackedFiles, Uint32Array>(parts.map((part) => [part, new Uint32Array(part.strings.length).fill(NONE)]));
+  const sid = (part: PackedFiles, local: number): number => {
+    if (local === NONE) return NONE;
+    const remap = remaps.get(part)!;
+    if (remap[local] === NONE) remap[local] = global(part.strings[local]!);
+    return remap[local]!;
+  };
+
+  const totalSymbols = parts.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
+  const totalReferences = parts.reduce((sum, part) => sum + part.references.length / REFERENCE_FIELDS, 0);
+  const files = new Uint32Array(places.length * FILE_RECORD);
+  const symbols = new Uint32Array(totalSymbols * SYMBOL_RECORD);
+  const references = new Uint32Array(totalReferences * REFERENCE_RECORD);
+  let symbolRow = 0;
+  let referenceRow = 0;
+  places.forEach((place, file) => {
+    const { part, field } = place;
+    const symbolCount = part.files[field + 3]!;
+    const referenceCount = part.files[field + 4]!;
+    files.set([sid(part, part.files[field]!), sid(part, part.files[field + 1]!), sid(part, part.files[field + 2]!), symbolRow, symbolCount, referenceRow, referenceCount, part.files[field + 5]!], file * FILE_RECORD);
+    // Symbols by position; at one position, by name (as an outline lists them).
+    const local = Array.from({ length: symbolCount }, (_, i) => place.symbolRow + i);
+    const at = (row: number, n: number): number => part.symbols[row * SYMBOL_FIELDS + n]!;
+    const nameOf = (row: number): string => part.strings[at(row, 0)]!;
+    local.sort((a, b) => at(a, 5) - at(b, 5) || at(a, 6) - at(b, 6) || compareKeys(nameOf(a).toLowerCase(), nameOf(b).toLowerCase()) || compareKeys(nameOf(a), nameOf(b)));
+    for (const row of local) {
+      const o = symbolRow++ * SYMBOL_RECORD;
+      symbols[o] = sid(part, at(row, 0));
+      symbols[o + 1] = sid(part, at(row, 1));
+      symbols[o + 2] = sid(part, at(row, 2));
+      symbols[o + 3] = sid(part, at(row, 3));
+      symbols[o + 4] = file;
+      for (let n = 5; n < SYMBOL_FIELDS; n++) symbols[o + n] = at(row, n);
+    }
+    // References by position (a stable sort keeps the parser's order at one position).
+    const refs = Array.from({ length: referenceCount }, (_, i) => place.referenceRow + i);
+    const ref = (row: number, n: number): number => part.references[row * REFERENCE_FIELDS + n]!;
+    refs.sort((a, b) => ref(a, 2) - ref(b, 2) || (ref(a, 3) >>> 1) - (ref(b, 3) >>> 1));
+    for (const row of refs) {
+      references.set([sid(part, ref(row, 0)), file, ref(row, 2), ref(row, 3)], referenceRow++ * REFERENCE_RECORD);
+    }
+  });
+
+  // The name table: distinct names by (case-folded, name); each name's rows in row order.
+  const rowsByName = groupRows(symbols, SYMBOL_RECORD, totalSymbols);
+  const names = [...rowsByName.keys()].map((id) => ({ id, name: strings[id]!, folded: strings[id]!.toLowerCase() }));
+  names.sort((a, b) => compareKeys(a.folded, b.folded) || compareKeys(a.name, b.name));
+  const nameTable = new Uint32Array(names.length * NAME_RECORD);
+  const nameRows = new Uint32Array(totalSymbols);
+  const foldedParts: Buffer[] = [];
+  let foldedBytes = 0;
+  let nameRow = 0;
+  names.forEach((entry, n) => {
+    const rows = rowsByName.get(entry.id)!;
+    nameTable.set([foldedBytes, entry.id, nameRow, rows.length], n * NAME_RECORD);
+    nameRows.set(rows, nameRow);
+    nameRow += rows.length;
+    const folded = Buffer.from(`${entry.folded}\0`, 'utf8');
+    foldedParts.push(folded);
+    foldedBytes += folded.length;
+  });
+
+  const qualifiedRows: number[] = [];
+  for (let row = 0; row < totalSymbols; row++) if (symbols[row * SYMBOL_RECORD + 1] !== symbols[row * SYMBOL_RECORD]) qualifiedRows.push(row);
+  const qualifiedOf = (row: number): string => strings[symbols[row * SYMBOL_RECORD + 1]!]!;
+  qualifiedRows.sort((a, b) => compareKeys(qualifiedOf(a), qualifiedOf(b)) || a - b);
+  const qualified = new Uint32Array(qualifiedRows.length * QUALIFIED_RECORD);
+  qualifiedRows.forEach((row, n) => qualified.set([symbols[row * SYMBOL_RECORD + 1]!, row], n * QUALIFIED_RECORD));
+
+  const rowsByReference = groupRows(references, REFERENCE_RECORD, totalReferences);
+  const referenced = [...rowsByReference.keys()].sort((a, b) => compareKeys(strings[a]!, strings[b]!));
+  const referenceNames = new Uint32Array(referenced.length * REFERENCE_NAME_RECORD);
+  const referenceRows = new Uint32Array(totalReferences);
+  let at = 0;
+  referenced.forEach((id, n) => {
+    const rows = rowsByReference.get(id)!;
+    referenceNames.set([id, at, rows.length], n * REFERENCE_NAME_RECORD);
+    referenceRows.set(rows, at);
+    at += rows.length;
+  });
+
+  const stringBuffers = strings.map((value) => Buffer.from(value, 'utf8'));
+  const stringOffsets = new Uint32Array(strings.length + 1);
+  stringBuffers.forEach((buffer, n) => (stringOffsets[n + 1] = stringOffsets[n]! + buffer.length));
+
+  const sections: Array<[SectionName, Uint32Array | Buffer]> = [
+    ['stringOffsets', stringOffsets],
+    ['stringBytes', Buffer.concat(stringBuffers)],
+    ['files', files],
+    ['symbols', symbols],
+    ['names', nameTable],
+    ['nameRows', nameRows],
+    ['foldedNames', Buffer.concat(foldedParts, foldedBytes)],
+    ['qualified', qualified],
+    ['references', references],
+    ['referenceNames', referenceNames],
+    ['referenceRows', referenceRows],
+  ];
+  const counts: Record<CountName, number> = { files: places.length, symbols: totalSymbols, names: names.length, qualified: qualifiedRows.length, references: totalReferences, referenceNames: referenced.length, strings: strings.length };
+  return { bytes: assemble(sections, counts), counts: { files: places.length, symbols: totalSymbols, references: totalReferences } };
+}
+
+/** Row numbers grouped by the u32 in the first field of each record (a name's string id), in row order. */
+function groupRows(records: Uint32Array, width: number, count: number): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  for (let row = 0; row < count; row++) {
+    const key = records[row * width]!;
+    const rows = groups.get(key);
+    if (rows) rows.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
+const align4 = (n: number): number => (n + 3) & ~3;
+
+function assemble(sections: Array<[SectionName, Uint32Array | Buffer]>, counts: Record<CountName, number>): Buffer {
+  let size = HEADER_BYTES;
+  const offsets: number[] = [];
+  for (const [, data] of sections) {
+    offsets.push(size);
+    size = align4(size + data.byteLength);
+  }
+  const out = Buffer.alloc(size);
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(SYMBOL_SEGMENT_FORMAT, FORMAT_AT);
+  for (const [name, value] of Object.entries(counts) as Array<[CountName, number]>) out.writeUInt32LE(value, countAt(name));
+  sections.forEach(([name, data], n) => {
+    out.writeUInt32LE(offsets[n]!, sectionAt(name));
+    if (data instanceof Buffer) data.copy(out, offsets[n]!);
+    else for (let i = 0; i < data.length; i++) out.writeUInt32LE(data[i]!, offsets[n]! + 4 * i);
+  });
+  out.writeUInt32LE(size, sectionAt('end'));
+  out.writeUInt32LE(crc32(out.subarray(0, CRC_AT)), CRC_AT);
+  return out;
+}

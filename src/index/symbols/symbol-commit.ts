@@ -1,0 +1,123 @@
+/**
+ * Commits what a symbol phase parsed: as a delta segment beside the existing ones (a sync or a
+ * watcher refresh writes only the changed files), or folded into fewer segments when deltas
+ * pile up. The segment is written first, the manifest swapped last, and only then are the
+ * segments it no longer names removed, so a crash at any moment leaves the previous symbols.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeAtomic, type IndexStore } from '../store.js';
+import { FILE_FIELDS, PackedBuilder, type PackedFiles } from './packed.js';
+import type { SymbolIndex } from './symbol-index.js';
+import { encodeSymbolSegment } from './segment-writer.js';
+import { LEGACY_SYMBOL_FILES, newSymbolSegmentName, readSymbolsManifest, SYMBOL_SEGMENT_NAME, SYMBOLS_FORMAT, writeSymbolsManifest, type SymbolSegmentEntry } from './symbol-manifest.js';
+
+/** Segments before the deltas are folded into one. */
+export const MAX_SYMBOL_SEGMENTS = 6;
+/** Files in deltas, as a share of the base's, beyond which everything is folded into one segment. */
+export const FOLD_ALL_SHARE = 0.25;
+
+export interface SymbolChanges {
+  /** Newly parsed files (packed batches from the parser threads). */
+  parsed: PackedFiles[];
+  /** Paths that no longer have symbols. */
+  deleted: string[];
+}
+
+export interface CommitCounts {
+  files: number;
+  symbols: number;
+  /** How the symbols were written: one new segment for everything, a delta, or deltas folded. */
+  written: 'full' | 'delta' | 'folded-deltas';
+}
+
+/** Removes symbol segments the manifest does not name, and the JSON store's files; the lock holder only. */
+export function collectSymbolDebris(store: IndexStore): string[] {
+  let named: Set<string>;
+  try {
+    named = new Set((readSymbolsManifest(store)?.segments ?? []).map((entry) => entry.name));
+  } catch {
+    return []; // unreadable: leave everything for a rebuild to replace
+  }
+  let names: string[];
+  try {
+    names = readdirSync(store.dir);
+  } catch {
+    return [];
+  }
+  const removed = names.filter((name) => (SYMBOL_SEGMENT_NAME.test(name) && !named.has(name)) || LEGACY_SYMBOL_FILES.includes(name));
+  for (const name of removed) rmSync(join(store.dir, name), { force: true });
+  return removed;
+}
+
+function writeSegment(store: IndexStore, parts: PackedFiles[]): SymbolSegmentEntry {
+  const { bytes, counts } = encodeSymbolSegment(parts);
+  const name = newSymbolSegmentName();
+  writeAtomic(join(store.dir, name), bytes);
+  return { name, ...counts };
+}
+
+/** Every live file of `current`, packed (a full fold). */
+function packAll(current: SymbolIndex, except: Set<string>): PackedFiles[] {
+  const bySegment = new Map<number, number[]>();
+  for (const entry of current.entries()) {
+    if (except.has(entry.path)) continue;
+    const files = bySegment.get(entry.segment) ?? [];
+    files.push(entry.file);
+    bySegment.set(entry.segment, files);
+  }
+  return [...bySegment].map(([segment, files]) => current.segments[segment]!.pack(files));
+}
+
+/** The newest entry of each path among the deltas (deletions included: they still hide the base's). */
+function packDeltas(current: SymbolIndex, except: Set<string>): PackedFiles[] {
+  const taken = new Set(except);
+  const parts: PackedFiles[] = [];
+  for (let segment = current.segments.length - 1; segment >= 1; segment--) {
+    const owner = current.segments[segment]!;
+    const files: number[] = [];
+    for (let file = 0; file < owner.fileCount; file++) {
+      const path = owner.path(file);
+      if (taken.has(path)) continue;
+      taken.add(path);
+      files.push(file);
+    }
+    parts.push(owner.pack(files));
+  }
+  return parts;
+}
+
+/**
+ * Writes `changes` over `current` (undefined: the first symbols, or a forced rebuild, where
+ * `changes.parsed` is everything). `live` is the live count of files and symbols afterwards.
+ */
+export function commitSymbols(store: IndexStore, current: SymbolIndex | undefined, changes: SymbolChanges, live: { files: number; symbols: number }): CommitCounts {
+  const changed = new Set<string>();
+  for (const part of changes.parsed) for (let field = 0; field < part.files.length; field += FILE_FIELDS) changed.add(part.strings[part.files[field]!]!);
+  for (const path of changes.deleted) changed.add(path);
+  const deletions = new PackedBuilder();
+  for (const path of changes.deleted) deletions.addDeleted(path);
+  const delta = [...changes.parsed, ...(deletions.fileCount > 0 ? [deletions.build()] : [])];
+
+  let segments: SymbolSegmentEntry[];
+  let written: CommitCounts['written'];
+  const base = current?.manifest.segments[0];
+  const deltaFiles = (current?.manifest.segments.slice(1) ?? []).reduce((sum, entry) => sum + entry.files, 0) + changed.size;
+  if (!current || !base || deltaFiles > FOLD_ALL_SHARE * Math.max(base.files, 1)) {
+    // Everything live (minus what changed) plus the new files, in one segment; deletions simply drop out.
+    const parts = [...(current ? packAll(current, changed) : []), ...changes.parsed];
+    segments = [writeSegment(store, parts)];
+    written = 'full';
+  } else if (current.manifest.segments.length + 1 > MAX_SYMBOL_SEGMENTS) {
+    segments = [base, writeSegment(store, [...packDeltas(current, changed), ...delta])];
+    written = 'folded-deltas';
+  } else {
+    segments = [...current.manifest.segments, writeSegment(store, delta)];
+    written = 'delta';
+  }
+  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString() });
+  const keep = new Set(segments.map((entry) => entry.name));
+  // The previous segments go now; a reader that holds one open keeps reading it until it closes.
+  for (const entry of current?.manifest.segments ?? []) if (!keep.has(entry.name)) rmSync(join(store.dir, entry.name), { force: true });
+  return { files: live.files, symbols: live.symbols, written };
+}

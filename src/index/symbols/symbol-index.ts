@@ -1,0 +1,212 @@
+/**
+ * A project's symbols: the segments its symbols manifest names, read as one. A path's newest
+ * entry wins (a sync's delta shadows the base; a deletion entry hides the path), so every
+ * lookup checks that the rows it returns are live. Lookups mean what the scan in lookup.ts
+ * means (findSymbols): exact, case-insensitive and prefix matches come from the sorted name
+ * tables, qualified names from their own table, and only a fuzzy lookup that those leave room
+ * for scans the case-folded names.
+ */
+import { join } from 'node:path';
+import type { IndexStore } from '../store.js';
+import type { SymbolInfo } from './extract.js';
+import { scoreName, type FoundSymbol } from './lookup.js';
+import { compareKeys } from './segment-layout.js';
+import { SymbolSegment } from './segment-reader.js';
+import { readSymbolsManifest, type SymbolsManifest } from './symbol-manifest.js';
+
+export interface FoundReference {
+  name: string;
+  kind: 'call' | 'import';
+  line: number;
+  column: number;
+  path: string;
+}
+
+/** Where a path's live entry is: which segment, which file of it. */
+interface Place {
+  segment: number;
+  file: number;
+}
+
+/** Whether `letters` occur in `name` in order (the fuzzy rule of scoreName, without the scoring). */
+function hasInOrder(name: string, letters: string): boolean {
+  let at = 0;
+  for (let i = 0; i < letters.length; i++) {
+    const found = name.indexOf(letters[i]!, at);
+    if (found < 0) return false;
+    at = found + 1;
+  }
+  return true;
+}
+
+export class SymbolIndex {
+  readonly manifest: SymbolsManifest;
+  readonly #segments: SymbolSegment[];
+  #paths: string[] | undefined;
+
+  private constructor(manifest: SymbolsManifest, segments: SymbolSegment[]) {
+    this.manifest = manifest;
+    this.#segments = segments;
+  }
+
+  /** The project's symbols, or undefined before the first symbol phase committed. */
+  static open(store: IndexStore): SymbolIndex | undefined {
+    const manifest = readSymbolsManifest(store);
+    if (!manifest) return undefined;
+    const segments: SymbolSegment[] = [];
+    try {
+      for (const entry of manifest.segments) segments.push(SymbolSegment.open(join(store.dir, entry.name)));
+    } catch (error) {
+      for (const segment of segments) segment.close();
+      throw error;
+    }
+    return new SymbolIndex(manifest, segments);
+  }
+
+  close(): void {
+    for (const segment of this.#segments) segment.close();
+  }
+
+  get segments(): readonly SymbolSegment[] {
+    return this.#segments;
+  }
+
+  /** The live entry of `path` (newest segment first); undefined when none or deleted. */
+  place(path: string): Place | undefined {
+    for (let segment = this.#segments.length - 1; segment >= 0; segment--) {
+      const file = this.#segments[segment]!.findFile(path);
+      if (file >= 0) return this.#segments[segment]!.isDeleted(file) ? undefined : { segment, file };
+    }
+    return undefined;
+  }
+
+  #live(segment: number, file: number): boolean {
+    const owner = this.#segments[segment]!;
+    if (owner.isDeleted(file)) return false;
+    if (segment === this.#segments.length - 1) return true;
+    const path = owner.path(file);
+    for (let newer = segment + 1; newer < this.#segments.length; newer++) if (this.#segments[newer]!.findFile(path) >= 0) return false;
+    return true;
+  }
+
+  /** Every live entry, in path order within each segment (for reuse checks and merges). */
+  *entries(): Generator<Place & { path: string }> {
+    for (let segment = 0; segment < this.#segments.length; segment++) {
+      const owner = this.#segments[segment]!;
+      for (let file = 0; file < owner.fileCount; file++) if (this.#live(segment, file)) yield { segment, file, path: owner.path(file) };
+    }
+  }
+
+  /** The files that have symbol support, in path order. */
+  get paths(): readonly string[] {
+    this.#paths ??= [...this.entries()].map((entry) => entry.path).sort(compareKeys);
+    return this.#paths;
+  }
+
+  covers(path: string): boolean {
+    return this.place(path) !== undefined;
+  }
+
+  /** One file's definitions in source order; undefined for a file without symbols. */
+  symbolsIn(path: string): SymbolInfo[] | undefined {
+    const place = this.place(path);
+    if (!place) return undefined;
+    const segment = this.#segments[place.segment]!;
+    const [start, end] = segment.fileSymbolRows(place.file);
+    const symbols: SymbolInfo[] = [];
+    for (let row = start; row < end; row++) symbols.push(segment.symbol(row));
+    return symbols;
+  }
+
+  /** Definitions named exactly `name`, or whose qualified name is `name`, in (path, line) order. */
+  definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
+    const found: Array<{ symbol: SymbolInfo; path: string }> = [];
+    const folded = name.toLowerCase();
+    const take = (index: number, row: number): void => {
+      const segment = this.#segments[index]!;
+      const file = segment.symbolFile(row);
+      if (this.#live(index, file)) found.push({ symbol: segment.symbol(row), path: segment.path(file) });
+    };
+    this.#segments.forEach((segment, index) => {
+      for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry) === folded; entry++) {
+        const { name: entryName, rowStart, rowCount } = segment.nameEntry(entry);
+        if (entryName === name) for (let at = rowStart; at < rowStart + rowCount; at++) take(index, segment.nameRow(at));
+      }
+    });
+    this.#segments.forEach((segment, index) => {
+      for (const row of segment.qualifiedRows(name)) take(index, row);
+    });
+    return found.sort((a, b) => compareKeys(a.path, b.path) || a.symbol.line - b.symbol.line);
+  }
+
+  /** Best matches first: the same answers as findSymbols over every file's symbols. */
+  find(query: string, options: { kind?: string; limit?: number } = {}): FoundSymbol[] {
+    const limit = options.limit ?? 50;
+    const found: FoundSymbol[] = [];
+    const seen = new Set<number>();
+    const consider = (index: number, row: number): void => {
+      const key = row * this.#segments.length + index;
+      if (seen.has(key)) return;
+      const segment = this.#segments[index]!;
+      if (options.kind && segment.symbolKind(row) !== options.kind) return;
+      const score = Math.max(scoreName(segment.symbolName(row), query), segment.qualifiedName(row) === query ? 100 : 0);
+      if (score === 0) return;
+      const file = segment.symbolFile(row);
+      if (!this.#live(index, file)) return;
+      seen.add(key);
+      found.push({ ...segment.symbol(row), path: segment.path(file), score });
+    };
+    const rowsOf = (index: number, entry: number): void => {
+      const segment = this.#segments[index]!;
+      const { rowStart, rowCount } = segment.nameEntry(entry);
+      for (let at = rowStart; at < rowStart + rowCount; at++) consider(index, segment.nameRow(at));
+    };
+    // Case-insensitive prefix range: exact, case-insensitive and prefix matches (scores 70-100).
+    const folded = query.toLowerCase();
+    this.#segments.forEach((segment, index) => {
+      for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry).startsWith(folded); entry++) rowsOf(index, entry);
+    });
+    // A qualified name (`Class.method`, `Type::fn`) is matched as a whole.
+    this.#segments.forEach((segment, index) => {
+      for (const row of segment.qualifiedRows(query)) consider(index, row);
+    });
+    // Fuzzy matches score at most 60: needed only when the prefix range leaves room. Only names
+    // holding the query's letters in order can match, so only those are decoded and scored.
+    const letters = folded.replace(/[_\-.\s]/g, '');
+    if (found.length < limit && letters !== '') {
+      this.#segments.forEach((segment, index) => {
+        if (/^[\x20-\x7e]*$/.test(letters)) segment.scanFolded(letters, (entry) => rowsOf(index, entry));
+        else for (let entry = 0; entry < segment.nameCount; entry++) if (hasInOrder(segment.folded(entry), letters)) rowsOf(index, entry);
+      });
+    }
+    found.sort((a, b) => b.score - a.score || a.name.length - b.name.length || compareKeys(a.path, b.path) || a.line - b.line);
+    return found.slice(0, limit);
+  }
+
+  /** Calls and imports in one file, by position. */
+  referencesIn(path: string): FoundReference[] {
+    const place = this.place(path);
+    if (!place) return [];
+    const segment = this.#segments[place.segment]!;
+    const [start, end] = segment.fileReferenceRows(place.file);
+    const found: FoundReference[] = [];
+    for (let row = start; row < end; row++) {
+      const { file: _file, ...reference } = segment.reference(row);
+      found.push({ ...reference, path });
+    }
+    return found;
+  }
+
+  /** Every call or import of `name`, in (path, line) order. */
+  referencesTo(name: string): FoundReference[] {
+    const found: FoundReference[] = [];
+    this.#segments.forEach((segment, index) => {
+      for (const row of segment.referenceRowsNamed(name)) {
+        const { file, ...reference } = segment.reference(row);
+        if (this.#live(index, file)) found.push({ ...reference, path: segment.path(file) });
+      }
+    });
+    // Rows of one path come from one segment, already in line order: a stable sort by path is enough.
+    return this.#segments.length > 1 ? found.sort((a, b) => compareKeys(a.path, b.path)) : found;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The symbols manifest (`symbols-manifest.json`): which symbol segments make up the project's
+ * symbols, oldest first, and the live counts. Like the text manifest, it is written last by
+ * every commit (atomically) and checked field by field when read; segments it does not name
+ * are debris.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
+import { writeAtomic, type IndexStore } from '../store.js';
+
+export const SYMBOLS_MANIFEST = 'symbols-manifest.json';
+/** Bump with the segment layout: symbols of another format are rebuilt, never misread. */
+export const SYMBOLS_FORMAT = 1;
+export const SYMBOL_SEGMENT_NAME = /^symbols-[a-z0-9]+-[0-9a-f]+\.sxs$/;
+/** What the JSON symbol store (before the binary segments) left in an index folder. */
+export const LEGACY_SYMBOL_FILES = ['symbols.json', 'names.json', 'references.json', 'symbols-meta.json'];
+
+export interface SymbolSegmentEntry {
+  name: string;
+  files: number;
+  symbols: number;
+  references: number;
+}
+
+export interface SymbolsManifest {
+  format: number;
+  segments: SymbolSegmentEntry[];
+  /** Live counts over every segment (a path's newest entry wins; deletions count for nothing). */
+  files: number;
+  symbols: number;
+  updatedAt: string;
+}
+
+export function newSymbolSegmentName(): string {
+  return `symbols-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.sxs`;
+}
+
+/** The manifest, or undefined when the symbol phase has not committed yet. */
+export function readSymbolsManifest(store: IndexStore): SymbolsManifest | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(store.dir, SYMBOLS_MANIFEST), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const bad = (what: string): IndexCorruptError => new IndexCorruptError(`${SYMBOLS_MANIFEST}: ${what}`, store.root);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw bad('not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not an object');
+  const manifest = value as Record<string, unknown>;
+  if (manifest.format !== SYMBOLS_FORMAT) throw new IndexIncompatibleError(manifest.format, `symbols format ${SYMBOLS_FORMAT}`);
+  const count = (n: unknown): boolean => Number.isSafeInteger(n) && (n as number) >= 0;
+  if (!count(manifest.files) || !count(manifest.symbols)) throw bad('counts are not counts');
+  if (typeof manifest.updatedAt !== 'string') throw bad('"updatedAt" is not a string');
+  const segments = manifest.segments;
+  const valid = (entry: unknown): boolean => {
+    const e = entry as Record<string, unknown> | null;
+    return typeof e === 'object' && e !== null && typeof e.name === 'string' && SYMBOL_SEGMENT_NAME.test(e.name) && count(e.files) && count(e.symbols) && count(e.references);
+  };
+  if (!Array.isArray(segments) || !segments.every(valid)) throw bad('"segments" is not a list of symbol segments');
+  if (new Set(segments.map((entry: SymbolSegmentEntry) => entry.name)).size !== segments.length) throw bad('"segments" names a segment twice');
+  return manifest as unknown as SymbolsManifest;
+}
+
+export function writeSymbolsManifest(store: IndexStore, manifest: SymbolsManifest): void {
+  writeAtomic(join(store.dir, SYMBOLS_MANIFEST), JSON.stringify(manifest));
+}

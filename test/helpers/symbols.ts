@@ -1,0 +1,18 @@
+/** Every live file's symbols and references, read back from a project's symbol store (for tests that compare). */
+import { IndexStore } from '../../src/index/store.js';
+import type { FileSymbols } from '../../src/index/symbols/lookup.js';
+import { SymbolIndex } from '../../src/index/symbols/symbol-index.js';
+
+export function storedSymbols(root: string, home: string): FileSymbols[] {
+  const index = SymbolIndex.open(new IndexStore(root, home));
+  if (!index) return [];
+  try {
+    return index.paths.map((path) => {
+      const place = index.place(path)!;
+      const segment = index.segments[place.segment]!;
+      return { path, hash: segment.hash(place.file), symbols: index.symbolsIn(path)!, references: index.referencesIn(path).map(({ path: _path, ...reference }) => reference) };
+    });
+  } finally {
+    index.close();
+  }
+}
