@@ -5,6 +5,7 @@
  */
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
 import { GRAMMARS, runtimeWasmPath, wasmPath } from './grammars.js';
+import { qualifiedSeparator } from './segment-layout.js';
 import { TAG_QUERIES } from './tags.js';
 
 export const SYMBOL_KINDS = ['function', 'method', 'class', 'interface', 'type', 'enum', 'variable', 'constant', 'module'] as const;
@@ -116,7 +117,7 @@ export class SymbolExtractor {
       while (stack.length > 0 && stack.at(-1)!.definition.node.endIndex < definition.node.endIndex) stack.pop();
       const container = [...stack].reverse().find((entry) => CONTAINERS.has(entry.definition.kind));
       const name = definition.nameNode.text;
-      const separator = language === 'rust' || language === 'cpp' ? '::' : '.';
+      const separator = qualifiedSeparator(language);
       // A Go method is declared at top level; its receiver's type is its parent.
       const receiver = language === 'go' && definition.kind === 'method' ? /(\w+)\s*\)\s*$/.exec(definition.node.childForFieldName('receiver')?.text ?? '')?.[1] : undefined;
       const parentName = container?.qualified ?? receiver;

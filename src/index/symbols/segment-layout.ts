@@ -4,14 +4,18 @@
  * two pages of the reader's cache.
  *
  *   header        magic, format, counts, section offsets, CRC-32 of the header
- *   strings       offsets (count + 1) and UTF-8 bytes: every name, path, signature once
+ *   strings       every name, path and signature once, NUL-terminated, 64 to a block, each block
+ *                 deflated (raw); block offsets (blocks + 1), then the blocks. Names come first, in
+ *                 name-table order, so a lookup's names share blocks
  *   files         path, hash, language, first symbol, symbols, first reference, references, flags
- *   symbols       name, qualified name, signature, parent, file, line, column, end line, end column, kind
+ *   symbols       name, qualified name, signature, line, end line, column, end column << 4 | kind
+ *                 (the file is the one whose rows hold it; the parent is the qualified name's head);
+ *                 a record table: block offsets (blocks + 1), then 64 records a block, deflated
  *   names         one per distinct name, sorted by (case-folded, name): folded-name offset, name, rows
  *   name rows     symbol rows grouped by name, in (path, line) order
  *   folded names  the case-folded names, NUL-terminated, in name order (what a fuzzy scan reads)
  *   qualified     (qualified name, row) for rows whose qualified name is not their name, sorted
- *   references    name, file, line, column << 1 | kind, in (path, line, column) order
+ *   references    name, line, column << 1 | kind, in (path, line, column) order; a record table
  *   ref names     one per distinct referenced name, sorted: name, rows
  *   ref rows      reference rows grouped by name
  */
@@ -21,7 +25,7 @@ export const SYMBOL_SEGMENT_FORMAT = 1;
 export const HEADER_BYTES = 96;
 
 export const COUNTS = ['files', 'symbols', 'names', 'qualified', 'references', 'referenceNames', 'strings'] as const;
-export const SECTIONS = ['stringOffsets', 'stringBytes', 'files', 'symbols', 'names', 'nameRows', 'foldedNames', 'qualified', 'references', 'referenceNames', 'referenceRows', 'end'] as const;
+export const SECTIONS = ['stringBlocks', 'stringData', 'files', 'symbols', 'names', 'nameRows', 'foldedNames', 'qualified', 'references', 'referenceNames', 'referenceRows', 'end'] as const;
 export type CountName = (typeof COUNTS)[number];
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -32,11 +36,26 @@ export const CRC_AT = sectionAt('end') + 4;
 
 /** u32 fields per record of each table. */
 export const FILE_RECORD = 8;
-export const SYMBOL_RECORD = 10;
+export const SYMBOL_RECORD = 7;
 export const NAME_RECORD = 4;
 export const QUALIFIED_RECORD = 2;
-export const REFERENCE_RECORD = 4;
+export const REFERENCE_RECORD = 3;
 export const REFERENCE_NAME_RECORD = 3;
+
+export const STRINGS_PER_BLOCK = 64;
+/** Records per deflated block of a record table (symbols, references). */
+export const RECORDS_PER_BLOCK = 64;
+
+/** Separators of qualified names: `Type::fn` in Rust and C++, `Class.method` elsewhere. */
+export function qualifiedSeparator(language: string): string {
+  return language === 'rust' || language === 'cpp' ? '::' : '.';
+}
+
+/** The parent a qualified name implies (the extractor builds it as parent + separator + name). */
+export function parentOf(qualified: string, name: string, language: string): string | undefined {
+  if (qualified === name) return undefined;
+  return qualified.slice(0, qualified.length - name.length - qualifiedSeparator(language).length);
+}
 
 /** The one order of every sorted table: UTF-16 code units, as JavaScript compares strings. */
 export function compareKeys(a: string, b: string): number {

@@ -5,8 +5,9 @@
 import { basename } from 'node:path';
 import { crc32 } from '../checksum.js';
 import { IndexCorruptError } from '../manifest.js';
-import { SYMBOL_KINDS, type SymbolInfo, type SymbolKind } from './extract.js';
-import { FILE_FIELDS, FLAG_DELETED, NONE, REFERENCE_KINDS, type PackedFiles } from './packed.js';
+import { inflateRawSync } from 'node:zlib';
+import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './extract.js';
+import { FLAG_DELETED, PackedBuilder, REFERENCE_KINDS, type PackedFiles } from './packed.js';
 import { PAGE_BYTES, PagedFile } from './paged-file.js';
 import {
   compareKeys,
@@ -18,13 +19,16 @@ import {
   HEADER_BYTES,
   MAGIC,
   NAME_RECORD,
+  parentOf,
   QUALIFIED_RECORD,
+  RECORDS_PER_BLOCK,
   REFERENCE_NAME_RECORD,
   REFERENCE_RECORD,
   sectionAt,
   SECTIONS,
   SYMBOL_RECORD,
   SYMBOL_SEGMENT_FORMAT,
+  STRINGS_PER_BLOCK,
   type CountName,
   type SectionName,
 } from './segment-layout.js';
@@ -45,12 +49,20 @@ export interface NameEntry {
   rowCount: number;
 }
 
+/** Inflated string blocks kept per segment (64 strings each). */
+const MAX_STRING_BLOCKS = 512;
+/** Inflated record blocks kept per table and segment (64 records each, under 2 KiB). */
+const MAX_RECORD_BLOCKS = 512;
+
 export class SymbolSegment {
   readonly name: string;
   readonly #file: PagedFile;
   readonly #counts: Record<CountName, number>;
   readonly #sections: Record<SectionName, number>;
   #paths: Map<number, string> | undefined;
+  /** Inflated string blocks, least recently used first. */
+  readonly #blocks = new Map<number, string[]>();
+  readonly #recordBlocks = { symbols: new Map<number, Buffer>(), references: new Map<number, Buffer>() };
 
   private constructor(path: string, file: PagedFile, counts: Record<CountName, number>, sections: Record<SectionName, number>) {
     this.name = basename(path);
@@ -76,13 +88,13 @@ export class SymbolSegment {
     if (sections.end !== file.size) throw corrupt(`${file.size} bytes where its header says ${sections.end}`);
     // Each table must fit between its offset and the next section's: a lookup never reads past it.
     const widths: Partial<Record<SectionName, number>> = {
-      stringOffsets: 4 * (counts.strings + 1),
+      stringBlocks: 4 * (Math.ceil(counts.strings / STRINGS_PER_BLOCK) + 1),
       files: 4 * FILE_RECORD * counts.files,
-      symbols: 4 * SYMBOL_RECORD * counts.symbols,
+      symbols: 4 * (Math.ceil(counts.symbols / RECORDS_PER_BLOCK) + 1),
       names: 4 * NAME_RECORD * counts.names,
       nameRows: 4 * counts.symbols,
       qualified: 4 * QUALIFIED_RECORD * counts.qualified,
-      references: 4 * REFERENCE_RECORD * counts.references,
+      references: 4 * (Math.ceil(counts.references / RECORDS_PER_BLOCK) + 1),
       referenceNames: 4 * REFERENCE_NAME_RECORD * counts.referenceNames,
       referenceRows: 4 * counts.references,
     };
@@ -121,15 +133,61 @@ export class SymbolSegment {
     this.#file.close();
   }
 
+  /** Field `field` of record `row` of a record table, through a cache of inflated blocks. */
+  #record(table: 'symbols' | 'references', row: number, field: number): number {
+    const width = table === 'symbols' ? SYMBOL_RECORD : REFERENCE_RECORD;
+    const cache = this.#recordBlocks[table];
+    const number = Math.floor(row / RECORDS_PER_BLOCK);
+    let block = cache.get(number);
+    if (block) {
+      cache.delete(number);
+      cache.set(number, block);
+    } else {
+      const blocks = Math.ceil((table === 'symbols' ? this.#counts.symbols : this.#counts.references) / RECORDS_PER_BLOCK);
+      const first = this.#sections[table] + 4 * (blocks + 1);
+      const start = number === 0 ? 0 : this.#u32(table, number);
+      const end = this.#u32(table, number + 1);
+      const next = this.#sections[SECTIONS[SECTIONS.indexOf(table) + 1]!];
+      if (number >= blocks || end < start || first + end > next) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} block ${number} out of bounds`);
+      try {
+        block = inflateRawSync(this.#file.bytes(first + start, end - start));
+      } catch {
+        throw new IndexCorruptError(`symbol segment ${this.name}: ${table} block ${number} does not inflate`);
+      }
+      cache.set(number, block);
+      if (cache.size > MAX_RECORD_BLOCKS) cache.delete(cache.keys().next().value!);
+    }
+    const at = 4 * ((row % RECORDS_PER_BLOCK) * width + field);
+    if (at + 4 > block.length) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} record ${row} missing from its block`);
+    return block.readUInt32LE(at);
+  }
+
   #u32(section: SectionName, index: number): number {
     return this.#file.u32(this.#sections[section] + 4 * index);
   }
 
   string(id: number): string {
-    const start = this.#u32('stringOffsets', id);
-    const end = this.#u32('stringOffsets', id + 1);
-    if (end < start || this.#sections.stringBytes + end > this.#sections.files) throw new IndexCorruptError(`symbol segment ${this.name}: string ${id} out of bounds`);
-    return this.#file.string(this.#sections.stringBytes + start, end - start);
+    const block = Math.floor(id / STRINGS_PER_BLOCK);
+    let strings = this.#blocks.get(block);
+    if (strings) {
+      this.#blocks.delete(block);
+      this.#blocks.set(block, strings);
+    } else {
+      const start = this.#u32('stringBlocks', block);
+      const end = this.#u32('stringBlocks', block + 1);
+      const data = this.#sections.stringData;
+      if (id >= this.#counts.strings || end < start || data + end > this.#sections.files) throw new IndexCorruptError(`symbol segment ${this.name}: string ${id} out of bounds`);
+      try {
+        strings = inflateRawSync(this.#file.bytes(data + start, end - start)).toString('utf8').split('\0');
+      } catch {
+        throw new IndexCorruptError(`symbol segment ${this.name}: string block ${block} does not inflate`);
+      }
+      this.#blocks.set(block, strings);
+      if (this.#blocks.size > MAX_STRING_BLOCKS) this.#blocks.delete(this.#blocks.keys().next().value!);
+    }
+    const value = strings[id % STRINGS_PER_BLOCK];
+    if (value === undefined) throw new IndexCorruptError(`symbol segment ${this.name}: string ${id} missing from its block`);
+    return value;
   }
 
   // Files: sorted by path.
@@ -174,37 +232,58 @@ export class SymbolSegment {
 
   // Symbols.
 
+  /** The file whose rows hold `row` (field 3: first symbol row, or field 5: first reference row). */
+  #fileOfRow(row: number, startField: number): number {
+    let low = 0;
+    let high = this.#counts.files - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (this.fileField(mid, startField) <= row) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
   symbolFile(row: number): number {
-    return this.#u32('symbols', row * SYMBOL_RECORD + 4);
+    return this.#fileOfRow(row, 3);
+  }
+
+  /** One u32 of a symbol record (see segment-layout.ts for which is which). */
+  symbolField(row: number, field: number): number {
+    return this.#record('symbols', row, field);
   }
 
   symbolKind(row: number): string {
-    return SYMBOL_KINDS[this.#u32('symbols', row * SYMBOL_RECORD + 9)] ?? 'variable';
+    return SYMBOL_KINDS[this.#record('symbols', row, 6) & 15] ?? 'variable';
   }
 
   symbolName(row: number): string {
-    return this.string(this.#u32('symbols', row * SYMBOL_RECORD));
+    return this.string(this.#record('symbols', row, 0));
   }
 
   qualifiedName(row: number): string {
-    return this.string(this.#u32('symbols', row * SYMBOL_RECORD + 1));
+    return this.string(this.#record('symbols', row, 1));
   }
 
-  symbol(row: number): SymbolInfo {
-    const field = (n: number): number => this.#u32('symbols', row * SYMBOL_RECORD + n);
+  symbol(row: number, file = this.symbolFile(row)): SymbolInfo {
+    const field = (n: number): number => this.#record('symbols', row, n);
+    const name = this.string(field(0));
+    const qualifiedName = this.string(field(1));
+    const language = this.language(file);
+    const packed = field(6);
     const symbol: SymbolInfo = {
-      name: this.string(field(0)),
-      kind: (SYMBOL_KINDS[field(9)] ?? 'variable') as SymbolKind,
-      language: this.language(field(4)),
-      line: field(5),
-      column: field(6),
-      endLine: field(7),
-      endColumn: field(8),
-      qualifiedName: this.string(field(1)),
+      name,
+      kind: (SYMBOL_KINDS[packed & 15] ?? 'variable') as SymbolKind,
+      language,
+      line: field(3),
+      column: field(5),
+      endLine: field(4),
+      endColumn: packed >>> 4,
+      qualifiedName,
       signature: this.string(field(2)),
     };
-    const parent = field(3);
-    if (parent !== NONE) symbol.parent = this.string(parent);
+    const parent = parentOf(qualifiedName, name, language);
+    if (parent !== undefined) symbol.parent = parent;
     return symbol;
   }
 
@@ -302,10 +381,10 @@ export class SymbolSegment {
 
   // References.
 
-  reference(row: number): ReferenceRecord {
-    const field = (n: number): number => this.#u32('references', row * REFERENCE_RECORD + n);
-    const packed = field(3);
-    return { name: this.string(field(0)), kind: REFERENCE_KINDS[packed & 1]!, line: field(2), column: packed >>> 1, file: field(1) };
+  reference(row: number, file = this.#fileOfRow(row, 5)): ReferenceRecord {
+    const field = (n: number): number => this.#record('references', row, n);
+    const packed = field(2);
+    return { name: this.string(field(0)), kind: REFERENCE_KINDS[packed & 1]!, line: field(1), column: packed >>> 1, file };
   }
 
   fileReferenceRows(file: number): [number, number] {
@@ -332,34 +411,24 @@ export class SymbolSegment {
 
   /** The chosen files with their symbols and references, packed again (what a merge folds). */
   pack(files: number[]): PackedFiles {
-    const used = new Map<number, number>([[0, 0]]);
-    const out: string[] = [''];
-    const local = (id: number): number => {
-      if (id === NONE) return NONE;
-      let mapped = used.get(id);
-      if (mapped === undefined) {
-        mapped = out.push(this.string(id)) - 1;
-        used.set(id, mapped);
+    const batch = new PackedBuilder();
+    for (const file of files) {
+      const path = this.path(file);
+      if (this.isDeleted(file)) {
+        batch.addDeleted(path);
+        continue;
       }
-      return mapped;
-    };
-    const fileFields: number[] = [];
-    const symbols: number[] = [];
-    const references: number[] = [];
-    files.forEach((file, n) => {
       const [symbolStart, symbolEnd] = this.fileSymbolRows(file);
       const [referenceStart, referenceEnd] = this.fileReferenceRows(file);
-      fileFields.push(local(this.fileField(file, 0)), local(this.fileField(file, 1)), local(this.fileField(file, 2)), symbolEnd - symbolStart, referenceEnd - referenceStart, this.fileField(file, 7));
-      for (let row = symbolStart; row < symbolEnd; row++) {
-        const field = (f: number): number => this.#u32('symbols', row * SYMBOL_RECORD + f);
-        symbols.push(local(field(0)), local(field(1)), local(field(2)), local(field(3)), n, field(5), field(6), field(7), field(8), field(9));
-      }
+      const symbols: SymbolInfo[] = [];
+      for (let row = symbolStart; row < symbolEnd; row++) symbols.push(this.symbol(row, file));
+      const references: ReferenceInfo[] = [];
       for (let row = referenceStart; row < referenceEnd; row++) {
-        const field = (f: number): number => this.#u32('references', row * REFERENCE_RECORD + f);
-        references.push(local(field(0)), n, field(2), field(3));
+        const { file: _file, ...reference } = this.reference(row, file);
+        references.push(reference);
       }
-    });
-    if (fileFields.length !== files.length * FILE_FIELDS) throw new Error('pack: file fields miscounted');
-    return { strings: out, files: Uint32Array.from(fileFields), symbols: Uint32Array.from(symbols), references: Uint32Array.from(references) };
+      batch.add(path, this.hash(file), this.language(file), symbols, references);
+    }
+    return batch.build();
   }
 }

@@ -2,6 +2,7 @@
  * Writes one symbol segment from packed batches (parser threads' output, or live files read
  * back from older segments by a merge). See segment-layout.ts for what goes where.
  */
+import { deflateRawSync } from 'node:zlib';
 import { crc32 } from '../checksum.js';
 import {
   compareKeys,
@@ -12,12 +13,15 @@ import {
   HEADER_BYTES,
   MAGIC,
   NAME_RECORD,
+  parentOf,
   QUALIFIED_RECORD,
+  RECORDS_PER_BLOCK,
   REFERENCE_NAME_RECORD,
   REFERENCE_RECORD,
   sectionAt,
   SYMBOL_RECORD,
   SYMBOL_SEGMENT_FORMAT,
+  STRINGS_PER_BLOCK,
   type CountName,
   type SectionName,
 } from './segment-layout.js';
@@ -94,21 +98,37 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     local.sort((a, b) => at(a, 5) - at(b, 5) || at(a, 6) - at(b, 6) || compareKeys(nameOf(a).toLowerCase(), nameOf(b).toLowerCase()) || compareKeys(nameOf(a), nameOf(b)));
     for (const row of local) {
       const o = symbolRow++ * SYMBOL_RECORD;
+      const language = part.strings[part.files[field + 2]!]!;
+      const parent = at(row, 3) === NONE ? undefined : part.strings[at(row, 3)];
+      // Stored implicitly: a symbol whose parent is not its qualified name's head cannot be written.
+      if (parentOf(part.strings[at(row, 1)]!, nameOf(row), language) !== parent) throw new Error(`${place.path}: the parent of ${nameOf(row)} is not the head of its qualified name`);
       symbols[o] = sid(part, at(row, 0));
       symbols[o + 1] = sid(part, at(row, 1));
       symbols[o + 2] = sid(part, at(row, 2));
-      symbols[o + 3] = sid(part, at(row, 3));
-      symbols[o + 4] = file;
-      for (let n = 5; n < SYMBOL_FIELDS; n++) symbols[o + n] = at(row, n);
+      symbols[o + 3] = at(row, 5);
+      symbols[o + 4] = at(row, 7);
+      symbols[o + 5] = at(row, 6);
+      symbols[o + 6] = (at(row, 8) << 4) | at(row, 9);
     }
     // References by position (a stable sort keeps the parser's order at one position).
     const refs = Array.from({ length: referenceCount }, (_, i) => place.referenceRow + i);
     const ref = (row: number, n: number): number => part.references[row * REFERENCE_FIELDS + n]!;
     refs.sort((a, b) => ref(a, 2) - ref(b, 2) || (ref(a, 3) >>> 1) - (ref(b, 3) >>> 1));
     for (const row of refs) {
-      references.set([sid(part, ref(row, 0)), file, ref(row, 2), ref(row, 3)], referenceRow++ * REFERENCE_RECORD);
+      references.set([sid(part, ref(row, 0)), ref(row, 2), ref(row, 3)], referenceRow++ * REFERENCE_RECORD);
     }
   });
+
+  // Names first (in name-table order), then qualified and referenced names (sorted), then the
+  // rest: the strings a lookup reads together share compressed blocks.
+  const order = stringOrder(strings, symbols, references, totalSymbols, totalReferences);
+  const renumber = new Uint32Array(strings.length);
+  order.forEach((id, n) => (renumber[id] = n));
+  for (const [table, width, fields] of [[files, FILE_RECORD, [0, 1, 2]], [symbols, SYMBOL_RECORD, [0, 1, 2]], [references, REFERENCE_RECORD, [0]]] as const) {
+    for (let o = 0; o < table.length; o += width) for (const f of fields) table[o + f] = renumber[table[o + f]!]!;
+  }
+  const ordered = order.map((id) => strings[id]!);
+  ordered.forEach((value, n) => (strings[n] = value));
 
   // The name table: distinct names by (case-folded, name); each name's rows in row order.
   const rowsByName = groupRows(symbols, SYMBOL_RECORD, totalSymbols);
@@ -148,25 +168,66 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     at += rows.length;
   });
 
-  const stringBuffers = strings.map((value) => Buffer.from(value, 'utf8'));
-  const stringOffsets = new Uint32Array(strings.length + 1);
-  stringBuffers.forEach((buffer, n) => (stringOffsets[n + 1] = stringOffsets[n]! + buffer.length));
+  const blocks: Buffer[] = [];
+  for (let start = 0; start < strings.length; start += STRINGS_PER_BLOCK) {
+    blocks.push(deflateRawSync(Buffer.from(strings.slice(start, start + STRINGS_PER_BLOCK).map((value) => `${value.replaceAll('\0', '\uFFFD')}\0`).join(''), 'utf8')));
+  }
+  const blockOffsets = new Uint32Array(blocks.length + 1);
+  blocks.forEach((block, n) => (blockOffsets[n + 1] = blockOffsets[n]! + block.length));
 
   const sections: Array<[SectionName, Uint32Array | Buffer]> = [
-    ['stringOffsets', stringOffsets],
-    ['stringBytes', Buffer.concat(stringBuffers)],
+    ['stringBlocks', blockOffsets],
+    ['stringData', Buffer.concat(blocks)],
     ['files', files],
-    ['symbols', symbols],
+    ['symbols', recordTable(symbols, SYMBOL_RECORD)],
     ['names', nameTable],
     ['nameRows', nameRows],
     ['foldedNames', Buffer.concat(foldedParts, foldedBytes)],
     ['qualified', qualified],
-    ['references', references],
+    ['references', recordTable(references, REFERENCE_RECORD)],
     ['referenceNames', referenceNames],
     ['referenceRows', referenceRows],
   ];
   const counts: Record<CountName, number> = { files: places.length, symbols: totalSymbols, names: names.length, qualified: qualifiedRows.length, references: totalReferences, referenceNames: referenced.length, strings: strings.length };
   return { bytes: assemble(sections, counts), counts: { files: places.length, symbols: totalSymbols, references: totalReferences } };
+}
+
+/** Records deflated 64 at a time behind a table of block offsets (relative to the first block). */
+function recordTable(records: Uint32Array, width: number): Buffer {
+  const rows = records.length / width;
+  const blocks: Buffer[] = [];
+  for (let start = 0; start < rows; start += RECORDS_PER_BLOCK) {
+    const end = Math.min(rows, start + RECORDS_PER_BLOCK) * width;
+    const raw = Buffer.alloc((end - start * width) * 4);
+    for (let i = start * width; i < end; i++) raw.writeUInt32LE(records[i]!, (i - start * width) * 4);
+    blocks.push(deflateRawSync(raw));
+  }
+  const head = Buffer.alloc(4 * (blocks.length + 1));
+  let offset = 0;
+  blocks.forEach((block, n) => head.writeUInt32LE((offset += block.length), 4 * (n + 1)));
+  return Buffer.concat([head, ...blocks]);
+}
+
+/** String ids in storage order: names by (case-folded, name), qualified names, referenced names, then the rest as first met. */
+function stringOrder(strings: string[], symbols: Uint32Array, references: Uint32Array, symbolCount: number, referenceCount: number): number[] {
+  const names = new Set<number>();
+  const qualified = new Set<number>();
+  const referenced = new Set<number>();
+  for (let row = 0; row < symbolCount; row++) {
+    names.add(symbols[row * SYMBOL_RECORD]!);
+    qualified.add(symbols[row * SYMBOL_RECORD + 1]!);
+  }
+  for (let row = 0; row < referenceCount; row++) referenced.add(references[row * REFERENCE_RECORD]!);
+  const placed = new Set<number>();
+  const order: number[] = [];
+  const take = (ids: number[]): void => {
+    for (const id of ids) if (!placed.has(id)) (placed.add(id), order.push(id));
+  };
+  take([...names].sort((a, b) => compareKeys(strings[a]!.toLowerCase(), strings[b]!.toLowerCase()) || compareKeys(strings[a]!, strings[b]!)));
+  take([...qualified].sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  take([...referenced].sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  take(strings.map((_, id) => id));
+  return order;
 }
 
 /** Row numbers grouped by the u32 in the first field of each record (a name's string id), in row order. */

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { IndexStore } from '../store.js';
-import type { SymbolInfo } from './extract.js';
+import { SYMBOL_KINDS, type SymbolInfo, type SymbolKind } from './extract.js';
 import { scoreName, type FoundSymbol } from './lookup.js';
 import { compareKeys } from './segment-layout.js';
 import { SymbolSegment } from './segment-reader.js';
@@ -20,6 +20,17 @@ export interface FoundReference {
   line: number;
   column: number;
   path: string;
+}
+
+/** A row that matched, with what ranking needs; decoded whole only if it is returned. */
+interface Candidate {
+  index: number;
+  row: number;
+  file: number;
+  score: number;
+  nameLength: number;
+  path: string;
+  line: number;
 }
 
 /** Where a path's live entry is: which segment, which file of it. */
@@ -114,7 +125,7 @@ export class SymbolIndex {
     const segment = this.#segments[place.segment]!;
     const [start, end] = segment.fileSymbolRows(place.file);
     const symbols: SymbolInfo[] = [];
-    for (let row = start; row < end; row++) symbols.push(segment.symbol(row));
+    for (let row = start; row < end; row++) symbols.push(segment.symbol(row, place.file));
     return symbols;
   }
 
@@ -125,7 +136,7 @@ export class SymbolIndex {
     const take = (index: number, row: number): void => {
       const segment = this.#segments[index]!;
       const file = segment.symbolFile(row);
-      if (this.#live(index, file)) found.push({ symbol: segment.symbol(row), path: segment.path(file) });
+      if (this.#live(index, file)) found.push({ symbol: segment.symbol(row, file), path: segment.path(file) });
     };
     this.#segments.forEach((segment, index) => {
       for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry) === folded; entry++) {
@@ -139,27 +150,34 @@ export class SymbolIndex {
     return found.sort((a, b) => compareKeys(a.path, b.path) || a.symbol.line - b.symbol.line);
   }
 
-  /** Best matches first: the same answers as findSymbols over every file's symbols. */
+  /**
+   * Best matches first: the same answers as findSymbols over every file's symbols. A name is
+   * scored once for all its rows, and only the rows that make the cut are decoded whole.
+   */
   find(query: string, options: { kind?: string; limit?: number } = {}): FoundSymbol[] {
     const limit = options.limit ?? 50;
-    const found: FoundSymbol[] = [];
+    const kind = options.kind === undefined ? undefined : SYMBOL_KINDS.indexOf(options.kind as SymbolKind);
+    const found: Candidate[] = [];
     const seen = new Set<number>();
-    const consider = (index: number, row: number): void => {
+    const consider = (index: number, row: number, nameScore: number, nameLength: number): void => {
       const key = row * this.#segments.length + index;
       if (seen.has(key)) return;
       const segment = this.#segments[index]!;
-      if (options.kind && segment.symbolKind(row) !== options.kind) return;
-      const score = Math.max(scoreName(segment.symbolName(row), query), segment.qualifiedName(row) === query ? 100 : 0);
+      if (kind !== undefined && (segment.symbolField(row, 6) & 15) !== kind) return;
+      // A qualified name differs from the name only below a container: only then is it read.
+      const qualifiedHit = nameScore < 100 && segment.symbolField(row, 1) !== segment.symbolField(row, 0) && segment.qualifiedName(row) === query;
+      const score = qualifiedHit ? 100 : nameScore;
       if (score === 0) return;
       const file = segment.symbolFile(row);
       if (!this.#live(index, file)) return;
       seen.add(key);
-      found.push({ ...segment.symbol(row), path: segment.path(file), score });
+      found.push({ index, row, file, score, nameLength, path: segment.path(file), line: segment.symbolField(row, 3) });
     };
     const rowsOf = (index: number, entry: number): void => {
       const segment = this.#segments[index]!;
-      const { rowStart, rowCount } = segment.nameEntry(entry);
-      for (let at = rowStart; at < rowStart + rowCount; at++) consider(index, segment.nameRow(at));
+      const { name, rowStart, rowCount } = segment.nameEntry(entry);
+      const nameScore = scoreName(name, query);
+      for (let at = rowStart; at < rowStart + rowCount; at++) consider(index, segment.nameRow(at), nameScore, name.length);
     };
     // Case-insensitive prefix range: exact, case-insensitive and prefix matches (scores 70-100).
     const folded = query.toLowerCase();
@@ -168,7 +186,10 @@ export class SymbolIndex {
     });
     // A qualified name (`Class.method`, `Type::fn`) is matched as a whole.
     this.#segments.forEach((segment, index) => {
-      for (const row of segment.qualifiedRows(query)) consider(index, row);
+      for (const row of segment.qualifiedRows(query)) {
+        const name = segment.symbolName(row);
+        consider(index, row, scoreName(name, query), name.length);
+      }
     });
     // Fuzzy matches score at most 60: needed only when the prefix range leaves room. Only names
     // holding the query's letters in order can match, so only those are decoded and scored.
@@ -179,8 +200,8 @@ export class SymbolIndex {
         else for (let entry = 0; entry < segment.nameCount; entry++) if (hasInOrder(segment.folded(entry), letters)) rowsOf(index, entry);
       });
     }
-    found.sort((a, b) => b.score - a.score || a.name.length - b.name.length || compareKeys(a.path, b.path) || a.line - b.line);
-    return found.slice(0, limit);
+    found.sort((a, b) => b.score - a.score || a.nameLength - b.nameLength || compareKeys(a.path, b.path) || a.line - b.line);
+    return found.slice(0, limit).map((c) => ({ ...this.#segments[c.index]!.symbol(c.row, c.file), path: c.path, score: c.score }));
   }
 
   /** Calls and imports in one file, by position. */
@@ -191,7 +212,7 @@ export class SymbolIndex {
     const [start, end] = segment.fileReferenceRows(place.file);
     const found: FoundReference[] = [];
     for (let row = start; row < end; row++) {
-      const { file: _file, ...reference } = segment.reference(row);
+      const { file: _file, ...reference } = segment.reference(row, place.file);
       found.push({ ...reference, path });
     }
     return found;
