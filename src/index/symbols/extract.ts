@@ -42,13 +42,25 @@ interface Definition {
   node: Node;
   nameNode: Node;
   kind: string;
+  /** The node's range (UTF-16 indices), read once: each read crosses into wasm. */
+  start: number;
+  end: number;
+}
+
+interface LoadedLanguage {
+  language: Language;
+  /** Definitions and references in one query: one pass over the tree. */
+  all: Query;
+  /** Definitions alone, compiled on first use (an outline needs no references). */
+  definitions: Query | undefined;
+  definitionSource: string;
 }
 
 let initialized: Promise<void> | undefined;
 
 export class SymbolExtractor {
   readonly #parser: Parser;
-  readonly #languages = new Map<string, { language: Language; definitions: Query; references: Query | undefined }>();
+  readonly #languages = new Map<string, LoadedLanguage>();
 
   private constructor(parser: Parser) {
     this.#parser = parser;
@@ -66,55 +78,60 @@ export class SymbolExtractor {
 
   /** `references: false` skips call and import captures, a large part of the query cost. */
   async extract(language: string, source: string, options: { references?: boolean } = {}): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
-    const { language: grammar, definitions: definitionQuery, references: referenceQuery } = await this.#load(language);
-    this.#parser.setLanguage(grammar);
+    const loaded = await this.#load(language);
+    this.#parser.setLanguage(loaded.language);
     const tree = this.#parser.parse(source);
     if (!tree) return { symbols: [], references: [] };
     try {
       const definitions: Definition[] = [];
       const references: ReferenceInfo[] = [];
-      const matches = definitionQuery.matches(tree.rootNode);
-      if (options.references !== false && referenceQuery) matches.push(...referenceQuery.matches(tree.rootNode));
-      for (const match of matches) {
-        const nameNode = match.captures.find((capture) => capture.name === 'name')?.node;
-        const outer = match.captures.find((capture) => capture.name !== 'name');
+      const query = options.references === false ? (loaded.definitions ??= new Query(loaded.language, loaded.definitionSource)) : loaded.all;
+      for (const match of query.matches(tree.rootNode)) {
+        let nameNode: Node | undefined;
+        let outer: { name: string; node: Node } | undefined;
+        for (const capture of match.captures) {
+          if (capture.name === 'name') nameNode ??= capture.node;
+          else outer ??= capture;
+        }
         if (!nameNode || !outer) continue;
-        const [role, kind] = outer.name.split('.') as [string, string];
-        if (role === 'definition') definitions.push({ node: outer.node, nameNode, kind });
+        const dot = outer.name.indexOf('.');
+        const role = outer.name.slice(0, dot);
+        const kind = outer.name.slice(dot + 1);
+        if (role === 'definition') definitions.push({ node: outer.node, nameNode, kind, start: outer.node.startIndex, end: outer.node.endIndex });
         else references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: nameNode.startPosition.row + 1, column: nameNode.startPosition.column + 1 });
       }
-      return { symbols: this.#shape(dedupe(definitions), language), references };
+      return { symbols: this.#shape(dedupe(definitions), language, source), references };
     } finally {
       tree.delete();
     }
   }
 
-  async #load(language: string): Promise<{ language: Language; definitions: Query; references: Query | undefined }> {
+  async #load(language: string): Promise<LoadedLanguage> {
     const cached = this.#languages.get(language);
     if (cached) return cached;
     const grammar = GRAMMARS[language];
     const tags = TAG_QUERIES[language];
     if (!grammar || !tags) throw new Error(`No symbol support for ${language}`);
     const loaded = await Language.load(wasmPath(grammar.pkg, grammar.file));
-    // Patterns are one a line; references go in their own query so they can be skipped.
+    // Patterns are one a line: the definitions alone are the lines without a reference capture.
     const lines = tags.split('\n').filter((line) => line.trim() !== '');
-    const referenceLines = lines.filter((line) => line.includes('@reference.'));
-    const entry = {
+    const entry: LoadedLanguage = {
       language: loaded,
-      definitions: new Query(loaded, lines.filter((line) => !line.includes('@reference.')).join('\n')),
-      references: referenceLines.length > 0 ? new Query(loaded, referenceLines.join('\n')) : undefined,
+      all: new Query(loaded, lines.join('\n')),
+      definitions: undefined,
+      definitionSource: lines.filter((line) => !line.includes('@reference.')).join('\n'),
     };
     this.#languages.set(language, entry);
     return entry;
   }
 
-  #shape(definitions: Definition[], language: string): SymbolInfo[] {
+  #shape(definitions: Definition[], language: string, source: string): SymbolInfo[] {
     // Sorted by start, each definition's parent is the innermost earlier one that contains it.
-    definitions.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+    definitions.sort((a, b) => a.start - b.start || b.end - a.end);
     const stack: Array<{ definition: Definition; qualified: string }> = [];
     const symbols: SymbolInfo[] = [];
     for (const definition of definitions) {
-      while (stack.length > 0 && stack.at(-1)!.definition.node.endIndex < definition.node.endIndex) stack.pop();
+      while (stack.length > 0 && stack.at(-1)!.definition.end < definition.end) stack.pop();
       const container = [...stack].reverse().find((entry) => CONTAINERS.has(entry.definition.kind));
       const name = definition.nameNode.text;
       const separator = qualifiedSeparator(language);
@@ -129,7 +146,7 @@ export class SymbolExtractor {
       if (kind === 'function' && inType) kind = 'method';
       // Ruby spells every function `def`; outside a class or module it is a plain function.
       if (kind === 'method' && !inType && language === 'ruby') kind = 'function';
-      if (kind === 'variable' && /^\s*const\b/.test(definition.node.text)) kind = 'constant';
+      if (kind === 'variable' && /^\s*const\b/.test(source.slice(definition.start, Math.min(definition.end, definition.start + 256)))) kind = 'constant';
       const symbol: SymbolInfo = {
         name,
         kind,
@@ -139,7 +156,7 @@ export class SymbolExtractor {
         endLine: definition.node.endPosition.row + 1,
         endColumn: definition.node.endPosition.column + 1,
         qualifiedName: qualified,
-        signature: signatureOf(definition.node.text),
+        signature: signatureOf(firstLine(source, definition.start, definition.end)),
       };
       if (parentName) symbol.parent = parentName;
       symbols.push(symbol);
@@ -158,9 +175,15 @@ function dedupe(definitions: Definition[]): Definition[] {
   return [...byName.values()];
 }
 
+/** The first line of source[start, end): without slicing the whole definition (a class can be thousands of lines). */
+function firstLine(source: string, start: number, end: number): string {
+  const newline = source.indexOf('\n', start);
+  return source.slice(start, newline < 0 || newline > end ? end : newline);
+}
+
 /** The definition's first line, or up to its body, on one line. */
-function signatureOf(text: string): string {
-  const firstLine = text.split('\n')[0]!.trim();
+function signatureOf(line: string): string {
+  const firstLine = line.trim();
   const body = firstLine.search(/\s*[{:]\s*$/);
   const signature = body > 0 ? firstLine.slice(0, body) : firstLine;
   return signature.length > MAX_SIGNATURE ? `${signature.slice(0, MAX_SIGNATURE - 1)}…` : signature;
