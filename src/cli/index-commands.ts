@@ -1,7 +1,7 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
 import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
-import { buildSymbols, type SymbolsSummary } from '../index/symbols/build.js';
+import type { SymbolsSummary } from '../index/symbols/build.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import { readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import { mergeDeltas } from '../index/merge.js';
@@ -77,6 +77,8 @@ export async function indexCommand(path: string, output: Output, force = false):
   const summary = await buildIndex(path, options);
   if (output.isTTY) output.err('\r\x1b[K');
   // Symbols come second: the text index is already committed and searchable meanwhile.
+  // The parser is loaded only by the commands that parse: a lookup starts without it.
+  const { buildSymbols } = await import('../index/symbols/build.js');
   const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { force, onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
@@ -121,6 +123,7 @@ export async function syncCommand(path: string, output: Output): Promise<number>
     output.out(`Merged ${merge.merged} delta segments (${merge.files} files) in ${(merge.durationMs / 1000).toFixed(2)} s\n`);
   }
   // Only changed files are parsed again: the others keep their symbols by content hash.
+  const { buildSymbols } = await import('../index/symbols/build.js');
   const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
   output.out(`Symbols: ${symbolsLine(symbols)}\n`);

@@ -4,17 +4,14 @@ import { isMainThread } from 'node:worker_threads';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
-import { PROFILES, type Profile } from '../tools/index.js';
+import { DEFAULT_BIND, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import { VERSION } from '../version.js';
 import { indexCommand, outlineCommand, searchCommand, statusCommand, symbolsCommand, syncCommand, type Output } from './index-commands.js';
-import { SYMBOL_KINDS } from '../index/symbols/extract.js';
-import { replayCommand } from './replay.js';
+import { SYMBOL_KINDS } from '../index/symbols/types.js';
 
 function terminal(): Output {
   return { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTTY: process.stdout.isTTY === true };
 }
-import { DEFAULT_BIND, DEFAULT_PORT } from '../transports/http-listener.js';
-import { serve, TRANSPORTS, type Transport } from './serve.js';
 import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 
 /** Lookups answer like rg: 0 found, 1 nothing found, 2 failed (with the reason on stderr). */
@@ -68,7 +65,7 @@ export async function main(argv: string[]): Promise<void> {
         if (!Number.isInteger(port) || port < 0 || port > 65_535) {
           throw new UsageError(`Invalid port ${JSON.stringify(args.port ?? envPort)}: use a whole number from 0 to 65535`);
         }
-        const options: Parameters<typeof serve>[0] = {
+        const options: import('./serve.js').ServeOptions = {
           transport: args.transport === 'stdio' ? 'stdio' : 'http',
           profile: args.profile,
           logger: createLogger(args['log-level']),
@@ -95,6 +92,7 @@ export async function main(argv: string[]): Promise<void> {
         }
         options.watch = args.watch;
         options.autoIndex = args['auto-index'];
+        const { serve } = await import('./serve.js');
         await serve(options);
       },
     )
@@ -106,6 +104,7 @@ export async function main(argv: string[]): Promise<void> {
           .positional('file', { type: 'string', demandOption: true, describe: 'A JSONL recording (from --record or spec-fixtures/)' })
           .option('profile', { choices: PROFILES, describe: 'Server profile (default: the recording\'s meta line, else "default")' }),
       async (args) => {
+        const { replayCommand } = await import('./replay.js');
         const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line) };
         if (args.profile !== undefined) options.profile = args.profile;
         process.exitCode = await replayCommand(options);

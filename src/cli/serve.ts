@@ -19,9 +19,8 @@ function describeProjects(projects: ProjectService, logger: Logger): void {
   if (!config.envProject && !config.cwdProject) logger.info('No default project: client roots or ?project_path= will name one (or set SEXTANT_PROJECT, or use --project-from-cwd)');
 }
 
-/** `sse` and `ws` are accepted as names of `http`: one listener serves all three on one port. */
-export const TRANSPORTS = ['stdio', 'http', 'sse', 'ws'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+export { TRANSPORTS, type Transport } from './choices.js';
+import type { Transport } from './choices.js';
 
 export interface ServeOptions {
   transport: Transport;

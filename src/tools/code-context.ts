@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SymbolInfo } from '../index/symbols/extract.js';
+import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';

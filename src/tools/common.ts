@@ -4,7 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { SymbolInfo } from '../index/symbols/extract.js';
+import type { SymbolInfo } from '../index/symbols/types.js';
 import type { Manifest } from '../index/store.js';
 import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';

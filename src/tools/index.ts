@@ -21,8 +21,8 @@ import { createFileOutlineTool, createLocateSymbolTool, createSymbolHierarchyToo
 import { resolveWorkspaceConfig } from '../workspace/config.js';
 import { ProjectService } from '../workspace/projects.js';
 
-export const PROFILES = ['default', 'conformance'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile } from './profiles.js';
+import type { Profile } from './profiles.js';
 
 export interface SextantServerOptions {
   profile?: Profile;

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SymbolInfo } from '../index/symbols/extract.js';
+import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';

@@ -8,7 +8,7 @@ import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from '../index/sea
 import { BadGlobError, workspaceGlob } from '../index/glob.js';
 import { KNOWN_LANGUAGES } from '../index/languages.js';
 import { publicMatch, type Match, type SearchResult } from '../index/search.js';
-import type { SymbolInfo } from '../index/symbols/extract.js';
+import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';

@@ -19,7 +19,8 @@ import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.
 import { WebSocketEndpoint } from './websocket.js';
 import { checkProjectPath } from '../workspace/detect.js';
 
-export const DEFAULT_PORT = 3000;
+export { DEFAULT_BIND, DEFAULT_PORT } from './http-defaults.js';
+import { DEFAULT_BIND, DEFAULT_PORT } from './http-defaults.js';
 /**
  * Time allowed to receive a whole request (headers and body; a response may stream for as long
  * as it likes). A client that declares more body than it sends, or trickles it, is answered 408
@@ -28,7 +29,6 @@ export const DEFAULT_PORT = 3000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Time allowed to receive a request's headers (slowloris). */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_BIND = '127.0.0.1';
 export const TRANSPORT_NAMES = ['streamable-http', 'sse', 'websocket'] as const;
 
 export interface HttpServerOptions {

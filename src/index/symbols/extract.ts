@@ -8,29 +8,8 @@ import { GRAMMARS, runtimeWasmPath, wasmPath } from './grammars.js';
 import { qualifiedSeparator } from './segment-layout.js';
 import { TAG_QUERIES } from './tags.js';
 
-export const SYMBOL_KINDS = ['function', 'method', 'class', 'interface', 'type', 'enum', 'variable', 'constant', 'module'] as const;
-export type SymbolKind = (typeof SYMBOL_KINDS)[number];
-
-export interface SymbolInfo {
-  name: string;
-  kind: SymbolKind;
-  language: string;
-  /** 1-based lines and columns, end inclusive of the definition's last line. */
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  parent?: string;
-  qualifiedName: string;
-  signature: string;
-}
-
-export interface ReferenceInfo {
-  name: string;
-  kind: 'call' | 'import';
-  line: number;
-  column: number;
-}
+export { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
+import type { ReferenceInfo, SymbolInfo, SymbolKind } from './types.js';
 
 const MAX_SIGNATURE = 200;
 /** Kinds that make what they contain a member (a function in a class is a method). */

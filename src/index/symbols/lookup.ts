@@ -4,7 +4,7 @@
  * higher — `gUB` and `get_user` both find `getUserById`.
  */
 import { byPath } from '../segment.js';
-import type { ReferenceInfo, SymbolInfo } from './extract.js';
+import type { ReferenceInfo, SymbolInfo } from './types.js';
 
 /** One file's symbols as the extractor gives them (what findSymbols scans). */
 export interface FileSymbols {

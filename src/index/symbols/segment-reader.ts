@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { crc32 } from '../checksum.js';
 import { IndexCorruptError } from '../manifest.js';
 import { inflateRawSync } from 'node:zlib';
-import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './extract.js';
+import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
 import { FLAG_DELETED, PackedBuilder, REFERENCE_KINDS, type PackedFiles } from './packed.js';
 import { PAGE_BYTES, PagedFile } from './paged-file.js';
 import {

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { IndexStore } from '../store.js';
-import { SYMBOL_KINDS, type SymbolInfo, type SymbolKind } from './extract.js';
+import { SYMBOL_KINDS, type SymbolInfo, type SymbolKind } from './types.js';
 import { scoreName, type FoundSymbol } from './lookup.js';
 import { compareKeys } from './segment-layout.js';
 import { SymbolSegment } from './segment-reader.js';

@@ -1,0 +1,123 @@
+// The symbol targets of issue #12 on a real repository, with Universal Ctags on the same files
+// in the same run: the whole `sextant index` (text + symbols) against `ctags -R`, the index on
+// disk against the source, `sextant symbols NAME` cold (a whole process), locate_symbol warm
+// through a running server, a no-op `sync`, and the server's RSS after every tool has run.
+//
+//   node bench/symbol-targets.mjs CORPUS_DIR [--names a,b,c]
+//
+// bench/index-search.mjs runs it after its own sections. Needs `ctags` (Debian: universal-ctags)
+// and a built dist/ (npm run build).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const BIN = here('../dist/sextant.mjs');
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function timed(command, args, env) {
+  const started = process.hrtime.bigint();
+  const run = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (run.status !== 0 && run.status !== 1) throw new Error(`${command} ${args.join(' ')}: ${run.stderr}`);
+  return { ms, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A server over stdio, spoken to in newline-delimited JSON-RPC. */
+async function stdioServer(root, home) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--workspace', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  let buffer = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    buffer += chunk;
+    for (let newline; (newline = buffer.indexOf('\n')) >= 0; ) {
+      const message = JSON.parse(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
+    });
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
+  return { call: (name, args) => request('tools/call', { name, arguments: args }), rssMiB, close: () => child.kill() };
+}
+
+export async function symbolTargets(corpus, options = {}) {
+  const root = realpathSync(corpus);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-symbol-targets-'));
+  const env = { SEXTANT_HOME: home };
+  const names = options.names ?? ['kmalloc', 'kmem_cache_alloc_node', 'task_struct', 'NewReader'];
+
+  const ctagsOut = join(home, 'tags');
+  const ctags = timed('ctags', ['-R', '-f', ctagsOut, root]);
+  const ctagsVersion = execFileSync('ctags', ['--version'], { encoding: 'utf8' }).split('\n')[0];
+  const index = timed('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'index', root], env);
+  const indexRssMiB = Number(index.stderr.trim().split('\n').at(-1)) / 1024;
+  const status = JSON.parse(execFileSync(process.execPath, [BIN, 'status', root, '--json'], { encoding: 'utf8', env: { ...process.env, ...env } }));
+  const disk = status.diskBytes;
+
+  // `sextant symbols NAME`: a whole process each time, as a user at a prompt runs it.
+  execFileSync(process.execPath, [BIN, '--version']);
+  const cold = names.map((name) => median(Array.from({ length: 5 }, () => timed(process.execPath, [BIN, 'symbols', name, root, '--limit', '5'], env).ms)));
+  const bare = median(Array.from({ length: 5 }, () => timed(process.execPath, [BIN, '--version'], env).ms));
+
+  const noop = median(Array.from({ length: 3 }, () => timed(process.execPath, [BIN, 'sync', root], env).ms));
+
+  const server = await stdioServer(root, home);
+  const warm = [];
+  await server.call('locate_symbol', { name: names[0] });
+  for (let i = 0; i < 30; i++) {
+    const started = process.hrtime.bigint();
+    await server.call('locate_symbol', { name: names[i % names.length] });
+    warm.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  const calls = [
+    ['index_status', {}],
+    ['locate_symbol', { name: names[0] }],
+    ['locate_symbol', { name: 'kmc_alc' }],
+    ['search_code', { query: names[1] }],
+    ['search_code', { query: 'spin_lock_irqsave', limit: 200 }],
+    ['get_file_outline', { path: options.outline ?? 'mm/slab.c' }],
+    ['get_symbol_hierarchy', { symbol_name: names[1] }],
+    ['find_related_symbols', { symbol_name: names[1], scope: 'package' }],
+    ['get_code_context', { query: `how does ${names[1]} allocate from a slab cache` }],
+  ];
+  for (const [name, args] of calls) await server.call(name, args);
+  const serverRss = server.rssMiB();
+  server.close();
+
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  const source = status.bytes;
+  console.log(`Symbol targets on ${root}: ${status.files} files, ${mb(source)} MB indexed, ${status.symbols?.symbols ?? 0} symbols; ${ctagsVersion}`);
+  console.log('');
+  console.log('| measure | target | measured | ok |');
+  console.log('| --- | --- | ---: | --- |');
+  const row = (measure, target, value, ok) => console.log(`| ${measure} | ${target} | ${value} | ${ok ? 'yes' : '**no**'} |`);
+  row('whole `sextant index` (text + symbols)', `≤ 2× ctags (${(ctags.ms / 1000).toFixed(2)} s)`, `${(index.ms / 1000).toFixed(2)} s (${(index.ms / ctags.ms).toFixed(1)}×)`, index.ms <= 2 * ctags.ms);
+  row('whole index on disk', '≤ 50% of the source', `${mb(disk.total)} MB (${((100 * disk.total) / source).toFixed(1)}%: text ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, names ${mb(disk.names)}, references ${mb(disk.references)})`, disk.total <= source / 2);
+  row('`symbols NAME` cold, whole process', '≤ 150 ms', `${names.map((name, n) => `${name} ${cold[n].toFixed(0)}`).join(', ')} ms (\`--version\` alone ${bare.toFixed(0)} ms)`, Math.max(...cold) <= 150);
+  row('`locate_symbol` warm (stdio round trip)', '≤ 5 ms', `p50 ${median(warm).toFixed(2)} ms, max ${Math.max(...warm).toFixed(2)} ms`, median(warm) <= 5);
+  row('no-op `sync`, whole process', '≤ 300 ms', `${noop.toFixed(0)} ms`, noop <= 300);
+  row('server RSS after every tool', '≤ 300 MiB', `${serverRss.toFixed(0)} MiB`, serverRss <= 300);
+  console.log('');
+  console.log(`(ctags tags file ${mb(Number(execFileSync('stat', ['-c', '%s', ctagsOut], { encoding: 'utf8' })))} MB; \`sextant index\` peak RSS ${indexRssMiB.toFixed(0)} MiB)`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const corpus = process.argv[2];
+  if (!corpus) {
+    console.error('usage: node bench/symbol-targets.mjs CORPUS_DIR [--names a,b,c] [--outline path]');
+    process.exit(2);
+  }
+  const at = (flag) => (process.argv.indexOf(flag) > 0 ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
+  await symbolTargets(corpus, { ...(at('--names') ? { names: at('--names').split(',') } : {}), ...(at('--outline') ? { outline: at('--outline') } : {}) });
+}
