@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `sextant` command line: parses, then delegates to serve/replay. */
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
@@ -207,9 +207,23 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 // In the bundle, index workers run this same file: only the main thread is the CLI.
+/**
+ * In the bundle every worker thread runs this same file: a worker's module is loaded lazily by
+ * its command, so a worker loads it here, by its role, and the module starts the worker.
+ */
+const WORKER_MODULES: Record<string, () => Promise<unknown>> = {
+  'sextant-symbols': () => import('../index/symbols/build.js'),
+  'sextant-symbols-job': () => import('../index/symbols/background.js'),
+  'sextant-index-extract': () => import('../index/extract.js'),
+  'sextant-search': () => import('../index/search-service.js'),
+};
+
 if (isMainThread) {
   main(hideBin(process.argv)).catch((error: unknown) => {
     process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
+} else {
+  const role = (workerData as { role?: unknown } | null)?.role;
+  if (typeof role === 'string') void WORKER_MODULES[role]?.();
 }
