@@ -48,6 +48,39 @@ test('sync re-reads only what changed: added, changed and deleted files are all 
   assert.is(IndexReader.open(root, home).manifest.segments.length, 2);
 });
 
+test('files that are not text are read once: a sync skips them while they are unchanged, and notices when they change', async () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-sync-')));
+  writeFileSync(join(root, 'code.ts'), 'export const code = 1;\n');
+  writeFileSync(join(root, 'blob.bin'), Buffer.from([0, 1, 2, 0, 255, 0, 7]));
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const store = new IndexStore(root, home);
+  const manifest = readFileSync(store.manifestPath, 'utf8');
+  assert.equal([...store.readNonText().keys()], ['blob.bin']);
+  const noop = await syncIndex(root, { home });
+  assert.equal([noop.read, noop.added, noop.changed, noop.deleted], [0, 0, 0, 0], 'the binary file is not read again');
+  assert.is(readFileSync(store.manifestPath, 'utf8'), manifest, 'nothing written');
+  // Changed but still binary: read once, then skipped again.
+  writeFileSync(join(root, 'blob.bin'), Buffer.from([0, 9, 9, 0, 9]));
+  utimesSync(join(root, 'blob.bin'), new Date(), new Date(Date.now() + 5_000));
+  assert.is((await syncIndex(root, { home })).read, 1);
+  assert.is((await syncIndex(root, { home })).read, 0);
+  // Now text: it joins the index and leaves the list.
+  writeFileSync(join(root, 'blob.bin'), 'plain_text_now\n');
+  utimesSync(join(root, 'blob.bin'), new Date(), new Date(Date.now() + 10_000));
+  const text = await syncIndex(root, { home });
+  assert.equal([text.read, text.added], [1, 1]);
+  assert.equal([...store.readNonText().keys()], []);
+  assert.is(IndexReader.open(root, home).search({ pattern: 'plain_text_now' }).matches.length, 1);
+  // A binary file that is removed leaves the list too.
+  writeFileSync(join(root, 'other.bin'), Buffer.from([0, 0, 0, 1]));
+  await syncIndex(root, { home });
+  assert.equal([...store.readNonText().keys()], ['other.bin']);
+  rmSync(join(root, 'other.bin'));
+  assert.is((await syncIndex(root, { home })).read, 0);
+  assert.equal([...store.readNonText().keys()], []);
+});
+
 test('deltas gathered by many syncs are merged into one, from the segments alone, and results stay exact', async () => {
   const root = copyOf('src');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

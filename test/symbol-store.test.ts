@@ -124,6 +124,14 @@ test('a phase with nothing to do writes nothing; --force parses every file again
   const again = await symbolPhase(root, home);
   assert.equal([again.written, again.parsed, again.reused, again.symbols], ['nothing', 0, first.files, first.symbols]);
   assert.equal(listing(), before, 'no symbol file written or touched');
+  // Through the CLI: a sync that finds no change knows the symbols are current and does not even load the parser.
+  // (The first notes which text index the symbols match.)
+  assert.match((await runCli(['sync', root], '', { SEXTANT_HOME: home })).stdout, 'nothing to write');
+  const noted = listing();
+  const cli = await runCli(['sync', root], '', { SEXTANT_HOME: home });
+  assert.is(cli.code, 0, cli.stderr);
+  assert.match(cli.stdout, `Symbols: ${first.symbols} in ${first.files} files, current`);
+  assert.equal(listing(), noted, 'still nothing written');
   const forced = await symbolPhase(root, home, { force: true });
   assert.equal([forced.written, forced.parsed, forced.reused, forced.symbols], ['full', first.files, 0, first.symbols]);
 });

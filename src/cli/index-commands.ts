@@ -3,7 +3,7 @@ import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js
 import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
 import type { SymbolsSummary } from '../index/symbols/build.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
-import { readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
+import { currentSymbols, readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import { mergeDeltas } from '../index/merge.js';
 import { SearchService } from '../index/search-service.js';
 import { syncIndex } from '../index/sync.js';
@@ -79,7 +79,8 @@ export async function indexCommand(path: string, output: Output, force = false):
   // Symbols come second: the text index is already committed and searchable meanwhile.
   // The parser is loaded only by the commands that parse: a lookup starts without it.
   const { buildSymbols } = await import('../index/symbols/build.js');
-  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { force, onProgress: symbolProgress(output) });
+  const reader = IndexReader.open(summary.root);
+  const symbols = await buildSymbols(summary.root, reader.files, { force, textUpdatedAt: reader.manifest.updatedAt, onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
@@ -122,9 +123,15 @@ export async function syncCommand(path: string, output: Output): Promise<number>
     const merge = mergeDeltas(summary.root);
     output.out(`Merged ${merge.merged} delta segments (${merge.files} files) in ${(merge.durationMs / 1000).toFixed(2)} s\n`);
   }
+  const reader = IndexReader.open(summary.root);
+  const current = currentSymbols(new IndexStore(summary.root), reader.manifest.updatedAt);
+  if (current) {
+    output.out(`Symbols: ${current.symbols} in ${current.files} files, current\n`);
+    return 0;
+  }
   // Only changed files are parsed again: the others keep their symbols by content hash.
   const { buildSymbols } = await import('../index/symbols/build.js');
-  const symbols = await buildSymbols(summary.root, IndexReader.open(summary.root).files, { onProgress: symbolProgress(output) });
+  const symbols = await buildSymbols(summary.root, reader.files, { textUpdatedAt: reader.manifest.updatedAt, onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
   output.out(`Symbols: ${symbolsLine(symbols)}\n`);
   return 0;

@@ -7,7 +7,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { discover, type DiscoveryOptions } from './discovery.js';
 import { cpus } from 'node:os';
 import { addExtracted, buildPartitions, extract, type BuiltPartition } from './extract.js';
-import { SegmentBuilder } from './segment.js';
+import { Segment, SegmentBuilder } from './segment.js';
 
 /** Below this many files, one thread builds faster than starting workers. */
 const PARALLEL_BUILD_FILES = 1_000;
@@ -143,6 +143,9 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
     bytes,
     skipped: counts,
   };
+  // What was discovered but is not in a segment is not text: the next sync need not read it again.
+  const indexed = new Set(named.flatMap((segment) => new Segment(segment.data).files.map((file) => file.path)));
+  store.writeNonText(new Map(files.filter((file) => !indexed.has(file.path)).map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }])));
   store.commit(manifest, named);
   store.endJob();
   const durationMs = Date.now() - started;

@@ -164,6 +164,34 @@ export class IndexStore {
     return join(this.dir, 'job.json');
   }
 
+  /** Files found not to be text (binary, unreadable), with the size and mtime they had then. */
+  get nonTextPath(): string {
+    return join(this.dir, 'non-text.json');
+  }
+
+  /**
+   * What the last build or sync found not to be text: a sync skips such a file while its size
+   * and mtime are unchanged, instead of reading it again every time. A hint only: unreadable or
+   * missing, every such file is simply read again.
+   */
+  readNonText(): Map<string, { size: number; mtimeMs: number }> {
+    const found = new Map<string, { size: number; mtimeMs: number }>();
+    try {
+      const { files } = JSON.parse(readFileSync(this.nonTextPath, 'utf8')) as { files?: unknown };
+      if (Array.isArray(files)) {
+        for (const entry of files) if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && typeof entry[2] === 'number') found.set(entry[0], { size: entry[1], mtimeMs: entry[2] });
+      }
+    } catch {
+      // none, or unreadable: nothing is skipped
+    }
+    return found;
+  }
+
+  writeNonText(files: Map<string, { size: number; mtimeMs: number }>): void {
+    mkdirSync(this.dir, { recursive: true });
+    writeAtomic(this.nonTextPath, JSON.stringify({ files: [...files].map(([path, { size, mtimeMs }]) => [path, size, mtimeMs]) }));
+  }
+
   /** Held (created exclusively) for as long as a job writes the index: one writer at a time, across processes. */
   get lockPath(): string {
     return join(this.dir, 'job.lock');

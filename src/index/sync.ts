@@ -19,6 +19,8 @@ export interface SyncSummary {
   added: number;
   changed: number;
   deleted: number;
+  /** Files read (new or changed since the last look, text or not). */
+  read: number;
   /** Enough deltas have gathered that a merge (mergeDeltas) should run. */
   mergeDue: boolean;
   durationMs: number;
@@ -94,14 +96,22 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     const { files, covers } = options.paths ? lookAt(root, options.paths, discoveryOptions) : { ...discover(root, discoveryOptions), covers: () => true };
     options.onProgress?.({ stage: 'discovery', scanned: files.length });
     const present = new Set(files.map((file) => file.path));
-    const stale = files.filter((file) => {
-      const known = live.get(file.path);
-      return !known || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
-    });
+    // Files found not to be text before, untouched since, are not read again.
+    const nonText = store.readNonText();
+    const nonTextBefore = nonText.size;
+    const unchanged = (file: DiscoveredFile, known: { size: number; mtimeMs: number } | undefined): boolean => known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
+    const stale = files.filter((file) => !unchanged(file, live.get(file.path)) && !unchanged(file, nonText.get(file.path)));
     const deleted = [...live.keys()].filter((known) => !present.has(known) && covers(known));
+    let nonTextChanged = false;
+    for (const path of [...nonText.keys()]) {
+      if (present.has(path) || !covers(path)) continue;
+      nonText.delete(path);
+      nonTextChanged = true;
+    }
     if (stale.length === 0 && deleted.length === 0) {
+      if (nonTextChanged) store.writeNonText(nonText);
       store.endJob();
-      return { root, added: 0, changed: 0, deleted: 0, mergeDue: mergeDue(manifest), durationMs: Date.now() - started };
+      return { root, added: 0, changed: 0, deleted: 0, read: stale.length, mergeDue: mergeDue(manifest), durationMs: Date.now() - started };
     }
 
     journal.stage = 'indexing';
@@ -119,8 +129,11 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
         // Once text, now binary or unreadable: it leaves the index.
         if (live.has(file.path)) builder.tombstones.push(file.path);
         live.delete(file.path);
+        nonText.set(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+        nonTextChanged = true;
         return;
       }
+      if (nonText.delete(file.path)) nonTextChanged = true;
       addExtracted(builder, file, result, tally);
       live.set(file.path, builder.files.at(-1)!);
     }, extractOptions);
@@ -130,9 +143,10 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
 
     // Binary files are never in the index, so they look new to every sync: when they were all
     // there was, nothing changed and no segment is written.
+    if (nonTextChanged || nonText.size !== nonTextBefore) store.writeNonText(nonText);
     if (builder.files.length === 0 && builder.tombstones.length === 0) {
       store.endJob();
-      return { root, added: 0, changed: 0, deleted: 0, mergeDue: mergeDue(manifest), durationMs: Date.now() - started };
+      return { root, added: 0, changed: 0, deleted: 0, read: stale.length, mergeDue: mergeDue(manifest), durationMs: Date.now() - started };
     }
     // Count only text.
     const added = stale.filter((file) => !knownBefore.has(file.path) && live.has(file.path)).length;
@@ -147,7 +161,7 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     };
     store.commit(next, [{ name, data: builder.encode() }]);
     store.endJob();
-    return { root, added, changed, deleted: deleted.length, mergeDue: mergeDue(next), durationMs: Date.now() - started };
+    return { root, added, changed, deleted: deleted.length, read: stale.length, mergeDue: mergeDue(next), durationMs: Date.now() - started };
   } catch (error) {
     store.stopJob({ ...journal, stopped: error instanceof Error ? error.message : String(error) });
     throw error;

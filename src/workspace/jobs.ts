@@ -8,6 +8,8 @@ import { mergeDeltas } from '../index/merge.js';
 import { IndexReader } from '../index/search.js';
 import { buildSymbolsInBackground } from '../index/symbols/background.js';
 import { syncIndex } from '../index/sync.js';
+import { IndexStore } from '../index/store.js';
+import { currentSymbols } from '../index/symbols/symbol-manifest.js';
 
 export type JobMode = 'index' | 'sync';
 export type JobStatus = 'running' | 'completed' | 'failed' | 'cancelled';
@@ -151,6 +153,10 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
     }
     signal.throwIfAborted();
     const reader = IndexReader.open(root, options.home);
+    const current = mode === 'sync' && !options.force ? currentSymbols(new IndexStore(root, options.home), reader.manifest.updatedAt) : undefined;
+    if (current) {
+      return { files: reader.manifest.files, bytes: reader.manifest.bytes, symbols: current.symbols, ...counts };
+    }
     // Off this thread: on a large project the symbol files take seconds to read and write.
     const symbols = await buildSymbolsInBackground(root, {
       signal,

@@ -47,8 +47,9 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
 async function runJob(): Promise<void> {
   const { root, home, force } = workerData as { root: string; home?: string; force: boolean };
   try {
-    const files = IndexReader.open(root, home).files;
-    const summary = await buildSymbols(root, files, {
+    const reader = IndexReader.open(root, home);
+    const summary = await buildSymbols(root, reader.files, {
+      textUpdatedAt: reader.manifest.updatedAt,
       ...(home ? { home } : {}),
       force,
       onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', done, total, symbols } satisfies Message),

@@ -15,6 +15,7 @@ import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.
 import { FILE_FIELDS, PackedBuilder, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
 import { collectSymbolDebris, commitSymbols, type CommitCounts } from './symbol-commit.js';
 import { SymbolIndex } from './symbol-index.js';
+import { writeSymbolsManifest } from './symbol-manifest.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
@@ -25,6 +26,8 @@ export interface SymbolsOptions {
   signal?: AbortSignal;
   /** Parse every file again: nothing of the previous symbols is reused (`index --force`). */
   force?: boolean;
+  /** The text manifest's updatedAt that `files` come from: recorded, so a later sync knows the symbols are current. */
+  textUpdatedAt?: string;
   /** After each batch: files parsed or reused so far, of how many, and the symbols found so far. */
   onProgress?(done: number, total: number, symbols: number): void;
 }
@@ -123,11 +126,15 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
     const reused = wanted.length - todo.length;
     const summary = (symbols: number, written: SymbolsSummary['written']): SymbolsSummary => ({ files: wanted.length, parsed: todo.length, reused, deleted: deleted.length, symbols, durationMs: Date.now() - started, written });
     options.onProgress?.(reused, wanted.length, reusedSymbols);
-    if (current && todo.length === 0 && deleted.length === 0) return summary(current.manifest.symbols, 'nothing');
+    if (current && todo.length === 0 && deleted.length === 0) {
+      // Nothing to parse: at most the note of which text index the symbols match is updated.
+      if (options.textUpdatedAt && current.manifest.textUpdatedAt !== options.textUpdatedAt) writeSymbolsManifest(store, { ...current.manifest, textUpdatedAt: options.textUpdatedAt });
+      return summary(current.manifest.symbols, 'nothing');
+    }
     const parsed = await parse(root, todo, options, (done, symbols) => options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols));
     options.signal?.throwIfAborted();
     const parsedSymbols = parsed.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
-    const counts = commitSymbols(store, current, { parsed, deleted }, { files: wanted.length, symbols: reusedSymbols + parsedSymbols });
+    const counts = commitSymbols(store, current, { parsed, deleted }, { files: wanted.length, symbols: reusedSymbols + parsedSymbols }, options.textUpdatedAt);
     return summary(counts.symbols, counts.written);
   } finally {
     current?.close();

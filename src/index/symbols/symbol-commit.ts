@@ -91,7 +91,7 @@ function packDeltas(current: SymbolIndex, except: Set<string>): PackedFiles[] {
  * Writes `changes` over `current` (undefined: the first symbols, or a forced rebuild, where
  * `changes.parsed` is everything). `live` is the live count of files and symbols afterwards.
  */
-export function commitSymbols(store: IndexStore, current: SymbolIndex | undefined, changes: SymbolChanges, live: { files: number; symbols: number }): CommitCounts {
+export function commitSymbols(store: IndexStore, current: SymbolIndex | undefined, changes: SymbolChanges, live: { files: number; symbols: number }, textUpdatedAt?: string): CommitCounts {
   const changed = new Set<string>();
   for (const part of changes.parsed) for (let field = 0; field < part.files.length; field += FILE_FIELDS) changed.add(part.strings[part.files[field]!]!);
   for (const path of changes.deleted) changed.add(path);
@@ -115,7 +115,7 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
     segments = [...current.manifest.segments, writeSegment(store, delta)];
     written = 'delta';
   }
-  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString() });
+  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
   const keep = new Set(segments.map((entry) => entry.name));
   // The previous segments go now; a reader that holds one open keeps reading it until it closes.
   for (const entry of current?.manifest.segments ?? []) if (!keep.has(entry.name)) rmSync(join(store.dir, entry.name), { force: true });

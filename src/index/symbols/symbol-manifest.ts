@@ -31,6 +31,8 @@ export interface SymbolsManifest {
   files: number;
   symbols: number;
   updatedAt: string;
+  /** The text index (its manifest's updatedAt) these symbols were built from. */
+  textUpdatedAt?: string;
 }
 
 export function newSymbolSegmentName(): string {
@@ -59,6 +61,7 @@ export function readSymbolsManifest(store: IndexStore): SymbolsManifest | undefi
   const count = (n: unknown): boolean => Number.isSafeInteger(n) && (n as number) >= 0;
   if (!count(manifest.files) || !count(manifest.symbols)) throw bad('counts are not counts');
   if (typeof manifest.updatedAt !== 'string') throw bad('"updatedAt" is not a string');
+  if (manifest.textUpdatedAt !== undefined && typeof manifest.textUpdatedAt !== 'string') throw bad('"textUpdatedAt" is not a string');
   const segments = manifest.segments;
   const valid = (entry: unknown): boolean => {
     const e = entry as Record<string, unknown> | null;
@@ -71,4 +74,18 @@ export function readSymbolsManifest(store: IndexStore): SymbolsManifest | undefi
 
 export function writeSymbolsManifest(store: IndexStore, manifest: SymbolsManifest): void {
   writeAtomic(join(store.dir, SYMBOLS_MANIFEST), JSON.stringify(manifest));
+}
+
+/**
+ * Whether the symbols reflect the text index as it is (the one whose manifest says
+ * `textUpdatedAt`), with no symbol phase left interrupted: then a sync that changed no text
+ * has no symbol work either, and need not even load the parser.
+ */
+export function currentSymbols(store: IndexStore, textUpdatedAt: string): SymbolsManifest | undefined {
+  try {
+    const manifest = readSymbolsManifest(store);
+    return manifest?.textUpdatedAt === textUpdatedAt && store.interruptedJob()?.mode !== 'symbols' ? manifest : undefined;
+  } catch {
+    return undefined; // unreadable: the symbol phase rebuilds them
+  }
 }
