@@ -192,3 +192,8 @@ console.log(`| sync of that path + search | ${median(incremental.map((r) => r.ms
 console.log(`| watcher: save to searchable (150 ms debounce) | ${median(watched).toFixed(1)} | ${Math.max(...watched).toFixed(1)} | |`);
 console.log(`| merge of ${mergeTimed.result.merged} delta segments | ${mergeTimed.ms.toFixed(1)} | | |`);
 await service.close();
+
+// 5. The symbol targets (issue #12), with ctags -R on the same tree in the same run.
+console.log('');
+const { symbolTargets } = await import('./symbol-targets.mjs');
+await symbolTargets(corpus);

@@ -195,6 +195,18 @@ test('symbols of another format are index_incompatible, a torn segment index_cor
   // A rebuild replaces them.
   assert.is((await runCli(['index', '--force', root], '', { SEXTANT_HOME: home })).code, 0);
   assert.is((await runCli(['symbols', 'Peer', root], '', { SEXTANT_HOME: home })).code, 0);
+  // A segment of another layout (an older Sextant's) is incompatible, and a sync rebuilds it instead of calling it current.
+  const segment = join(store.dir, (JSON.parse(readFileSync(manifestPath, 'utf8')) as typeof manifest).segments[0]!.name);
+  const bytes = readFileSync(segment);
+  bytes.writeUInt32LE(1, 8);
+  writeFileSync(segment, bytes);
+  const old = await runCli(['symbols', 'Peer', root], '', { SEXTANT_HOME: home });
+  assert.is(old.code, 2);
+  assert.match(old.stderr, 'written by format 1');
+  assert.match(old.stderr, 'sextant index --force');
+  const synced = await runCli(['sync', root], '', { SEXTANT_HOME: home });
+  assert.match(synced.stdout, /parsed, 0 unchanged, 0 removed; written\)/);
+  assert.is((await runCli(['symbols', 'Peer', root], '', { SEXTANT_HOME: home })).code, 0);
 });
 
 test('an index of the previous format (JSON symbols) is index_incompatible, with the command that rebuilds it', async () => {

@@ -3,7 +3,7 @@ import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js
 import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
 import type { SymbolsSummary } from '../index/symbols/build.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
-import { currentSymbols, readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
+import { readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import { mergeDeltas } from '../index/merge.js';
 import { SearchService } from '../index/search-service.js';
 import { syncIndex } from '../index/sync.js';
@@ -124,7 +124,7 @@ export async function syncCommand(path: string, output: Output): Promise<number>
     output.out(`Merged ${merge.merged} delta segments (${merge.files} files) in ${(merge.durationMs / 1000).toFixed(2)} s\n`);
   }
   const reader = IndexReader.open(summary.root);
-  const current = currentSymbols(new IndexStore(summary.root), reader.manifest.updatedAt);
+  const current = SymbolIndex.current(new IndexStore(summary.root), reader.manifest.updatedAt);
   if (current) {
     output.out(`Symbols: ${current.symbols} in ${current.files} files, current\n`);
     return 0;

@@ -10,8 +10,8 @@ import { mergeDeltas, type MergeSummary } from './merge.js';
 import { syncIndex, type SyncSummary } from './sync.js';
 
 export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
-/** Quiet time after a save before symbols are refreshed. */
-export const DEFAULT_SYMBOLS_IDLE_MS = 500;
+/** Quiet time after a save before symbols are refreshed (a burst of saves makes one delta). */
+export const DEFAULT_SYMBOLS_IDLE_MS = 250;
 /** Quiet time after a save before due segment merges run: merging never delays a save. */
 export const DEFAULT_MERGE_IDLE_MS = 2_000;
 /** How soon saved paths are tried again when another job holds the index. */
@@ -109,9 +109,8 @@ export class IndexWatcher {
   }
 
   /**
-   * Parses the changed files' symbols again (the others are reused by content hash), queued
-   * behind any running update. The symbol files are rewritten whole, which on a large project
-   * takes seconds: so this runs once saves pause, not after every one.
+   * Parses the changed files' symbols again (the others are reused by content hash) and writes
+   * them as a delta, queued behind any running update; once saves pause, not after every one.
    */
   async refreshSymbols(): Promise<void> {
     const done = await this.#inTurn(

@@ -9,7 +9,7 @@ import { IndexReader } from '../index/search.js';
 import { buildSymbolsInBackground } from '../index/symbols/background.js';
 import { syncIndex } from '../index/sync.js';
 import { IndexStore } from '../index/store.js';
-import { currentSymbols } from '../index/symbols/symbol-manifest.js';
+import { SymbolIndex } from '../index/symbols/symbol-index.js';
 
 export type JobMode = 'index' | 'sync';
 export type JobStatus = 'running' | 'completed' | 'failed' | 'cancelled';
@@ -153,7 +153,7 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
     }
     signal.throwIfAborted();
     const reader = IndexReader.open(root, options.home);
-    const current = mode === 'sync' && !options.force ? currentSymbols(new IndexStore(root, options.home), reader.manifest.updatedAt) : undefined;
+    const current = mode === 'sync' && !options.force ? SymbolIndex.current(new IndexStore(root, options.home), reader.manifest.updatedAt) : undefined;
     if (current) {
       return { files: reader.manifest.files, bytes: reader.manifest.bytes, symbols: current.symbols, ...counts };
     }

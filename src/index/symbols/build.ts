@@ -19,6 +19,8 @@ import { writeSymbolsManifest } from './symbol-manifest.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
+/** Up to this many files are parsed on the calling thread (a watcher refresh after a save). */
+const INLINE_FILES = 8;
 
 export interface SymbolsOptions {
   home?: string;
@@ -145,6 +147,12 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
 async function parse(root: string, todo: Job['files'], options: SymbolsOptions, onBatch: (done: number, symbols: number) => void): Promise<PackedFiles[]> {
   const results: PackedFiles[] = [];
   if (todo.length === 0) return results;
+  if (todo.length <= INLINE_FILES) {
+    // A save or two: starting parser threads would cost more than the parsing.
+    const batch = await parseBatch(await SymbolExtractor.create(), { id: 0, root, files: todo });
+    onBatch(todo.length, batch.symbols.length / SYMBOL_FIELDS);
+    return [batch];
+  }
   const threads = Math.max(1, Math.min(options.threads ?? cpus().length, Math.ceil(todo.length / BATCH_FILES)));
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
   const workers = Array.from({ length: threads }, () => new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE }, execArgv }));
@@ -184,21 +192,24 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
   return results;
 }
 
+async function parseBatch(extractor: SymbolExtractor, job: Job): Promise<PackedFiles> {
+  const batch = new PackedBuilder();
+  for (const file of job.files) {
+    let extracted: { symbols: SymbolInfo[]; references: ReferenceInfo[] } = { symbols: [], references: [] };
+    try {
+      extracted = await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'));
+    } catch {
+      // unreadable now, or a grammar failure: the file simply has no symbols
+    }
+    batch.add(file.path, file.hash, file.language, extracted.symbols, extracted.references);
+  }
+  return batch.build();
+}
+
 function startWorker(): void {
   const ready = SymbolExtractor.create();
   parentPort!.on('message', async (job: Job) => {
-    const extractor = await ready;
-    const batch = new PackedBuilder();
-    for (const file of job.files) {
-      let extracted: { symbols: SymbolInfo[]; references: ReferenceInfo[] } = { symbols: [], references: [] };
-      try {
-        extracted = await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'));
-      } catch {
-        // unreadable now, or a grammar failure: the file simply has no symbols
-      }
-      batch.add(file.path, file.hash, file.language, extracted.symbols, extracted.references);
-    }
-    const packed = batch.build();
+    const packed = await parseBatch(await ready, job);
     parentPort!.postMessage(packed, [packed.files.buffer as ArrayBuffer, packed.symbols.buffer as ArrayBuffer, packed.references.buffer as ArrayBuffer]);
   });
 }

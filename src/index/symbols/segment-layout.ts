@@ -13,7 +13,9 @@
  *                 a record table: block offsets (blocks + 1), then 64 records a block, deflated
  *   names         one per distinct name, sorted by (case-folded, name): folded-name offset, name, rows
  *   name rows     symbol rows grouped by name, in (path, line) order
- *   folded names  the case-folded names, NUL-terminated, in name order (what a fuzzy scan reads)
+ *   folded names  the case-folded names, NUL-terminated, in name order
+ *   name letters  per name, a bit per letter it holds (letterMask): a fuzzy lookup reads only
+ *                 the names that hold every letter of the query
  *   qualified     (qualified name, row) for rows whose qualified name is not their name, sorted
  *   references    name, line, column << 1 | kind, in (path, line, column) order; a record table
  *   ref names     one per distinct referenced name, sorted: name, rows
@@ -21,11 +23,11 @@
  */
 export const MAGIC = 'SXSYMBOL';
 /** Bump when the layout changes: a segment of another format is never misread. */
-export const SYMBOL_SEGMENT_FORMAT = 1;
+export const SYMBOL_SEGMENT_FORMAT = 2;
 export const HEADER_BYTES = 96;
 
 export const COUNTS = ['files', 'symbols', 'names', 'qualified', 'references', 'referenceNames', 'strings'] as const;
-export const SECTIONS = ['stringBlocks', 'stringData', 'files', 'symbols', 'names', 'nameRows', 'foldedNames', 'qualified', 'references', 'referenceNames', 'referenceRows', 'end'] as const;
+export const SECTIONS = ['stringBlocks', 'stringData', 'files', 'symbols', 'names', 'nameRows', 'foldedNames', 'nameLetters', 'qualified', 'references', 'referenceNames', 'referenceRows', 'end'] as const;
 export type CountName = (typeof COUNTS)[number];
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -55,6 +57,18 @@ export function qualifiedSeparator(language: string): string {
 export function parentOf(qualified: string, name: string, language: string): string | undefined {
   if (qualified === name) return undefined;
   return qualified.slice(0, qualified.length - name.length - qualifiedSeparator(language).length);
+}
+
+/** Bits 0-25: a-z; 26: a digit; 27: anything else. A name can match a query only if its mask holds the query's. */
+export function letterMask(text: string): number {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 97 && code <= 122) mask |= 1 << (code - 97);
+    else if (code >= 48 && code <= 57) mask |= 1 << 26;
+    else mask |= 1 << 27;
+  }
+  return mask >>> 0;
 }
 
 /** The one order of every sorted table: UTF-16 code units, as JavaScript compares strings. */

@@ -4,11 +4,11 @@
  */
 import { basename } from 'node:path';
 import { crc32 } from '../checksum.js';
-import { IndexCorruptError } from '../manifest.js';
+import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
 import { inflateRawSync } from 'node:zlib';
 import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
 import { FLAG_DELETED, PackedBuilder, REFERENCE_KINDS, type PackedFiles } from './packed.js';
-import { PAGE_BYTES, PagedFile } from './paged-file.js';
+import { PagedFile } from './paged-file.js';
 import {
   compareKeys,
   COUNTS,
@@ -17,6 +17,7 @@ import {
   FILE_RECORD,
   FORMAT_AT,
   HEADER_BYTES,
+  letterMask,
   MAGIC,
   NAME_RECORD,
   parentOf,
@@ -49,6 +50,17 @@ export interface NameEntry {
   rowCount: number;
 }
 
+/** Whether `letters` occur in `name` in order (the fuzzy rule of scoreName, without the scoring). */
+export function hasInOrder(name: string, letters: string): boolean {
+  let at = 0;
+  for (let i = 0; i < letters.length; i++) {
+    const found = name.indexOf(letters[i]!, at);
+    if (found < 0) return false;
+    at = found + 1;
+  }
+  return true;
+}
+
 /** Inflated string blocks kept per segment (64 strings each). */
 const MAX_STRING_BLOCKS = 512;
 /** Inflated record blocks kept per table and segment (64 records each, under 2 KiB). */
@@ -62,6 +74,7 @@ export class SymbolSegment {
   #paths: Map<number, string> | undefined;
   /** Inflated string blocks, least recently used first. */
   readonly #blocks = new Map<number, string[]>();
+  #letters: Uint32Array | undefined;
   readonly #recordBlocks = { symbols: new Map<number, Buffer>(), references: new Map<number, Buffer>() };
 
   private constructor(path: string, file: PagedFile, counts: Record<CountName, number>, sections: Record<SectionName, number>) {
@@ -81,8 +94,11 @@ export class SymbolSegment {
     if (file.size < HEADER_BYTES) throw corrupt('shorter than its header');
     const header = file.bytes(0, HEADER_BYTES);
     if (header.toString('latin1', 0, MAGIC.length) !== MAGIC) throw corrupt('not a symbol segment');
+    if (header.readUInt32LE(FORMAT_AT) !== SYMBOL_SEGMENT_FORMAT) {
+      file.close();
+      throw new IndexIncompatibleError(header.readUInt32LE(FORMAT_AT), `symbol segments of format ${SYMBOL_SEGMENT_FORMAT}`);
+    }
     if (header.readUInt32LE(CRC_AT) !== crc32(header.subarray(0, CRC_AT))) throw corrupt('header checksum mismatch');
-    if (header.readUInt32LE(FORMAT_AT) !== SYMBOL_SEGMENT_FORMAT) throw corrupt(`format ${header.readUInt32LE(FORMAT_AT)}, this Sextant reads ${SYMBOL_SEGMENT_FORMAT}`);
     const counts = Object.fromEntries(COUNTS.map((name) => [name, header.readUInt32LE(countAt(name))])) as Record<CountName, number>;
     const sections = Object.fromEntries(SECTIONS.map((name) => [name, header.readUInt32LE(sectionAt(name))])) as Record<SectionName, number>;
     if (sections.end !== file.size) throw corrupt(`${file.size} bytes where its header says ${sections.end}`);
@@ -93,6 +109,7 @@ export class SymbolSegment {
       symbols: 4 * (Math.ceil(counts.symbols / RECORDS_PER_BLOCK) + 1),
       names: 4 * NAME_RECORD * counts.names,
       nameRows: 4 * counts.symbols,
+      nameLetters: 4 * counts.names,
       qualified: 4 * QUALIFIED_RECORD * counts.qualified,
       references: 4 * (Math.ceil(counts.references / RECORDS_PER_BLOCK) + 1),
       referenceNames: 4 * REFERENCE_NAME_RECORD * counts.referenceNames,
@@ -303,7 +320,7 @@ export class SymbolSegment {
     const start = this.#u32('names', entry * NAME_RECORD);
     if (entry + 1 < this.#counts.names) return [start, this.#u32('names', (entry + 1) * NAME_RECORD) - 1];
     // The last name ends at its NUL (the section is padded after it).
-    const section = this.#sections.qualified - this.#sections.foldedNames;
+    const section = this.#sections.nameLetters - this.#sections.foldedNames;
     let end = start;
     while (end < section && this.#file.bytes(this.#sections.foldedNames + end, 1)[0] !== 0) end++;
     return [start, end];
@@ -336,29 +353,24 @@ export class SymbolSegment {
   }
 
   /**
-   * Name entries whose case-folded name holds `letters` in order, by a pass over the folded-name
-   * bytes (no string is decoded unless it matches). `letters` must be ASCII; see names that are not.
+   * Name entries whose case-folded name holds `letters` in order: the letter masks (one u32 a
+   * name, read once and kept) rule out most names without reading them.
    */
-  scanFolded(letters: string, visit: (entry: number) => void): void {
-    const start = this.#sections.foldedNames;
-    const length = this.#sections.qualified - start;
-    const wanted = Buffer.from(letters, 'latin1');
-    let entry = 0;
-    let next = 0;
-    // Page by page, so the scan reads through the cache instead of copying the whole table.
-    for (let at = 0; at < length; ) {
-      const chunk = this.#file.bytes(start + at, Math.min(length - at, PAGE_BYTES - ((start + at) % PAGE_BYTES)));
-      at += chunk.length;
-      for (let i = 0; i < chunk.length; i++) {
-        const byte = chunk[i]!;
-        if (byte === 0) {
-          if (entry >= this.#counts.names) return; // the padding after the last name
-          if (next === wanted.length) visit(entry);
-          entry++;
-          next = 0;
-        } else if (next < wanted.length && byte === wanted[next]) next++;
-      }
+  fuzzyEntries(letters: string, visit: (entry: number) => void): void {
+    const wanted = letterMask(letters);
+    this.#letters ??= this.#readLetters();
+    const masks = this.#letters;
+    for (let entry = 0; entry < masks.length; entry++) {
+      if ((masks[entry]! & wanted) === wanted && hasInOrder(this.folded(entry), letters)) visit(entry);
     }
+  }
+
+  #readLetters(): Uint32Array {
+    const count = this.#counts.names;
+    const bytes = this.#file.bytes(this.#sections.nameLetters, 4 * count);
+    const masks = new Uint32Array(count);
+    for (let n = 0; n < count; n++) masks[n] = bytes.readUInt32LE(4 * n);
+    return masks;
   }
 
   // Qualified names.

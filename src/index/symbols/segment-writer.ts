@@ -11,6 +11,7 @@ import {
   FILE_RECORD,
   FORMAT_AT,
   HEADER_BYTES,
+  letterMask,
   MAGIC,
   NAME_RECORD,
   parentOf,
@@ -137,6 +138,7 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
   const nameTable = new Uint32Array(names.length * NAME_RECORD);
   const nameRows = new Uint32Array(totalSymbols);
   const foldedParts: Buffer[] = [];
+  const nameLetters = new Uint32Array(names.length);
   let foldedBytes = 0;
   let nameRow = 0;
   names.forEach((entry, n) => {
@@ -144,6 +146,7 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     nameTable.set([foldedBytes, entry.id, nameRow, rows.length], n * NAME_RECORD);
     nameRows.set(rows, nameRow);
     nameRow += rows.length;
+    nameLetters[n] = letterMask(entry.folded);
     const folded = Buffer.from(`${entry.folded}\0`, 'utf8');
     foldedParts.push(folded);
     foldedBytes += folded.length;
@@ -183,6 +186,7 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     ['names', nameTable],
     ['nameRows', nameRows],
     ['foldedNames', Buffer.concat(foldedParts, foldedBytes)],
+    ['nameLetters', nameLetters],
     ['qualified', qualified],
     ['references', recordTable(references, REFERENCE_RECORD)],
     ['referenceNames', referenceNames],

@@ -39,17 +39,6 @@ interface Place {
   file: number;
 }
 
-/** Whether `letters` occur in `name` in order (the fuzzy rule of scoreName, without the scoring). */
-function hasInOrder(name: string, letters: string): boolean {
-  let at = 0;
-  for (let i = 0; i < letters.length; i++) {
-    const found = name.indexOf(letters[i]!, at);
-    if (found < 0) return false;
-    at = found + 1;
-  }
-  return true;
-}
-
 export class SymbolIndex {
   readonly manifest: SymbolsManifest;
   readonly #segments: SymbolSegment[];
@@ -72,6 +61,22 @@ export class SymbolIndex {
       throw error;
     }
     return new SymbolIndex(manifest, segments);
+  }
+
+  /**
+   * The symbols manifest when the symbols reflect the text index as it is (the one whose
+   * manifest says `textUpdatedAt`), every segment opens, and no symbol phase was left
+   * interrupted: then a sync that changed no text has no symbol work either, and need not even
+   * load the parser. Undefined otherwise (the symbol phase has work, or rebuilds them).
+   */
+  static current(store: IndexStore, textUpdatedAt: string): SymbolsManifest | undefined {
+    try {
+      const index = SymbolIndex.open(store);
+      index?.close();
+      return index?.manifest.textUpdatedAt === textUpdatedAt && store.interruptedJob()?.mode !== 'symbols' ? index.manifest : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   close(): void {
@@ -181,8 +186,11 @@ export class SymbolIndex {
     };
     // Case-insensitive prefix range: exact, case-insensitive and prefix matches (scores 70-100).
     const folded = query.toLowerCase();
-    this.#segments.forEach((segment, index) => {
-      for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry).startsWith(folded); entry++) rowsOf(index, entry);
+    const prefixRanges = this.#segments.map((segment, index) => {
+      const first = segment.lowerBound(folded);
+      let entry = first;
+      for (; entry < segment.nameCount && segment.folded(entry).startsWith(folded); entry++) rowsOf(index, entry);
+      return [first, entry] as const;
     });
     // A qualified name (`Class.method`, `Type::fn`) is matched as a whole.
     this.#segments.forEach((segment, index) => {
@@ -192,13 +200,27 @@ export class SymbolIndex {
       }
     });
     // Fuzzy matches score at most 60: needed only when the prefix range leaves room. Only names
-    // holding the query's letters in order can match, so only those are decoded and scored.
+    // holding the query's letters in order can match; they are scored name by name, and their
+    // rows resolved best (score, then shortest name) first, until the limit is met: a group
+    // that comes after a full list cannot displace any of it.
     const letters = folded.replace(/[_\-.\s]/g, '');
     if (found.length < limit && letters !== '') {
+      const fuzzy: Array<{ index: number; entry: number; score: number; length: number }> = [];
       this.#segments.forEach((segment, index) => {
-        if (/^[\x20-\x7e]*$/.test(letters)) segment.scanFolded(letters, (entry) => rowsOf(index, entry));
-        else for (let entry = 0; entry < segment.nameCount; entry++) if (hasInOrder(segment.folded(entry), letters)) rowsOf(index, entry);
+        const [first, end] = prefixRanges[index]!;
+        const visit = (entry: number): void => {
+          if (entry >= first && entry < end) return; // in the prefix range: done above
+          const name = segment.nameEntry(entry).name;
+          const score = scoreName(name, query);
+          if (score > 0) fuzzy.push({ index, entry, score, length: name.length });
+        };
+        segment.fuzzyEntries(letters, visit);
       });
+      fuzzy.sort((a, b) => b.score - a.score || a.length - b.length || a.index - b.index || a.entry - b.entry);
+      for (let at = 0; at < fuzzy.length && found.length < limit; ) {
+        const group = fuzzy[at]!;
+        for (; at < fuzzy.length && fuzzy[at]!.score === group.score && fuzzy[at]!.length === group.length; at++) rowsOf(fuzzy[at]!.index, fuzzy[at]!.entry);
+      }
     }
     found.sort((a, b) => b.score - a.score || a.nameLength - b.nameLength || compareKeys(a.path, b.path) || a.line - b.line);
     return found.slice(0, limit).map((c) => ({ ...this.#segments[c.index]!.symbol(c.row, c.file), path: c.path, score: c.score }));

@@ -75,17 +75,3 @@ export function readSymbolsManifest(store: IndexStore): SymbolsManifest | undefi
 export function writeSymbolsManifest(store: IndexStore, manifest: SymbolsManifest): void {
   writeAtomic(join(store.dir, SYMBOLS_MANIFEST), JSON.stringify(manifest));
 }
-
-/**
- * Whether the symbols reflect the text index as it is (the one whose manifest says
- * `textUpdatedAt`), with no symbol phase left interrupted: then a sync that changed no text
- * has no symbol work either, and need not even load the parser.
- */
-export function currentSymbols(store: IndexStore, textUpdatedAt: string): SymbolsManifest | undefined {
-  try {
-    const manifest = readSymbolsManifest(store);
-    return manifest?.textUpdatedAt === textUpdatedAt && store.interruptedJob()?.mode !== 'symbols' ? manifest : undefined;
-  } catch {
-    return undefined; // unreadable: the symbol phase rebuilds them
-  }
-}
