@@ -360,9 +360,20 @@ export class SymbolSegment {
     const wanted = letterMask(letters);
     this.#letters ??= this.#readLetters();
     const masks = this.#letters;
+    // ASCII letters are matched on the stored bytes (a UTF-8 name holds them as single bytes): no string is made.
+    const ascii = /^[\x00-\x7f]*$/.test(letters) ? Buffer.from(letters, 'latin1') : undefined;
     for (let entry = 0; entry < masks.length; entry++) {
-      if ((masks[entry]! & wanted) === wanted && hasInOrder(this.folded(entry), letters)) visit(entry);
+      if ((masks[entry]! & wanted) !== wanted) continue;
+      if (ascii ? this.#bytesInOrder(entry, ascii) : hasInOrder(this.folded(entry), letters)) visit(entry);
     }
+  }
+
+  #bytesInOrder(entry: number, wanted: Buffer): boolean {
+    const [start, end] = this.#foldedAt(entry);
+    const bytes = this.#file.bytes(this.#sections.foldedNames + start, end - start);
+    let next = 0;
+    for (let i = 0; i < bytes.length && next < wanted.length; i++) if (bytes[i] === wanted[next]) next++;
+    return next === wanted.length;
   }
 
   #readLetters(): Uint32Array {
