@@ -74,7 +74,7 @@ export class SymbolSegment {
   #paths: Map<number, string> | undefined;
   /** Inflated string blocks, least recently used first. */
   readonly #blocks = new Map<number, string[]>();
-  #letters: Uint32Array | undefined;
+  #fuzzy: { masks: Uint32Array; offsets: Uint32Array; bytes: Buffer } | undefined;
   readonly #recordBlocks = { symbols: new Map<number, Buffer>(), references: new Map<number, Buffer>() };
 
   private constructor(path: string, file: PagedFile, counts: Record<CountName, number>, sections: Record<SectionName, number>) {
@@ -358,30 +358,40 @@ export class SymbolSegment {
    */
   fuzzyEntries(letters: string, visit: (entry: number) => void): void {
     const wanted = letterMask(letters);
-    this.#letters ??= this.#readLetters();
-    const masks = this.#letters;
+    const { masks, offsets, bytes } = (this.#fuzzy ??= this.#readFuzzy());
     // ASCII letters are matched on the stored bytes (a UTF-8 name holds them as single bytes): no string is made.
     const ascii = /^[\x00-\x7f]*$/.test(letters) ? Buffer.from(letters, 'latin1') : undefined;
     for (let entry = 0; entry < masks.length; entry++) {
       if ((masks[entry]! & wanted) !== wanted) continue;
-      if (ascii ? this.#bytesInOrder(entry, ascii) : hasInOrder(this.folded(entry), letters)) visit(entry);
+      const start = offsets[entry]!;
+      const end = offsets[entry + 1]! - 1; // before the NUL
+      let matched: boolean;
+      if (ascii) {
+        let next = 0;
+        for (let i = start; i < end && next < ascii.length; i++) if (bytes[i] === ascii[next]) next++;
+        matched = next === ascii.length;
+      } else matched = hasInOrder(bytes.toString('utf8', start, end), letters);
+      if (matched) visit(entry);
     }
   }
 
-  #bytesInOrder(entry: number, wanted: Buffer): boolean {
-    const [start, end] = this.#foldedAt(entry);
-    const bytes = this.#file.bytes(this.#sections.foldedNames + start, end - start);
-    let next = 0;
-    for (let i = 0; i < bytes.length && next < wanted.length; i++) if (bytes[i] === wanted[next]) next++;
-    return next === wanted.length;
-  }
-
-  #readLetters(): Uint32Array {
+  /**
+   * What a fuzzy lookup scans, read whole on the first one and kept: per name its letter mask
+   * and where its case-folded form starts, and the case-folded names (about 25 bytes a name).
+   * A scan in memory takes a few milliseconds where paging it through the cache took tens.
+   */
+  #readFuzzy(): { masks: Uint32Array; offsets: Uint32Array; bytes: Buffer } {
     const count = this.#counts.names;
-    const bytes = this.#file.bytes(this.#sections.nameLetters, 4 * count);
+    const maskBytes = this.#file.bytes(this.#sections.nameLetters, 4 * count);
     const masks = new Uint32Array(count);
-    for (let n = 0; n < count; n++) masks[n] = bytes.readUInt32LE(4 * n);
-    return masks;
+    for (let n = 0; n < count; n++) masks[n] = maskBytes.readUInt32LE(4 * n);
+    const names = this.#file.bytes(this.#sections.names, 4 * NAME_RECORD * count);
+    const bytes = Buffer.from(this.#file.bytes(this.#sections.foldedNames, this.#sections.nameLetters - this.#sections.foldedNames));
+    const offsets = new Uint32Array(count + 1);
+    for (let n = 0; n < count; n++) offsets[n] = names.readUInt32LE(4 * NAME_RECORD * n);
+    // The last name ends at its NUL (the section is padded after it).
+    offsets[count] = count === 0 ? 0 : bytes.indexOf(0, offsets[count - 1]) + 1;
+    return { masks, offsets, bytes };
   }
 
   // Qualified names.
