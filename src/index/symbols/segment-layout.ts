@@ -10,7 +10,8 @@
  *   files         path, hash, language, first symbol, symbols, first reference, references, flags
  *   symbols       name, qualified name, signature, line, end line, column, end column << 4 | kind
  *                 (the file is the one whose rows hold it; the parent is the qualified name's head);
- *                 a record table: block offsets (blocks + 1), then 64 records a block, deflated
+ *                 a record table: block offsets (blocks + 1), then 128 records a block, each
+ *                 field as predicted varints (record-blocks.ts)
  *   names         one per distinct name, sorted by (case-folded, name): folded-name offset, name, rows
  *   name rows     symbol rows grouped by name, in (path, line) order
  *   folded names  the case-folded names, NUL-terminated, in name order
@@ -23,7 +24,7 @@
  */
 export const MAGIC = 'SXSYMBOL';
 /** Bump when the layout changes: a segment of another format is never misread. */
-export const SYMBOL_SEGMENT_FORMAT = 2;
+export const SYMBOL_SEGMENT_FORMAT = 4;
 export const HEADER_BYTES = 96;
 
 export const COUNTS = ['files', 'symbols', 'names', 'qualified', 'references', 'referenceNames', 'strings'] as const;
@@ -45,8 +46,8 @@ export const REFERENCE_RECORD = 3;
 export const REFERENCE_NAME_RECORD = 3;
 
 export const STRINGS_PER_BLOCK = 64;
-/** Records per deflated block of a record table (symbols, references). */
-export const RECORDS_PER_BLOCK = 64;
+/** Records per block of a record table (symbols, references). */
+export const RECORDS_PER_BLOCK = 128;
 
 /** Separators of qualified names: `Type::fn` in Rust and C++, `Class.method` elsewhere. */
 export function qualifiedSeparator(language: string): string {

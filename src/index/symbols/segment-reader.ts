@@ -9,6 +9,7 @@ import { inflateRawSync } from 'node:zlib';
 import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
 import { FLAG_DELETED, PackedBuilder, REFERENCE_KINDS, type PackedFiles } from './packed.js';
 import { PagedFile } from './paged-file.js';
+import { decodeBlock, REFERENCE_PREDICTORS, SYMBOL_PREDICTORS } from './record-blocks.js';
 import {
   compareKeys,
   COUNTS,
@@ -63,8 +64,8 @@ export function hasInOrder(name: string, letters: string): boolean {
 
 /** Inflated string blocks kept per segment (64 strings each). */
 const MAX_STRING_BLOCKS = 512;
-/** Inflated record blocks kept per table and segment (64 records each, under 2 KiB). */
-const MAX_RECORD_BLOCKS = 512;
+/** Decoded record blocks kept per table and segment (128 records each, under 4 KiB). */
+const MAX_RECORD_BLOCKS = 256;
 
 export class SymbolSegment {
   readonly name: string;
@@ -75,7 +76,7 @@ export class SymbolSegment {
   /** Inflated string blocks, least recently used first. */
   readonly #blocks = new Map<number, string[]>();
   #fuzzy: { masks: Uint32Array; offsets: Uint32Array; bytes: Buffer } | undefined;
-  readonly #recordBlocks = { symbols: new Map<number, Buffer>(), references: new Map<number, Buffer>() };
+  readonly #recordBlocks = { symbols: new Map<number, Uint32Array>(), references: new Map<number, Uint32Array>() };
 
   private constructor(path: string, file: PagedFile, counts: Record<CountName, number>, sections: Record<SectionName, number>) {
     this.name = basename(path);
@@ -153,6 +154,7 @@ export class SymbolSegment {
   /** Field `field` of record `row` of a record table, through a cache of inflated blocks. */
   #record(table: 'symbols' | 'references', row: number, field: number): number {
     const width = table === 'symbols' ? SYMBOL_RECORD : REFERENCE_RECORD;
+    const count = table === 'symbols' ? this.#counts.symbols : this.#counts.references;
     const cache = this.#recordBlocks[table];
     const number = Math.floor(row / RECORDS_PER_BLOCK);
     let block = cache.get(number);
@@ -160,23 +162,21 @@ export class SymbolSegment {
       cache.delete(number);
       cache.set(number, block);
     } else {
-      const blocks = Math.ceil((table === 'symbols' ? this.#counts.symbols : this.#counts.references) / RECORDS_PER_BLOCK);
+      const blocks = Math.ceil(count / RECORDS_PER_BLOCK);
       const first = this.#sections[table] + 4 * (blocks + 1);
       const start = number === 0 ? 0 : this.#u32(table, number);
       const end = this.#u32(table, number + 1);
       const next = this.#sections[SECTIONS[SECTIONS.indexOf(table) + 1]!];
       if (number >= blocks || end < start || first + end > next) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} block ${number} out of bounds`);
-      try {
-        block = inflateRawSync(this.#file.bytes(first + start, end - start));
-      } catch {
-        throw new IndexCorruptError(`symbol segment ${this.name}: ${table} block ${number} does not inflate`);
-      }
+      const rows = Math.min(RECORDS_PER_BLOCK, count - number * RECORDS_PER_BLOCK);
+      block = decodeBlock(this.#file.bytes(first + start, end - start), rows, table === 'symbols' ? SYMBOL_PREDICTORS : REFERENCE_PREDICTORS);
+      if (!block) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} block ${number} does not decode`);
       cache.set(number, block);
       if (cache.size > MAX_RECORD_BLOCKS) cache.delete(cache.keys().next().value!);
     }
-    const at = 4 * ((row % RECORDS_PER_BLOCK) * width + field);
-    if (at + 4 > block.length) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} record ${row} missing from its block`);
-    return block.readUInt32LE(at);
+    const at = (row % RECORDS_PER_BLOCK) * width + field;
+    if (at >= block.length) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} record ${row} missing from its block`);
+    return block[at]!;
   }
 
   #u32(section: SectionName, index: number): number {

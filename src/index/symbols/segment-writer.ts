@@ -26,6 +26,7 @@ import {
   type CountName,
   type SectionName,
 } from './segment-layout.js';
+import { encodeBlock, REFERENCE_PREDICTORS, SYMBOL_PREDICTORS, type Predictor } from './record-blocks.js';
 import { FILE_FIELDS, NONE, REFERENCE_FIELDS, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
 
 interface FilePlace {
@@ -133,8 +134,8 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
 
   // The name table: distinct names by (case-folded, name); each name's rows in row order.
   const rowsByName = groupRows(symbols, SYMBOL_RECORD, totalSymbols);
-  const names = [...rowsByName.keys()].map((id) => ({ id, name: strings[id]!, folded: strings[id]!.toLowerCase() }));
-  names.sort((a, b) => compareKeys(a.folded, b.folded) || compareKeys(a.name, b.name));
+  // stringOrder numbered the names first, in (case-folded, name) order: their ids sort them.
+  const names = [...rowsByName.keys()].sort((a, b) => a - b).map((id) => ({ id, folded: strings[id]!.toLowerCase() }));
   const nameTable = new Uint32Array(names.length * NAME_RECORD);
   const nameRows = new Uint32Array(totalSymbols);
   const foldedParts: Buffer[] = [];
@@ -182,13 +183,13 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     ['stringBlocks', blockOffsets],
     ['stringData', Buffer.concat(blocks)],
     ['files', files],
-    ['symbols', recordTable(symbols, SYMBOL_RECORD)],
+    ['symbols', recordTable(symbols, SYMBOL_PREDICTORS)],
     ['names', nameTable],
     ['nameRows', nameRows],
     ['foldedNames', Buffer.concat(foldedParts, foldedBytes)],
     ['nameLetters', nameLetters],
     ['qualified', qualified],
-    ['references', recordTable(references, REFERENCE_RECORD)],
+    ['references', recordTable(references, REFERENCE_PREDICTORS)],
     ['referenceNames', referenceNames],
     ['referenceRows', referenceRows],
   ];
@@ -196,16 +197,11 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
   return { bytes: assemble(sections, counts), counts: { files: places.length, symbols: totalSymbols, references: totalReferences } };
 }
 
-/** Records deflated 64 at a time behind a table of block offsets (relative to the first block). */
-function recordTable(records: Uint32Array, width: number): Buffer {
-  const rows = records.length / width;
+/** Records in blocks of RECORDS_PER_BLOCK (record-blocks.ts) behind a table of block end offsets (relative to the first block). */
+function recordTable(records: Uint32Array, predictors: Predictor[]): Buffer {
+  const rows = records.length / predictors.length;
   const blocks: Buffer[] = [];
-  for (let start = 0; start < rows; start += RECORDS_PER_BLOCK) {
-    const end = Math.min(rows, start + RECORDS_PER_BLOCK) * width;
-    const raw = Buffer.alloc((end - start * width) * 4);
-    for (let i = start * width; i < end; i++) raw.writeUInt32LE(records[i]!, (i - start * width) * 4);
-    blocks.push(deflateRawSync(raw));
-  }
+  for (let start = 0; start < rows; start += RECORDS_PER_BLOCK) blocks.push(encodeBlock(records, start, Math.min(RECORDS_PER_BLOCK, rows - start), predictors));
   const head = Buffer.alloc(4 * (blocks.length + 1));
   let offset = 0;
   blocks.forEach((block, n) => head.writeUInt32LE((offset += block.length), 4 * (n + 1)));
@@ -227,9 +223,11 @@ function stringOrder(strings: string[], symbols: Uint32Array, references: Uint32
   const take = (ids: number[]): void => {
     for (const id of ids) if (!placed.has(id)) (placed.add(id), order.push(id));
   };
-  take([...names].sort((a, b) => compareKeys(strings[a]!.toLowerCase(), strings[b]!.toLowerCase()) || compareKeys(strings[a]!, strings[b]!)));
-  take([...qualified].sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
-  take([...referenced].sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  const folded = [...names].map((id) => ({ id, folded: strings[id]!.toLowerCase(), name: strings[id]! }));
+  folded.sort((a, b) => compareKeys(a.folded, b.folded) || compareKeys(a.name, b.name));
+  take(folded.map((entry) => entry.id));
+  take([...qualified].filter((id) => !placed.has(id)).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  take([...referenced].filter((id) => !placed.has(id)).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
   take(strings.map((_, id) => id));
   return order;
 }
