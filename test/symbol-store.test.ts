@@ -134,6 +134,8 @@ test('a phase with nothing to do writes nothing; --force parses every file again
   assert.equal(listing(), noted, 'still nothing written');
   const forced = await symbolPhase(root, home, { force: true });
   assert.equal([forced.written, forced.parsed, forced.reused, forced.symbols], ['full', first.files, 0, first.symbols]);
+  const segments = readdirSync(store.dir).filter((name) => name.endsWith('.sxs'));
+  assert.equal(segments, [(JSON.parse(readFileSync(join(store.dir, SYMBOLS_MANIFEST), 'utf8')) as { segments: Array<{ name: string }> }).segments[0]!.name], 'a forced rebuild leaves only its own segment');
 });
 
 test('an interrupted symbol phase is journaled, and lookups keep answering from the previous symbols', async () => {

@@ -1,64 +1,110 @@
 /**
- * The symbol phase in a thread of its own, for a long-lived server: reading the previous
- * symbols and writing the new files takes seconds on a large project (6.4 s on the 470,000
- * symbols of the benchmark corpus), and must not hold the server's event loop meanwhile.
- * Progress comes back as messages; cancelling terminates the thread (every file it writes is
- * written atomically, so the previous ones stay whole).
+ * The symbol phase in a thread of its own, for a long-lived server: a large project's phase
+ * (parsing, and folding segments) takes seconds and must not hold the server's event loop.
+ * The thread stays up for a while after a phase (IDLE_MS): a watcher refresh after a save then
+ * finds the code loaded and the grammars compiled, instead of paying for both again. Progress
+ * comes back as messages; cancelling terminates the thread (every file it writes is written
+ * atomically, so the previous symbols stay whole).
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { IndexReader } from '../search.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
 
 const WORKER_ROLE = 'sextant-symbols-job';
+/** How long an idle symbol thread is kept for the next phase. */
+export const IDLE_MS = 60_000;
 
 type Message =
-  | { type: 'progress'; done: number; total: number; symbols: number }
-  | { type: 'done'; summary: SymbolsSummary }
-  | { type: 'failed'; message: string; code?: string };
+  | { type: 'progress'; job: number; done: number; total: number; symbols: number }
+  | { type: 'done'; job: number; summary: SymbolsSummary }
+  | { type: 'failed'; job: number; message: string; code?: string };
+
+interface Request {
+  job: number;
+  root: string;
+  home?: string;
+  force: boolean;
+}
+
+/** One idle thread at most, reused by the next phase of any project; a running phase has it to itself. */
+let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+let nextJob = 1;
+
+function takeWorker(): Worker {
+  if (idle) {
+    clearTimeout(idle.timer);
+    const { worker } = idle;
+    idle = undefined;
+    return worker;
+  }
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  return new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE }, execArgv });
+}
+
+function putBack(worker: Worker): void {
+  if (idle) return void worker.terminate(); // one kept is enough
+  const timer = setTimeout(() => {
+    if (idle?.worker === worker) idle = undefined;
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  // An idle thread must not keep the process alive.
+  worker.unref();
+  idle = { worker, timer };
+}
 
 /** buildSymbols over the project's live indexed files, off this thread. */
 export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOptions, 'threads'> = {}): Promise<SymbolsSummary> {
   options.signal?.throwIfAborted();
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  const worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home: options.home, force: options.force === true }, execArgv });
+  const worker = takeWorker();
+  worker.ref();
+  const job = nextJob++;
   return new Promise<SymbolsSummary>((resolve, reject) => {
     let settled = false;
-    const settle = (finish: () => void): void => {
+    const settle = (finish: () => void, reusable: boolean): void => {
       if (settled) return;
       settled = true;
       options.signal?.removeEventListener('abort', onAbort);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (reusable) putBack(worker);
+      else void worker.terminate();
       finish();
     };
-    const onAbort = (): void => {
-      void worker.terminate();
-      settle(() => reject(options.signal!.reason));
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (message: Message) => {
+    const onAbort = (): void => settle(() => reject(options.signal!.reason), false);
+    const onMessage = (message: Message): void => {
+      if (message.job !== job) return;
       if (message.type === 'progress') options.onProgress?.(message.done, message.total, message.symbols);
-      else if (message.type === 'done') settle(() => resolve(message.summary));
-      else settle(() => reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {})));
-    });
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`The symbol worker stopped (exit code ${code})`))));
+      else if (message.type === 'done') settle(() => resolve(message.summary), true);
+      else settle(() => reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {})), true);
+    };
+    const onError = (error: Error): void => settle(() => reject(error), false);
+    const onExit = (code: number): void => settle(() => reject(new Error(`The symbol worker stopped (exit code ${code})`)), false);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ job, root, ...(options.home ? { home: options.home } : {}), force: options.force === true } satisfies Request);
   });
 }
 
-async function runJob(): Promise<void> {
-  const { root, home, force } = workerData as { root: string; home?: string; force: boolean };
-  try {
-    const reader = IndexReader.open(root, home);
-    const summary = await buildSymbols(root, reader.files, {
-      textUpdatedAt: reader.manifest.updatedAt,
-      ...(home ? { home } : {}),
-      force,
-      onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', done, total, symbols } satisfies Message),
-    });
-    parentPort!.postMessage({ type: 'done', summary } satisfies Message);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    parentPort!.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Message);
-  }
+function serve(): void {
+  parentPort!.on('message', async ({ job, root, home, force }: Request) => {
+    try {
+      const reader = IndexReader.open(root, home);
+      const summary = await buildSymbols(root, reader.files, {
+        ...(home ? { home } : {}),
+        force,
+        textUpdatedAt: reader.manifest.updatedAt,
+        onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', job, done, total, symbols } satisfies Message),
+      });
+      parentPort!.postMessage({ type: 'done', job, summary } satisfies Message);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      parentPort!.postMessage({ type: 'failed', job, message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Message);
+    }
+  });
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) void runJob();
+if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) serve();

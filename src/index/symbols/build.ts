@@ -21,6 +21,8 @@ const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
 /** Up to this many files are parsed on the calling thread (a watcher refresh after a save). */
 const INLINE_FILES = 8;
+/** The calling thread's parser, kept for the next small phase (grammars stay compiled). */
+let inlineExtractor: Promise<SymbolExtractor> | undefined;
 
 export interface SymbolsOptions {
   home?: string;
@@ -149,7 +151,8 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
   if (todo.length === 0) return results;
   if (todo.length <= INLINE_FILES) {
     // A save or two: starting parser threads would cost more than the parsing.
-    const batch = await parseBatch(await SymbolExtractor.create(), { id: 0, root, files: todo });
+    inlineExtractor ??= SymbolExtractor.create();
+    const batch = await parseBatch(await inlineExtractor, { id: 0, root, files: todo });
     onBatch(todo.length, batch.symbols.length / SYMBOL_FIELDS);
     return [batch];
   }

@@ -122,8 +122,8 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
   });
 
   // Names first (in name-table order), then qualified and referenced names (sorted), then the
-  // rest: the strings a lookup reads together share compressed blocks.
-  const order = stringOrder(strings, symbols, references, totalSymbols, totalReferences);
+  // files' paths and hashes, then the rest: the strings read together share compressed blocks.
+  const order = stringOrder(strings, files, symbols, references, totalSymbols, totalReferences);
   const renumber = new Uint32Array(strings.length);
   order.forEach((id, n) => (renumber[id] = n));
   for (const [table, width, fields] of [[files, FILE_RECORD, [0, 1, 2]], [symbols, SYMBOL_RECORD, [0, 1, 2]], [references, REFERENCE_RECORD, [0]]] as const) {
@@ -208,8 +208,8 @@ function recordTable(records: Uint32Array, predictors: Predictor[]): Buffer {
   return Buffer.concat([head, ...blocks]);
 }
 
-/** String ids in storage order: names by (case-folded, name), qualified names, referenced names, then the rest as first met. */
-function stringOrder(strings: string[], symbols: Uint32Array, references: Uint32Array, symbolCount: number, referenceCount: number): number[] {
+/** String ids in storage order: names by (case-folded, name), qualified names, referenced names, the files' strings, then the rest as first met. */
+function stringOrder(strings: string[], files: Uint32Array, symbols: Uint32Array, references: Uint32Array, symbolCount: number, referenceCount: number): number[] {
   const names = new Set<number>();
   const qualified = new Set<number>();
   const referenced = new Set<number>();
@@ -228,6 +228,10 @@ function stringOrder(strings: string[], symbols: Uint32Array, references: Uint32
   take(folded.map((entry) => entry.id));
   take([...qualified].filter((id) => !placed.has(id)).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
   take([...referenced].filter((id) => !placed.has(id)).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  // Each file's path, hash and language together: a pass over the files (a sync's reuse check) reads few blocks.
+  const fileStrings: number[] = [];
+  for (let o = 0; o < files.length; o += FILE_RECORD) fileStrings.push(files[o]!, files[o + 1]!, files[o + 2]!);
+  take(fileStrings);
   take(strings.map((_, id) => id));
   return order;
 }

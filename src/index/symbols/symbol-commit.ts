@@ -116,8 +116,8 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
     written = 'delta';
   }
   writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
-  const keep = new Set(segments.map((entry) => entry.name));
-  // The previous segments go now; a reader that holds one open keeps reading it until it closes.
-  for (const entry of current?.manifest.segments ?? []) if (!keep.has(entry.name)) rmSync(join(store.dir, entry.name), { force: true });
+  // The previous segments go now (a forced rebuild's too, which had no `current`); a reader that
+  // holds one open keeps reading it until it closes.
+  collectSymbolDebris(store);
   return { files: live.files, symbols: live.symbols, written };
 }
