@@ -123,12 +123,14 @@ export async function syncCommand(path: string, output: Output): Promise<number>
     const merge = mergeDeltas(summary.root);
     output.out(`Merged ${merge.merged} delta segments (${merge.files} files) in ${(merge.durationMs / 1000).toFixed(2)} s\n`);
   }
-  const reader = IndexReader.open(summary.root);
-  const current = SymbolIndex.current(new IndexStore(summary.root), reader.manifest.updatedAt);
+  // Current symbols need no file list: the text manifest says which index they must match.
+  const store = new IndexStore(summary.root);
+  const current = SymbolIndex.current(store, store.readManifest()?.updatedAt ?? '');
   if (current) {
     output.out(`Symbols: ${current.symbols} in ${current.files} files, current\n`);
     return 0;
   }
+  const reader = IndexReader.open(summary.root);
   // Only changed files are parsed again: the others keep their symbols by content hash.
   const { buildSymbols } = await import('../index/symbols/build.js');
   const symbols = await buildSymbols(summary.root, reader.files, { textUpdatedAt: reader.manifest.updatedAt, onProgress: symbolProgress(output) });

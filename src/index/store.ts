@@ -218,6 +218,23 @@ export class IndexStore {
   }
 
   /**
+   * The first `bytes` of a segment (fewer if it is shorter): what reading its file list needs,
+   * without the postings (a sync compares files, it does not search).
+   */
+  readSegmentHead(name: string, bytes: number): Buffer {
+    if (!SEGMENT_NAME.test(name)) throw new IndexCorruptError(`bad segment name ${JSON.stringify(name)}`, this.#root);
+    const fd = openSync(join(this.dir, name), 'r');
+    try {
+      const head = Buffer.alloc(bytes);
+      let read = 0;
+      for (let n; read < bytes && (n = readSync(fd, head, read, bytes - read, read)) > 0; ) read += n;
+      return head.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
    * Writes the segments, then swaps the manifest, then removes every segment the new manifest
    * does not name: the previous manifest's, and any left by a job that died before its commit.
    */

@@ -11,7 +11,7 @@ import { addExtracted, extractAll } from './extract.js';
 import { resolveRoot, type BuildOptions } from './indexer.js';
 import { mergeDue } from './merge.js';
 import { NotIndexedError } from './search.js';
-import { Segment, SegmentBuilder, type SegmentFile } from './segment.js';
+import { SegmentBuilder, segmentFiles, type SegmentFile } from './segment.js';
 import { IndexStore, newSegmentName, type JobJournal, type Manifest } from './store.js';
 
 export interface SyncSummary {
@@ -31,7 +31,8 @@ function liveFiles(store: IndexStore, manifest: Manifest): Map<string, SegmentFi
   const live = new Map<string, SegmentFile>();
   const dead = new Set<string>();
   for (const name of [...manifest.segments].reverse()) {
-    const segment = new Segment(store.readSegment(name));
+    // The file list is in the header: the postings (most of the segment) are not read.
+    const segment = segmentFiles((bytes) => store.readSegmentHead(name, bytes));
     for (const file of segment.files) if (!live.has(file.path) && !dead.has(file.path)) live.set(file.path, file);
     for (const path of segment.tombstones) if (!live.has(path)) dead.add(path);
   }
