@@ -167,6 +167,42 @@ test('a search split across three workers equals one reader, limits included; a 
   }
 });
 
+test('search workers share one copy of the segments: a sync adds its delta, a merge lets the merged ones go, results stay exact', async () => {
+  const { SearchService } = await import('../src/index/search-service.js');
+  const { SharedSegments } = await import('../src/index/shared-segments.js');
+  const { syncIndex } = await import('../src/index/sync.js');
+  const { mergeDeltas } = await import('../src/index/merge.js');
+  const { IndexStore } = await import('../src/index/store.js');
+  const { cpSync, writeFileSync } = await import('node:fs');
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-shared-')));
+  cpSync(join(ROOT, 'src/index'), root, { recursive: true });
+  await buildIndex(root, { home });
+  const store = new IndexStore(root, home);
+  const shared = new SharedSegments(root, home);
+  const named = (): string[] => store.readManifest()!.segments;
+  const first = shared.current();
+  assert.equal([...first.keys()], named());
+  assert.ok([...first.values()].every((buffer) => buffer instanceof SharedArrayBuffer));
+  const service = new SearchService(root, { home, workers: 2 });
+  try {
+    assert.is((await service.search({ pattern: 'class SharedSegments' })).matches.length, 1);
+    for (let round = 0; round < 3; round++) {
+      writeFileSync(join(root, `delta-${round}.ts`), `export const shared_marker_${round} = ${round};\n`);
+      await syncIndex(root, { home });
+      const now = shared.current();
+      assert.equal([...now.keys()], named(), 'the delta is added');
+      for (const name of first.keys()) assert.is(now.get(name), first.get(name), 'unchanged segments are not read again');
+      assert.equal((await service.search({ pattern: `shared_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
+    }
+    mergeDeltas(root, { home });
+    assert.equal([...shared.current().keys()], named(), 'merged segments are let go');
+    for (let round = 0; round < 3; round++) assert.equal((await service.search({ pattern: `shared_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
+    assert.equal((await service.search({ pattern: 'readShared' })).matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, { pattern: 'readShared' }));
+  } finally {
+    await service.close();
+  }
+});
+
 test('a parallel build writes a segment per worker every partitionBytes of text (bounded memory); results stay exact, sync and merge still work', async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { syncIndex } = await import('../src/index/sync.js');

@@ -11,6 +11,7 @@ import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
 import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
+import { SharedSegments } from './shared-segments.js';
 import { IndexStore } from './store.js';
 
 /** How long one search may run before it is stopped. */
@@ -132,9 +133,13 @@ class SearchWorker {
    */
   readonly ready: Promise<void>;
 
-  constructor(root: string, home: string | undefined, cacheBytes: number, onExit: (worker: SearchWorker) => void) {
+  /** Shared segments this thread has been given. */
+  readonly #given = new Set<string>();
+
+  constructor(root: string, home: string | undefined, cacheBytes: number, segments: Map<string, SharedArrayBuffer>, onExit: (worker: SearchWorker) => void) {
     const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-    this.#worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home, cacheBytes }, execArgv });
+    for (const name of segments.keys()) this.#given.add(name);
+    this.#worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home, cacheBytes, segments: Object.fromEntries(segments) }, execArgv });
     let becameReady!: () => void;
     let failedToStart!: (error: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -179,10 +184,17 @@ class SearchWorker {
     if (--this.#holds === 0) this.#worker.unref();
   }
 
-  search(id: number, query: SearchQuery, direct = false): Promise<SearchResult> {
+  search(id: number, query: SearchQuery, direct = false, segments?: Map<string, SharedArrayBuffer>): Promise<SearchResult> {
+    // The segments it has not been given yet, and the names that are current (the rest it lets go).
+    let fresh: Record<string, SharedArrayBuffer> | undefined;
+    if (segments) {
+      for (const [name, buffer] of segments) if (!this.#given.has(name)) (fresh ??= {})[name] = buffer;
+      this.#given.clear();
+      for (const name of segments.keys()) this.#given.add(name);
+    }
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, query, direct });
+      this.#worker.postMessage({ id, query, direct, ...(segments ? { segments: fresh ?? {}, current: [...segments.keys()] } : {}) });
     });
   }
 
@@ -204,6 +216,7 @@ export class SearchService {
   readonly #options: SearchServiceOptions;
   readonly #count: number;
   readonly #workers: Array<SearchWorker | undefined>;
+  readonly #shared: SharedSegments;
   #nextId = 1;
   #inFlight = 0;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -211,18 +224,20 @@ export class SearchService {
   constructor(root: string, options: SearchServiceOptions = {}) {
     this.#root = root;
     this.#options = options;
+    this.#shared = new SharedSegments(root, options.home);
     this.#count = Math.max(1, options.workers ?? Math.min(MAX_DEFAULT_WORKERS, availableParallelism()));
     this.#workers = new Array<SearchWorker | undefined>(this.#count).fill(undefined);
   }
 
   search(query: SearchQuery): Promise<SearchResult> {
-    const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
-    return this.#run(query, workers, (worker, id, index) => worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }));
+    const segments = this.#shared.current();
+    const workers = this.#workers.map((_, index) => this.#ensureWorker(index, segments));
+    return this.#run(query, workers, (worker, id, index) => worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }, false, segments));
   }
 
   /** A search of the project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */
   async directSearch(query: SearchQuery): Promise<DirectScanResult> {
-    return (await this.#run(query, [this.#ensureWorker(0)], (worker, id) => worker.search(id, query, true))) as DirectScanResult;
+    return (await this.#run(query, [this.#ensureWorker(0, new Map())], (worker, id) => worker.search(id, query, true))) as DirectScanResult;
   }
 
   /** Workers running now (they stop when idle, and start again with the next search). */
@@ -283,16 +298,17 @@ export class SearchService {
   async #release(closing = false): Promise<void> {
     if (this.#inFlight > 0 && !closing) return; // a search started meanwhile: not idle after all
     const workers = this.#workers.splice(0, this.#count, ...new Array<undefined>(this.#count).fill(undefined));
+    this.#shared.clear(); // idle: the shared segments go with the workers
     const closed = new SearchFailedError('SEXTANT_ERR_SEARCH_CLOSED', 'The search service was closed');
     await Promise.all(workers.map((worker) => worker?.kill(closed)));
   }
 
-  #ensureWorker(index: number): SearchWorker {
+  #ensureWorker(index: number, segments: Map<string, SharedArrayBuffer>): SearchWorker {
     const current = this.#workers[index];
     if (current && !current.dead) return current;
     // The workers share the cache budget: each caches only the files of its own shard.
     const cacheBytes = Math.floor(DEFAULT_CONTENT_CACHE_BYTES / this.#count);
-    const worker = new SearchWorker(this.#root, this.#options.home, cacheBytes, (exited) => {
+    const worker = new SearchWorker(this.#root, this.#options.home, cacheBytes, segments, (exited) => {
       if (this.#workers[index] === exited) this.#workers[index] = undefined;
     });
     this.#workers[index] = worker;
@@ -323,7 +339,7 @@ function mergeShares(results: SearchResult[], limit: number): SearchResult {
  * The worker's reader, opened again when a sync or build swapped the manifest (renamed into
  * place, so its inode changes): a long-lived server sees every commit without a restart.
  */
-function liveReader(root: string, home: string | undefined, cacheBytes: number): () => IndexReader {
+function liveReader(root: string, home: string | undefined, cacheBytes: number, shared: Map<string, Buffer>): () => IndexReader {
   const manifestPath = new IndexStore(root, home).manifestPath;
   let reader: IndexReader | undefined;
   let seen = '';
@@ -337,7 +353,7 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
       // no manifest: open() says the project is not indexed
     }
     if (!reader || stamp !== seen) {
-      reader = IndexReader.open(root, home, { cache });
+      reader = IndexReader.open(root, home, { cache, segment: (name) => shared.get(name) });
       seen = stamp;
     }
     return reader;
@@ -345,14 +361,20 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
 }
 
 function startWorker(): void {
-  const { root, home, cacheBytes } = workerData as { root: string; home?: string; cacheBytes: number };
-  const current = liveReader(root, home, cacheBytes);
+  const { root, home, cacheBytes, segments } = workerData as { root: string; home?: string; cacheBytes: number; segments?: Record<string, SharedArrayBuffer> };
+  const shared = new Map(Object.entries(segments ?? {}).map(([name, buffer]) => [name, Buffer.from(buffer)]));
+  const current = liveReader(root, home, cacheBytes, shared);
   try {
     current(); // open the index now, outside any search's budget
   } catch {
     // no index yet, or an unreadable one: the first search reports it
   }
-  parentPort!.on('message', ({ id, query, direct }: { id: number; query: SearchQuery; direct?: boolean }) => {
+  parentPort!.on('message', ({ id, query, direct, segments: given, current: names }: { id: number; query: SearchQuery; direct?: boolean; segments?: Record<string, SharedArrayBuffer>; current?: string[] }) => {
+    if (names) {
+      const keep = new Set(names);
+      for (const name of shared.keys()) if (!keep.has(name)) shared.delete(name);
+      for (const [name, buffer] of Object.entries(given ?? {})) shared.set(name, Buffer.from(buffer));
+    }
     try {
       const packed = pack(direct ? directScan(root, query) : current().search(query));
       const moved = [packed.line, packed.column, packed.file, packed.length, packed.word].map((array) => array.buffer as ArrayBuffer);

@@ -280,7 +280,7 @@ export class IndexReader {
   }
 
   /** `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm. */
-  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number } = {}): IndexReader {
+  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; segment?: (name: string) => Buffer | undefined } = {}): IndexReader {
     const store = new IndexStore(root, home);
     let manifest: Manifest | undefined;
     let segments: Segment[] = [];
@@ -290,7 +290,8 @@ export class IndexReader {
       manifest = store.readManifest();
       if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
       try {
-        segments = manifest.segments.map((name) => new Segment(store.readSegment(name)));
+        // A segment already in shared memory (search workers) is not read again.
+        segments = manifest.segments.map((name) => new Segment(options.segment?.(name) ?? store.readSegment(name)));
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw error;
