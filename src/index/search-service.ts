@@ -117,6 +117,9 @@ export interface SearchServiceOptions {
  */
 export const DEFAULT_SEARCH_IDLE_MS = 10 * 60 * 1000;
 
+/** Young-generation size of a search worker's heap. */
+const SEARCH_YOUNG_GENERATION_MB = 8;
+
 /** At most this many search workers by default: past it, merging costs more than it saves. */
 const MAX_DEFAULT_WORKERS = 4;
 
@@ -139,7 +142,9 @@ class SearchWorker {
   constructor(root: string, home: string | undefined, cacheBytes: number, segments: Map<string, SharedArrayBuffer>, onExit: (worker: SearchWorker) => void) {
     const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
     for (const name of segments.keys()) this.#given.add(name);
-    this.#worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home, cacheBytes, segments: Object.fromEntries(segments) }, execArgv });
+    // A small young generation: a search's garbage is short-lived, and V8's default semi-spaces
+    // cost each worker 20-30 MiB of RSS for no measurable speed (bench/RESULTS.md, #12).
+    this.#worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home, cacheBytes, segments: Object.fromEntries(segments) }, execArgv, resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB } });
     let becameReady!: () => void;
     let failedToStart!: (error: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {
