@@ -42,7 +42,7 @@ export class PagedFile {
       this.#pages.set(number, page);
       return page;
     }
-    if (this.#fd < 0) throw new Error('read after close');
+    if (this.#fd < 0) throw new Error('read after the file was closed');
     const start = number * PAGE_BYTES;
     page = Buffer.allocUnsafe(Math.min(PAGE_BYTES, this.size - start));
     let read = 0;
