@@ -76,7 +76,10 @@ export class SymbolSegment {
   /** Inflated string blocks, least recently used first. */
   readonly #blocks = new Map<number, string[]>();
   #fuzzy: { masks: Uint32Array; offsets: Uint32Array; bytes: Buffer } | undefined;
+  /** Every string, once a fold has needed them all (a segment being folded is read once and dropped). */
+  #allStrings: string[] | undefined;
   readonly #recordBlocks = { symbols: new Map<number, Uint32Array>(), references: new Map<number, Uint32Array>() };
+  readonly #lastBlock: Record<'symbols' | 'references', { number: number; block: Uint32Array } | undefined> = { symbols: undefined, references: undefined };
 
   private constructor(path: string, file: PagedFile, counts: Record<CountName, number>, sections: Record<SectionName, number>) {
     this.name = basename(path);
@@ -154,9 +157,15 @@ export class SymbolSegment {
   /** Field `field` of record `row` of a record table, through a cache of inflated blocks. */
   #record(table: 'symbols' | 'references', row: number, field: number): number {
     const width = table === 'symbols' ? SYMBOL_RECORD : REFERENCE_RECORD;
+    const number = Math.floor(row / RECORDS_PER_BLOCK);
+    // Reads come in runs on one block (a record's fields, a file's rows): that one skips the LRU.
+    const last = this.#lastBlock[table];
+    if (last && last.number === number) {
+      const at = (row % RECORDS_PER_BLOCK) * width + field;
+      if (at < last.block.length) return last.block[at]!;
+    }
     const count = table === 'symbols' ? this.#counts.symbols : this.#counts.references;
     const cache = this.#recordBlocks[table];
-    const number = Math.floor(row / RECORDS_PER_BLOCK);
     let block = cache.get(number);
     if (block) {
       cache.delete(number);
@@ -174,6 +183,7 @@ export class SymbolSegment {
       cache.set(number, block);
       if (cache.size > MAX_RECORD_BLOCKS) cache.delete(cache.keys().next().value!);
     }
+    this.#lastBlock[table] = { number, block };
     const at = (row % RECORDS_PER_BLOCK) * width + field;
     if (at >= block.length) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} record ${row} missing from its block`);
     return block[at]!;
@@ -183,7 +193,23 @@ export class SymbolSegment {
     return this.#file.u32(this.#sections[section] + 4 * index);
   }
 
+  #inflateAll(): string[] {
+    const all: string[] = [];
+    for (let id = 0; id < this.#counts.strings; id += STRINGS_PER_BLOCK) {
+      this.string(id); // inflates the block into the cache
+      const block = this.#blocks.get(Math.floor(id / STRINGS_PER_BLOCK))!;
+      for (let n = 0; n < block.length - 1 && id + n < this.#counts.strings; n++) all.push(block[n]!);
+    }
+    if (all.length !== this.#counts.strings) throw new IndexCorruptError(`symbol segment ${this.name}: ${all.length} strings where the header says ${this.#counts.strings}`);
+    return all;
+  }
+
   string(id: number): string {
+    if (this.#allStrings) {
+      const value = this.#allStrings[id];
+      if (value === undefined) throw new IndexCorruptError(`symbol segment ${this.name}: string ${id} out of bounds`);
+      return value;
+    }
     const block = Math.floor(id / STRINGS_PER_BLOCK);
     let strings = this.#blocks.get(block);
     if (strings) {
@@ -444,6 +470,9 @@ export class SymbolSegment {
 
   /** The chosen files with their symbols and references, packed again (what a merge folds). */
   pack(files: number[]): PackedFiles {
+    // Packing much of a segment (a fold) touches nearly every string block, in no useful order
+    // (names are stored sorted): inflate them all once instead of block by block through the cache.
+    if (files.length > this.#counts.files / 8) this.#allStrings ??= this.#inflateAll();
     const batch = new PackedBuilder();
     for (const file of files) {
       const path = this.path(file);
