@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
@@ -24,6 +25,8 @@ type Relation = (typeof RELATIONS)[number];
 interface RelatedEntry {
   relation: Relation;
   symbol?: SymbolInfo;
+  /** A definition of another file, decoded only if it is shown (a package holds thousands). */
+  brief?: BriefSymbol;
   path: string;
   /** For imports: the imported module or name; for calls: where the call is. */
   detail?: string;
@@ -114,7 +117,7 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       const entries: RelatedEntry[] = [];
       const seen = new Set<string>();
       const add = (entry: RelatedEntry): void => {
-        const key = `${entry.relation}\0${entry.path}\0${entry.symbol?.line ?? entry.line}\0${entry.symbol?.name ?? entry.detail}`;
+        const key = `${entry.relation}\0${entry.path}\0${entry.brief?.line ?? entry.symbol?.line ?? entry.line}\0${entry.brief ? `\0${entry.brief.id}` : (entry.symbol?.name ?? entry.detail)}`;
         if (seen.has(key)) return;
         seen.add(key);
         entries.push(entry);
@@ -144,16 +147,18 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       for (const other of home) if (!sameSymbol(other, symbol)) add({ relation: 'same_file', symbol: other, path: target.path });
       if (scope !== 'file') {
         const dir = dirname(target.path);
-        for (const path of loaded.paths) if (path !== target.path && dirname(path) === dir) for (const other of symbolsOf(path)) add({ relation: 'same_module', symbol: other, path });
+        for (const path of loaded.paths) if (path !== target.path && dirname(path) === dir) for (const other of loaded.briefsIn(path) ?? []) add({ relation: 'same_module', brief: other, path });
       }
       if (scope === 'package') {
         const root = packageOf(project, dirname(target.path));
         for (const path of loaded.paths) {
           if (dirname(path) === dirname(target.path) || !within(path, root)) continue;
-          for (const other of symbolsOf(path)) if (other.parent === undefined) add({ relation: 'same_package', symbol: other, path });
+          for (const other of loaded.briefsIn(path) ?? []) if (other.topLevel) add({ relation: 'same_package', brief: other, path });
         }
       }
       const total = entries.length;
+      // Only what is shown is decoded.
+      for (const entry of entries.slice(0, limit)) if (entry.brief) entry.symbol = loaded.symbolOf(entry.brief);
       const kept = entries.slice(0, limit).map((entry) => {
         const json: Record<string, unknown> = { relation: entry.relation, path: entry.path };
         if (entry.line !== undefined) json.line = entry.line;

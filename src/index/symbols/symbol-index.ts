@@ -33,6 +33,18 @@ interface Candidate {
   line: number;
 }
 
+/** A definition not yet decoded (see briefsIn). */
+export interface BriefSymbol {
+  segment: number;
+  file: number;
+  row: number;
+  /** Equal for two definitions of one file exactly when their names are equal. */
+  id: string;
+  line: number;
+  /** No parent (its qualified name is its name). */
+  topLevel: boolean;
+}
+
 /** Where a path's live entry is: which segment, which file of it. */
 interface Place {
   segment: number;
@@ -132,6 +144,28 @@ export class SymbolIndex {
     const symbols: SymbolInfo[] = [];
     for (let row = start; row < end; row++) symbols.push(segment.symbol(row, place.file));
     return symbols;
+  }
+
+  /**
+   * One file's definitions without decoding them (no string is read): enough to count them,
+   * tell them apart and pick some; symbolOf decodes one. A related-symbols query over a whole
+   * package touches every file's definitions but returns a few.
+   */
+  briefsIn(path: string): BriefSymbol[] | undefined {
+    const place = this.place(path);
+    if (!place) return undefined;
+    const segment = this.#segments[place.segment]!;
+    const [start, end] = segment.fileSymbolRows(place.file);
+    const briefs: BriefSymbol[] = [];
+    for (let row = start; row < end; row++) {
+      const name = segment.symbolField(row, 0);
+      briefs.push({ segment: place.segment, file: place.file, row, id: `${place.segment}:${name}`, line: segment.symbolField(row, 3), topLevel: segment.symbolField(row, 1) === name });
+    }
+    return briefs;
+  }
+
+  symbolOf(brief: BriefSymbol): SymbolInfo {
+    return this.#segments[brief.segment]!.symbol(brief.row, brief.file);
   }
 
   /** Definitions named exactly `name`, or whose qualified name is `name`, in (path, line) order. */
