@@ -40,6 +40,44 @@ function until(done: () => boolean, subscribe: (wake: () => void) => void, what:
   });
 }
 
+test('the tree watch follows directories created, moved in and removed after it started, and ignores .git', async () => {
+  const { watchTree } = await import('../src/index/tree-watcher.js');
+  const root = projectTree({ 'a/b/file.ts': 'export const x = 1;\n', '.git/HEAD': 'ref\n' });
+  const seen: string[] = [];
+  const waiters = new Set<() => void>();
+  const watch = watchTree(root, (path) => {
+    seen.push(path);
+    for (const wake of waiters) wake();
+  });
+  const reported = (path: string): Promise<void> => until(() => seen.includes(path), (wake) => waiters.add(wake), `${path} reported (saw ${seen.slice(-5).join(', ')})`);
+  try {
+    writeFileSync(join(root, 'a/b/file.ts'), 'export const x = 2;\n');
+    await reported('a/b/file.ts');
+    // A directory made after the start, and one inside it: what is written there is reported.
+    mkdirSync(join(root, 'new/deeper'), { recursive: true });
+    await reported('new');
+    writeFileSync(join(root, 'new/deeper/later.ts'), 'export const later = 1;\n');
+    await reported('new/deeper/later.ts');
+    // A directory moved in from outside the tree brings its subdirectories.
+    const outside = projectTree({ 'pkg/inner/moved.ts': 'export const moved = 1;\n' });
+    renameSync(join(outside, 'pkg'), join(root, 'pkg'));
+    await reported('pkg');
+    writeFileSync(join(root, 'pkg/inner/moved.ts'), 'export const moved = 2;\n');
+    await reported('pkg/inner/moved.ts');
+    // Removed, then made again: watched afresh.
+    rmSync(join(root, 'new'), { recursive: true });
+    mkdirSync(join(root, 'new'));
+    writeFileSync(join(root, 'new/again.ts'), 'export const again = 1;\n');
+    await reported('new/again.ts');
+    writeFileSync(join(root, '.git/HEAD'), 'other\n');
+    writeFileSync(join(root, 'last.ts'), 'export const last = 1;\n');
+    await reported('last.ts');
+    assert.equal(seen.filter((path) => path === '.git' || path.startsWith('.git/')), []);
+  } finally {
+    watch.close();
+  }
+});
+
 test('the watcher forgets every file of a removed directory tree, and moves a renamed one', async () => {
   const root = packages(['gone', 'moved']);
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

@@ -3,11 +3,10 @@
  * gathered for a short debounce, then a sync of exactly those paths (no walk of the tree).
  * Updates never overlap: paths that change during one are taken by the next.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { sep } from 'node:path';
 import type { Logger } from '../log.js';
 import { mergeDeltas, type MergeSummary } from './merge.js';
 import { syncIndex, type SyncSummary } from './sync.js';
+import { watchTree, type TreeWatch, type TreeWatcherOptions } from './tree-watcher.js';
 
 export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
 /** Quiet time after a save before symbols are refreshed (a burst of saves makes one delta). */
@@ -46,7 +45,7 @@ export class IndexWatcher {
   readonly #root: string;
   readonly #options: WatcherOptions;
   readonly #pending = new Set<string>();
-  #watcher: FSWatcher | undefined;
+  #watcher: TreeWatch | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** Work that waits for saves to pause, by kind: one timer each. */
   readonly #quietTimers = new Map<'merge' | 'symbols', NodeJS.Timeout>();
@@ -59,14 +58,13 @@ export class IndexWatcher {
   }
 
   start(): void {
-    this.#watcher = watch(this.#root, { recursive: true }, (_event, filename) => {
-      if (!filename) return;
-      const path = filename.toString().split(sep).join('/');
+    const watchOptions: TreeWatcherOptions = {};
+    if (this.#options.onError) watchOptions.onError = this.#options.onError;
+    this.#watcher = watchTree(this.#root, (path) => {
       if (path === '.git' || path.startsWith('.git/')) return;
       this.#pending.add(path);
       this.#schedule();
-    });
-    this.#watcher.on('error', (error) => this.#options.onError?.(error));
+    }, watchOptions);
     const every = this.#options.reconcileMs ?? DEFAULT_RECONCILE_MS;
     if (every > 0) {
       this.#reconciler = setInterval(() => void this.reconcile(), every);
