@@ -145,18 +145,33 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       }
       for (const reference of homeReferences) if (reference.kind === 'import') add({ relation: 'imports', path: target.path, line: reference.line, detail: reference.name });
       for (const other of home) if (!sameSymbol(other, symbol)) add({ relation: 'same_file', symbol: other, path: target.path });
+      // Other files' definitions: kept while the list has room, counted past it (a package can
+      // hold hundreds of thousands). Each file is visited once per relation, so telling its own
+      // definitions apart is all the deduplication they need.
+      let counted = 0;
+      const addFile = (relation: Relation, path: string, topLevelOnly: boolean): void => {
+        const distinct = new Set<string>();
+        for (const other of loaded.briefsIn(path) ?? []) {
+          if (topLevelOnly && !other.topLevel) continue;
+          const key = `${other.line}\0${other.id}`;
+          if (distinct.has(key)) continue;
+          distinct.add(key);
+          if (entries.length < limit) add({ relation, brief: other, path });
+          else counted++;
+        }
+      };
       if (scope !== 'file') {
         const dir = dirname(target.path);
-        for (const path of loaded.paths) if (path !== target.path && dirname(path) === dir) for (const other of loaded.briefsIn(path) ?? []) add({ relation: 'same_module', brief: other, path });
+        for (const path of loaded.paths) if (path !== target.path && dirname(path) === dir) addFile('same_module', path, false);
       }
       if (scope === 'package') {
         const root = packageOf(project, dirname(target.path));
         for (const path of loaded.paths) {
           if (dirname(path) === dirname(target.path) || !within(path, root)) continue;
-          for (const other of loaded.briefsIn(path) ?? []) if (other.topLevel) add({ relation: 'same_package', brief: other, path });
+          addFile('same_package', path, true);
         }
       }
-      const total = entries.length;
+      const total = entries.length + counted;
       // Only what is shown is decoded.
       for (const entry of entries.slice(0, limit)) if (entry.brief) entry.symbol = loaded.symbolOf(entry.brief);
       const kept = entries.slice(0, limit).map((entry) => {

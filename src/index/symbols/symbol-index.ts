@@ -38,8 +38,8 @@ export interface BriefSymbol {
   segment: number;
   file: number;
   row: number;
-  /** Equal for two definitions of one file exactly when their names are equal. */
-  id: string;
+  /** The name's string id: equal for two definitions of one file exactly when their names are equal. */
+  id: number;
   line: number;
   /** No parent (its qualified name is its name). */
   topLevel: boolean;
@@ -159,7 +159,7 @@ export class SymbolIndex {
     const briefs: BriefSymbol[] = [];
     for (let row = start; row < end; row++) {
       const name = segment.symbolField(row, 0);
-      briefs.push({ segment: place.segment, file: place.file, row, id: `${place.segment}:${name}`, line: segment.symbolField(row, 3), topLevel: segment.symbolField(row, 1) === name });
+      briefs.push({ segment: place.segment, file: place.file, row, id: name, line: segment.symbolField(row, 3), topLevel: segment.symbolField(row, 1) === name });
     }
     return briefs;
   }
