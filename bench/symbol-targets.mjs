@@ -89,8 +89,8 @@ export async function symbolTargets(corpus, options = {}) {
     ['search_code', { query: names[1] }],
     ['search_code', { query: 'spin_lock_irqsave', limit: 200 }],
     ['get_file_outline', { path: options.outline ?? 'mm/slab.c' }],
-    ['get_symbol_hierarchy', { symbol_name: names[1] }],
-    ['find_related_symbols', { symbol_name: names[1], scope: 'package' }],
+    ['get_symbol_hierarchy', { symbol_name: names[1], path: options.outline ?? 'mm/slab.c' }],
+    ['find_related_symbols', { symbol_name: names[1], path: options.outline ?? 'mm/slab.c', scope: 'package' }],
     ['get_code_context', { query: `how does ${names[1]} allocate from a slab cache` }],
   ];
   for (const [name, args] of calls) await server.call(name, args);
