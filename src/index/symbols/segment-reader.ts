@@ -5,11 +5,11 @@
 import { basename } from 'node:path';
 import { crc32 } from '../checksum.js';
 import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
-import { inflateRawSync } from 'node:zlib';
 import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
 import { FLAG_DELETED, PackedBuilder, REFERENCE_KINDS, type PackedFiles } from './packed.js';
 import { PagedFile } from './paged-file.js';
-import { decodeBlock, REFERENCE_PREDICTORS, SYMBOL_PREDICTORS } from './record-blocks.js';
+import { REFERENCE_PREDICTORS, SYMBOL_PREDICTORS } from './record-blocks.js';
+import { RecordTable, StringTable } from './segment-blocks.js';
 import {
   compareKeys,
   COUNTS,
@@ -23,12 +23,9 @@ import {
   NAME_RECORD,
   parentOf,
   QUALIFIED_RECORD,
-  RECORDS_PER_BLOCK,
   REFERENCE_NAME_RECORD,
-  REFERENCE_RECORD,
   sectionAt,
   SECTIONS,
-  SYMBOL_RECORD,
   SYMBOL_SEGMENT_FORMAT,
   STRINGS_PER_BLOCK,
   type CountName,
@@ -62,10 +59,6 @@ export function hasInOrder(name: string, letters: string): boolean {
   return true;
 }
 
-/** Inflated string blocks kept per segment (64 strings each). */
-const MAX_STRING_BLOCKS = 512;
-/** Decoded record blocks kept per table and segment (128 records each, under 4 KiB). */
-const MAX_RECORD_BLOCKS = 256;
 
 export class SymbolSegment {
   readonly name: string;
@@ -74,18 +67,19 @@ export class SymbolSegment {
   readonly #sections: Record<SectionName, number>;
   #paths: Map<number, string> | undefined;
   /** Inflated string blocks, least recently used first. */
-  readonly #blocks = new Map<number, string[]>();
   #fuzzy: { masks: Uint32Array; offsets: Uint32Array; bytes: Buffer } | undefined;
-  /** Every string, once a fold has needed them all (a segment being folded is read once and dropped). */
-  #allStrings: string[] | undefined;
-  readonly #recordBlocks = { symbols: new Map<number, Uint32Array>(), references: new Map<number, Uint32Array>() };
-  readonly #lastBlock: Record<'symbols' | 'references', { number: number; block: Uint32Array } | undefined> = { symbols: undefined, references: undefined };
+  readonly #strings: StringTable;
+  readonly #symbols: RecordTable;
+  readonly #references: RecordTable;
 
   private constructor(path: string, file: PagedFile, counts: Record<CountName, number>, sections: Record<SectionName, number>) {
     this.name = basename(path);
     this.#file = file;
     this.#counts = counts;
     this.#sections = sections;
+    this.#strings = new StringTable(file, this.name, { offsets: sections.stringBlocks, data: sections.stringData, end: sections.files, count: counts.strings });
+    this.#symbols = new RecordTable(file, `symbol segment ${this.name}: symbols`, { start: sections.symbols, end: sections.names, count: counts.symbols, predictors: SYMBOL_PREDICTORS });
+    this.#references = new RecordTable(file, `symbol segment ${this.name}: references`, { start: sections.references, end: sections.referenceNames, count: counts.references, predictors: REFERENCE_PREDICTORS });
   }
 
   /** Opens and checks the header; a segment that is not one of ours, or torn, is index_corrupt. */
@@ -110,12 +104,12 @@ export class SymbolSegment {
     const widths: Partial<Record<SectionName, number>> = {
       stringBlocks: 4 * (Math.ceil(counts.strings / STRINGS_PER_BLOCK) + 1),
       files: 4 * FILE_RECORD * counts.files,
-      symbols: 4 * (Math.ceil(counts.symbols / RECORDS_PER_BLOCK) + 1),
+      symbols: RecordTable.headBytes(counts.symbols),
       names: 4 * NAME_RECORD * counts.names,
       nameRows: 4 * counts.symbols,
       nameLetters: 4 * counts.names,
       qualified: 4 * QUALIFIED_RECORD * counts.qualified,
-      references: 4 * (Math.ceil(counts.references / RECORDS_PER_BLOCK) + 1),
+      references: RecordTable.headBytes(counts.references),
       referenceNames: 4 * REFERENCE_NAME_RECORD * counts.referenceNames,
       referenceRows: 4 * counts.references,
     };
@@ -154,83 +148,12 @@ export class SymbolSegment {
     this.#file.close();
   }
 
-  /** Field `field` of record `row` of a record table, through a cache of inflated blocks. */
-  #record(table: 'symbols' | 'references', row: number, field: number): number {
-    const width = table === 'symbols' ? SYMBOL_RECORD : REFERENCE_RECORD;
-    const number = Math.floor(row / RECORDS_PER_BLOCK);
-    // Reads come in runs on one block (a record's fields, a file's rows): that one skips the LRU.
-    const last = this.#lastBlock[table];
-    if (last && last.number === number) {
-      const at = (row % RECORDS_PER_BLOCK) * width + field;
-      if (at < last.block.length) return last.block[at]!;
-    }
-    const count = table === 'symbols' ? this.#counts.symbols : this.#counts.references;
-    const cache = this.#recordBlocks[table];
-    let block = cache.get(number);
-    if (block) {
-      cache.delete(number);
-      cache.set(number, block);
-    } else {
-      const blocks = Math.ceil(count / RECORDS_PER_BLOCK);
-      const first = this.#sections[table] + 4 * (blocks + 1);
-      const start = number === 0 ? 0 : this.#u32(table, number);
-      const end = this.#u32(table, number + 1);
-      const next = this.#sections[SECTIONS[SECTIONS.indexOf(table) + 1]!];
-      if (number >= blocks || end < start || first + end > next) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} block ${number} out of bounds`);
-      const rows = Math.min(RECORDS_PER_BLOCK, count - number * RECORDS_PER_BLOCK);
-      block = decodeBlock(this.#file.bytes(first + start, end - start), rows, table === 'symbols' ? SYMBOL_PREDICTORS : REFERENCE_PREDICTORS);
-      if (!block) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} block ${number} does not decode`);
-      cache.set(number, block);
-      if (cache.size > MAX_RECORD_BLOCKS) cache.delete(cache.keys().next().value!);
-    }
-    this.#lastBlock[table] = { number, block };
-    const at = (row % RECORDS_PER_BLOCK) * width + field;
-    if (at >= block.length) throw new IndexCorruptError(`symbol segment ${this.name}: ${table} record ${row} missing from its block`);
-    return block[at]!;
-  }
-
   #u32(section: SectionName, index: number): number {
     return this.#file.u32(this.#sections[section] + 4 * index);
   }
 
-  #inflateAll(): string[] {
-    const all: string[] = [];
-    for (let id = 0; id < this.#counts.strings; id += STRINGS_PER_BLOCK) {
-      this.string(id); // inflates the block into the cache
-      const block = this.#blocks.get(Math.floor(id / STRINGS_PER_BLOCK))!;
-      for (let n = 0; n < block.length - 1 && id + n < this.#counts.strings; n++) all.push(block[n]!);
-    }
-    if (all.length !== this.#counts.strings) throw new IndexCorruptError(`symbol segment ${this.name}: ${all.length} strings where the header says ${this.#counts.strings}`);
-    return all;
-  }
-
   string(id: number): string {
-    if (this.#allStrings) {
-      const value = this.#allStrings[id];
-      if (value === undefined) throw new IndexCorruptError(`symbol segment ${this.name}: string ${id} out of bounds`);
-      return value;
-    }
-    const block = Math.floor(id / STRINGS_PER_BLOCK);
-    let strings = this.#blocks.get(block);
-    if (strings) {
-      this.#blocks.delete(block);
-      this.#blocks.set(block, strings);
-    } else {
-      const start = this.#u32('stringBlocks', block);
-      const end = this.#u32('stringBlocks', block + 1);
-      const data = this.#sections.stringData;
-      if (id >= this.#counts.strings || end < start || data + end > this.#sections.files) throw new IndexCorruptError(`symbol segment ${this.name}: string ${id} out of bounds`);
-      try {
-        strings = inflateRawSync(this.#file.bytes(data + start, end - start)).toString('utf8').split('\0');
-      } catch {
-        throw new IndexCorruptError(`symbol segment ${this.name}: string block ${block} does not inflate`);
-      }
-      this.#blocks.set(block, strings);
-      if (this.#blocks.size > MAX_STRING_BLOCKS) this.#blocks.delete(this.#blocks.keys().next().value!);
-    }
-    const value = strings[id % STRINGS_PER_BLOCK];
-    if (value === undefined) throw new IndexCorruptError(`symbol segment ${this.name}: string ${id} missing from its block`);
-    return value;
+    return this.#strings.get(id);
   }
 
   // Files: sorted by path.
@@ -293,23 +216,23 @@ export class SymbolSegment {
 
   /** One u32 of a symbol record (see segment-layout.ts for which is which). */
   symbolField(row: number, field: number): number {
-    return this.#record('symbols', row, field);
+    return this.#symbols.field(row, field);
   }
 
   symbolKind(row: number): string {
-    return SYMBOL_KINDS[this.#record('symbols', row, 6) & 15] ?? 'variable';
+    return SYMBOL_KINDS[this.#symbols.field(row, 6) & 15] ?? 'variable';
   }
 
   symbolName(row: number): string {
-    return this.string(this.#record('symbols', row, 0));
+    return this.string(this.#symbols.field(row, 0));
   }
 
   qualifiedName(row: number): string {
-    return this.string(this.#record('symbols', row, 1));
+    return this.string(this.#symbols.field(row, 1));
   }
 
   symbol(row: number, file = this.symbolFile(row)): SymbolInfo {
-    const field = (n: number): number => this.#record('symbols', row, n);
+    const field = (n: number): number => this.#symbols.field(row, n);
     const name = this.string(field(0));
     const qualifiedName = this.string(field(1));
     const language = this.language(file);
@@ -441,7 +364,7 @@ export class SymbolSegment {
   // References.
 
   reference(row: number, file = this.#fileOfRow(row, 5)): ReferenceRecord {
-    const field = (n: number): number => this.#record('references', row, n);
+    const field = (n: number): number => this.#references.field(row, n);
     const packed = field(2);
     return { name: this.string(field(0)), kind: REFERENCE_KINDS[packed & 1]!, line: field(1), column: packed >>> 1, file };
   }
@@ -472,7 +395,7 @@ export class SymbolSegment {
   pack(files: number[]): PackedFiles {
     // Packing much of a segment (a fold) touches nearly every string block, in no useful order
     // (names are stored sorted): inflate them all once instead of block by block through the cache.
-    if (files.length > this.#counts.files / 8) this.#allStrings ??= this.#inflateAll();
+    if (files.length > this.#counts.files / 8) this.#strings.loadAll();
     const batch = new PackedBuilder();
     for (const file of files) {
       const path = this.path(file);
