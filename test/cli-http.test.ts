@@ -43,12 +43,12 @@ test('SEXTANT_TRANSPORT and SEXTANT_MCP_PORT choose the transport and port; --po
   await flagWins.exit;
 });
 
-test('a port already in use: a clear message naming it, exit 1', async () => {
+test('a port already in use: a clear message naming it, exit 2', async () => {
   const port = await freePort();
   const first = startServer(['serve', '--transport', 'http', '--port', String(port)]);
   await first.waitForStderr(/Health:/);
   const second = await runCli(['serve', '--transport', 'http', '--port', String(port)]);
-  assert.is(second.code, 1);
+  assert.is(second.code, 2);
   assert.match(second.stderr, `Port ${port} on 127.0.0.1 is already in use`);
   first.child.kill('SIGTERM');
   await first.exit;
@@ -56,7 +56,7 @@ test('a port already in use: a clear message naming it, exit 1', async () => {
 
 test('a non-loopback bind needs a token; with SEXTANT_AUTH_TOKEN it starts and demands it', async () => {
   const refused = await runCli(['serve', '--transport', 'http', '--bind', '0.0.0.0', '--port', '0']);
-  assert.is(refused.code, 1);
+  assert.is(refused.code, 2);
   assert.match(refused.stderr, 'Refusing to listen on 0.0.0.0 without an auth token');
   const port = await freePort();
   const server = startServer(['serve', '--transport', 'http', '--bind', '0.0.0.0', '--port', String(port)], { SEXTANT_AUTH_TOKEN: 'tok' });

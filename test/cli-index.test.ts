@@ -49,7 +49,7 @@ test('search prints path:line:col: text like rg, --json for machines, filters by
   assert.match(glob.stdout, 'src/util.ts-2-');
 });
 
-test('exit 1 when nothing matches, 2 for a bad regex, an unindexed folder or a missing path', async () => {
+test('exit 1 when nothing matches, 2 for a bad regex, an unindexed folder or a missing path, for every command', async () => {
   assert.is((await runCli(['search', 'no-such-text-anywhere', project], '', env)).code, 1);
   const bad = await runCli(['search', 'a(b', project, '--regex'], '', env);
   assert.is(bad.code, 2);
@@ -61,7 +61,7 @@ test('exit 1 when nothing matches, 2 for a bad regex, an unindexed folder or a m
   assert.is(missing.code, 2);
   assert.match(missing.stderr, 'No such directory: /no/such/dir');
   const missingIndex = await runCli(['index', '/no/such/dir'], '', env);
-  assert.is(missingIndex.code, 1);
+  assert.is(missingIndex.code, 2, 'an error is 2 for every command');
   assert.match(missingIndex.stderr, 'No such directory');
 });
 
@@ -74,8 +74,70 @@ test('outline lists a file\'s symbols with their lines; --json gives the details
   assert.equal(json.symbols.map((s) => [s.kind, s.name, s.line]), [['function', 'main', 1]]);
   writeFileSync(join(project, 'notes.xyz'), 'plain text\n');
   const unknown = await runCli(['outline', join(project, 'notes.xyz')], '', env);
-  assert.is(unknown.code, 1);
+  assert.is(unknown.code, 2);
   assert.match(unknown.stderr, 'No symbol support');
+});
+
+test('from a subdirectory the project is found upward and the search covers that directory, as rg does', async () => {
+  mkdirSync(join(project, 'src/deep'), { recursive: true });
+  writeFileSync(join(project, 'src/deep/inner.ts'), 'export const hello_inner = 1;\n');
+  assert.is((await runCli(['sync', project], '', env)).code, 0);
+  const fromSub = await runCli(['search', 'hello'], '', env, join(project, 'src/deep'));
+  assert.is(fromSub.code, 0, fromSub.stderr);
+  assert.equal(fromSub.stdout.trim().split('\n'), ['src/deep/inner.ts:1:14: export const hello_inner = 1;'], 'only the subdirectory, paths project-relative');
+  const fromSrc = await runCli(['search', 'hello', '--glob', '*.ts'], '', env, join(project, 'src'));
+  assert.equal(fromSrc.stdout.trim().split('\n').map((line) => line.split(':')[0]), ['src/util.ts', 'src/util.ts'], 'a glob is relative to the directory searched');
+  const symbols = await runCli(['symbols', 'hello'], '', env, join(project, 'src/deep'));
+  assert.is(symbols.code, 0, symbols.stderr);
+  assert.match(symbols.stdout, 'src/util.ts:1: function hello', 'symbols come from the whole project');
+  const status = JSON.parse((await runCli(['status', '--json'], '', env, join(project, 'src/deep'))).stdout) as { root: string; indexed: boolean };
+  assert.equal([status.root, status.indexed], [project, true]);
+  const outside = await runCli(['search', 'hello'], '', env, realpathSync(mkdtempSync(join(tmpdir(), 'sextant-elsewhere-'))));
+  assert.is(outside.code, 2);
+  assert.match(outside.stderr, 'is not indexed yet');
+});
+
+test('bad flag values, an empty query, unknown flags and unreadable files are usage errors (exit 2) with a clear message', async () => {
+  for (const [args, message] of [
+    [['search', 'hello', project, '--limit', 'abc'], '--limit must be a whole number of at least 1 (got "abc")'],
+    [['search', 'hello', project, '--limit', '-5'], '--limit must be a whole number of at least 1 (got "-5")'],
+    [['search', 'hello', project, '--limit', '0'], '--limit must be a whole number of at least 1 (got "0")'],
+    [['search', 'hello', project, '--context', '-1'], '--context must be a whole number of at least 0 (got "-1")'],
+    [['symbols', 'hello', project, '--limit', '2.5'], '--limit must be a whole number of at least 1 (got "2.5")'],
+    [['search', '', project], 'the query is empty'],
+    [['symbols', '', project], 'the name is empty'],
+    [['index', join(project, 'src/util.ts')], 'is a file, not a directory'],
+    [['outline', join(project, 'no-such.ts')], `No such file: ${join(project, 'no-such.ts')}`],
+    [['outline', join(project, 'src')], 'is a directory: outline takes one source file'],
+  ] as const) {
+    const run = await runCli([...args], '', env);
+    assert.is(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, message, args.join(' '));
+    assert.not.match(run.stderr, /ENOENT|EISDIR|    at /, 'no errno names or stack traces');
+  }
+  const unknown = await runCli(['search', 'hello', project, '--bogus-flag'], '', env);
+  assert.is(unknown.code, 2);
+  assert.is((unknown.stderr.match(/bogus/gi) ?? []).length, 1, `the flag is named once: ${unknown.stderr}`);
+  const ok = await runCli(['search', 'hello', project, '--limit', '1', '--context', '0'], '', env);
+  assert.is(ok.code, 0, ok.stderr);
+  assert.is(ok.stdout.trim().split('\n').length, 1);
+});
+
+test('a reader that stops early (| head -1) ends the command quietly with status 0, as rg does', async () => {
+  const { spawn } = await import('node:child_process');
+  const { BIN } = await import('./helpers/process.js');
+  for (let i = 0; i < 40; i++) writeFileSync(join(project, `src/many-${i}.ts`), Array.from({ length: 200 }, (_, n) => `export const hello_${i}_${n} = ${n};`).join('\n'));
+  assert.is((await runCli(['sync', project], '', env)).code, 0);
+  for (const args of [['search', 'hello', project, '--limit', '8000'], ['symbols', 'hello', project, '--limit', '5000']]) {
+    // The reading end is closed before the command writes: every write meets a closed pipe.
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.is(code, 0, `${args[0]}: ${stderr}`);
+    assert.not.match(stderr, 'EPIPE');
+  }
 });
 
 test.run();

@@ -46,9 +46,9 @@ test('--log-level silent keeps stderr quiet; debug says more', async () => {
   assert.match(chatty.stderr, 'Ignored notification "notifications/unknown"');
 });
 
-test('replay of a missing file exits 1 with a clear message', async () => {
+test('replay of a missing file exits 2 with a clear message', async () => {
   const { code, stderr } = await runCli(['replay', 'no/such/file.jsonl']);
-  assert.is(code, 1);
+  assert.is(code, 2);
   assert.match(stderr, 'no/such/file.jsonl');
 });
 

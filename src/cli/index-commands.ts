@@ -1,5 +1,5 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
-import { buildIndex, resolveRoot, type IndexProgress } from '../index/indexer.js';
+import { buildIndex, findIndexedProject, resolveRoot, type IndexProgress } from '../index/indexer.js';
 import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
 import type { SymbolsSummary } from '../index/symbols/build.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
@@ -95,8 +95,15 @@ export async function indexCommand(path: string, output: Output, force = false):
   return 0;
 }
 
+/** The indexed project holding `path` (it, or its nearest indexed ancestor), or NotIndexedError. */
+function projectOf(path: string): { root: string; sub: string } {
+  const found = findIndexedProject(path);
+  if (!found) throw new NotIndexedError(resolveRoot(path));
+  return found;
+}
+
 export function symbolsCommand(name: string, path: string, options: { kind?: string; limit: number; json: boolean }, output: Output): number {
-  const root = resolveRoot(path);
+  const { root } = projectOf(path);
   const store = new IndexStore(root);
   if (!store.readManifest()) throw new NotIndexedError(root);
   const symbols = SymbolIndex.open(store);
@@ -117,7 +124,7 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
 }
 
 export async function syncCommand(path: string, output: Output): Promise<number> {
-  const summary = await syncIndex(path);
+  const summary = await syncIndex(projectOf(path).root);
   output.out(`Synced ${summary.root}: ${summary.added} added, ${summary.changed} changed, ${summary.deleted} deleted in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
   if (summary.mergeDue) {
     const merge = mergeDeltas(summary.root);
@@ -141,7 +148,10 @@ export async function syncCommand(path: string, output: Output): Promise<number>
 
 export async function searchCommand(path: string, query: SearchQuery & { json?: boolean }, output: Output): Promise<number> {
   const { json, ...search } = query;
-  const service = new SearchService(resolveRoot(path));
+  // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
+  const { root, sub } = projectOf(path);
+  if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
+  const service = new SearchService(root);
   let result;
   try {
     result = await service.search(search);
@@ -167,7 +177,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
 }
 
 export function statusCommand(path: string, json: boolean, output: Output): number {
-  const root = resolveRoot(path);
+  const root = findIndexedProject(path)?.root ?? resolveRoot(path);
   const store = new IndexStore(root);
   let manifest: Manifest | undefined;
   let problem: { code: string; message: string } | undefined;
@@ -215,11 +225,31 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   return 0;
 }
 
+/** What went wrong reading `file`, said for a person (no errno names). */
+function fileProblem(file: string, error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return `No such file: ${file}`;
+    case 'EACCES':
+    case 'EPERM':
+      return `Permission denied reading ${file}`;
+    case 'EISDIR':
+      return `${file} is a directory: outline takes one source file`;
+    default:
+      return `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 export async function outlineCommand(file: string, json: boolean, output: Output): Promise<number> {
   const { readFile } = await import('node:fs/promises');
   const { detectLanguage } = await import('../index/languages.js');
   const { SymbolExtractor } = await import('../index/symbols/extract.js');
-  const source = await readFile(file, 'utf8');
+  let source: string;
+  try {
+    source = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(fileProblem(file, error));
+  }
   const language = detectLanguage(file, source.slice(0, 200));
   if (!SymbolExtractor.supports(language)) throw new Error(`No symbol support for ${language ?? 'this file type'} (${file})`);
   const { symbols } = await (await SymbolExtractor.create()).extract(language!, source);

@@ -14,7 +14,10 @@ function terminal(): Output {
 }
 import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 
-/** Lookups answer like rg: 0 found, 1 nothing found, 2 failed (with the reason on stderr). */
+/**
+ * Every command exits like rg: 0 found (or done), 1 nothing found (or, for replay, differences),
+ * 2 failed, with the reason on stderr. The README has the table.
+ */
 async function lookupExitCode(run: () => number | Promise<number>): Promise<number> {
   try {
     return await run();
@@ -24,11 +27,33 @@ async function lookupExitCode(run: () => number | Promise<number>): Promise<numb
   }
 }
 
+/** A count flag: an integer of at least `min`, or a usage error naming the flag and the value. */
+function count(flag: string, min: number): (value: unknown) => number {
+  return (value) => {
+    // Given twice, the last one counts (as with every other flag).
+    const given = Array.isArray(value) ? value.at(-1) : value;
+    const number = typeof given === 'string' && given.trim() !== '' ? Number(given) : typeof given === 'number' ? given : NaN;
+    if (!Number.isInteger(number) || number < min) throw new UsageError(`--${flag} must be a whole number of at least ${min} (got ${JSON.stringify(given)})`);
+    return number;
+  };
+}
+
+/** A reader that stopped reading (`sextant search x | head -1`) ends the command quietly, as rg does. */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 /** A mistake in how the command was called: exit code 2, like yargs' own usage errors. */
 class UsageError extends Error {}
 
 export async function main(argv: string[]): Promise<void> {
+  quietOnClosedPipe(process.stdout);
   await yargs(argv)
+    // Flags keep their one spelling: an unknown --some-flag is reported once, not also as someFlag.
+    .parserConfiguration({ 'camel-case-expansion': false })
     .scriptName('sextant')
     .usage('$0 <command> [options]')
     .option('log-level', {
@@ -107,7 +132,7 @@ export async function main(argv: string[]): Promise<void> {
         const { replayCommand } = await import('./replay.js');
         const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line) };
         if (args.profile !== undefined) options.profile = args.profile;
-        process.exitCode = await replayCommand(options);
+        process.exitCode = await lookupExitCode(() => replayCommand(options));
       },
     )
     .command(
@@ -115,7 +140,7 @@ export async function main(argv: string[]): Promise<void> {
       'Build the search index of a project (default: the current directory)',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
       async (args) => {
-        process.exitCode = await indexCommand(args.path, terminal(), args.force);
+        process.exitCode = await lookupExitCode(() => indexCommand(args.path, terminal(), args.force));
       },
     )
     .command(
@@ -123,7 +148,7 @@ export async function main(argv: string[]): Promise<void> {
       'Bring the index up to date: re-read only new and changed files',
       (y) => y.positional('path', { type: 'string', default: '.' }),
       async (args) => {
-        process.exitCode = await syncCommand(args.path, terminal());
+        process.exitCode = await lookupExitCode(() => syncCommand(args.path, terminal()));
       },
     )
     .command(
@@ -137,10 +162,11 @@ export async function main(argv: string[]): Promise<void> {
           .option('case-sensitive', { type: 'boolean', default: false })
           .option('path-glob', { alias: 'glob', type: 'string', describe: 'Only paths matching this glob' })
           .option('lang', { type: 'string', describe: 'Only files of this language' })
-          .option('limit', { type: 'number', default: 100 })
-          .option('context', { type: 'number', default: 0, describe: 'Lines of context around each match' })
+          .option('limit', { type: 'string', default: '100', coerce: count('limit', 1) })
+          .option('context', { type: 'string', default: '0', describe: 'Lines of context around each match', coerce: count('context', 0) })
           .option('json', { type: 'boolean', default: false }),
       async (args) => {
+        if (args.query === '') throw new UsageError('the query is empty: give the text (or, with --regex, the pattern) to search for');
         const query: Parameters<typeof searchCommand>[1] = {
           pattern: args.query,
           regex: args.regex,
@@ -162,9 +188,10 @@ export async function main(argv: string[]): Promise<void> {
           .positional('name', { type: 'string', demandOption: true })
           .positional('path', { type: 'string', default: '.' })
           .option('kind', { choices: SYMBOL_KINDS, describe: 'Only symbols of this kind' })
-          .option('limit', { type: 'number', default: 50 })
+          .option('limit', { type: 'string', default: '50', coerce: count('limit', 1) })
           .option('json', { type: 'boolean', default: false }),
       async (args) => {
+        if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
         const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
         if (args.kind) options.kind = args.kind;
         process.exitCode = await lookupExitCode(() => symbolsCommand(args.name, args.path, options, terminal()));
@@ -175,15 +202,15 @@ export async function main(argv: string[]): Promise<void> {
       'List the symbols of one source file (functions, classes, methods…) with their lines',
       (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
       async (args) => {
-        process.exitCode = await outlineCommand(args.file, args.json, terminal());
+        process.exitCode = await lookupExitCode(() => outlineCommand(args.file, args.json, terminal()));
       },
     )
     .command(
       'status [path]',
       'Show what is indexed for a project, and any interrupted job',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false }),
-      (args) => {
-        process.exitCode = statusCommand(args.path, args.json, terminal());
+      async (args) => {
+        process.exitCode = await lookupExitCode(() => statusCommand(args.path, args.json, terminal()));
       },
     )
     .strict()
@@ -198,7 +225,7 @@ export async function main(argv: string[]): Promise<void> {
       }
       if (error) {
         process.stderr.write(`sextant: ${error.message}\n`);
-        process.exit(1);
+        process.exit(2);
       }
       process.stderr.write(`sextant: ${message}\nRun "sextant --help" for usage.\n`);
       process.exit(2);
@@ -221,7 +248,7 @@ const WORKER_MODULES: Record<string, () => Promise<unknown>> = {
 if (isMainThread) {
   main(hideBin(process.argv)).catch((error: unknown) => {
     process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    process.exit(2);
   });
 } else {
   const role = (workerData as { role?: unknown } | null)?.role;

@@ -112,9 +112,9 @@ export function initializeLine(id: number | string = 1, protocolVersion = '2025-
 }
 
 /** Runs the CLI to completion and returns its output. */
-export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
