@@ -82,7 +82,7 @@ test('a manifest with wrongly typed fields is index_corrupt naming the field, ne
   assert.match(status.stdout, 'index_corrupt');
   writeFileSync(store.manifestPath, JSON.stringify({ ...manifest, segments: ['s', '../../../etc/passwd'] }));
   const sync = await cli(['sync', root], home);
-  assert.is(sync.code, 1);
+  assert.is(sync.code, 2, 'an error is exit 2 for every command');
   assert.match(sync.stderr, '"segments"');
   assert.not.match(sync.stderr, 'ENOENT');
   // Without --force too: an unreadable index has nothing to keep.
