@@ -16,7 +16,7 @@ import type { RootsClient } from '../workspace/roots.js';
 export const WORKSPACE_PROPERTY = {
   type: 'string',
   description:
-    'Absolute path of the project to work on. Default: the project detected for this session (client roots, then the project_path URL parameter, then SEXTANT_PROJECT, then the working directory).',
+    "Absolute path of the project to work on. Default: the project detected for this session (client roots, then the project_path URL parameter, then SEXTANT_PROJECT or the server's first --workspace, then the server's working directory if it was started with --project-from-cwd).",
 };
 
 export interface ProjectToolDefinition extends Omit<ToolDefinition, 'run'> {
