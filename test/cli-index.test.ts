@@ -123,6 +123,32 @@ test('bad flag values, an empty query, unknown flags and unreadable files are us
   assert.is(ok.stdout.trim().split('\n').length, 1);
 });
 
+test('files over the size limit are named wherever the index is reported, and a search says it could not look in them', async () => {
+  const big = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-big-')));
+  writeFileSync(join(big, 'small.ts'), 'export const needle_small = 1;\n');
+  writeFileSync(join(big, 'huge.ts'), `export const needle_huge = 1;\n${'// padding\n'.repeat(400)}`);
+  const limited = { ...env, SEXTANT_MAX_FILE_BYTES: '2000' };
+  const indexed = await runCli(['index', big], '', limited);
+  assert.is(indexed.code, 0, indexed.stderr);
+  assert.match(indexed.stdout, 'skipped 1 tooLarge (huge.ts)');
+  const status = await runCli(['status', big], '', limited);
+  assert.match(status.stdout, 'skipped 1 tooLarge (huge.ts)');
+  const statusJson = JSON.parse((await runCli(['status', big, '--json'], '', limited)).stdout) as { skipped: Record<string, number>; skippedExamples: Record<string, string[]> };
+  assert.equal([statusJson.skipped.tooLarge, statusJson.skippedExamples.tooLarge], [1, ['huge.ts']]);
+  const search = await runCli(['search', 'needle', big], '', limited);
+  assert.is(search.code, 0, search.stderr);
+  assert.equal(search.stdout.trim().split('\n'), ['small.ts:1:14: export const needle_small = 1;']);
+  assert.match(search.stderr, 'note: 1 file was not indexed (too large or unreadable), so not searched: huge.ts');
+  // The default limit (16 MiB) takes it, and a bad limit is refused.
+  assert.is((await runCli(['index', big], '', env)).code, 0);
+  const found = await runCli(['search', 'needle', big], '', env);
+  assert.equal(found.stdout.trim().split('\n').map((line) => line.split(':')[0]), ['huge.ts', 'small.ts']);
+  assert.not.match(found.stderr, 'note:');
+  const bad = await runCli(['index', big], '', { ...env, SEXTANT_MAX_FILE_BYTES: 'lots' });
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, 'SEXTANT_MAX_FILE_BYTES must be a whole number of bytes');
+});
+
 test('a reader that stops early (| head -1) ends the command quietly with status 0, as rg does', async () => {
   const { spawn } = await import('node:child_process');
   const { BIN } = await import('./helpers/process.js');

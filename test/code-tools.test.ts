@@ -261,6 +261,29 @@ test('output budget: a result that would be too large is cut whole items at a ti
   }
 });
 
+test('search_code says when files it could not search (over the size limit) may hold matches: partial, with the files named', async () => {
+  const root = fixtureCopy('polyglot');
+  writeFileSync(join(root, 'src/oversized.ts'), `export const getUserById_shadow = 1;\n${'// filler line\n'.repeat(300)}`);
+  const saved = process.env.SEXTANT_MAX_FILE_BYTES;
+  process.env.SEXTANT_MAX_FILE_BYTES = '3000';
+  const h = await projectHarness({ workspaces: [root] }, mkdtempSync(join(tmpdir(), 'sextant-home-')));
+  const client = await sdkClient(h.http.urls.mcp);
+  try {
+    await call(client, 'index_repo');
+    const found = await call(client, 'search_code', { query: 'getUserById' });
+    assert.is(found.structuredContent!.result_completeness, 'partial');
+    assert.equal(found.structuredContent!.unsearched_files, { count: 1, examples: ['src/oversized.ts'] });
+    assert.match(found.structuredContent!.note as string, 'not indexed (too large or unreadable), so not searched: src/oversized.ts');
+    assert.ok(results(found).length > 0, 'the rest is still found');
+    assert.equal(h.problems(), [], 'the new field is in the output schema');
+  } finally {
+    if (saved === undefined) delete process.env.SEXTANT_MAX_FILE_BYTES;
+    else process.env.SEXTANT_MAX_FILE_BYTES = saved;
+    await client.close();
+    await h.close();
+  }
+});
+
 test('--auto-index: an unindexed project starts indexing; searches answer from a direct scan, marked partial, then from the index', async () => {
   const root = fixtureCopy('polyglot');
   const h = await projectHarness({ workspaces: [root] }, mkdtempSync(join(tmpdir(), 'sextant-home-')), { autoIndex: true });

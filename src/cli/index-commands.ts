@@ -3,6 +3,7 @@ import { buildIndex, findIndexedProject, resolveRoot, type IndexProgress } from 
 import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
 import type { SymbolsSummary } from '../index/symbols/build.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
+import { unsearchedFiles } from '../index/manifest.js';
 import { readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import { mergeDeltas } from '../index/merge.js';
 import { SearchService } from '../index/search-service.js';
@@ -47,6 +48,17 @@ function symbolProgress(output: Output): (done: number, total: number, symbols: 
   };
 }
 
+/** Skipped files by reason, with the first few named: `3 tooLarge (a.bin, b.json, …)`. */
+function skippedLine(counts: Record<string, number>, examples: Record<string, string[]> = {}): string {
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([why, n]) => {
+      const named = examples[why] ?? [];
+      return `${n} ${why}${named.length > 0 ? ` (${named.join(', ')}${n > named.length ? ', …' : ''})` : ''}`;
+    })
+    .join(', ');
+}
+
 function symbolsLine(summary: SymbolsSummary): string {
   const written = summary.written === 'nothing' ? 'nothing to write' : summary.written === 'delta' ? 'written as a delta' : 'written';
   return `${summary.symbols} in ${summary.files} files (${summary.parsed} parsed, ${summary.reused} unchanged, ${summary.deleted} removed; ${written})`;
@@ -84,7 +96,7 @@ export async function indexCommand(path: string, output: Output, force = false):
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
-  const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0).map(([why, n]) => `${n} ${why}`).join(', ');
+  const skipped = skippedLine(summary.skipped, summary.skippedExamples);
   output.out(
     `Indexed ${summary.files} files (${mb} MB) in ${(summary.durationMs / 1000).toFixed(2)} s (${rate} MB/s); ` +
       `text index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
@@ -152,6 +164,11 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   const { root, sub } = projectOf(path);
   if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
   const service = new SearchService(root);
+  const left = new IndexStore(root).readManifest();
+  const unsearched = left ? unsearchedFiles(left) : undefined;
+  if (unsearched) {
+    output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
+  }
   let result;
   try {
     result = await service.search(search);
@@ -202,6 +219,7 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     bytes: manifest?.bytes ?? 0,
     updatedAt: manifest?.updatedAt ?? null,
     skipped: manifest?.skipped ?? {},
+    skippedExamples: manifest?.skippedExamples ?? {},
     indexDir: store.dir,
     interruptedJob: interrupted ? { ...interrupted, resumeCommand: resumeCommand(interrupted, root) } : null,
     error: problem ?? null,
@@ -216,7 +234,8 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   else if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
   else {
     const symbolLine = symbols ? `${symbols.symbols} symbols in ${symbols.files} files, updated ${symbols.updatedAt}` : 'no symbols yet';
-    output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}; ${symbolLine}\n${diskLine(store, manifest.bytes)}\n`);
+    const skipped = skippedLine(manifest.skipped, manifest.skippedExamples);
+    output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}; ${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`);
   }
   if (interrupted) {
     const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';

@@ -8,8 +8,30 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'no
 import { join, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
-/** Files larger than this are not indexed (generated bundles, data dumps). */
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+/**
+ * Files larger than this are not indexed (data dumps, archives posing as text). Large source
+ * files are indexed in blocks, so this can be generous; SEXTANT_MAX_FILE_BYTES overrides it.
+ */
+export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** Skipped files named per reason (the counts cover all of them). */
+export const SKIPPED_EXAMPLES = 5;
+
+export class MaxFileBytesError extends Error {
+  readonly code = 'SEXTANT_ERR_CONFIG';
+  constructor(value: string) {
+    super(`SEXTANT_MAX_FILE_BYTES must be a whole number of bytes, at least 1 (got ${JSON.stringify(value)})`);
+    this.name = 'MaxFileBytesError';
+  }
+}
+
+/** The size limit in force: SEXTANT_MAX_FILE_BYTES when set (validated), else the default. */
+export function maxFileBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.SEXTANT_MAX_FILE_BYTES;
+  if (value === undefined || value === '') return DEFAULT_MAX_FILE_BYTES;
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 1) throw new MaxFileBytesError(value);
+  return number;
+}
 
 export interface DiscoveredFile {
   /** Relative to the workspace root, with `/` separators. */
@@ -20,7 +42,9 @@ export interface DiscoveredFile {
 
 export interface DiscoveryResult {
   files: DiscoveredFile[];
-  skipped: { ignored: number; tooLarge: number; outsideLinks: number; unreadable: number };
+  skipped: { ignored: number; tooLarge: number; outsideLinks: number; brokenLinks: number; unreadable: number };
+  /** The first few files skipped for each reason that leaves text unsearched (too large, unreadable). */
+  examples: Record<string, string[]>;
 }
 
 export interface DiscoveryOptions {
@@ -58,10 +82,16 @@ function isIgnored(path: string, isDirectory: boolean, levels: Rules[]): boolean
 }
 
 export function discover(root: string, options: DiscoveryOptions = {}): DiscoveryResult {
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const limit = options.maxFileBytes ?? maxFileBytes();
   const realRoot = realpathSync(root);
   const files: DiscoveredFile[] = [];
-  const skipped = { ignored: 0, tooLarge: 0, outsideLinks: 0, unreadable: 0 };
+  const skipped = { ignored: 0, tooLarge: 0, outsideLinks: 0, brokenLinks: 0, unreadable: 0 };
+  const examples: Record<string, string[]> = {};
+  const note = (reason: 'tooLarge' | 'unreadable', path: string): void => {
+    skipped[reason]++;
+    const list = (examples[reason] ??= []);
+    if (list.length < SKIPPED_EXAMPLES) list.push(path);
+  };
 
   const rootRules = ignore();
   for (const extra of [join(realRoot, '.git', 'info', 'exclude'), join(realRoot, '.sextantignore')]) {
@@ -78,7 +108,7 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      skipped.unreadable++;
+      note('unreadable', rel === '' ? '.' : rel);
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -94,7 +124,7 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
         try {
           target = realpathSync(absolute);
         } catch {
-          skipped.unreadable++;
+          skipped.brokenLinks++; // a link to nothing: no text is missing
           continue;
         }
         if (target !== realRoot && !target.startsWith(realRoot + sep)) {
@@ -119,11 +149,11 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
       try {
         stats = entry.isSymbolicLink() ? statSync(absolute) : lstatSync(absolute);
       } catch {
-        skipped.unreadable++;
+        note('unreadable', path);
         continue;
       }
-      if (stats.size > maxFileBytes) {
-        skipped.tooLarge++;
+      if (stats.size > limit) {
+        note('tooLarge', path);
         continue;
       }
       files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
@@ -133,7 +163,7 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
   if (options.under === undefined || options.under === '') walk(realRoot, '', top);
   else if (!isIgnoredPath(realRoot, options.under)) walk(join(realRoot, options.under), options.under, ancestorRules(realRoot, options.under, top));
   options.onProgress?.(scanned);
-  return { files, skipped };
+  return { files, skipped, examples };
 }
 
 /** The rule sets in force inside `path`'s parent: `base` plus each ancestor's .gitignore (the root's included). */

@@ -5,7 +5,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
-import { discover, type DiscoveryOptions } from './discovery.js';
+import { discover, SKIPPED_EXAMPLES, type DiscoveryOptions } from './discovery.js';
 import { cpus } from 'node:os';
 import { addExtracted, buildPartitions, extract, type BuiltPartition } from './extract.js';
 import { Segment, SegmentBuilder } from './segment.js';
@@ -39,6 +39,8 @@ export interface BuildSummary {
   bytes: number;
   unindexed: number;
   skipped: Record<string, number>;
+  /** The first few files skipped for each reason. */
+  skippedExamples: Record<string, string[]>;
   indexBytes: number;
   durationMs: number;
 }
@@ -105,7 +107,7 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   const discoveryOptions: DiscoveryOptions = { onProgress: (scanned) => options.onProgress?.({ stage: 'discovery', scanned }) };
   if (options.signal) discoveryOptions.signal = options.signal;
   if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
-  const { files, skipped } = discover(root, discoveryOptions);
+  const { files, skipped, examples } = discover(root, discoveryOptions);
   options.onProgress?.({ stage: 'discovery', scanned: files.length });
   const counts: Record<string, number> = { ...skipped, binary: 0 };
 
@@ -146,6 +148,11 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   const bytes = partitions.reduce((sum, partition) => sum + partition.bytes, 0);
   const unindexed = partitions.reduce((sum, partition) => sum + partition.unindexed, 0);
   const named = partitions.map((partition, p) => ({ name: newSegmentName(String(p)), data: partition.data }));
+  // What was discovered but is not in a segment is not text: the next sync need not read it again.
+  const indexed = new Set(named.flatMap((segment) => new Segment(segment.data).files.map((file) => file.path)));
+  const nonText = files.filter((file) => !indexed.has(file.path));
+  store.writeNonText(new Map(nonText.map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }])));
+  if (nonText.length > 0) examples.binary = nonText.slice(0, SKIPPED_EXAMPLES).map((file) => file.path);
   const now = new Date().toISOString();
   const manifest: Manifest = {
     format: INDEX_FORMAT_VERSION,
@@ -157,14 +164,12 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
     files: partitions.reduce((sum, partition) => sum + partition.files, 0),
     bytes,
     skipped: counts,
+    ...(Object.keys(examples).length > 0 ? { skippedExamples: examples } : {}),
   };
-  // What was discovered but is not in a segment is not text: the next sync need not read it again.
-  const indexed = new Set(named.flatMap((segment) => new Segment(segment.data).files.map((file) => file.path)));
-  store.writeNonText(new Map(files.filter((file) => !indexed.has(file.path)).map((file) => [file.path, { size: file.size, mtimeMs: file.mtimeMs }])));
   store.commit(manifest, named);
   store.endJob();
   const durationMs = Date.now() - started;
   options.onProgress?.({ stage: 'done', files: manifest.files, bytes, durationMs });
   const indexBytes = named.reduce((sum, segment) => sum + segment.data.length, 0);
-  return { root, files: manifest.files, bytes, unindexed, skipped: counts, indexBytes, durationMs };
+  return { root, files: manifest.files, bytes, unindexed, skipped: counts, skippedExamples: examples, indexBytes, durationMs };
 }

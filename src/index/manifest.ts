@@ -18,6 +18,8 @@ export interface Manifest {
   files: number;
   bytes: number;
   skipped: Record<string, number>;
+  /** The first few files skipped for each reason (the counts in `skipped` cover them all). */
+  skippedExamples?: Record<string, string[]>;
 }
 
 /** A new segment's name: unique even for two commits in one millisecond (a name is never reused). */
@@ -74,6 +76,17 @@ export function parseManifest(text: string, root?: string): Manifest {
   if (typeof skipped !== 'object' || skipped === null || Array.isArray(skipped) || !Object.values(skipped).every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
     throw bad('"skipped" is not a table of counts');
   }
+  const examples = manifest.skippedExamples;
+  if (examples !== undefined && (typeof examples !== 'object' || examples === null || Array.isArray(examples) || !Object.values(examples).every((list) => Array.isArray(list) && list.every((path) => typeof path === 'string')))) {
+    throw bad('"skippedExamples" is not a table of path lists');
+  }
   return manifest as unknown as Manifest;
 }
 
+/** Text the index left out (too large, unreadable when read): a search cannot vouch for it. */
+export function unsearchedFiles(manifest: Manifest): { count: number; examples: string[] } | undefined {
+  const reasons = ['tooLarge', 'unreadable'];
+  const count = reasons.reduce((sum, reason) => sum + (manifest.skipped[reason] ?? 0), 0);
+  if (count === 0) return undefined;
+  return { count, examples: reasons.flatMap((reason) => manifest.skippedExamples?.[reason] ?? []) };
+}

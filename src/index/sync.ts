@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES, discover, isIgnoredPath, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
+import { discover, isIgnoredPath, maxFileBytes, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
 import { addExtracted, extractAll } from './extract.js';
 import { resolveRoot, type BuildOptions } from './indexer.js';
 import { mergeDue } from './merge.js';
@@ -51,7 +51,7 @@ export interface SyncOptions extends BuildOptions {
  * `rm -rf` reports the directory, rarely every file in it).
  */
 function lookAt(root: string, paths: string[], options: Pick<DiscoveryOptions, 'maxFileBytes' | 'signal'>): { files: DiscoveredFile[]; covers(path: string): boolean } {
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const limit = options.maxFileBytes ?? maxFileBytes();
   const files = new Map<string, DiscoveredFile>();
   const checked = new Set<string>();
   const subtrees: string[] = [];
@@ -65,7 +65,7 @@ function lookAt(root: string, paths: string[], options: Pick<DiscoveryOptions, '
       subtrees.push(path); // gone: and whatever was under it
       continue;
     }
-    if (stats.isFile() && stats.size <= maxFileBytes) files.set(path, { path, size: stats.size, mtimeMs: stats.mtimeMs });
+    if (stats.isFile() && stats.size <= limit) files.set(path, { path, size: stats.size, mtimeMs: stats.mtimeMs });
     else if (stats.isDirectory()) {
       subtrees.push(path);
       for (const file of discover(root, { ...options, under: path }).files) files.set(file.path, file);

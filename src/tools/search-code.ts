@@ -9,6 +9,7 @@ import { BadGlobError, workspaceGlob } from '../index/glob.js';
 import { KNOWN_LANGUAGES } from '../index/languages.js';
 import { publicMatch, type Match, type SearchResult } from '../index/search.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
+import { unsearchedFiles } from '../index/manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
@@ -21,6 +22,7 @@ export const MAX_SEARCH_RESULTS = 200;
 export const MAX_CONTEXT_LINES = 10;
 /** Matches gathered and ranked per query; pages are cut from this pool. */
 export const RANKING_POOL = 1_000;
+
 
 const LOW_VALUE_PATHS: Array<[RegExp, number, string]> = [
   [/(^|\/)(node_modules|vendor|third_party|external)\//, 40, 'vendored'],
@@ -166,6 +168,13 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         total_matches: { type: 'integer', minimum: 0, description: `Matches ranked (at most ${RANKING_POOL})` },
         nextCursor: { type: 'string' },
         note: { type: 'string' },
+        unsearched_files: {
+          type: 'object',
+          description: 'Files the index left out as too large or unreadable: a match there would be missing (result_completeness is partial)',
+          properties: { count: { type: 'integer', minimum: 1 }, examples: { type: 'array', items: { type: 'string' } } },
+          required: ['count', 'examples'],
+          additionalProperties: false,
+        },
         candidates: { type: 'integer', minimum: 0 },
         duration_ms: { type: 'number', minimum: 0 },
       },
@@ -228,6 +237,11 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
         notes.push(`More than ${RANKING_POOL} matches: only the first ${RANKING_POOL} (in path order) were ranked; narrow the query or the path.`);
       }
+      const unsearched = manifest ? unsearchedFiles(manifest) : undefined;
+      if (unsearched) {
+        completeness = 'partial';
+        notes.push(`${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''}.`);
+      }
       const structured: Record<string, unknown> = {
         ...statusFields(project, manifest, completeness),
         results: shown.map((item) => item.result),
@@ -235,6 +249,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         candidates: result.stats.candidates,
         duration_ms: result.stats.durationMs,
       };
+      if (unsearched) structured.unsearched_files = unsearched;
       if (next < ranked.length) structured.nextCursor = Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url');
       if (notes.length > 0) structured.note = notes.join(' ');
       const header =
