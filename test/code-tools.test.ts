@@ -275,6 +275,9 @@ test('search_code says when files it could not search (over the size limit) may 
     assert.equal(found.structuredContent!.unsearched_files, { count: 1, examples: ['src/oversized.ts'] });
     assert.match(found.structuredContent!.note as string, 'not indexed (too large or unreadable), so not searched: src/oversized.ts');
     assert.ok(results(found).length > 0, 'the rest is still found');
+    const status = await call(client, 'index_status');
+    assert.equal((status.structuredContent!.skipped_files as Record<string, unknown>).tooLarge, { count: 1, examples: ['src/oversized.ts'] });
+    assert.match(status.content[0]!.text, 'Skipped: 1 tooLarge (src/oversized.ts)');
     assert.equal(h.problems(), [], 'the new field is in the output schema');
   } finally {
     if (saved === undefined) delete process.env.SEXTANT_MAX_FILE_BYTES;

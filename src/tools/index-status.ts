@@ -62,13 +62,23 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
           required: ['segments', 'symbols', 'names', 'references', 'other', 'total'],
           additionalProperties: false,
         },
+        skipped_files: {
+          type: 'object',
+          description: 'Files the index left out, by reason (tooLarge, unreadable, binary, ignored, outsideLinks, brokenLinks): how many, and the first few',
+          additionalProperties: {
+            type: 'object',
+            properties: { count: { type: 'integer', minimum: 1 }, examples: { type: 'array', items: { type: 'string' } } },
+            required: ['count', 'examples'],
+            additionalProperties: false,
+          },
+        },
         updated_at: { type: ['string', 'null'] },
         active_job: { oneOf: [JOB_SCHEMA, { type: 'null' }] },
         last_job: { oneOf: [JOB_SCHEMA, { type: 'null' }], description: 'The last job this server ran for the project, once it ended' },
         interrupted_job: { oneOf: [{ ...JOB_SCHEMA, properties: { ...JOB_SCHEMA.properties, resume_command: { type: 'string' } } }, { type: 'null' }] },
         error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'], additionalProperties: false },
       },
-      required: ['workspace', 'source', 'indexing_status', 'schema_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'disk_bytes', 'updated_at', 'active_job', 'last_job', 'interrupted_job'],
+      required: ['workspace', 'source', 'indexing_status', 'schema_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'disk_bytes', 'skipped_files', 'updated_at', 'active_job', 'last_job', 'interrupted_job'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -99,6 +109,7 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         symbols,
         segments: manifest?.segments.length ?? 0,
         disk_bytes: project.store.sizes(),
+        skipped_files: Object.fromEntries(Object.entries(manifest?.skipped ?? {}).filter(([, count]) => count > 0).map(([reason, count]) => [reason, { count, examples: manifest?.skippedExamples?.[reason] ?? [] }])),
         updated_at: manifest?.updatedAt ?? null,
         active_job: live ? live.snapshot() : running ? describeJob(running) : null,
         last_job: last ? last.snapshot() : null,
@@ -112,6 +123,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
         lines.push(`${manifest.files} files, ${mb(manifest.bytes)}, ${symbols} symbols; updated ${manifest.updatedAt}.`);
         lines.push(`On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, references ${mb(disk.references)}).`);
+        const skipped = Object.entries(structured.skipped_files as Record<string, { count: number; examples: string[] }>).map(([reason, { count, examples }]) => `${count} ${reason}${examples.length > 0 ? ` (${examples.join(', ')}${count > examples.length ? ', …' : ''})` : ''}`);
+        if (skipped.length > 0) lines.push(`Skipped: ${skipped.join(', ')}.`);
       }
       else if (!state.incompatible && !state.corrupt) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
       if (state.incompatible) lines.push(state.incompatible);
