@@ -37,11 +37,17 @@ test('discovery honours .gitignore at every level (deeper rules win), exclude, .
   });
   symlinkSync('/etc/hostname', join(root, 'link-out'));
   symlinkSync(join(root, 'a.ts'), join(root, 'link-in.ts'));
-  const result = discover(root);
+  symlinkSync(join(root, 'no-such-target'), join(root, 'link-nowhere'));
+  const result = discover(root, { maxFileBytes: 1024 * 1024 });
   assert.equal(result.files.map((f) => f.path), ['.gitignore', '.sextantignore', 'a.ts', 'link-in.ts', 'sub/.gitignore', 'sub/deep/y.py', 'sub/keep.log']);
   assert.is(result.skipped.tooLarge, 1);
+  assert.equal(result.examples.tooLarge, ['big.txt'], 'skipped files are named');
   assert.is(result.skipped.outsideLinks, 1);
+  assert.is(result.skipped.brokenLinks, 1);
+  assert.is(result.skipped.unreadable, 0, 'a link to nothing is not unreadable text');
   assert.ok(result.skipped.ignored >= 4);
+  // The default limit (16 MiB) keeps a 2 MiB file.
+  assert.ok(discover(root).files.some((f) => f.path === 'big.txt'));
 });
 
 test('languages: by name, extension and shebang; more than 40 known', async () => {
