@@ -214,6 +214,9 @@ export async function main(argv: string[]): Promise<void> {
       },
     )
     .strict()
+    // Help lines are not wrapped to the terminal's width: yargs lays out the running command's
+    // help after every handler (to have it ready), and wrapping was 20 ms of every command.
+    .wrap(null)
     .version(VERSION)
     .alias('v', 'version')
     .help()
