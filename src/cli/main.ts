@@ -6,7 +6,10 @@ import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { DEFAULT_BIND, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import { VERSION } from '../version.js';
-import { indexCommand, outlineCommand, searchCommand, statusCommand, symbolsCommand, syncCommand, type Output } from './index-commands.js';
+import type { Output, searchCommand, symbolsCommand } from './index-commands.js';
+
+/** The index commands, loaded by the command that runs (`--version` and `--help` load none of the index). */
+const commands = (): Promise<typeof import('./index-commands.js')> => import('./index-commands.js');
 import { SYMBOL_KINDS } from '../index/symbols/types.js';
 
 function terminal(): Output {
@@ -140,7 +143,7 @@ export async function main(argv: string[]): Promise<void> {
       'Build the search index of a project (default: the current directory)',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
       async (args) => {
-        process.exitCode = await lookupExitCode(() => indexCommand(args.path, terminal(), args.force));
+        process.exitCode = await lookupExitCode(async () => (await commands()).indexCommand(args.path, terminal(), args.force));
       },
     )
     .command(
@@ -148,7 +151,7 @@ export async function main(argv: string[]): Promise<void> {
       'Bring the index up to date: re-read only new and changed files',
       (y) => y.positional('path', { type: 'string', default: '.' }),
       async (args) => {
-        process.exitCode = await lookupExitCode(() => syncCommand(args.path, terminal()));
+        process.exitCode = await lookupExitCode(async () => (await commands()).syncCommand(args.path, terminal()));
       },
     )
     .command(
@@ -177,7 +180,7 @@ export async function main(argv: string[]): Promise<void> {
         };
         if (args['path-glob']) query.path = args['path-glob'];
         if (args.lang) query.language = args.lang;
-        process.exitCode = await lookupExitCode(() => searchCommand(args.path, query, terminal()));
+        process.exitCode = await lookupExitCode(async () => (await commands()).searchCommand(args.path, query, terminal()));
       },
     )
     .command(
@@ -194,7 +197,7 @@ export async function main(argv: string[]): Promise<void> {
         if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
         const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
         if (args.kind) options.kind = args.kind;
-        process.exitCode = await lookupExitCode(() => symbolsCommand(args.name, args.path, options, terminal()));
+        process.exitCode = await lookupExitCode(async () => (await commands()).symbolsCommand(args.name, args.path, options, terminal()));
       },
     )
     .command(
@@ -202,7 +205,7 @@ export async function main(argv: string[]): Promise<void> {
       'List the symbols of one source file (functions, classes, methods…) with their lines',
       (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
       async (args) => {
-        process.exitCode = await lookupExitCode(() => outlineCommand(args.file, args.json, terminal()));
+        process.exitCode = await lookupExitCode(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
       },
     )
     .command(
@@ -210,7 +213,7 @@ export async function main(argv: string[]): Promise<void> {
       'Show what is indexed for a project, and any interrupted job',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false }),
       async (args) => {
-        process.exitCode = await lookupExitCode(() => statusCommand(args.path, args.json, terminal()));
+        process.exitCode = await lookupExitCode(async () => (await commands()).statusCommand(args.path, args.json, terminal()));
       },
     )
     .strict()
