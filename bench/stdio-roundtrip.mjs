@@ -90,7 +90,7 @@ async function measure(name, concurrency) {
 }
 
 const rows = [];
-for (const concurrency of [1, 16]) {
+for (const concurrency of [1, 16, 64]) {
   const best = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of Object.keys(servers)) {

@@ -43,12 +43,28 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
     if (--inflight === 0) onIdle?.();
   };
 
-  const send: PeerOptions['send'] = (payload) => {
+  // Messages sent in one turn of the event loop leave in one write: with many requests in
+  // flight, a write (a system call) per answer was the largest single cost of the stdio path.
+  let pending: string[] = [];
+  let flushScheduled = false;
+  const flush = (): void => {
+    flushScheduled = false;
+    if (pending.length === 0) return;
+    const chunk = pending.length === 1 ? pending[0]! : pending.join('');
+    pending = [];
     if (output.writableEnded || output.destroyed) return;
     // Node keeps writes in order; when stdout backs up we stop reading stdin until it drains.
-    if (!output.write(encodeLine(payload))) {
+    if (!output.write(chunk)) {
       input.pause();
       output.once('drain', outputOnDrain);
+    }
+  };
+  const send: PeerOptions['send'] = (payload) => {
+    if (output.writableEnded || output.destroyed) return;
+    pending.push(encodeLine(payload));
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
     }
   };
   const sessionOptions: Parameters<McpServer['createSession']>[0] = { send };
@@ -91,6 +107,7 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
     input.pause();
     if ('unref' in input && typeof input.unref === 'function') input.unref();
     session.close();
+    flush(); // what was sent before the close still leaves, first
     output.off('error', outputOnError);
     if (output.writableEnded || output.destroyed) resolveClosed();
     else output.end(() => resolveClosed());
