@@ -139,10 +139,18 @@ test('files over the size limit are named wherever the index is reported, and a 
   assert.is(search.code, 0, search.stderr);
   assert.equal(search.stdout.trim().split('\n'), ['small.ts:1:14: export const needle_small = 1;']);
   assert.match(search.stderr, 'note: 1 file was not indexed (too large or unreadable), so not searched: huge.ts');
+  // A sync walks the tree again and keeps the account current: a file grown past the limit leaves the index and is named.
+  writeFileSync(join(big, 'small.ts'), `export const needle_small = 2;\n${'// padding\n'.repeat(400)}`);
+  writeFileSync(join(big, 'huge.ts'), 'export const needle_huge = 2;\n');
+  const synced = await runCli(['sync', big], '', limited);
+  assert.is(synced.code, 0, synced.stderr);
+  assert.match((await runCli(['status', big], '', limited)).stdout, 'skipped 1 tooLarge (small.ts)');
+  assert.equal((await runCli(['search', 'needle', big], '', limited)).stdout.trim().split('\n'), ['huge.ts:1:14: export const needle_huge = 2;']);
   // The default limit (16 MiB) takes it, and a bad limit is refused.
   assert.is((await runCli(['index', big], '', env)).code, 0);
   const found = await runCli(['search', 'needle', big], '', env);
   assert.equal(found.stdout.trim().split('\n').map((line) => line.split(':')[0]), ['huge.ts', 'small.ts']);
+  assert.not.match((await runCli(['status', big], '', env)).stdout, 'tooLarge');
   assert.not.match(found.stderr, 'note:');
   const bad = await runCli(['index', big], '', { ...env, SEXTANT_MAX_FILE_BYTES: 'lots' });
   assert.is(bad.code, 2);

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { discover, isIgnoredPath, maxFileBytes, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
+import { discover, isIgnoredPath, maxFileBytes, SKIPPED_EXAMPLES, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
 import { addExtracted, extractAll } from './extract.js';
 import { resolveRoot, type BuildOptions } from './indexer.js';
 import { mergeDue } from './merge.js';
@@ -94,7 +94,8 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     const discoveryOptions: Parameters<typeof discover>[1] = {};
     if (options.signal) discoveryOptions.signal = options.signal;
     if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
-    const { files, covers } = options.paths ? lookAt(root, options.paths, discoveryOptions) : { ...discover(root, discoveryOptions), covers: () => true };
+    const walked = options.paths ? undefined : discover(root, discoveryOptions);
+    const { files, covers } = walked ? { files: walked.files, covers: () => true } : lookAt(root, options.paths!, discoveryOptions);
     options.onProgress?.({ stage: 'discovery', scanned: files.length });
     const present = new Set(files.map((file) => file.path));
     // Files found not to be text before, untouched since, are not read again.
@@ -160,6 +161,16 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
       files: live.size,
       bytes: [...live.values()].reduce((sum, file) => sum + file.size, 0),
     };
+    // A walk of the whole tree knows what is skipped now (a file grown past the limit, say);
+    // a sync of a few paths keeps the last walk's account.
+    if (walked) {
+      const binary = [...nonText.keys()];
+      next.skipped = { ...walked.skipped, binary: binary.length };
+      const examples: Record<string, string[]> = { ...walked.examples };
+      if (binary.length > 0) examples.binary = binary.slice(0, SKIPPED_EXAMPLES);
+      if (Object.keys(examples).length > 0) next.skippedExamples = examples;
+      else delete next.skippedExamples;
+    }
     store.commit(next, [{ name, data: builder.encode() }]);
     store.endJob();
     return { root, added, changed, deleted: deleted.length, read: stale.length, mergeDue: mergeDue(next), durationMs: Date.now() - started };
