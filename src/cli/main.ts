@@ -21,7 +21,7 @@ import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, t
  * Every command exits like rg: 0 found (or done), 1 nothing found (or, for replay, differences),
  * 2 failed, with the reason on stderr. The README has the table.
  */
-async function lookupExitCode(run: () => number | Promise<number>): Promise<number> {
+async function exitCodeOf(run: () => number | Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (error) {
@@ -135,7 +135,7 @@ export async function main(argv: string[]): Promise<void> {
         const { replayCommand } = await import('./replay.js');
         const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line) };
         if (args.profile !== undefined) options.profile = args.profile;
-        process.exitCode = await lookupExitCode(() => replayCommand(options));
+        process.exitCode = await exitCodeOf(() => replayCommand(options));
       },
     )
     .command(
@@ -143,7 +143,7 @@ export async function main(argv: string[]): Promise<void> {
       'Build the search index of a project (default: the current directory)',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
       async (args) => {
-        process.exitCode = await lookupExitCode(async () => (await commands()).indexCommand(args.path, terminal(), args.force));
+        process.exitCode = await exitCodeOf(async () => (await commands()).indexCommand(args.path, terminal(), args.force));
       },
     )
     .command(
@@ -151,7 +151,7 @@ export async function main(argv: string[]): Promise<void> {
       'Bring the index up to date: re-read only new and changed files',
       (y) => y.positional('path', { type: 'string', default: '.' }),
       async (args) => {
-        process.exitCode = await lookupExitCode(async () => (await commands()).syncCommand(args.path, terminal()));
+        process.exitCode = await exitCodeOf(async () => (await commands()).syncCommand(args.path, terminal()));
       },
     )
     .command(
@@ -180,7 +180,7 @@ export async function main(argv: string[]): Promise<void> {
         };
         if (args['path-glob']) query.path = args['path-glob'];
         if (args.lang) query.language = args.lang;
-        process.exitCode = await lookupExitCode(async () => (await commands()).searchCommand(args.path, query, terminal()));
+        process.exitCode = await exitCodeOf(async () => (await commands()).searchCommand(args.path, query, terminal()));
       },
     )
     .command(
@@ -197,7 +197,7 @@ export async function main(argv: string[]): Promise<void> {
         if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
         const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
         if (args.kind) options.kind = args.kind;
-        process.exitCode = await lookupExitCode(async () => (await commands()).symbolsCommand(args.name, args.path, options, terminal()));
+        process.exitCode = await exitCodeOf(async () => (await commands()).symbolsCommand(args.name, args.path, options, terminal()));
       },
     )
     .command(
@@ -205,7 +205,7 @@ export async function main(argv: string[]): Promise<void> {
       'List the symbols of one source file (functions, classes, methods…) with their lines',
       (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
       async (args) => {
-        process.exitCode = await lookupExitCode(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
+        process.exitCode = await exitCodeOf(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
       },
     )
     .command(
@@ -213,7 +213,7 @@ export async function main(argv: string[]): Promise<void> {
       'Show what is indexed for a project, and any interrupted job',
       (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false }),
       async (args) => {
-        process.exitCode = await lookupExitCode(async () => (await commands()).statusCommand(args.path, args.json, terminal()));
+        process.exitCode = await exitCodeOf(async () => (await commands()).statusCommand(args.path, args.json, terminal()));
       },
     )
     .strict()

@@ -5,14 +5,13 @@
  * the caller gets PatternTooExpensiveError, and the next search starts a fresh worker.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
 import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { SharedSegments } from './shared-segments.js';
-import { IndexStore } from './store.js';
+import { fileStamp, IndexStore } from './store.js';
 
 /** How long one search may run before it is stopped. */
 export const DEFAULT_SEARCH_BUDGET_MS = 5_000;
@@ -350,13 +349,8 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number, 
   let seen = '';
   const cache = new ContentCache(cacheBytes);
   return () => {
-    let stamp = '';
-    try {
-      const stats = statSync(manifestPath);
-      stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
-    } catch {
-      // no manifest: open() says the project is not indexed
-    }
+    // No manifest (''): open() says the project is not indexed.
+    const stamp = fileStamp(manifestPath);
     if (!reader || stamp !== seen) {
       reader = IndexReader.open(root, home, { cache, segment: (name) => shared.get(name) });
       seen = stamp;

@@ -177,19 +177,19 @@ export class SegmentBuilder {
 
 /**
  * A segment's files and tombstones from its header alone (the postings are not read, nor the
- * checksum over them checked: a search that opens the segment checks it). `readHead(n)` gives
- * the segment's first n bytes.
+ * checksum over them checked: a search that opens the segment checks it). `read(position,
+ * length)` gives the segment's bytes there.
  */
-export function segmentFiles(readHead: (bytes: number) => Buffer): { files: SegmentFile[]; tombstones: string[] } {
-  const start = readHead(12);
+export function segmentFiles(read: (position: number, length: number) => Buffer): { files: SegmentFile[]; tombstones: string[] } {
+  const start = read(0, 12);
   if (start.length < 12 || start.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('bad magic');
   const headerLength = start.readUInt32LE(8);
-  const head = readHead(12 + headerLength);
-  if (head.length < 12 + headerLength) throw new CorruptSegmentError('header past the end');
+  const header = read(12, headerLength);
+  if (header.length < headerLength) throw new CorruptSegmentError('header past the end');
   try {
-    const header = JSON.parse(head.toString('utf8', 12, 12 + headerLength)) as { files: SegmentFile[]; tombstones?: string[] };
-    if (!Array.isArray(header.files)) throw new Error('no files');
-    return { files: header.files, tombstones: header.tombstones ?? [] };
+    const parsed = JSON.parse(header.toString('utf8')) as { files: SegmentFile[]; tombstones?: string[] };
+    if (!Array.isArray(parsed.files)) throw new Error('no files');
+    return { files: parsed.files, tombstones: parsed.tombstones ?? [] };
   } catch {
     throw new CorruptSegmentError('unreadable header');
   }

@@ -6,11 +6,13 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { IndexStore, SEGMENT_NAME } from './store.js';
+import { fileStamp, IndexStore, SEGMENT_NAME } from './store.js';
 
 export class SharedSegments {
   readonly #store: IndexStore;
   #segments = new Map<string, SharedArrayBuffer>();
+  /** The manifest file the map was made for (inode, mtime, size): a search reads no JSON while it stands. */
+  #stamp = '';
 
   constructor(root: string, home?: string) {
     this.#store = new IndexStore(root, home);
@@ -18,6 +20,9 @@ export class SharedSegments {
 
   /** The current manifest's segments, each read once; empty when there is no readable index (the worker reports why). */
   current(): Map<string, SharedArrayBuffer> {
+    const stamp = fileStamp(this.#store.manifestPath);
+    if (stamp !== '' && stamp === this.#stamp) return this.#segments;
+    this.#stamp = stamp;
     let names: string[];
     try {
       names = this.#store.readManifest()?.segments ?? [];
@@ -42,6 +47,7 @@ export class SharedSegments {
 
   clear(): void {
     this.#segments = new Map();
+    this.#stamp = '';
   }
 }
 

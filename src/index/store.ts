@@ -141,6 +141,19 @@ function symbolSegmentParts(path: string, bytes: number): { symbols: number; nam
   return { symbols: names, names: references - names, references: bytes - references };
 }
 
+/**
+ * Which version of a file is there: inode, mtime and size. Index files are replaced by rename,
+ * so a new version is a new inode; '' when there is none.
+ */
+export function fileStamp(path: string): string {
+  try {
+    const stats = statSync(path);
+    return `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return '';
+  }
+}
+
 export class IndexStore {
   readonly dir: string;
   readonly #root: string;
@@ -218,17 +231,20 @@ export class IndexStore {
   }
 
   /**
-   * The first `bytes` of a segment (fewer if it is shorter): what reading its file list needs,
-   * without the postings (a sync compares files, it does not search).
+   * Reads parts of a segment through one open file: `read(position, length)` gives those bytes
+   * (fewer at the end of the file). What reading its file list needs, without the postings (a
+   * sync compares files, it does not search).
    */
-  readSegmentHead(name: string, bytes: number): Buffer {
+  readSegmentPart<T>(name: string, use: (read: (position: number, length: number) => Buffer) => T): T {
     if (!SEGMENT_NAME.test(name)) throw new IndexCorruptError(`bad segment name ${JSON.stringify(name)}`, this.#root);
     const fd = openSync(join(this.dir, name), 'r');
     try {
-      const head = Buffer.alloc(bytes);
-      let read = 0;
-      for (let n; read < bytes && (n = readSync(fd, head, read, bytes - read, read)) > 0; ) read += n;
-      return head.subarray(0, read);
+      return use((position, length) => {
+        const bytes = Buffer.alloc(length);
+        let read = 0;
+        for (let n; read < length && (n = readSync(fd, bytes, read, length - read, position + read)) > 0; ) read += n;
+        return bytes.subarray(0, read);
+      });
     } finally {
       closeSync(fd);
     }

@@ -32,7 +32,7 @@ function liveFiles(store: IndexStore, manifest: Manifest): Map<string, SegmentFi
   const dead = new Set<string>();
   for (const name of [...manifest.segments].reverse()) {
     // The file list is in the header: the postings (most of the segment) are not read.
-    const segment = segmentFiles((bytes) => store.readSegmentHead(name, bytes));
+    const segment = store.readSegmentPart(name, segmentFiles);
     for (const file of segment.files) if (!live.has(file.path) && !dead.has(file.path)) live.set(file.path, file);
     for (const path of segment.tombstones) if (!live.has(path)) dead.add(path);
   }

@@ -9,8 +9,6 @@ import { watch, readdirSync, statSync, type FSWatcher } from 'node:fs';
 import { join, sep } from 'node:path';
 
 export interface TreeWatcherOptions {
-  /** Workspace-relative directories (posix separators) not to descend into. */
-  skip?: (dir: string) => boolean;
   onError?: (error: unknown) => void;
 }
 
@@ -18,11 +16,17 @@ export interface TreeWatch {
   close(): void;
 }
 
-/** Calls `onChange` with the workspace-relative path (posix separators) of whatever changed under `root`. */
+/** Git's own files change on every commit and checkout; what they hold is never indexed. */
+function inGit(path: string): boolean {
+  return path === '.git' || path.startsWith('.git/');
+}
+
+/** Calls `onChange` (never for `.git`) with the workspace-relative path (posix separators) of whatever changed under `root`. */
 export function watchTree(root: string, onChange: (path: string) => void, options: TreeWatcherOptions = {}): TreeWatch {
   if (process.platform !== 'linux') {
     const native = watch(root, { recursive: true }, (_event, filename) => {
-      if (filename) onChange(filename.toString().split(sep).join('/'));
+      const path = filename?.toString().split(sep).join('/');
+      if (path && !inGit(path)) onChange(path);
     });
     native.on('error', (error) => options.onError?.(error));
     return native;
@@ -81,7 +85,7 @@ class DirectoryWatches implements TreeWatch {
         return;
       }
       const { dir: next, report } = item;
-      if (this.#watches.has(next) || (next !== '' && this.#options.skip?.(next))) continue;
+      if (this.#watches.has(next)) continue;
       const absolute = next === '' ? this.#root : join(this.#root, next);
       let watcher: FSWatcher;
       try {
@@ -120,7 +124,7 @@ class DirectoryWatches implements TreeWatch {
   #directoryOnChange(dir: string, event: string, filename: string | undefined): void {
     if (this.#closed || !filename) return;
     const path = dir === '' ? filename : `${dir}/${filename}`;
-    if (path === '.git' || path.startsWith('.git/')) return;
+    if (inGit(path)) return;
     if (event === 'rename') {
       // Created, moved in, removed or moved away: a directory that arrived is watched, one that left is not.
       // A directory there now was made or moved in (perhaps under the name of one just removed,

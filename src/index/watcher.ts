@@ -61,7 +61,6 @@ export class IndexWatcher {
     const watchOptions: TreeWatcherOptions = {};
     if (this.#options.onError) watchOptions.onError = this.#options.onError;
     this.#watcher = watchTree(this.#root, (path) => {
-      if (path === '.git' || path.startsWith('.git/')) return;
       this.#pending.add(path);
       this.#schedule();
     }, watchOptions);

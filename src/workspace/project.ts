@@ -3,11 +3,10 @@
  * symbols (loaded once, again when the symbol phase rewrites them), and, once indexed, the
  * watcher that keeps it current.
  */
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { SearchService } from '../index/search-service.js';
-import { IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
+import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import { SYMBOLS_MANIFEST } from '../index/symbols/symbol-manifest.js';
 import { IndexWatcher } from '../index/watcher.js';
@@ -122,13 +121,7 @@ export class Project {
    * be read.
    */
   symbols(): ProjectSymbols | undefined {
-    let stamp = '';
-    try {
-      const stats = statSync(join(this.store.dir, SYMBOLS_MANIFEST));
-      stamp = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
-    } catch {
-      // none yet
-    }
+    const stamp = fileStamp(join(this.store.dir, SYMBOLS_MANIFEST));
     if (this.#symbols?.stamp !== stamp) {
       // The previous generation is not closed here: a lookup may still hold it (its reader closes when collected).
       this.#symbols = { stamp, value: undefined };

@@ -13,7 +13,7 @@ import { IndexStore, type JobJournal } from '../store.js';
 import type { SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
 import { FILE_FIELDS, PackedBuilder, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
-import { collectSymbolDebris, commitSymbols, type CommitCounts } from './symbol-commit.js';
+import { collectSymbolDebris, commitSymbols, type Written } from './symbol-commit.js';
 import { SymbolIndex } from './symbol-index.js';
 import { writeSymbolsManifest } from './symbol-manifest.js';
 
@@ -44,7 +44,7 @@ export interface SymbolsSummary {
   symbols: number;
   durationMs: number;
   /** What was written: nothing (no change), a delta, deltas folded, or everything in one segment. */
-  written: 'nothing' | CommitCounts['written'];
+  written: 'nothing' | Written;
 }
 
 interface Job {
@@ -138,8 +138,8 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
     const parsed = await parse(root, todo, options, (done, symbols) => options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols));
     options.signal?.throwIfAborted();
     const parsedSymbols = parsed.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
-    const counts = commitSymbols(store, current, { parsed, deleted }, { files: wanted.length, symbols: reusedSymbols + parsedSymbols }, options.textUpdatedAt);
-    return summary(counts.symbols, counts.written);
+    const symbols = reusedSymbols + parsedSymbols;
+    return summary(symbols, commitSymbols(store, current, { parsed, deleted }, { files: wanted.length, symbols }, options.textUpdatedAt));
   } finally {
     current?.close();
   }

@@ -24,21 +24,30 @@ export interface PackedFiles {
   references: Uint32Array;
 }
 
-export class PackedBuilder {
-  readonly #strings: string[] = [''];
+/** Strings numbered as first met, each once; id 0 is the empty string. */
+export class StringIds {
+  readonly strings: string[] = [''];
   readonly #ids = new Map<string, number>([['', 0]]);
+
+  id(value: string): number {
+    let id = this.#ids.get(value);
+    if (id === undefined) {
+      id = this.strings.push(value) - 1;
+      this.#ids.set(value, id);
+    }
+    return id;
+  }
+}
+
+export class PackedBuilder {
+  readonly #strings = new StringIds();
   readonly #files: number[] = [];
   readonly #symbols: number[] = [];
   readonly #references: number[] = [];
   #fileCount = 0;
 
   id(value: string): number {
-    let id = this.#ids.get(value);
-    if (id === undefined) {
-      id = this.#strings.push(value) - 1;
-      this.#ids.set(value, id);
-    }
-    return id;
+    return this.#strings.id(value);
   }
 
   /** Symbols in source order; references in any order (the writer orders them by position). */
@@ -62,6 +71,6 @@ export class PackedBuilder {
   }
 
   build(): PackedFiles {
-    return { strings: this.#strings, files: Uint32Array.from(this.#files), symbols: Uint32Array.from(this.#symbols), references: Uint32Array.from(this.#references) };
+    return { strings: this.#strings.strings, files: Uint32Array.from(this.#files), symbols: Uint32Array.from(this.#symbols), references: Uint32Array.from(this.#references) };
   }
 }

@@ -48,8 +48,20 @@ export interface NameEntry {
   rowCount: number;
 }
 
+/** The first of `count` sorted entries for which `below(entry)` is false (every table here is searched so). */
+function firstNotBelow(count: number, below: (entry: number) => boolean): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (below(mid)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 /** Whether `letters` occur in `name` in order (the fuzzy rule of scoreName, without the scoring). */
-export function hasInOrder(name: string, letters: string): boolean {
+function hasInOrder(name: string, letters: string): boolean {
   let at = 0;
   for (let i = 0; i < letters.length; i++) {
     const found = name.indexOf(letters[i]!, at);
@@ -59,14 +71,13 @@ export function hasInOrder(name: string, letters: string): boolean {
   return true;
 }
 
-
 export class SymbolSegment {
   readonly name: string;
   readonly #file: PagedFile;
   readonly #counts: Record<CountName, number>;
   readonly #sections: Record<SectionName, number>;
   #paths: Map<number, string> | undefined;
-  /** Inflated string blocks, least recently used first. */
+  /** What fuzzy lookups scan, read on the first one (see #readFuzzy). */
   #fuzzy: { masks: Uint32Array; offsets: Uint32Array; bytes: Buffer } | undefined;
   readonly #strings: StringTable;
   readonly #symbols: RecordTable;
@@ -126,24 +137,6 @@ export class SymbolSegment {
     return this.#counts.files;
   }
 
-  get symbolCount(): number {
-    return this.#counts.symbols;
-  }
-
-  get referenceCount(): number {
-    return this.#counts.references;
-  }
-
-  /** Bytes of each part: records and strings (symbols), name tables (names), references. */
-  get sizes(): { symbols: number; names: number; references: number } {
-    const s = this.#sections;
-    return {
-      symbols: s.names - HEADER_BYTES,
-      names: s.references - s.names,
-      references: s.end - s.references,
-    };
-  }
-
   close(): void {
     this.#file.close();
   }
@@ -186,28 +179,16 @@ export class SymbolSegment {
 
   /** The file's index, or -1. */
   findFile(path: string): number {
-    let low = 0;
-    let high = this.#counts.files;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compareKeys(this.path(mid), path) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low < this.#counts.files && this.path(low) === path ? low : -1;
+    const file = firstNotBelow(this.#counts.files, (mid) => compareKeys(this.path(mid), path) < 0);
+    return file < this.#counts.files && this.path(file) === path ? file : -1;
   }
 
   // Symbols.
 
   /** The file whose rows hold `row` (field 3: first symbol row, or field 5: first reference row). */
   #fileOfRow(row: number, startField: number): number {
-    let low = 0;
-    let high = this.#counts.files - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >>> 1;
-      if (this.fileField(mid, startField) <= row) low = mid;
-      else high = mid - 1;
-    }
-    return low;
+    // The last file starting at or before `row` (files without rows share the next one's start).
+    return Math.max(0, firstNotBelow(this.#counts.files, (mid) => this.fileField(mid, startField) <= row) - 1);
   }
 
   symbolFile(row: number): number {
@@ -217,10 +198,6 @@ export class SymbolSegment {
   /** One u32 of a symbol record (see segment-layout.ts for which is which). */
   symbolField(row: number, field: number): number {
     return this.#symbols.field(row, field);
-  }
-
-  symbolKind(row: number): string {
-    return SYMBOL_KINDS[this.#symbols.field(row, 6) & 15] ?? 'variable';
   }
 
   symbolName(row: number): string {
@@ -269,10 +246,9 @@ export class SymbolSegment {
     const start = this.#u32('names', entry * NAME_RECORD);
     if (entry + 1 < this.#counts.names) return [start, this.#u32('names', (entry + 1) * NAME_RECORD) - 1];
     // The last name ends at its NUL (the section is padded after it).
-    const section = this.#sections.nameLetters - this.#sections.foldedNames;
-    let end = start;
-    while (end < section && this.#file.bytes(this.#sections.foldedNames + end, 1)[0] !== 0) end++;
-    return [start, end];
+    const rest = this.#file.bytes(this.#sections.foldedNames + start, this.#sections.nameLetters - this.#sections.foldedNames - start);
+    const end = rest.indexOf(0);
+    return [start, start + (end < 0 ? rest.length : end)];
   }
 
   folded(entry: number): string {
@@ -291,14 +267,7 @@ export class SymbolSegment {
 
   /** The first name entry whose case-folded name is not below `folded`. */
   lowerBound(folded: string): number {
-    let low = 0;
-    let high = this.#counts.names;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compareKeys(this.folded(mid), folded) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return firstNotBelow(this.#counts.names, (mid) => compareKeys(this.folded(mid), folded) < 0);
   }
 
   /**
@@ -349,15 +318,8 @@ export class SymbolSegment {
   qualifiedRows(qualified: string): number[] {
     const count = this.#counts.qualified;
     const key = (n: number): string => this.string(this.#u32('qualified', n * QUALIFIED_RECORD));
-    let low = 0;
-    let high = count;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compareKeys(key(mid), qualified) < 0) low = mid + 1;
-      else high = mid;
-    }
     const rows: number[] = [];
-    for (let n = low; n < count && key(n) === qualified; n++) rows.push(this.#u32('qualified', n * QUALIFIED_RECORD + 1));
+    for (let n = firstNotBelow(count, (mid) => compareKeys(key(mid), qualified) < 0); n < count && key(n) === qualified; n++) rows.push(this.#u32('qualified', n * QUALIFIED_RECORD + 1));
     return rows;
   }
 
@@ -378,13 +340,7 @@ export class SymbolSegment {
   referenceRowsNamed(name: string): number[] {
     const count = this.#counts.referenceNames;
     const key = (n: number): string => this.string(this.#u32('referenceNames', n * REFERENCE_NAME_RECORD));
-    let low = 0;
-    let high = count;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compareKeys(key(mid), name) < 0) low = mid + 1;
-      else high = mid;
-    }
+    const low = firstNotBelow(count, (mid) => compareKeys(key(mid), name) < 0);
     if (low >= count || key(low) !== name) return [];
     const start = this.#u32('referenceNames', low * REFERENCE_NAME_RECORD + 1);
     const length = this.#u32('referenceNames', low * REFERENCE_NAME_RECORD + 2);

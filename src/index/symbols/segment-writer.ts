@@ -27,7 +27,7 @@ import {
   type SectionName,
 } from './segment-layout.js';
 import { encodeBlock, REFERENCE_PREDICTORS, SYMBOL_PREDICTORS, type Predictor } from './record-blocks.js';
-import { FILE_FIELDS, NONE, REFERENCE_FIELDS, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
+import { FILE_FIELDS, NONE, StringIds, REFERENCE_FIELDS, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
 
 interface FilePlace {
   part: PackedFiles;
@@ -63,21 +63,13 @@ function placeFiles(parts: PackedFiles[]): FilePlace[] {
 
 export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; counts: SegmentCounts } {
   const places = placeFiles(parts);
-  const strings: string[] = [''];
-  const ids = new Map<string, number>([['', 0]]);
-  const global = (value: string): number => {
-    let id = ids.get(value);
-    if (id === undefined) {
-      id = strings.push(value) - 1;
-      ids.set(value, id);
-    }
-    return id;
-  };
+  const table = new StringIds();
+  const strings = table.strings;
   const remaps = new Map<PackedFiles, Uint32Array>(parts.map((part) => [part, new Uint32Array(part.strings.length).fill(NONE)]));
   const sid = (part: PackedFiles, local: number): number => {
     if (local === NONE) return NONE;
     const remap = remaps.get(part)!;
-    if (remap[local] === NONE) remap[local] = global(part.strings[local]!);
+    if (remap[local] === NONE) remap[local] = table.id(part.strings[local]!);
     return remap[local]!;
   };
 
@@ -98,9 +90,9 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     const at = (row: number, n: number): number => part.symbols[row * SYMBOL_FIELDS + n]!;
     const nameOf = (row: number): string => part.strings[at(row, 0)]!;
     local.sort((a, b) => at(a, 5) - at(b, 5) || at(a, 6) - at(b, 6) || compareKeys(nameOf(a).toLowerCase(), nameOf(b).toLowerCase()) || compareKeys(nameOf(a), nameOf(b)));
+    const language = part.strings[part.files[field + 2]!]!;
     for (const row of local) {
       const o = symbolRow++ * SYMBOL_RECORD;
-      const language = part.strings[part.files[field + 2]!]!;
       const parent = at(row, 3) === NONE ? undefined : part.strings[at(row, 3)];
       // Stored implicitly: a symbol whose parent is not its qualified name's head cannot be written.
       if (parentOf(part.strings[at(row, 1)]!, nameOf(row), language) !== parent) throw new Error(`${place.path}: the parent of ${nameOf(row)} is not the head of its qualified name`);

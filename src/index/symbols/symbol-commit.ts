@@ -24,12 +24,8 @@ export interface SymbolChanges {
   deleted: string[];
 }
 
-export interface CommitCounts {
-  files: number;
-  symbols: number;
-  /** How the symbols were written: one new segment for everything, a delta, or deltas folded. */
-  written: 'full' | 'delta' | 'folded-deltas';
-}
+/** How the symbols were written: one new segment for everything, a delta, or deltas folded. */
+export type Written = 'full' | 'delta' | 'folded-deltas';
 
 /** Removes symbol segments the manifest does not name, and the JSON store's files; the lock holder only. */
 export function collectSymbolDebris(store: IndexStore): string[] {
@@ -91,7 +87,7 @@ function packDeltas(current: SymbolIndex, except: Set<string>): PackedFiles[] {
  * Writes `changes` over `current` (undefined: the first symbols, or a forced rebuild, where
  * `changes.parsed` is everything). `live` is the live count of files and symbols afterwards.
  */
-export function commitSymbols(store: IndexStore, current: SymbolIndex | undefined, changes: SymbolChanges, live: { files: number; symbols: number }, textUpdatedAt?: string): CommitCounts {
+export function commitSymbols(store: IndexStore, current: SymbolIndex | undefined, changes: SymbolChanges, live: { files: number; symbols: number }, textUpdatedAt?: string): Written {
   const changed = new Set<string>();
   for (const part of changes.parsed) for (let field = 0; field < part.files.length; field += FILE_FIELDS) changed.add(part.strings[part.files[field]!]!);
   for (const path of changes.deleted) changed.add(path);
@@ -100,7 +96,7 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
   const delta = [...changes.parsed, ...(deletions.fileCount > 0 ? [deletions.build()] : [])];
 
   let segments: SymbolSegmentEntry[];
-  let written: CommitCounts['written'];
+  let written: Written;
   const base = current?.manifest.segments[0];
   const deltaFiles = (current?.manifest.segments.slice(1) ?? []).reduce((sum, entry) => sum + entry.files, 0) + changed.size;
   if (!current || !base || deltaFiles > FOLD_ALL_SHARE * Math.max(base.files, 1)) {
@@ -119,5 +115,5 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
   // The previous segments go now (a forced rebuild's too, which had no `current`); a reader that
   // holds one open keeps reading it until it closes.
   collectSymbolDebris(store);
-  return { files: live.files, symbols: live.symbols, written };
+  return written;
 }

@@ -135,14 +135,21 @@ export class SymbolIndex {
     return this.place(path) !== undefined;
   }
 
-  /** One file's definitions in source order; undefined for a file without symbols. */
-  symbolsIn(path: string): SymbolInfo[] | undefined {
+  /** `path`'s live entry with the range of its symbol rows; undefined for a file without symbols. */
+  #symbolRows(path: string): (Place & { owner: SymbolSegment; start: number; end: number }) | undefined {
     const place = this.place(path);
     if (!place) return undefined;
-    const segment = this.#segments[place.segment]!;
-    const [start, end] = segment.fileSymbolRows(place.file);
+    const owner = this.#segments[place.segment]!;
+    const [start, end] = owner.fileSymbolRows(place.file);
+    return { ...place, owner, start, end };
+  }
+
+  /** One file's definitions in source order; undefined for a file without symbols. */
+  symbolsIn(path: string): SymbolInfo[] | undefined {
+    const rows = this.#symbolRows(path);
+    if (!rows) return undefined;
     const symbols: SymbolInfo[] = [];
-    for (let row = start; row < end; row++) symbols.push(segment.symbol(row, place.file));
+    for (let row = rows.start; row < rows.end; row++) symbols.push(rows.owner.symbol(row, rows.file));
     return symbols;
   }
 
@@ -152,14 +159,13 @@ export class SymbolIndex {
    * package touches every file's definitions but returns a few.
    */
   briefsIn(path: string): BriefSymbol[] | undefined {
-    const place = this.place(path);
-    if (!place) return undefined;
-    const segment = this.#segments[place.segment]!;
-    const [start, end] = segment.fileSymbolRows(place.file);
+    const rows = this.#symbolRows(path);
+    if (!rows) return undefined;
+    const { owner, segment, file } = rows;
     const briefs: BriefSymbol[] = [];
-    for (let row = start; row < end; row++) {
-      const name = segment.symbolField(row, 0);
-      briefs.push({ segment: place.segment, file: place.file, row, id: name, line: segment.symbolField(row, 3), topLevel: segment.symbolField(row, 1) === name });
+    for (let row = rows.start; row < rows.end; row++) {
+      const name = owner.symbolField(row, 0);
+      briefs.push({ segment, file, row, id: name, line: owner.symbolField(row, 3), topLevel: owner.symbolField(row, 1) === name });
     }
     return briefs;
   }
