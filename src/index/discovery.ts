@@ -3,10 +3,13 @@
  * level, `.git/info/exclude` and `.sextantignore` (with the `ignore` package, git's semantics:
  * deeper rules win, an ignored directory is never entered), and skips `.git`, oversized files
  * and symlinks that leave the workspace. Binary files are recognised later, when read.
+ * A whole walk can start from the last one's walk cache (walk-cache.ts): directories unchanged
+ * since are not read or matched again, only their files' sizes and mtimes are looked at.
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { RACY_DIRECTORY_MS, sameStamp, type RulesStamp, type WalkCache } from './walk-cache.js';
 
 /**
  * Files larger than this are not indexed (data dumps, archives posing as text). Large source
@@ -45,20 +48,34 @@ export interface DiscoveryResult {
   skipped: { ignored: number; tooLarge: number; outsideLinks: number; brokenLinks: number; unreadable: number };
   /** The first few files skipped for each reason that leaves text unsearched (too large, unreadable). */
   examples: Record<string, string[]>;
+  /** What this walk saw, for the next one (whole walks only). */
+  walkCache?: WalkCache;
+  /** The walk cache differs from the one given (or none was): worth saving. */
+  walkCacheChanged?: boolean;
+  /** Directories listed (readdir) by this walk; the rest came from the walk cache. */
+  directoriesRead: number;
 }
 
 export interface DiscoveryOptions {
   maxFileBytes?: number;
   /** Walk only this workspace-relative directory (the rules of its ancestors still apply). */
   under?: string;
+  /** What the last whole walk saw: directories unchanged since are not read again (whole walks only). */
+  walkCache?: WalkCache;
   signal?: AbortSignal;
   onProgress?(scanned: number): void;
 }
 
+/** The rules of one directory, compiled when first needed (a cached directory may never need them). */
 interface Rules {
   /** Directory the rules are relative to, as a workspace-relative posix path ('' for the root). */
   base: string;
-  matcher: Ignore;
+  matcher(): Ignore;
+}
+
+function rulesOf(base: string, load: () => string | undefined): Rules {
+  let compiled: Ignore | undefined;
+  return { base, matcher: () => (compiled ??= ignore().add(load() ?? '')) };
 }
 
 function readRules(file: string): string | undefined {
@@ -69,16 +86,35 @@ function readRules(file: string): string | undefined {
   }
 }
 
+/** A rules file's size and mtime, null when there is none. */
+function stampOf(file: string): RulesStamp | null {
+  try {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return stats ? [stats.size, stats.mtimeMs] : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Git's answer for one path: the deepest rule set that has an opinion wins. */
 function isIgnored(path: string, isDirectory: boolean, levels: Rules[]): boolean {
   let ignored = false;
   for (const { base, matcher } of levels) {
     const local = base === '' ? path : path.slice(base.length + 1);
-    const result = matcher.test(isDirectory ? `${local}/` : local);
+    const result = matcher().test(isDirectory ? `${local}/` : local);
     if (result.ignored) ignored = true;
     else if (result.unignored) ignored = false;
   }
   return ignored;
+}
+
+/** The files that apply to the whole tree besides the .gitignore files. */
+function rootRuleFiles(root: string): string[] {
+  return [join(root, '.git', 'info', 'exclude'), join(root, '.sextantignore')];
+}
+
+function rootRulesOf(root: string): Rules {
+  return rulesOf('', () => rootRuleFiles(root).map((file) => readRules(file) ?? '').join('\n'));
 }
 
 export function discover(root: string, options: DiscoveryOptions = {}): DiscoveryResult {
@@ -92,78 +128,141 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
     const list = (examples[reason] ??= []);
     if (list.length < SKIPPED_EXAMPLES) list.push(path);
   };
-
-  const rootRules = ignore();
-  for (const extra of [join(realRoot, '.git', 'info', 'exclude'), join(realRoot, '.sextantignore')]) {
-    const text = readRules(extra);
-    if (text) rootRules.add(text);
-  }
+  const whole = options.under === undefined || options.under === '';
+  const walkStarted = Date.now();
+  const rootRules = rootRuleFiles(realRoot).map(stampOf);
+  const previous = whole && options.walkCache && options.walkCache.rootRules.length === rootRules.length && options.walkCache.rootRules.every((stamp, i) => sameStamp(stamp, rootRules[i])) ? options.walkCache : undefined;
+  const next: WalkCache = { rootRules, directories: new Map() };
+  let reused = 0;
+  let reread = 0;
   let scanned = 0;
 
-  const walk = (dir: string, rel: string, inherited: Rules[]): void => {
-    options.signal?.throwIfAborted();
-    const gitignore = readRules(join(dir, '.gitignore'));
-    const levels = gitignore ? [...inherited, { base: rel, matcher: ignore().add(gitignore) }] : inherited;
-    let entries;
+  const addFile = (path: string, absolute: string, follow: boolean): void => {
+    scanned++;
+    if (scanned % 1000 === 0) options.onProgress?.(scanned);
+    let stats;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      stats = follow ? statSync(absolute) : lstatSync(absolute);
+    } catch {
+      note('unreadable', path);
+      return;
+    }
+    if (stats.size > limit) {
+      note('tooLarge', path);
+      return;
+    }
+    files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
+  };
+
+  // Followed only to a file inside the workspace (linked directories would index twice); its
+  // target can change without its directory changing, so a link is judged afresh every walk.
+  const addLink = (path: string, absolute: string, levels: Rules[]): void => {
+    let target: string;
+    try {
+      target = realpathSync(absolute);
+    } catch {
+      skipped.brokenLinks++; // a link to nothing: no text is missing
+      return;
+    }
+    if (target !== realRoot && !target.startsWith(realRoot + sep)) {
+      skipped.outsideLinks++;
+      return;
+    }
+    let isFile: boolean;
+    try {
+      isFile = statSync(target).isFile();
+    } catch {
+      note('unreadable', path);
+      return;
+    }
+    if (!isFile) return;
+    if (isIgnored(path, false, levels)) {
+      skipped.ignored++;
+      return;
+    }
+    addFile(path, absolute, true);
+  };
+
+  const visit = (entry: string, dir: string, rel: string, levels: Rules[], trustCache: boolean): void => {
+    const name = entry.slice(1);
+    const path = rel === '' ? name : `${rel}/${name}`;
+    // `dir` is already absolute and normal: joining by hand spares a normalisation per file.
+    const absolute = dir.endsWith(sep) ? dir + name : `${dir}${sep}${name}`;
+    if (entry[0] === 'd') walk(absolute, path, levels, trustCache);
+    else if (entry[0] === 'f') addFile(path, absolute, false);
+    else addLink(path, absolute, levels);
+  };
+
+  const walk = (dir: string, rel: string, inherited: Rules[], trustCache: boolean): void => {
+    options.signal?.throwIfAborted();
+    let stats;
+    try {
+      stats = lstatSync(dir, { throwIfNoEntry: false });
+    } catch {
+      stats = undefined;
+    }
+    const cached = trustCache ? previous?.directories.get(rel) : undefined;
+    if (cached && stats && stats.mtimeMs === cached.mtimeMs && stats.ctimeMs === cached.ctimeMs) {
+      const gitignore = join(dir, '.gitignore');
+      if (!cached.gitignore || sameStamp(stampOf(gitignore), cached.gitignore)) {
+        const levels = cached.gitignore ? [...inherited, rulesOf(rel, () => readRules(gitignore))] : inherited;
+        reused++;
+        next.directories.set(rel, cached);
+        skipped.ignored += cached.ignored;
+        for (const entry of cached.entries) visit(entry, dir, rel, levels, true);
+        return;
+      }
+      trustCache = false; // new rules here: every verdict below is judged again
+    }
+    reread++;
+    let dirents;
+    try {
+      dirents = readdirSync(dir, { withFileTypes: true });
     } catch {
       note('unreadable', rel === '' ? '.' : rel);
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name === '.git') continue;
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      const absolute = join(dir, entry.name);
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        // Follow a link only to a file inside the workspace; linked directories would index twice.
-        let target: string;
-        try {
-          target = realpathSync(absolute);
-        } catch {
-          skipped.brokenLinks++; // a link to nothing: no text is missing
-          continue;
-        }
-        if (target !== realRoot && !target.startsWith(realRoot + sep)) {
-          skipped.outsideLinks++;
-          continue;
-        }
-        isDirectory = false;
-        isFile = statSync(target).isFile();
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let levels = inherited;
+    let gitignore: RulesStamp | undefined;
+    if (dirents.some((dirent) => dirent.name === '.gitignore')) {
+      const file = join(dir, '.gitignore');
+      const text = readRules(file);
+      const stamp = stampOf(file);
+      if (text !== undefined && stamp) {
+        levels = [...inherited, rulesOf(rel, () => text)];
+        gitignore = stamp;
       }
-      if (!isDirectory && !isFile) continue;
-      if (isIgnored(path, isDirectory, levels)) {
-        skipped.ignored++;
-        continue;
-      }
-      if (isDirectory) {
-        walk(absolute, path, levels);
-        continue;
-      }
-      scanned++;
-      if (scanned % 1000 === 0) options.onProgress?.(scanned);
-      let stats;
-      try {
-        stats = entry.isSymbolicLink() ? statSync(absolute) : lstatSync(absolute);
-      } catch {
-        note('unreadable', path);
-        continue;
-      }
-      if (stats.size > limit) {
-        note('tooLarge', path);
-        continue;
-      }
-      files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
     }
+    const entries: string[] = [];
+    let ignored = 0;
+    for (const dirent of dirents) {
+      if (dirent.name === '.git') continue;
+      const path = rel === '' ? dirent.name : `${rel}/${dirent.name}`;
+      if (dirent.isSymbolicLink()) entries.push(`l${dirent.name}`);
+      else if (dirent.isDirectory() || dirent.isFile()) {
+        if (isIgnored(path, dirent.isDirectory(), levels)) ignored++;
+        else entries.push(`${dirent.isDirectory() ? 'd' : 'f'}${dirent.name}`);
+      }
+    }
+    skipped.ignored += ignored;
+    // A directory changed just now could change again within its timestamp's tick, unseen. An
+    // older mtime is safe whatever the ctime: any change to the entries sets a new mtime.
+    if (whole && stats && stats.mtimeMs < walkStarted - RACY_DIRECTORY_MS) {
+      next.directories.set(rel, { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ...(gitignore ? { gitignore } : {}), entries, ignored });
+    }
+    for (const entry of entries) visit(entry, dir, rel, levels, trustCache);
   };
-  const top: Rules[] = [{ base: '', matcher: rootRules }];
-  if (options.under === undefined || options.under === '') walk(realRoot, '', top);
-  else if (!isIgnoredPath(realRoot, options.under)) walk(join(realRoot, options.under), options.under, ancestorRules(realRoot, options.under, top));
+  const top: Rules[] = [rootRulesOf(realRoot)];
+  if (whole) walk(realRoot, '', top, previous !== undefined);
+  else if (!isIgnoredPath(realRoot, options.under!)) walk(join(realRoot, options.under!), options.under!, ancestorRules(realRoot, options.under!, top), false);
   options.onProgress?.(scanned);
-  return { files, skipped, examples };
+  const result: DiscoveryResult = { files, skipped, examples, directoriesRead: reread };
+  if (whole) {
+    result.walkCache = next;
+    result.walkCacheChanged = !previous || reread > 0 || reused !== previous.directories.size;
+  }
+  return result;
 }
 
 /** The rule sets in force inside `path`'s parent: `base` plus each ancestor's .gitignore (the root's included). */
@@ -173,7 +272,7 @@ function ancestorRules(root: string, path: string, base: Rules[]): Rules[] {
   for (let depth = 0; depth < parts.length; depth++) {
     const dir = parts.slice(0, depth).join('/');
     const gitignore = readRules(join(root, dir, '.gitignore'));
-    if (gitignore) levels = [...levels, { base: dir, matcher: ignore().add(gitignore) }];
+    if (gitignore) levels = [...levels, rulesOf(dir, () => gitignore)];
   }
   return levels;
 }
@@ -185,16 +284,11 @@ function ancestorRules(root: string, path: string, base: Rules[]): Rules[] {
 export function isIgnoredPath(root: string, path: string): boolean {
   const parts = path.split('/');
   if (parts.includes('.git')) return true;
-  const rootRules = ignore();
-  for (const extra of [join(root, '.git', 'info', 'exclude'), join(root, '.sextantignore')]) {
-    const text = readRules(extra);
-    if (text) rootRules.add(text);
-  }
-  let levels: Rules[] = [{ base: '', matcher: rootRules }];
+  let levels: Rules[] = [rootRulesOf(root)];
   for (let depth = 0; depth < parts.length; depth++) {
     const dir = parts.slice(0, depth).join('/');
     const gitignore = readRules(join(root, dir, '.gitignore'));
-    if (gitignore) levels = [...levels, { base: dir, matcher: ignore().add(gitignore) }];
+    if (gitignore) levels = [...levels, rulesOf(dir, () => gitignore)];
     const isLast = depth === parts.length - 1;
     if (isIgnored(parts.slice(0, depth + 1).join('/'), !isLast, levels)) return true;
   }

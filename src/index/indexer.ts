@@ -9,6 +9,7 @@ import { discover, SKIPPED_EXAMPLES, type DiscoveryOptions } from './discovery.j
 import { cpus } from 'node:os';
 import { addExtracted, buildPartitions, extract, type BuiltPartition } from './extract.js';
 import { Segment, SegmentBuilder } from './segment.js';
+import { writeWalkCache } from './walk-cache.js';
 
 /** Below this many files, one thread builds faster than starting workers. */
 const PARALLEL_BUILD_FILES = 1_000;
@@ -107,7 +108,7 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   const discoveryOptions: DiscoveryOptions = { onProgress: (scanned) => options.onProgress?.({ stage: 'discovery', scanned }) };
   if (options.signal) discoveryOptions.signal = options.signal;
   if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
-  const { files, skipped, examples } = discover(root, discoveryOptions);
+  const { files, skipped, examples, walkCache } = discover(root, discoveryOptions);
   options.onProgress?.({ stage: 'discovery', scanned: files.length });
   const counts: Record<string, number> = { ...skipped, binary: 0 };
 
@@ -167,6 +168,8 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
     ...(Object.keys(examples).length > 0 ? { skippedExamples: examples } : {}),
   };
   store.commit(manifest, named);
+  // The next sync starts from this walk (written after the commit: it describes the tree, not the index).
+  if (walkCache) writeWalkCache(store.dir, walkCache);
   store.endJob();
   const durationMs = Date.now() - started;
   options.onProgress?.({ stage: 'done', files: manifest.files, bytes, durationMs });

@@ -10,6 +10,7 @@ import { discover, isIgnoredPath, maxFileBytes, SKIPPED_EXAMPLES, type Discovere
 import { addExtracted, extractAll } from './extract.js';
 import { resolveRoot, type BuildOptions } from './indexer.js';
 import { mergeDue } from './merge.js';
+import { readWalkCache, writeWalkCache } from './walk-cache.js';
 import { NotIndexedError } from './search.js';
 import { SegmentBuilder, segmentFiles, type SegmentFile } from './segment.js';
 import { IndexStore, newSegmentName, type JobJournal, type Manifest } from './store.js';
@@ -94,7 +95,11 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     const discoveryOptions: Parameters<typeof discover>[1] = {};
     if (options.signal) discoveryOptions.signal = options.signal;
     if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
+    const walkCache = options.paths ? undefined : readWalkCache(store.dir);
+    if (walkCache) discoveryOptions.walkCache = walkCache;
     const walked = options.paths ? undefined : discover(root, discoveryOptions);
+    // Saved even when nothing else is: directories read again now need not be next time.
+    if (walked?.walkCache && walked.walkCacheChanged) writeWalkCache(store.dir, walked.walkCache);
     const { files, covers } = walked ? { files: walked.files, covers: () => true } : lookAt(root, options.paths!, discoveryOptions);
     options.onProgress?.({ stage: 'discovery', scanned: files.length });
     const present = new Set(files.map((file) => file.path));
