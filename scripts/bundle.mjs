@@ -5,18 +5,15 @@ import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sharedOptions } from './bundle-options.mjs';
 
 const outfile = 'dist/sextant.mjs';
 await build({
-  entryPoints: ['src/cli/main.ts'],
+  ...sharedOptions,
   outfile,
-  bundle: true,
-  platform: 'node',
   format: 'esm',
   target: 'node20',
   sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
   // Some bundled CommonJS (ajv) calls require(); give the ESM bundle a real one.
   banner: { js: "import { createRequire as __sextantCreateRequire } from 'node:module'; const require = __sextantCreateRequire(import.meta.url);" },
 });

@@ -202,7 +202,7 @@ export async function main(argv: string[]): Promise<void> {
     )
     .command(
       'outline <file>',
-      'List the symbols of one source file (functions, classes, methods…) with their lines',
+      'List the symbols of one source file (functions, classes, methods...) with their lines',
       (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
       async (args) => {
         process.exitCode = await exitCodeOf(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { spawnWorker } from '../runtime.js';
 import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
 import { blockTrigramsOf, trigramsOf } from './trigrams.js';
@@ -75,11 +76,6 @@ interface Batch {
   paths: string[];
 }
 
-/** This module's own file: the tsc-built module, or in the bundle the bundle itself. */
-function workerUrl(): URL {
-  return new URL(import.meta.url);
-}
-
 /**
  * Extracts every path, in parallel, and hands the results to `onResult` in path order (so file
  * ids stay in path order). Falls back to this thread for small jobs, where workers cost more.
@@ -101,9 +97,7 @@ export async function extractAll(
     });
     return;
   }
-  // Workers inherit the parent's flags; --input-type (from `node -e`) is refused for a file entry.
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  const workers = Array.from({ length: threads }, () => new Worker(workerUrl(), { workerData: { role: WORKER_ROLE }, execArgv }));
+  const workers = Array.from({ length: threads }, () => spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE } }));
   try {
     const batches: Batch[] = [];
     for (let start = 0; start < paths.length; start += BATCH_FILES) {
@@ -198,10 +192,9 @@ export async function buildPartitions(
   threads: number,
   options: { signal?: AbortSignal; onProgress?: (done: number) => void; partitionBytes?: number } = {},
 ): Promise<BuiltPartition[]> {
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
   const size = Math.ceil(files.length / threads);
   const slices = Array.from({ length: threads }, (_, p) => files.slice(p * size, (p + 1) * size)).filter((slice) => slice.length > 0);
-  const workers = slices.map(() => new Worker(workerUrl(), { workerData: { role: WORKER_ROLE }, execArgv }));
+  const workers = slices.map(() => spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE } }));
   const done = new Array<number>(slices.length).fill(0);
   try {
     return await Promise.all(

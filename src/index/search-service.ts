@@ -5,6 +5,7 @@
  * the caller gets PatternTooExpensiveError, and the next search starts a fresh worker.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { spawnWorker } from '../runtime.js';
 import { availableParallelism } from 'node:os';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
 import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
@@ -139,11 +140,10 @@ class SearchWorker {
   readonly #given = new Set<string>();
 
   constructor(root: string, home: string | undefined, cacheBytes: number, segments: Map<string, SharedArrayBuffer>, onExit: (worker: SearchWorker) => void) {
-    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
     for (const name of segments.keys()) this.#given.add(name);
     // A small young generation: a search's garbage is short-lived, and V8's default semi-spaces
     // cost each worker 20-30 MiB of RSS for no measurable speed (bench/RESULTS.md, #12).
-    this.#worker = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE, root, home, cacheBytes, segments: Object.fromEntries(segments) }, execArgv, resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB } });
+    this.#worker = spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE, root, home, cacheBytes, segments: Object.fromEntries(segments) }, resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB } });
     let becameReady!: () => void;
     let failedToStart!: (error: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {

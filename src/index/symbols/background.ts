@@ -7,6 +7,7 @@
  * atomically, so the previous symbols stay whole).
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
 
@@ -37,8 +38,7 @@ function takeWorker(): Worker {
     idle = undefined;
     return worker;
   }
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  return new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE }, execArgv });
+  return spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE } });
 }
 
 function putBack(worker: Worker): void {

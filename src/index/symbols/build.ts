@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { spawnWorker } from '../../runtime.js';
 import { IndexStore, type JobJournal } from '../store.js';
 import type { SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
@@ -157,8 +158,7 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
     return [batch];
   }
   const threads = Math.max(1, Math.min(options.threads ?? cpus().length, Math.ceil(todo.length / BATCH_FILES)));
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  const workers = Array.from({ length: threads }, () => new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE }, execArgv }));
+  const workers = Array.from({ length: threads }, () => spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE } }));
   let done = 0;
   let symbols = 0;
   try {

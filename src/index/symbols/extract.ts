@@ -4,7 +4,7 @@
  * after use: wasm memory is not garbage-collected.
  */
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
-import { GRAMMARS, runtimeWasmPath, wasmPath } from './grammars.js';
+import { GRAMMARS, wasmSource } from './grammars.js';
 import { qualifiedSeparator } from './segment-layout.js';
 import { TAG_QUERIES } from './tags.js';
 
@@ -46,7 +46,10 @@ export class SymbolExtractor {
   }
 
   static async create(): Promise<SymbolExtractor> {
-    initialized ??= Parser.init({ locateFile: () => runtimeWasmPath() });
+    if (!initialized) {
+      const runtime = wasmSource('web-tree-sitter', 'tree-sitter.wasm');
+      initialized = Parser.init(typeof runtime === 'string' ? { locateFile: () => runtime } : { wasmBinary: runtime });
+    }
     await initialized;
     return new SymbolExtractor(new Parser());
   }
@@ -91,7 +94,7 @@ export class SymbolExtractor {
     const grammar = GRAMMARS[language];
     const tags = TAG_QUERIES[language];
     if (!grammar || !tags) throw new Error(`No symbol support for ${language}`);
-    const loaded = await Language.load(wasmPath(grammar.pkg, grammar.file));
+    const loaded = await Language.load(wasmSource(grammar.pkg, grammar.file));
     // Patterns are one a line: the definitions alone are the lines without a reference capture.
     const lines = tags.split('\n').filter((line) => line.trim() !== '');
     const entry: LoadedLanguage = {

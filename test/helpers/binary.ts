@@ -1,0 +1,53 @@
+/**
+ * The single executable (dist/sextant), built by scripts/build-binary.mjs when it is missing or
+ * older than the bundle it is made from, then copied alone into an empty folder: no node on
+ * PATH, no node_modules beside it, nothing but what the binary carries.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './process.js';
+
+export const BINARY = join(ROOT, 'dist/sextant');
+
+function ensureBuilt(): void {
+  const bundle = join(ROOT, 'dist/sextant.mjs');
+  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(bundle).mtimeMs) return;
+  // postject's notes about ELF sections are noise; a failure still throws with its output.
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-binary.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+export interface Alone {
+  /** The folder holding the binary and nothing else of Sextant's. */
+  dir: string;
+  binary: string;
+  /** A copy of test/fixtures/polyglot to index. */
+  project: string;
+  /** The whole environment the binary runs with. */
+  env: NodeJS.ProcessEnv;
+}
+
+export function binaryAlone(): Alone {
+  ensureBuilt();
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-binary-')));
+  const binary = join(dir, 'sextant');
+  copyFileSync(BINARY, binary);
+  const project = join(dir, 'project');
+  cpSync(join(ROOT, 'test/fixtures/polyglot'), project, { recursive: true });
+  const emptyPath = join(dir, 'no-tools');
+  mkdirSync(emptyPath);
+  return { dir, binary, project, env: { HOME: dir, PATH: emptyPath, SEXTANT_HOME: join(dir, 'index-home') } };
+}
+
+export function runAlone(alone: Alone, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(alone.binary, args, { cwd: alone.dir, env: alone.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
