@@ -6,7 +6,7 @@ import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import { unsearchedFiles } from '../index/manifest.js';
 import { readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import { mergeDeltas } from '../index/merge.js';
-import { SearchService } from '../index/search-service.js';
+import { openForOneSearch, searchOnce } from '../index/one-shot-search.js';
 import { syncIndex } from '../index/sync.js';
 import { IndexCorruptError, IndexIncompatibleError, IndexStore, resumeCommand, type Manifest } from '../index/store.js';
 
@@ -163,17 +163,17 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
   const { root, sub } = projectOf(path);
   if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
-  const service = new SearchService(root);
-  const left = new IndexStore(root).readManifest();
-  const unsearched = left ? unsearchedFiles(left) : undefined;
-  if (unsearched) {
-    output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
-  }
+  // One search and exit: this thread, a lazily opened index, no workers (one-shot-search.ts).
+  const reader = openForOneSearch(root);
   let result;
   try {
-    result = await service.search(search);
+    const unsearched = unsearchedFiles(reader.manifest);
+    if (unsearched) {
+      output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
+    }
+    result = searchOnce(reader, search);
   } finally {
-    await service.close();
+    reader.close();
   }
   if (json) {
     output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
@@ -181,13 +181,23 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   }
   const color = output.isTTY;
   const paint = (code: string, text: string): string => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  // Written in pieces of about 64 KiB: a write per line costs more than the search.
+  let pending = '';
+  const write = (line: string): void => {
+    pending += line;
+    if (pending.length >= 65_536) {
+      output.out(pending);
+      pending = '';
+    }
+  };
   for (const match of result.matches) {
     for (const [offset, line] of (match.before ?? []).entries()) {
-      output.out(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
+      write(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
     }
-    output.out(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
-    for (const [offset, line] of (match.after ?? []).entries()) output.out(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
+    write(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
+    for (const [offset, line] of (match.after ?? []).entries()) write(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
   }
+  if (pending) output.out(pending);
   if (result.truncated) output.err(`(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
   // Like grep and rg: exit 1 when nothing matched.
   return result.matches.length > 0 ? 0 : 1;

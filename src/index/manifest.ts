@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 export interface Manifest {
   format: number;

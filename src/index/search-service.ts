@@ -1,8 +1,9 @@
 /**
  * Searches run in a worker thread with a time budget. A JavaScript regex can backtrack for
- * ever (`(a+)+$` on a long line of a's), and nothing inside the engine can interrupt it: only
- * terminating the thread can. So the reader lives in a worker; a search over budget kills it,
- * the caller gets PatternTooExpensiveError, and the next search starts a fresh worker.
+ * ever (`(a+)+$` on a long line of a's), and no timer fires while it runs: terminating the
+ * thread stops it (so does vm's execution timeout, which one-shot-search.ts uses for the CLI).
+ * So the reader lives in a worker; a search over budget kills it, the caller gets
+ * PatternTooExpensiveError, and the next search starts a fresh worker.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { spawnWorker } from '../runtime.js';

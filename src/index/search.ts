@@ -265,14 +265,17 @@ export class IndexReader {
     this.manifest = manifest;
     this.#cache = cache;
     // Newest first: a path seen in a newer segment (as a file or a tombstone) is dead in older ones.
+    // The segments of one full build hold disjoint files: only the deltas after them need
+    // remembering, not every path of the tree.
     const seen = new Set<string>();
+    const base = Math.min(manifest.baseSegments ?? 0, segments.length);
     const layers = segments.map((segment) => ({ segment, live: new Uint8Array(segment.files.length) }));
     for (let i = layers.length - 1; i >= 0; i--) {
       const { segment, live } = layers[i]!;
-      segment.files.forEach((file, id) => {
-        live[id] = seen.has(file.path) ? 0 : 1;
-      });
-      for (const file of segment.files) seen.add(file.path);
+      const files = segment.files;
+      for (let id = 0; id < files.length; id++) live[id] = seen.has(files[id]!.path) ? 0 : 1;
+      if (i < base) continue;
+      for (const file of files) seen.add(file.path);
       for (const path of segment.tombstones) seen.add(path);
     }
     this.#layers = layers;
@@ -280,7 +283,11 @@ export class IndexReader {
   }
 
   /** `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm. */
-  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; segment?: (name: string) => Buffer | undefined } = {}): IndexReader {
+  /**
+   * `lazy`: read each segment's header and directory only, and the posting lists a query needs
+   * (a one-shot search: the CLI's); the reader then holds the files open until `close()`.
+   */
+  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; segment?: (name: string) => Buffer | undefined; lazy?: boolean } = {}): IndexReader {
     const store = new IndexStore(root, home);
     let manifest: Manifest | undefined;
     let segments: Segment[] = [];
@@ -291,15 +298,25 @@ export class IndexReader {
       if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
       try {
         // A segment already in shared memory (search workers) is not read again.
-        segments = manifest.segments.map((name) => new Segment(options.segment?.(name) ?? store.readSegment(name)));
+        segments = [];
+        for (const name of manifest.segments) {
+          const shared = options.segment?.(name);
+          segments.push(shared ? new Segment(shared) : options.lazy ? Segment.open(store.segmentPath(name)) : new Segment(store.readSegment(name)));
+        }
         break;
       } catch (error) {
+        for (const segment of segments) segment.close();
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw error;
       }
     }
     const reader = new IndexReader(root, manifest, segments, options.cache ?? new ContentCache(options.contentCacheBytes));
     if (options.cacheBypassCandidates !== undefined) reader.#cacheBypass = options.cacheBypassCandidates;
     return reader;
+  }
+
+  /** Lets go of the segment files a lazy reader holds open. */
+  close(): void {
+    for (const { segment } of this.#layers) segment.close();
   }
 
   /** Every live file, in path order. */

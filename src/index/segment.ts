@@ -2,17 +2,19 @@
  * An immutable index segment: the files it covers and, per trigram, the sorted ids of the
  * documents that contain it (delta + varint encoded). A document is a whole file, or, for a
  * large file, one block of it (see `blocks`); documents are numbered in file order. One file on
- * disk, loaded with one read:
+ * disk:
  *
- *   "SXTSEG03" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
- *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes | u32 CRC-32
+ *   "SXTSEG04" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
+ *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes | chunk checksums
  *
- * The CRC-32 covers every byte before it and is verified whenever a segment is opened: a torn or
- * overwritten file is reported as corrupt (index_corrupt), never searched.
+ * The checksums (checked-file.ts: a CRC-32 per 4 KiB) are verified for every byte a reader
+ * uses: all of them when a segment is loaded whole (the server), the header, directory and the
+ * posting lists a query touches when it is opened lazily (`Segment.open`, the CLI's search). A
+ * torn or overwritten file is reported as corrupt (index_corrupt), never searched.
  */
-import { crc32 } from './checksum.js';
+import { CheckedFile, checkedBody, ChecksumError, withChecksums } from './checked-file.js';
 
-export const SEGMENT_MAGIC = 'SXTSEG03';
+export const SEGMENT_MAGIC = 'SXTSEG04';
 
 export interface SegmentFile {
   path: string;
@@ -169,9 +171,7 @@ export class SegmentBuilder {
     head.writeUInt32LE(header.length, 8);
     header.copy(head, 12);
     head.writeUInt32LE(distinct, 12 + header.length + pad);
-    const body = Buffer.concat([head, Buffer.from(keys.buffer), Buffer.from(offsets.buffer), Buffer.from(bytes.buffer, 0, at), Buffer.alloc(4)]);
-    body.writeUInt32LE(crc32(body.subarray(0, body.length - 4)), body.length - 4);
-    return body;
+    return withChecksums(Buffer.concat([head, Buffer.from(keys.buffer), Buffer.from(offsets.buffer), Buffer.from(bytes.buffer, 0, at)]));
   }
 }
 
@@ -195,6 +195,89 @@ export function segmentFiles(read: (position: number, length: number) => Buffer)
   }
 }
 
+/** A segment's parts: the header and directory in memory, each posting list on demand. */
+interface SegmentParts {
+  header: string;
+  trigrams: Int32Array;
+  /** The bytes of the posting list in directory slot `slot`. */
+  list(slot: number): Uint8Array;
+  close?(): void;
+}
+
+/** Where the directory starts, after the header and its padding. */
+function directoryAt(headerLength: number): number {
+  return 12 + headerLength + ((4 - ((12 + headerLength) % 4)) % 4);
+}
+
+/** The trigram table and offsets from the bytes that hold both (copied: a Buffer's offset in its pool need not be 4-aligned). */
+function directoryOf(bytes: Uint8Array, count: number): { trigrams: Int32Array; offsets: Uint32Array } {
+  const copy = new Uint8Array(count * 8 + 4);
+  copy.set(bytes.subarray(0, count * 8 + 4));
+  return { trigrams: new Int32Array(copy.buffer, 0, count), offsets: new Uint32Array(copy.buffer, count * 4, count + 1) };
+}
+
+function corrupt(error: unknown): never {
+  if (error instanceof ChecksumError) throw new CorruptSegmentError(error.message);
+  throw error;
+}
+
+/** A whole segment file in memory, every chunk verified. */
+function partsInMemory(file: Uint8Array): SegmentParts {
+  let body: Buffer;
+  try {
+    const checked = checkedBody(file);
+    body = Buffer.from(checked.buffer, checked.byteOffset, checked.length);
+  } catch (error) {
+    corrupt(error);
+  }
+  if (body.length < 16 || body.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('bad magic');
+  const headerLength = body.readUInt32LE(8);
+  const at = directoryAt(headerLength);
+  if (at + 4 > body.length) throw new CorruptSegmentError('header past the end');
+  const count = body.readUInt32LE(at);
+  if (at + 4 + count * 8 + 4 > body.length) throw new CorruptSegmentError('directory past the end');
+  const { trigrams, offsets } = directoryOf(body.subarray(at + 4), count);
+  const postings = body.subarray(at + 8 + count * 8);
+  if (offsets[count] !== postings.length) throw new CorruptSegmentError('postings length mismatch');
+  return { header: body.toString('utf8', 12, 12 + headerLength), trigrams, list: (slot) => postings.subarray(offsets[slot]!, offsets[slot + 1]!) };
+}
+
+/** A segment file read in parts: header and directory now, posting lists as asked for. */
+function partsOnDisk(path: string): SegmentParts {
+  const file = CheckedFile.open(path);
+  try {
+    if (file.bodyLength < 16) throw new CorruptSegmentError('bad magic');
+    const start = file.read(0, 12);
+    if (start.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('bad magic');
+    const headerLength = start.readUInt32LE(8);
+    const at = directoryAt(headerLength);
+    if (at + 4 > file.bodyLength) throw new CorruptSegmentError('header past the end');
+    const count = file.read(at, 4).readUInt32LE(0);
+    if (at + 4 + count * 8 + 4 > file.bodyLength) throw new CorruptSegmentError('directory past the end');
+    const { trigrams, offsets } = directoryOf(file.read(at + 4, count * 8 + 4), count);
+    const postingsAt = at + 8 + count * 8;
+    if (offsets[count] !== file.bodyLength - postingsAt) throw new CorruptSegmentError('postings length mismatch');
+    // A query reads a list twice (its length to order the intersection, then its ids).
+    const lists = new Map<number, Uint8Array>();
+    const list = (slot: number): Uint8Array => {
+      let bytes = lists.get(slot);
+      if (!bytes) {
+        try {
+          bytes = file.read(postingsAt + offsets[slot]!, offsets[slot + 1]! - offsets[slot]!);
+        } catch (error) {
+          corrupt(error);
+        }
+        lists.set(slot, bytes);
+      }
+      return bytes;
+    };
+    return { header: file.read(12, headerLength).toString('utf8'), trigrams, list, close: () => file.close() };
+  } catch (error) {
+    file.close();
+    corrupt(error);
+  }
+}
+
 export class Segment {
   readonly files: SegmentFile[];
   readonly tombstones: string[];
@@ -206,17 +289,14 @@ export class Segment {
   /** Each file's first document. */
   readonly firstDocument: Uint32Array;
   readonly #trigrams: Int32Array;
-  readonly #offsets: Uint32Array;
-  readonly #postings: Uint8Array;
+  readonly #list: (slot: number) => Uint8Array;
+  readonly #close: (() => void) | undefined;
 
-  constructor(file: Buffer) {
-    if (file.length < 20 || file.toString('latin1', 0, 8) !== SEGMENT_MAGIC) throw new CorruptSegmentError('bad magic');
-    if (crc32(file.subarray(0, file.length - 4)) !== file.readUInt32LE(file.length - 4)) throw new CorruptSegmentError('checksum mismatch');
-    const buffer = file.subarray(0, file.length - 4);
-    const headerLength = buffer.readUInt32LE(8);
-    if (12 + headerLength > buffer.length) throw new CorruptSegmentError('header past the end');
+  /** A segment from the whole file's bytes (verified here). */
+  constructor(file: Uint8Array | SegmentParts) {
+    const parts = file instanceof Uint8Array ? partsInMemory(file) : file;
     try {
-      const header = JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as { files: SegmentFile[]; tombstones?: string[] };
+      const header = JSON.parse(parts.header) as { files: SegmentFile[]; tombstones?: string[] };
       this.files = header.files;
       this.tombstones = header.tombstones ?? [];
       this.firstDocument = new Uint32Array(this.files.length);
@@ -238,22 +318,26 @@ export class Segment {
       });
       this.unindexedIds = Uint32Array.from(unindexed);
     } catch {
+      parts.close?.();
       throw new CorruptSegmentError('unreadable header');
     }
-    const pad = (4 - ((12 + headerLength) % 4)) % 4;
-    let at = 12 + headerLength + pad;
-    const count = buffer.readUInt32LE(at);
-    at += 4;
-    if (at + count * 8 + 4 > buffer.length) throw new CorruptSegmentError('directory past the end');
-    // Copy into aligned arrays: a Buffer's byteOffset inside Node's pool need not be 4-aligned.
-    this.#trigrams = new Int32Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + count * 4));
-    at += count * 4;
-    this.#offsets = new Uint32Array(buffer.buffer.slice(buffer.byteOffset + at, buffer.byteOffset + at + (count + 1) * 4));
-    at += (count + 1) * 4;
-    this.#postings = buffer.subarray(at);
-    if (this.#offsets[count] !== this.#postings.length) throw new CorruptSegmentError('postings length mismatch');
+    this.#trigrams = parts.trigrams;
+    this.#list = parts.list;
+    this.#close = parts.close;
   }
 
+  /**
+   * The segment at `path`, read lazily: its header and directory now, each posting list when a
+   * query first needs it (verified chunk by chunk). Holds the file open until `close()`.
+   */
+  static open(path: string): Segment {
+    return new Segment(partsOnDisk(path));
+  }
+
+  /** Lets go of the file of a segment opened lazily (nothing to do for one in memory). */
+  close(): void {
+    this.#close?.();
+  }
   get trigramCount(): number {
     return this.#trigrams.length;
   }
@@ -261,7 +345,7 @@ export class Segment {
   /** Every trigram with its file ids, in trigram order (for merging segments). */
   *allPostings(): Generator<[trigram: number, ids: Uint32Array]> {
     for (let slot = 0; slot < this.#trigrams.length; slot++) {
-      yield [this.#trigrams[slot]!, this.#decode(this.#offsets[slot]!, false) as Uint32Array];
+      yield [this.#trigrams[slot]!, this.#decode(slot, false) as Uint32Array];
     }
   }
 
@@ -272,13 +356,13 @@ export class Segment {
   /** Document ids containing `trigram`, ascending; empty when none. */
   postings(trigram: number): Uint32Array {
     const slot = this.#find(trigram);
-    return slot < 0 ? new Uint32Array(0) : (this.#decode(this.#offsets[slot]!, false) as Uint32Array);
+    return slot < 0 ? new Uint32Array(0) : (this.#decode(slot, false) as Uint32Array);
   }
 
   /** How many files contain `trigram`, without decoding the list (to intersect rarest first). */
   postingCount(trigram: number): number {
     const slot = this.#find(trigram);
-    return slot < 0 ? 0 : this.#decode(this.#offsets[slot]!, true).length;
+    return slot < 0 ? 0 : this.#decode(slot, true).length;
   }
 
   #find(trigram: number): number {
@@ -294,9 +378,9 @@ export class Segment {
     return -1;
   }
 
-  #decode(offset: number, countOnly: boolean): Uint32Array | { length: number } {
-    const bytes = this.#postings;
-    let at = offset;
+  #decode(slot: number, countOnly: boolean): Uint32Array | { length: number } {
+    const bytes = this.#list(slot);
+    let at = 0;
     const read = (): number => {
       let value = 0;
       let shift = 0;

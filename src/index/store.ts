@@ -225,9 +225,14 @@ export class IndexStore {
     return parseManifest(text, this.#root);
   }
 
-  readSegment(name: string): Buffer {
+  /** Where a segment the manifest names lives (a name that is not a segment's is corrupt: `../x`). */
+  segmentPath(name: string): string {
     if (!SEGMENT_NAME.test(name)) throw new IndexCorruptError(`bad segment name ${JSON.stringify(name)}`, this.#root);
-    return readFileSync(join(this.dir, name));
+    return join(this.dir, name);
+  }
+
+  readSegment(name: string): Buffer {
+    return readFileSync(this.segmentPath(name));
   }
 
   /**
@@ -236,8 +241,7 @@ export class IndexStore {
    * sync compares files, it does not search).
    */
   readSegmentPart<T>(name: string, use: (read: (position: number, length: number) => Buffer) => T): T {
-    if (!SEGMENT_NAME.test(name)) throw new IndexCorruptError(`bad segment name ${JSON.stringify(name)}`, this.#root);
-    const fd = openSync(join(this.dir, name), 'r');
+    const fd = openSync(this.segmentPath(name), 'r');
     try {
       return use((position, length) => {
         const bytes = Buffer.alloc(length);

@@ -1,0 +1,33 @@
+/**
+ * One search in this thread, for a process that runs one and exits (the CLI's `search`): the
+ * index is opened lazily (each segment's header and directory, then only the posting lists the
+ * query touches) and candidate files are read straight from disk, with no worker threads and no
+ * content cache, which would cost more to start and fill than the search itself.
+ *
+ * A JavaScript regex can backtrack for ever and no timer fires while it runs, so the search runs
+ * under `vm`'s execution timeout, which interrupts it; it ends with the search service's
+ * PatternTooExpensiveError, as a search through the server would.
+ */
+import { runInThisContext } from 'node:vm';
+import { IndexReader, type SearchQuery, type SearchResult } from './search.js';
+import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from './search-service.js';
+
+/** Where the search waits for the guarded script to call it (a global only for that call). */
+const HANDOFF = '__sextantOneShotSearch';
+
+export function openForOneSearch(root: string, home?: string): IndexReader {
+  return IndexReader.open(root, home, { lazy: true, cacheBypassCandidates: 0 });
+}
+
+export function searchOnce(reader: IndexReader, query: SearchQuery, budgetMs = DEFAULT_SEARCH_BUDGET_MS): SearchResult {
+  const global = globalThis as Record<string, unknown>;
+  global[HANDOFF] = () => reader.search(query);
+  try {
+    return runInThisContext(`${HANDOFF}()`, { timeout: budgetMs, displayErrors: false }) as SearchResult;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new PatternTooExpensiveError(budgetMs);
+    throw error;
+  } finally {
+    delete global[HANDOFF];
+  }
+}
