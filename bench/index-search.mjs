@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { QUERIES } from './queries.mjs';
 
 const corpus = process.argv[2];
 if (!corpus) {
@@ -20,16 +21,6 @@ const RUNS = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 10;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
 
-const QUERIES = [
-  { name: 'literal, rare', pattern: 'kmem_cache_alloc_node', caseSensitive: true },
-  { name: 'literal, common', pattern: 'EXPORT_SYMBOL_GPL', caseSensitive: true },
-  { name: 'literal, phrase', pattern: 'struct file_operations', caseSensitive: true },
-  { name: 'case-insensitive', pattern: 'SPIN_LOCK_IRQSAVE' },
-  { name: 'regex, literal prefix', pattern: 'static int \\w+_probe\\(', regex: true, caseSensitive: true },
-  { name: 'regex, alternation', pattern: 'copy_(from|to)_user', regex: true, caseSensitive: true },
-  { name: 'regex, anchored', pattern: '^#include <linux/(fs|mm)\\.h>', regex: true, caseSensitive: true },
-  { name: 'regex, no literal', pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}', regex: true, caseSensitive: true },
-];
 
 function percentile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -193,7 +184,12 @@ console.log(`| watcher: save to searchable (150 ms debounce) | ${median(watched)
 console.log(`| merge of ${mergeTimed.result.merged} delta segments | ${mergeTimed.ms.toFixed(1)} | | |`);
 await service.close();
 
-// 5. The symbol targets (issue #12), with ctags -R on the same tree in the same run.
+// 5. The CLI against rg, whole processes (issue #13); needs dist/sextant (npm run build:binary).
+console.log('');
+const { cliVersusRg } = await import('./cli-vs-rg.mjs');
+cliVersusRg(summary.root, home, RUNS);
+
+// 6. The symbol targets (issue #12), with ctags -R on the same tree in the same run.
 console.log('');
 const { symbolTargets } = await import('./symbol-targets.mjs');
 await symbolTargets(corpus);

@@ -9,13 +9,19 @@
 // bench/index-search.mjs runs it after its own sections. Needs `ctags` (Debian: universal-ctags)
 // and a built dist/ (npm run build).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const BIN = here('../dist/sextant.mjs');
+// The product as users get it: the single executable when it is built (npm run build:binary),
+// else the .mjs bundle on this Node (SEXTANT_BENCH_MJS=1 forces the bundle).
+const BINARY = here('../dist/sextant');
+const useBinary = existsSync(BINARY) && !process.env.SEXTANT_BENCH_MJS;
+/** The command and arguments that run `sextant ARGS`. */
+const cli = (args) => (useBinary ? [BINARY, args] : [process.execPath, [BIN, ...args]]);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function timed(command, args, env) {
@@ -28,7 +34,7 @@ function timed(command, args, env) {
 
 /** A server over stdio, spoken to in newline-delimited JSON-RPC. */
 async function stdioServer(root, home) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--workspace', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(...cli(['serve', '--workspace', root]), { env: { ...process.env, SEXTANT_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
   const waiting = new Map();
   let buffer = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -62,17 +68,17 @@ export async function symbolTargets(corpus, options = {}) {
   // Twice, the faster counts: the first run may read the tree from disk, and sextant runs after it on a warm cache.
   const ctags = [timed('ctags', ['-R', '-f', ctagsOut, root]), timed('ctags', ['-R', '-f', ctagsOut, root])].sort((a, b) => a.ms - b.ms)[0];
   const ctagsVersion = execFileSync('ctags', ['--version'], { encoding: 'utf8' }).split('\n')[0];
-  const index = timed('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'index', root], env);
+  const index = timed('/usr/bin/time', ['-f', '%M', ...cli(['index', root]).flat()], env);
   const indexRssMiB = Number(index.stderr.trim().split('\n').at(-1)) / 1024;
-  const status = JSON.parse(execFileSync(process.execPath, [BIN, 'status', root, '--json'], { encoding: 'utf8', env: { ...process.env, ...env } }));
+  const status = JSON.parse(execFileSync(...cli(['status', root, '--json']), { encoding: 'utf8', env: { ...process.env, ...env } }));
   const disk = status.diskBytes;
 
   // `sextant symbols NAME`: a whole process each time, as a user at a prompt runs it.
-  execFileSync(process.execPath, [BIN, '--version']);
-  const cold = names.map((name) => median(Array.from({ length: 5 }, () => timed(process.execPath, [BIN, 'symbols', name, root, '--limit', '5'], env).ms)));
-  const bare = median(Array.from({ length: 5 }, () => timed(process.execPath, [BIN, '--version'], env).ms));
+  execFileSync(...cli(['--version']));
+  const cold = names.map((name) => median(Array.from({ length: 5 }, () => timed(...cli(['symbols', name, root, '--limit', '5']), env).ms)));
+  const bare = median(Array.from({ length: 5 }, () => timed(...cli(['--version']), env).ms));
 
-  const noop = median(Array.from({ length: 3 }, () => timed(process.execPath, [BIN, 'sync', root], env).ms));
+  const noop = median(Array.from({ length: 7 }, () => timed(...cli(['sync', root]), env).ms));
 
   const server = await stdioServer(root, home);
   const warm = [];
@@ -122,7 +128,7 @@ export async function symbolTargets(corpus, options = {}) {
 
   const mb = (bytes) => (bytes / 1e6).toFixed(1);
   const source = status.bytes;
-  console.log(`Symbol targets on ${root}: ${status.files} files, ${mb(source)} MB indexed, ${status.symbols?.symbols ?? 0} symbols; ${ctagsVersion}`);
+  console.log(`Symbol targets on ${root} (${useBinary ? 'dist/sextant' : `node ${process.versions.node} dist/sextant.mjs`}): ${status.files} files, ${mb(source)} MB indexed, ${status.symbols?.symbols ?? 0} symbols; ${ctagsVersion}`);
   console.log('');
   console.log('| measure | target | measured | ok |');
   console.log('| --- | --- | ---: | --- |');

@@ -1,12 +1,12 @@
 /**
- * Index files checked a chunk at a time. The body is followed by a CRC-32 of each 4 KiB chunk
- * of it, and the list by its own CRC-32:
+ * Index files checked a chunk at a time, or whole. The body is followed by a CRC-32 of each 4 KiB
+ * chunk of it, a CRC-32 of the whole body, and a CRC-32 of that trailer:
  *
- *   body | u32 crc[n] (crc[i] covers body bytes [i·CHUNK, (i+1)·CHUNK)) | u32 n | u32 CRC-32 of crc[] and n
+ *   body | u32 crc[n] (crc[i]: body bytes [i·CHUNK, (i+1)·CHUNK)) | u32 n | u32 CRC of the body | u32 CRC of the trailer before it
  *
- * A reader that takes the whole file checks every chunk (as one CRC over the file would); a reader
- * that takes parts of it (`CheckedFile`, the CLI's search) checks each chunk it reads before using
- * a byte of it. Either way a torn or overwritten file is reported, never believed.
+ * A reader that takes the whole file checks the body's CRC (one pass, as fast as the CRC runs);
+ * a reader that takes parts of it (`CheckedFile`, the CLI's search) checks each chunk it reads
+ * before using a byte of it. Either way a torn or overwritten file is reported, never believed.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from './checksum.js';
@@ -25,37 +25,38 @@ function chunksOf(bodyLength: number): number {
   return Math.ceil(bodyLength / CHECKED_CHUNK_BYTES);
 }
 
-/** `body` with its chunk checksums appended. */
+const TAIL_BYTES = 12;
+
+/** `body` with its checksums appended. */
 export function withChecksums(body: Uint8Array): Buffer {
   const n = chunksOf(body.length);
-  const trailer = Buffer.alloc(4 * n + 8);
+  const trailer = Buffer.alloc(4 * n + TAIL_BYTES);
   for (let i = 0; i < n; i++) trailer.writeUInt32LE(crc32(body.subarray(i * CHECKED_CHUNK_BYTES, (i + 1) * CHECKED_CHUNK_BYTES)), 4 * i);
   trailer.writeUInt32LE(n, 4 * n);
-  trailer.writeUInt32LE(crc32(trailer.subarray(0, 4 * n + 4)), 4 * n + 4);
+  trailer.writeUInt32LE(crc32(body), 4 * n + 4);
+  trailer.writeUInt32LE(crc32(trailer.subarray(0, 4 * n + 8)), 4 * n + 8);
   return Buffer.concat([body, trailer]);
 }
 
-/** The chunk checksums of a file `size` bytes long, from its last bytes (`tail`: at least the last 8). */
-function readTrailer(size: number, readAt: (position: number, length: number) => Uint8Array): { bodyLength: number; crcs: Uint32Array } {
-  if (size < 8) throw new ChecksumError('too short for its checksums');
-  const end = Buffer.from(readAt(size - 8, 8));
-  const n = end.readUInt32LE(0);
-  const bodyLength = size - 8 - 4 * n;
+/** The checksums of a file `size` bytes long, read through `readAt` and checked against their own CRC. */
+function readTrailer(size: number, readAt: (position: number, length: number) => Uint8Array): { bodyLength: number; bodyCrc: number; crcs: Uint32Array } {
+  if (size < TAIL_BYTES) throw new ChecksumError('too short for its checksums');
+  const n = Buffer.from(readAt(size - TAIL_BYTES, 4)).readUInt32LE(0);
+  const bodyLength = size - TAIL_BYTES - 4 * n;
   if (bodyLength < 0 || chunksOf(bodyLength) !== n) throw new ChecksumError('checksum list does not fit the file');
-  const list = Buffer.from(readAt(bodyLength, 4 * n + 4));
-  if (crc32(list) !== end.readUInt32LE(4)) throw new ChecksumError('checksum mismatch (checksum list)');
+  const trailer = Buffer.from(readAt(bodyLength, 4 * n + TAIL_BYTES));
+  if (crc32(trailer.subarray(0, 4 * n + 8)) !== trailer.readUInt32LE(4 * n + 8)) throw new ChecksumError('checksum mismatch (checksum list)');
   const crcs = new Uint32Array(n);
-  for (let i = 0; i < n; i++) crcs[i] = list.readUInt32LE(4 * i);
-  return { bodyLength, crcs };
+  for (let i = 0; i < n; i++) crcs[i] = trailer.readUInt32LE(4 * i);
+  return { bodyLength, bodyCrc: trailer.readUInt32LE(4 * n + 4), crcs };
 }
 
-/** The body of a whole checked file, every chunk verified. */
+/** The body of a whole checked file, verified. */
 export function checkedBody(file: Uint8Array): Uint8Array {
-  const { bodyLength, crcs } = readTrailer(file.length, (position, length) => file.subarray(position, position + length));
-  for (let i = 0; i < crcs.length; i++) {
-    if (crc32(file.subarray(i * CHECKED_CHUNK_BYTES, Math.min((i + 1) * CHECKED_CHUNK_BYTES, bodyLength))) !== crcs[i]) throw new ChecksumError(`checksum mismatch (bytes from ${i * CHECKED_CHUNK_BYTES})`);
-  }
-  return file.subarray(0, bodyLength);
+  const { bodyLength, bodyCrc } = readTrailer(file.length, (position, length) => file.subarray(position, position + length));
+  const body = file.subarray(0, bodyLength);
+  if (crc32(body) !== bodyCrc) throw new ChecksumError('checksum mismatch');
+  return body;
 }
 
 /** A checked file read in parts through one descriptor: each chunk is verified the first time it is read. */

@@ -1,0 +1,90 @@
+// The CLI's search against rg, whole processes start to exit, on the same files with the same
+// flags: the single executable (dist/sextant, npm run build:binary) and the .mjs bundle on this
+// Node, each query run alternately with rg, p50 of N runs. The lines each prints are compared:
+// the same path:line pairs, or the row says how many differ.
+//
+//   node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs 15]   (CORPUS indexed in that home)
+//
+// Also the last part of bench/index-search.mjs, which indexes the corpus first.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { QUERIES } from './queries.mjs';
+
+const BINARY = fileURLToPath(new URL('../dist/sextant', import.meta.url));
+const BUNDLE = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
+
+/** rg with the index's own view of the tree: .gitignore applied without a .git, hidden files, the 16 MiB file limit. */
+function rgArgs(query, root) {
+  return ['--no-config', '--hidden', '--no-require-git', '--max-filesize', '16M', '--no-messages', '--no-heading', '--line-number', '--column', '--crlf', query.caseSensitive ? '--case-sensitive' : '--ignore-case', ...(query.regex ? [] : ['--fixed-strings']), '--', query.pattern, root];
+}
+
+function sextantArgs(query, root) {
+  return ['search', '--limit', '100000000', ...(query.caseSensitive ? ['--case-sensitive'] : []), ...(query.regex ? ['--regex'] : []), query.pattern, root];
+}
+
+function run(command, args, env) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
+  return { ms, stdout: result.stdout };
+}
+
+/** path:line of every line printed (rg prints the root given; sextant project-relative paths). */
+function linesOf(stdout, root) {
+  const found = new Set();
+  for (const line of stdout.split('\n')) {
+    const match = /^(.*?):(\d+):\d+:/.exec(line);
+    if (!match) continue;
+    const path = match[1].startsWith(`${root}/`) ? match[1].slice(root.length + 1) : match[1];
+    found.add(`${path}:${match[2]}`);
+  }
+  return found;
+}
+
+const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export function cliVersusRg(root, home, runs = 15) {
+  if (!existsSync(BINARY)) throw new Error('bench/cli-vs-rg.mjs: build dist/sextant first (npm run build:binary)');
+  const env = { SEXTANT_HOME: home };
+  const rows = [];
+  for (const query of QUERIES) {
+    const times = { binary: [], bundle: [], rg: [] };
+    let outputs;
+    for (let i = 0; i < runs + 1; i++) {
+      const binary = run(BINARY, sextantArgs(query, root), env);
+      const bundle = run(process.execPath, [BUNDLE, ...sextantArgs(query, root)], env);
+      const rg = run('rg', rgArgs(query, root), {});
+      if (i === 0) {
+        outputs = { binary: binary.stdout, rg: rg.stdout }; // the first run warms the page cache
+        continue;
+      }
+      times.binary.push(binary.ms);
+      times.bundle.push(bundle.ms);
+      times.rg.push(rg.ms);
+    }
+    const ours = linesOf(outputs.binary, root);
+    const theirs = linesOf(outputs.rg, root);
+    const differ = [...ours].filter((line) => !theirs.has(line)).length + [...theirs].filter((line) => !ours.has(line)).length;
+    rows.push({ query, lines: ours.size, rgLines: theirs.size, differ, binary: p50(times.binary), bundle: p50(times.bundle), rg: p50(times.rg) });
+  }
+  console.log(`| CLI search, whole process (${runs} runs, p50 ms) | lines (sextant / rg) | dist/sextant | node ${process.versions.node} dist/sextant.mjs | rg | binary ÷ rg |`);
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of rows) {
+    const same = row.differ === 0 ? 'same' : `${row.differ} differ`;
+    console.log(`| ${row.query.name}: \`${row.query.pattern.replace(/\|/g, '\\|')}\` | ${row.lines} / ${row.rgLines} (${same}) | ${row.binary.toFixed(0)} | ${row.bundle.toFixed(0)} | ${row.rg.toFixed(0)} | ${(row.binary / row.rg).toFixed(2)} |`);
+  }
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = process.argv[2];
+  const homeAt = process.argv.indexOf('--home');
+  const runsAt = process.argv.indexOf('--runs');
+  if (!root || homeAt < 0) {
+    console.error('usage: node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs N]');
+    process.exit(2);
+  }
+  cliVersusRg(root, process.argv[homeAt + 1], runsAt > 0 ? Number(process.argv[runsAt + 1]) : 15);
+}
