@@ -1,23 +1,34 @@
-// Bundles the whole server into one self-contained file, dist/sextant.mjs, that runs with plain
-// `node dist/sextant.mjs` and needs nothing from node_modules.
+// Bundles the server for an installed Node: dist/sextant.mjs, a small entry that turns on Node's
+// compile cache (22.1+) and loads the rest, split by esbuild into dist/sextant-HASH.mjs chunks so
+// that a command loads only its own parts (`--version` does not parse the server or the index).
+// Needs nothing from node_modules.
 import { build } from 'esbuild';
-import { chmod, copyFile, mkdir } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sharedOptions } from './bundle-options.mjs';
 
-const outfile = 'dist/sextant.mjs';
+/** The chunks a build writes (a rebuild removes the last one's first). */
+const CHUNK = /^sextant-[A-Z0-9]+\.mjs$/;
+
+await mkdir('dist', { recursive: true });
+for (const name of await readdir('dist')) if (CHUNK.test(name)) await rm(`dist/${name}`);
 await build({
   ...sharedOptions,
-  outfile,
+  entryPoints: { sextant: 'src/cli/launch.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  // In dist/ itself: a chunk finds grammars/ beside it, as the entry does.
+  chunkNames: 'sextant-[hash]',
+  splitting: true,
   format: 'esm',
   target: 'node20',
   sourcemap: false,
-  // Some bundled CommonJS (ajv) calls require(); give the ESM bundle a real one.
+  // Some bundled CommonJS (ajv) calls require(); give every ESM chunk a real one.
   banner: { js: "import { createRequire as __sextantCreateRequire } from 'node:module'; const require = __sextantCreateRequire(import.meta.url);" },
 });
-await chmod(outfile, 0o755);
+await chmod('dist/sextant.mjs', 0o755);
 
 // Tree-sitter runtime and grammars travel next to the bundle (src/index/symbols/grammars.ts looks
 // in dist/grammars/ first), so dist/ keeps working without node_modules.
