@@ -22,6 +22,7 @@ import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLe
 import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
+import { ToolCallContext } from './tool-call-context.js';
 import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
 import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, isObject, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
 import { ModernEra } from './modern-era.js';
@@ -236,7 +237,8 @@ export class McpSession {
       run: (params, _context, request) => tools.list(request.version, params.cursor),
       cache: CACHE_STATIC,
     });
-    this.#handle('tools/call', async (params, context) => ({ ...(await tools.call(params, this.#toolContext(params, context))) }), {
+    // A handshake-era call has no input rounds and no tasks: what comes back is a CallToolResult.
+    this.#handle('tools/call', (params, context) => tools.call(params, this.#toolContext(params, context)) as unknown as Promise<Result>, {
       run: (params, context, request) => {
         // Over HTTP the x-mcp-header parameters must match their Mcp-Param-* headers (SEP-2243).
         if (context.extra?.transport === 'streamable-http' && context.extra.headers) checkParamHeaders(tools.modernInputSchema(params.name), params.arguments, context.extra.headers);
@@ -344,23 +346,7 @@ export class McpSession {
   }
 
   #toolContext(params: Params, context: RequestContext<MessageContext>): ToolContext {
-    const logger = typeof params.name === 'string' ? params.name : undefined;
-    return {
-      get signal() {
-        return context.signal;
-      },
-      protocolVersion: this.#version!,
-      clientCapabilities: this.#clientCapabilities,
-      extra: context.extra,
-      session: this,
-      progress: featuresOf(this.#version!).progressMessage
-        ? (progress, total, message) => context.progress(progress, total, message)
-        : (progress, total) => context.progress(progress, total),
-      log: (level, data) => {
-        if (isAtLeast(level, this.#logLevel)) context.notify('notifications/message', { level, logger, data });
-      },
-      request: (method, requestParams, options) => this.requestClient(method, requestParams, { ...options, relatedRequestId: context.id }),
-    };
+    return new ToolCallContext(this, this.#version!, this.#clientCapabilities, context, typeof params.name === 'string' ? params.name : undefined);
   }
 
   /** The modern era's shared parts: the server's, or (a session made on its own, in tests) one of its own. */

@@ -178,7 +178,9 @@ export class ToolRegistry {
 
     if (tool.taskSupport === 'required' && !context.tasks) requireTasks(context.clientCapabilities);
     const tasks = tool.taskSupport ? context.tasks : undefined;
-    const runContext: ToolContext = tasks ? { ...context, startTask: (work) => tasks.start(async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' })) } : context;
+    // By delegation, not a copy: the context may be a class whose getters and methods a spread would drop.
+    const startTask: ToolContext['startTask'] = (work) => tasks!.start(async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' }));
+    const runContext: ToolContext = tasks ? Object.create(context, { startTask: { value: startTask } }) : context;
     let output: ToolOutput | InputRequired | TaskStarted;
     try {
       output = await tool.run(args as JsonObject, runContext);
