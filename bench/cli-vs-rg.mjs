@@ -23,9 +23,12 @@ function sextantArgs(query, root) {
   return ['search', '--limit', '100000000', ...(query.caseSensitive ? ['--case-sensitive'] : []), ...(query.regex ? ['--regex'] : []), query.pattern, root];
 }
 
+// NODE_EXTRA_CA_CERTS (set on some machines) makes Node 20 read a CA bundle at start-up: left out.
+const { NODE_EXTRA_CA_CERTS: _ca, ...baseEnv } = process.env;
+
 function run(command, args, env) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...baseEnv, ...env } });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')}: exit ${result.status}: ${result.stderr}`);
   return { ms, stdout: result.stdout };

@@ -1,0 +1,64 @@
+/**
+ * The .mjs bundle loads only what a command uses: a loader hook records every file the process
+ * loads, and the chunks `--version` and `search` load must not hold JSON Schema validation
+ * (ajv), the parser (web-tree-sitter) or the MCP server. esbuild names each module it bundles
+ * in a `// path` comment, which is what is looked for.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildIndex } from '../src/index/indexer.js';
+import { BIN, ROOT } from './helpers/process.js';
+
+const HEAVY = ['node_modules/ajv/', 'node_modules/web-tree-sitter/', 'src/mcp/server.ts', 'src/mcp/session.ts', 'src/transports/stdio.ts', 'node_modules/ws/'];
+
+/** The files a run of the bundle loaded (besides Node's own). */
+async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-loads-'));
+  const log = join(dir, 'loaded.txt');
+  writeFileSync(log, '');
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+  const register = join(dir, 'register.mjs');
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  assert.ok(code === 0 || code === 1, `exit ${code}`);
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+}
+
+function heavyIn(files: string[]): string[] {
+  return files.flatMap((file) => {
+    const text = readFileSync(file, 'utf8');
+    return HEAVY.filter((part) => text.includes(`// ${part}`)).map((part) => `${file}: ${part}`);
+  });
+}
+
+test('--version and search load neither ajv, nor the parser, nor the MCP server', async () => {
+  const version = await loadedBy(['--version'], {});
+  assert.ok(version.includes(BIN), 'the entry itself was seen');
+  assert.equal(heavyIn(version), []);
+
+  const root = mkdtempSync(join(tmpdir(), 'sextant-loads-project-'));
+  writeFileSync(join(root, 'a.ts'), 'export function loadedMarker(): number {\n  return 1;\n}\n');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const search = await loadedBy(['search', 'loadedMarker', root], { SEXTANT_HOME: home });
+  assert.ok(search.length > version.length, 'search loads its own chunks');
+  assert.equal(heavyIn(search), []);
+});
+
+test('what the check looks for is in the bundle: every heavy part is in some chunk', () => {
+  const chunks = readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.mjs')).map((name) => join(ROOT, 'dist', name));
+  const found = heavyIn(chunks);
+  for (const part of HEAVY) assert.ok(found.some((hit) => hit.endsWith(`: ${part}`)), `${part} is bundled somewhere`);
+});
+
+test.run();
