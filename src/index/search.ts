@@ -269,13 +269,14 @@ export class IndexReader {
     // remembering, not every path of the tree.
     const seen = new Set<string>();
     const base = Math.min(manifest.baseSegments ?? 0, segments.length);
-    const layers = segments.map((segment) => ({ segment, live: new Uint8Array(segment.files.length) }));
+    const layers = segments.map((segment) => ({ segment, live: new Uint8Array(segment.fileCount) }));
     for (let i = layers.length - 1; i >= 0; i--) {
       const { segment, live } = layers[i]!;
-      const files = segment.files;
-      for (let id = 0; id < files.length; id++) live[id] = seen.has(files[id]!.path) ? 0 : 1;
+      const count = segment.fileCount;
+      if (seen.size === 0) live.fill(1);
+      else for (let id = 0; id < count; id++) live[id] = seen.has(segment.pathOf(id)) ? 0 : 1;
       if (i < base) continue;
-      for (const file of files) seen.add(file.path);
+      for (let id = 0; id < count; id++) seen.add(segment.pathOf(id));
       for (const path of segment.tombstones) seen.add(path);
     }
     this.#layers = layers;
@@ -338,7 +339,7 @@ export class IndexReader {
       for (const document of segmentCandidates(segment, plan)) {
         const id = segment.documentFile[document]!;
         if (live[id] !== 1) continue;
-        const file = segment.files[id]!;
+        const file = segment.fileOf(id);
         if (id !== lastId) {
           last = { file };
           lastId = id;

@@ -4,7 +4,7 @@
  * large file, one block of it (see `blocks`); documents are numbered in file order. One file on
  * disk:
  *
- *   "SXTSEG04" | u32 header length | header JSON (files) | pad to 4 | u32 trigram count
+ *   "SXTSEG04" | u32 header length | header JSON (the file table, segment-header.ts) | pad to 4 | u32 trigram count
  *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes | chunk checksums
  *
  * The checksums (checked-file.ts: a CRC-32 per 4 KiB) are verified for every byte a reader
@@ -13,6 +13,7 @@
  * torn or overwritten file is reported as corrupt (index_corrupt), never searched.
  */
 import { CheckedFile, checkedBody, ChecksumError, withChecksums } from './checked-file.js';
+import { encodeHeader, parseHeader, type FileTable } from './segment-header.js';
 
 export const SEGMENT_MAGIC = 'SXTSEG04';
 
@@ -117,7 +118,7 @@ export class SegmentBuilder {
   }
 
   encode(): Buffer {
-    const header = Buffer.from(JSON.stringify({ files: this.files, tombstones: this.tombstones }), 'utf8');
+    const header = Buffer.from(encodeHeader(this.files, this.tombstones), 'utf8');
     const pairs = this.#trigrams.length;
     const tri = this.#trigrams.data;
     const ids = this.#fileIds.data;
@@ -186,13 +187,13 @@ export function segmentFiles(read: (position: number, length: number) => Buffer)
   const headerLength = start.readUInt32LE(8);
   const header = read(12, headerLength);
   if (header.length < headerLength) throw new CorruptSegmentError('header past the end');
+  let table: FileTable;
   try {
-    const parsed = JSON.parse(header.toString('utf8')) as { files: SegmentFile[]; tombstones?: string[] };
-    if (!Array.isArray(parsed.files)) throw new Error('no files');
-    return { files: parsed.files, tombstones: parsed.tombstones ?? [] };
+    table = parseHeader(header.toString('utf8'));
   } catch {
     throw new CorruptSegmentError('unreadable header');
   }
+  return { files: table.all(), tombstones: table.tombstones };
 }
 
 /** A segment's parts: the header and directory in memory, each posting list on demand. */
@@ -279,7 +280,7 @@ function partsOnDisk(path: string): SegmentParts {
 }
 
 export class Segment {
-  readonly files: SegmentFile[];
+  /** Paths this segment removes from older ones. */
   readonly tombstones: string[];
   /** Documents kept out of the postings (files with long lines, too many trigrams): candidates for every query. */
   readonly unindexedIds: Uint32Array;
@@ -288,6 +289,7 @@ export class Segment {
   readonly documentBlock: Uint32Array;
   /** Each file's first document. */
   readonly firstDocument: Uint32Array;
+  readonly #table: FileTable;
   readonly #trigrams: Int32Array;
   readonly #list: (slot: number) => Uint8Array;
   readonly #close: (() => void) | undefined;
@@ -296,34 +298,52 @@ export class Segment {
   constructor(file: Uint8Array | SegmentParts) {
     const parts = file instanceof Uint8Array ? partsInMemory(file) : file;
     try {
-      const header = JSON.parse(parts.header) as { files: SegmentFile[]; tombstones?: string[] };
-      this.files = header.files;
-      this.tombstones = header.tombstones ?? [];
-      this.firstDocument = new Uint32Array(this.files.length);
-      let documents = 0;
-      this.files.forEach((file, id) => {
-        this.firstDocument[id] = documents;
-        documents += documentsOf(file);
-      });
-      this.documentFile = new Uint32Array(documents);
-      this.documentBlock = new Uint32Array(documents);
-      const unindexed: number[] = [];
-      this.files.forEach((file, id) => {
-        const first = this.firstDocument[id]!;
-        for (let block = 0; block < documentsOf(file); block++) {
-          this.documentFile[first + block] = id;
-          this.documentBlock[first + block] = block;
-          if (file.unindexed) unindexed.push(first + block);
-        }
-      });
-      this.unindexedIds = Uint32Array.from(unindexed);
+      this.#table = parseHeader(parts.header);
     } catch {
       parts.close?.();
       throw new CorruptSegmentError('unreadable header');
     }
+    const table = this.#table;
+    this.tombstones = table.tombstones;
+    this.firstDocument = new Uint32Array(table.count);
+    let documents = 0;
+    for (let id = 0; id < table.count; id++) {
+      this.firstDocument[id] = documents;
+      documents += table.documentsOf(id);
+    }
+    this.documentFile = new Uint32Array(documents);
+    this.documentBlock = new Uint32Array(documents);
+    const unindexed: number[] = [];
+    for (let id = 0; id < table.count; id++) {
+      const first = this.firstDocument[id]!;
+      const blocks = table.documentsOf(id);
+      for (let block = 0; block < blocks; block++) {
+        this.documentFile[first + block] = id;
+        this.documentBlock[first + block] = block;
+        if (table.isUnindexed(id)) unindexed.push(first + block);
+      }
+    }
+    this.unindexedIds = Uint32Array.from(unindexed);
     this.#trigrams = parts.trigrams;
     this.#list = parts.list;
     this.#close = parts.close;
+  }
+
+  /** Every file of the segment, in id order (built on first use: `pathOf` and `fileOf` build less). */
+  get files(): SegmentFile[] {
+    return this.#table.all();
+  }
+
+  get fileCount(): number {
+    return this.#table.count;
+  }
+
+  pathOf(id: number): string {
+    return this.#table.pathOf(id);
+  }
+
+  fileOf(id: number): SegmentFile {
+    return this.#table.fileOf(id);
   }
 
   /**

@@ -1,0 +1,45 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { encodeHeader, parseHeader } from '../src/index/segment-header.js';
+import { CorruptSegmentError, Segment, SegmentBuilder, segmentFiles, type SegmentFile } from '../src/index/segment.js';
+
+const FILES: SegmentFile[] = [
+  { path: 'a/plain.txt', size: 10, mtimeMs: 1_700_000_000_000.5, hash: '0123456789abcdef' },
+  { path: 'b/code.ts', size: 200, mtimeMs: 1_700_000_000_001, hash: 'fedcba9876543210', language: 'typescript' },
+  { path: 'b/big.c', size: 3_000_000, mtimeMs: 1_700_000_000_002, hash: '00112233445566ff', language: 'c', blocks: [1000, 2000, 3000] },
+  { path: 'c/minified.js', size: 90_000, mtimeMs: 1_700_000_000_003, hash: 'aabbccddeeff0011', language: 'javascript', unindexed: true },
+  { path: 'c/again.ts', size: 5, mtimeMs: 1_700_000_000_004, hash: '1111222233334444', language: 'typescript' },
+  { path: 'naïve name with spaces\tand tab.md', size: 1, mtimeMs: 0, hash: '9999999999999999', language: 'markdown' },
+];
+
+test('the file table goes through the header column by column and comes back as the same files', () => {
+  const table = parseHeader(encodeHeader(FILES, ['gone/one.ts', 'gone/two.ts']));
+  assert.is(table.count, FILES.length);
+  assert.equal(table.all(), FILES);
+  assert.equal(table.tombstones, ['gone/one.ts', 'gone/two.ts']);
+  assert.is(table.pathOf(5), FILES[5]!.path);
+  assert.equal(table.fileOf(2), FILES[2]);
+  assert.is(table.fileOf(2), table.all()[2], 'one object per file, however it is asked for');
+  assert.equal([0, 1, 2, 3].map((id) => table.documentsOf(id)), [1, 1, 4, 1]);
+  assert.equal([0, 3].map((id) => table.isUnindexed(id)), [false, true]);
+  assert.equal(parseHeader(encodeHeader([], [])).all(), []);
+});
+
+test('a segment built from those files reads back the same through every reader, and a bad header is corrupt', () => {
+  const builder = new SegmentBuilder();
+  for (const file of FILES) builder.add(file, file.blocks ? file.blocks.map(() => new Int32Array([1, 2])).concat([new Int32Array([3])]) : new Int32Array([7]));
+  builder.tombstones = ['gone.ts'];
+  const bytes = builder.encode();
+  const segment = new Segment(bytes);
+  assert.equal(segment.files, FILES);
+  assert.is(segment.fileCount, FILES.length);
+  assert.is(segment.documentCount, FILES.length + 3);
+  assert.equal([...segment.unindexedIds], [segment.firstDocument[3]]);
+  assert.equal(segmentFiles((position, length) => bytes.subarray(position, position + length)), { files: FILES, tombstones: ['gone.ts'] });
+
+  for (const header of ['{"paths":["a"],"sizes":[]}', '{"files":[]}', '[]', 'null', '{"paths":["a"],"sizes":[1],"mtimes":[1],"hashes":["x"],"languageNames":[],"languages":[0],"unindexed":[],"blocks":[],"tombstones":[]}']) {
+    assert.throws(() => parseHeader(header), `${header} is refused`);
+  }
+});
+
+test.run();
