@@ -3,10 +3,10 @@
  * first), then verify each candidate file line by line against the real pattern. The result is
  * exactly what a scan of the indexed files would find, in path order, up to the limit.
  */
-import { readFileSync } from 'node:fs';
 import { ContentCache, type FileText } from './content-cache.js';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
+import { readTextOnce } from './read-text.js';
 import { foldedLiteral, LONG_LITERAL_CHARS } from './folded-literal.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
@@ -385,7 +385,7 @@ export class IndexReader {
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
       const entry = scan ? undefined : this.#cache.get(join(this.root, file.path));
-      const text = scan ? readText(join(this.root, file.path)) : entry?.text;
+      const text = scan ? readTextOnce(join(this.root, file.path)) : entry?.text;
       if (text === undefined) continue; // deleted since indexing: nothing to match
       const lineOf = entry ? (offset: number) => this.#cache.lineOf(entry, offset) : undefined;
       // Blocks are valid only for the text that was indexed: an edited file is searched whole.
@@ -402,14 +402,6 @@ export function shardOf(path: string, count: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
   return (hash >>> 0) % count;
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 function clip(line: string, column: number): string {
