@@ -60,6 +60,13 @@ const QUERIES: SearchQuery[] = [
   { pattern: '[^\\x00-\\x7f]', regex: true },
   { pattern: 'errors?Text', regex: true },
   { pattern: '(a|b)(c|d)(e|f)', regex: true },
+  // Runs of small classes narrow by their windows' spellings:
+  { pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}', regex: true, caseSensitive: true },
+  { pattern: '\\d\\d:\\d\\d', regex: true },
+  { pattern: '0x[0-9a-f]{2,4}', regex: true },
+  { pattern: '[A-Z]{2}_[a-z]', regex: true, caseSensitive: true },
+  { pattern: '[a-c][e-g][s-u]', regex: true },
+  { pattern: '^\\s*[ie][mx]port\\b', regex: true, caseSensitive: true },
   // Whole-file seeking must agree with line-by-line matching:
   { pattern: ';\\s*\\n?\\s*}', regex: true },
   { pattern: '\\s+return', regex: true },
@@ -116,6 +123,16 @@ test('limit, truncation, context lines, path glob and language filters', async (
   assert.ok(onlyJsonrpc.matches.every((m) => m.path.startsWith('jsonrpc/')));
   const noTs = reader.search({ pattern: 'class', language: 'python' });
   assert.equal(noTs.matches, []);
+});
+
+test('a run of small classes is narrowed by the spellings of its windows of three', () => {
+  const { query } = planRegex('[0-9]{4}-[0-9]{2}-[0-9]{2}', false);
+  assert.is(query.op, 'and');
+  const ors = (query as { children: Array<{ op: string; children?: unknown[] }> }).children.filter((child) => child.op === 'or');
+  // DD-, D-D and -DD (DDD has 1,000 spellings: left out); each window once, however often it recurs.
+  assert.equal(ors.map((child) => child.children!.length).sort(), [100, 100, 100]);
+  assert.is(planRegex('\\w{3}', false).query.op, 'all', 'a class too large to spell out narrows nothing');
+  assert.is(planRegex('[0-9]x?[0-9]', false).query.op, 'all', 'an optional element breaks the run');
 });
 
 test('a bad regex is a BadPatternError naming the problem; an unindexed folder is NotIndexedError', async () => {

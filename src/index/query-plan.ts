@@ -71,7 +71,9 @@ export class RegexPlanner {
   }
 
   #sequence(elements: AST.Element[]): Info {
-    const required: TrigramQuery[] = [];
+    // Runs of single characters from small classes (`[0-9]{4}-[0-9]{2}`): each window of three
+    // has few enough spellings to look up, which exact strings (at most 16) cannot carry.
+    const required: TrigramQuery[] = classRuns(elements).map((run) => this.#windows(run));
     let run: string[] = [''];
     let whole = true;
     for (const element of elements) {
@@ -92,6 +94,19 @@ export class RegexPlanner {
     if (whole) return { exact: run, query: and(required) };
     required.push(this.#toQuery({ exact: run, query: ALL }));
     return { exact: undefined, query: and(required) };
+  }
+
+  /** AND over each window of three positions of `run` that has few spellings, of the OR of its trigrams. */
+  #windows(run: string[][]): TrigramQuery {
+    const windows = new Map<string, TrigramQuery>();
+    for (let i = 0; i + 3 <= run.length; i++) {
+      const [a, b, c] = [run[i]!, run[i + 1]!, run[i + 2]!];
+      if (a.length * b.length * c.length > MAX_WINDOW_SPELLINGS) continue;
+      const spellings = a.flatMap((x) => b.flatMap((y) => c.map((z) => x + y + z)));
+      const key = spellings.join('\u0000');
+      if (!windows.has(key)) windows.set(key, or(spellings.map((spelling) => literalQuery(spelling, this.#caseInsensitive))));
+    }
+    return and([...windows.values()]);
   }
 
   #element(element: AST.Element): Info {
@@ -136,6 +151,63 @@ export class RegexPlanner {
     // At least one occurrence: whatever the element requires is required.
     return { exact: undefined, query: this.#toQuery(inner) };
   }
+}
+
+/** A window of a class run is looked up only when it has at most this many spellings (`\d-\d`: 100). */
+const MAX_WINDOW_SPELLINGS = 128;
+/** Classes of up to this many characters take part in class runs. */
+const MAX_RUN_CLASS_CHARS = 16;
+
+/** The characters one element matches, when it is a single character of a small set. */
+function charSetOf(element: AST.Node): string[] | undefined {
+  if (element.type === 'Character') return [String.fromCodePoint(element.value)];
+  if (element.type === 'CharacterSet') return element.kind === 'digit' && !element.negate ? [...'0123456789'] : undefined;
+  if (element.type !== 'CharacterClass' || element.negate || element.unicodeSets) return undefined;
+  const chars = new Set<string>();
+  for (const part of element.elements) {
+    if (part.type === 'CharacterClassRange') {
+      if (part.max.value - part.min.value >= MAX_RUN_CLASS_CHARS) return undefined;
+      for (let c = part.min.value; c <= part.max.value; c++) chars.add(String.fromCodePoint(c));
+    } else {
+      const inner = charSetOf(part);
+      if (!inner) return undefined;
+      for (const c of inner) chars.add(c);
+    }
+    if (chars.size > MAX_RUN_CLASS_CHARS) return undefined;
+  }
+  return chars.size > 0 ? [...chars] : undefined;
+}
+
+/**
+ * The runs of a sequence in which every position is one character of a small set, at a fixed
+ * distance from the run's start: characters, small classes, `\d`, and those repeated a fixed
+ * number of times (`{n}`; `{n,m}` contributes its first n and ends the run). Zero-width
+ * assertions neither add nor break; anything else ends the run. Only runs of 3 or more count.
+ */
+function classRuns(elements: AST.Element[]): string[][][] {
+  const runs: string[][][] = [];
+  let run: string[][] = [];
+  const end = (): void => {
+    if (run.length >= 3) runs.push(run);
+    run = [];
+  };
+  for (const element of elements) {
+    if (element.type === 'Assertion') continue;
+    const set = charSetOf(element);
+    if (set) {
+      run.push(set);
+      continue;
+    }
+    const repeated = element.type === 'Quantifier' ? charSetOf(element.element) : undefined;
+    if (element.type === 'Quantifier' && repeated) {
+      for (let i = 0; i < Math.min(element.min, 8); i++) run.push(repeated);
+      if (element.max !== element.min || element.min > 8) end();
+      continue;
+    }
+    end();
+  }
+  end();
+  return runs;
 }
 
 /** A pattern is quoted in messages (and so in logs) at most this long. */
