@@ -91,8 +91,8 @@ export async function indexCommand(path: string, output: Output, force = false):
   // Symbols come second: the text index is already committed and searchable meanwhile.
   // The parser is loaded only by the commands that parse: a lookup starts without it.
   const { buildSymbols } = await import('../index/symbols/build.js');
-  const reader = IndexReader.open(summary.root);
-  const symbols = await buildSymbols(summary.root, reader.files, { force, textUpdatedAt: reader.manifest.updatedAt, onProgress: symbolProgress(output) });
+  const live = IndexReader.liveFiles(summary.root);
+  const symbols = await buildSymbols(summary.root, live.files, { force, textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
@@ -149,10 +149,10 @@ export async function syncCommand(path: string, output: Output): Promise<number>
     output.out(`Symbols: ${current.symbols} in ${current.files} files, current\n`);
     return 0;
   }
-  const reader = IndexReader.open(summary.root);
+  const live = IndexReader.liveFiles(summary.root);
   // Only changed files are parsed again: the others keep their symbols by content hash.
   const { buildSymbols } = await import('../index/symbols/build.js');
-  const symbols = await buildSymbols(summary.root, reader.files, { textUpdatedAt: reader.manifest.updatedAt, onProgress: symbolProgress(output) });
+  const symbols = await buildSymbols(summary.root, live.files, { textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(output) });
   if (output.isTTY) output.err('\r\x1b[K');
   output.out(`Symbols: ${symbolsLine(symbols)}\n`);
   return 0;

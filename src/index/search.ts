@@ -315,6 +315,19 @@ export class IndexReader {
     return reader;
   }
 
+  /**
+   * The manifest and every live file, in path order, from the segments' headers alone: what a
+   * symbol phase needs, without the postings a search would read.
+   */
+  static liveFiles(root: string, home?: string): { manifest: Manifest; files: SegmentFile[] } {
+    const reader = IndexReader.open(root, home, { lazy: true });
+    try {
+      return { manifest: reader.manifest, files: reader.files };
+    } finally {
+      reader.close();
+    }
+  }
+
   /** Lets go of the segment files a lazy reader holds open. */
   close(): void {
     for (const { segment } of this.#layers) segment.close();

@@ -5,7 +5,7 @@
  */
 import { buildIndex, type IndexProgress } from '../index/indexer.js';
 import { mergeDeltas } from '../index/merge.js';
-import { IndexReader } from '../index/search.js';
+import { NotIndexedError } from '../index/search.js';
 import { buildSymbolsInBackground } from '../index/symbols/background.js';
 import { syncIndex } from '../index/sync.js';
 import { IndexStore } from '../index/store.js';
@@ -152,7 +152,10 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
       if (summary.mergeDue) mergeDeltas(root, options.home ? { home: options.home } : {});
     }
     signal.throwIfAborted();
-    const reader = IndexReader.open(root, options.home);
+    // The manifest only (the symbol phase reads the file list itself): no segment is loaded.
+    const manifest = new IndexStore(root, options.home).readManifest();
+    if (!manifest) throw new NotIndexedError(root);
+    const reader = { manifest };
     const current = mode === 'sync' && !options.force ? SymbolIndex.current(new IndexStore(root, options.home), reader.manifest.updatedAt) : undefined;
     if (current) {
       return { files: reader.manifest.files, bytes: reader.manifest.bytes, symbols: current.symbols, ...counts };

@@ -92,11 +92,11 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
 function serve(): void {
   parentPort!.on('message', async ({ job, root, home, force }: Request) => {
     try {
-      const reader = IndexReader.open(root, home);
-      const summary = await buildSymbols(root, reader.files, {
+      const live = IndexReader.liveFiles(root, home);
+      const summary = await buildSymbols(root, live.files, {
         ...(home ? { home } : {}),
         force,
-        textUpdatedAt: reader.manifest.updatedAt,
+        textUpdatedAt: live.manifest.updatedAt,
         onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', job, done, total, symbols } satisfies Message),
       });
       parentPort!.postMessage({ type: 'done', job, summary } satisfies Message);
