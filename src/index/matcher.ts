@@ -1,0 +1,187 @@
+/**
+ * Matching a query against text: the line matcher and seeker a query compiles to, and the
+ * matching lines of one file's text. The index only narrows which files (or blocks) are read;
+ * what is reported is decided here, line by line, so it is exactly what a scan finds.
+ */
+import { foldedLiteral, LONG_LITERAL_CHARS } from './folded-literal.js';
+import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
+import type { Match, SearchQuery } from './search.js';
+
+/** Longest line text returned in a match; longer lines are cut around the match. */
+export const MAX_MATCH_TEXT = 400;
+/** Longest matched text kept as a ranking signal. */
+export const MAX_MATCHED_TEXT = 200;
+
+/** Finds the first match in a line: its 0-based column, or -1. */
+export type LineMatcher = (line: string) => number;
+
+/**
+ * Finds where a match could start in a whole file, at or after `from` (-1: nowhere). Used to
+ * jump to candidate lines instead of splitting every file; each such line is then checked with
+ * the line matcher, so the answer stays exactly the line-by-line one.
+ */
+export type Seeker = (text: string, from: number) => number;
+
+export interface CompiledQuery {
+  matcher: LineMatcher;
+  plan: TrigramQuery;
+  seek?: Seeker;
+  /** The length (code units) of what the last successful `matcher` call matched. */
+  lastLength(): number;
+  regex: boolean;
+}
+
+export function compileMatcher(query: SearchQuery): CompiledQuery {
+  const caseInsensitive = !query.caseSensitive;
+  const regexQuery = query.regex === true;
+  let length = 0;
+  const lastLength = (): number => length;
+  if (!regexQuery && !caseInsensitive) {
+    const needle = query.pattern;
+    length = needle.length;
+    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from), lastLength, regex: false };
+  }
+  if (!regexQuery && query.pattern.length > LONG_LITERAL_CHARS) {
+    // No regex of the whole text: see folded-literal.ts.
+    const folded = foldedLiteral(query.pattern);
+    const matcher: LineMatcher = (line) => {
+      const found = folded.find(line, 0);
+      if (!found) return -1;
+      length = found.length;
+      return found.index;
+    };
+    const seek: Seeker = (text, from) => {
+      folded.head.lastIndex = from;
+      return folded.head.exec(text)?.index ?? -1;
+    };
+    return { matcher, plan: literalQuery(query.pattern, true), seek, lastLength, regex: false };
+  }
+  const source = regexQuery ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const { query: plan, unicode, literal } = regexQuery ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true, literal: undefined };
+  const flags = `${unicode ? 'u' : ''}${caseInsensitive ? 'i' : ''}`;
+  const regex = new RegExp(source, flags);
+  const matcher: LineMatcher = (line) => {
+    const found = regex.exec(line);
+    if (!found) return -1;
+    length = found[0].length;
+    return found.index;
+  };
+  const compiled = { matcher, plan, lastLength, regex: regexQuery };
+  // A literal every match contains: jump between its occurrences; the line matcher decides.
+  if (literal && !caseInsensitive) return { ...compiled, seek: (text, from) => text.indexOf(literal, from) };
+  // Over a whole file with the m flag, a match on a line is a match in the text at the same
+  // place, except where lookaround can see past the line's end: then scan line by line.
+  if (/\(\?<?[=!]|\(\?</.test(source)) return compiled;
+  const whole = new RegExp(source, `${flags}gm`);
+  const seek: Seeker = (text, from) => {
+    whole.lastIndex = from;
+    const found = whole.exec(text);
+    return found ? found.index : -1;
+  };
+  return { ...compiled, seek };
+}
+
+const IDENTIFIER_CHAR = /[\w$]/;
+/** Occurrences of a literal on one line looked at for a whole-identifier one. */
+const MAX_WORD_PROBES = 16;
+
+/**
+ * Whether the literal occurs on the line as a whole identifier (no identifier character on
+ * either side), from the first verified match on, with the worker's own matcher.
+ */
+function wholeIdentifier(line: string, column: number, compiled: CompiledQuery): boolean {
+  let start = column;
+  let length = compiled.lastLength();
+  for (let probe = 0; probe < MAX_WORD_PROBES; probe++) {
+    const before = start > 0 ? line[start - 1]! : '';
+    const after = line[start + length] ?? '';
+    if (!IDENTIFIER_CHAR.test(before) && !IDENTIFIER_CHAR.test(after)) return true;
+    const next = compiled.matcher(line.slice(start + 1));
+    if (next < 0) return false;
+    start += 1 + next;
+    length = compiled.lastLength();
+  }
+  return false;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/**
+ * Adds the matching lines of one file's text to `matches`, up to `limit`; false when it stopped
+ * at the limit with more to find. `lineOf` (cached line starts) saves counting newlines.
+ */
+export function matchText(
+  path: string,
+  text: string,
+  compiled: CompiledQuery,
+  context: number,
+  matches: Match[],
+  limit: number,
+  lineOf?: (offset: number) => number,
+  /** With `lineOf`: only these [start, end) ranges of the text (each starting at a line start) need be searched. */
+  windows?: Array<[number, number]>,
+): boolean {
+  const { matcher, seek } = compiled;
+  let truncated = false;
+  const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
+    if (matches.length === limit) return (truncated = true) && false;
+    const match: Match = { path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
+    const length = compiled.lastLength();
+    match.length = length;
+    if (compiled.regex) match.matched = line.slice(column, column + Math.min(length, MAX_MATCHED_TEXT));
+    else match.word = wholeIdentifier(line, column, compiled);
+    if (context > 0 && lines) {
+      match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((l) => l.replace(/\r$/, ''));
+      match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((l) => l.replace(/\r$/, ''));
+    }
+    matches.push(match);
+    return true;
+  };
+  if (seek && context === 0) {
+    let lineIndex = 0;
+    let counted = 0;
+    // A window is searched as a slice of its own (V8 slices without copying), so that seeking
+    // never runs on into text no block needs.
+    for (const [windowStart, windowEnd] of lineOf && windows ? windows : [[0, text.length] as [number, number]]) {
+      const part = windowStart === 0 && windowEnd === text.length ? text : text.slice(windowStart, windowEnd);
+      // Lines end at '\n'; a final '\n' ends the last line, it does not start another (as in rg).
+      for (let from = 0; from < part.length; ) {
+        const hit = seek(part, from);
+        if (hit < 0 || (hit === part.length && part.endsWith('\n'))) break;
+        const lineStart = hit === 0 ? 0 : part.lastIndexOf('\n', hit - 1) + 1;
+        let lineEnd = part.indexOf('\n', hit);
+        if (lineEnd < 0) lineEnd = part.length;
+        if (lineOf) lineIndex = lineOf(windowStart + lineStart);
+        else {
+          lineIndex += countNewlines(part, counted, lineStart);
+          counted = lineStart;
+        }
+        const raw = part.slice(lineStart, lineEnd);
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        const column = matcher(line);
+        if (column >= 0 && !emit(lineIndex, column, line)) return false;
+        from = lineEnd + 1;
+      }
+    }
+  } else {
+    const lines = text.split('\n');
+    if (text.endsWith('\n') || text === '') lines.pop();
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+      const column = matcher(line);
+      if (column >= 0 && !emit(i, column, line, lines)) break;
+    }
+  }
+  return !truncated;
+}
+
+
+function clip(line: string, column: number): string {
+  if (line.length <= MAX_MATCH_TEXT) return line;
+  const start = Math.max(0, Math.min(column - 100, line.length - MAX_MATCH_TEXT));
+  return `${start > 0 ? '…' : ''}${line.slice(start, start + MAX_MATCH_TEXT)}…`;
+}
