@@ -3,7 +3,8 @@
  * on the main thread; long literals are literals; a path glob that leaves the workspace is an
  * error, not "no matches".
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -124,6 +125,21 @@ test('a search budget never pays for a worker cold start: first search, and the 
   } finally {
     await service.close();
   }
+});
+
+test('the CLI stops a catastrophic regex at its budget with a clear error, and a file turned FIFO since indexing is no hang', async () => {
+  const root = projectTree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'plain.ts': 'export const fifoMarker = 1;\n', 'pipe.ts': 'export const fifoMarker = 2;\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  assert.is((await runCli(['index', root], '', { SEXTANT_HOME: home })).code, 0);
+  const evil = await runCli(['search', '--regex', '(a+)+$', root], '', { SEXTANT_HOME: home });
+  assert.is(evil.code, 2, evil.stdout);
+  assert.match(evil.stderr, 'too expensive');
+  // Replaced by a named pipe nobody writes to: reading it must not wait for ever.
+  rmSync(join(root, 'pipe.ts'));
+  execFileSync('mkfifo', [join(root, 'pipe.ts')]);
+  const found = await runCli(['search', 'fifoMarker', root], '', { SEXTANT_HOME: home });
+  assert.is(found.code, 0, found.stderr);
+  assert.is(found.stdout, 'plain.ts:1:14: export const fifoMarker = 1;\n');
 });
 
 test.run();

@@ -5,7 +5,7 @@
  * against 96 ms; 739 smaller files, 24 ms against 29 ms. Decoding is the same (invalid UTF-8
  * becomes U+FFFD), and a file grown since it was indexed is read whole.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 
 const FIRST_BUFFER_BYTES = 1 << 20;
 /** A buffer grown past this for one large file is not kept for the next. */
@@ -17,7 +17,8 @@ let buffer: Buffer | undefined;
 export function readTextOnce(path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: a file replaced by a FIFO since indexing is unreadable, not a read that never ends.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
