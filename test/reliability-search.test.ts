@@ -101,6 +101,19 @@ test('a catastrophic regex in the line search is stopped at the budget, and the 
   }
 });
 
+test('a file replaced by a FIFO since indexing is skipped by the server\'s search, not waited on', async () => {
+  const { rpc, root } = await indexedServer({ 'plain.ts': 'export const fifoServerMarker = 1;\n', 'pipe.ts': 'export const fifoServerMarker = 2;\n' });
+  try {
+    rmSync(join(root, 'pipe.ts'));
+    execFileSync('mkfifo', [join(root, 'pipe.ts')]);
+    const found = await rpc.tool('search_code', { query: 'fifoServerMarker' }, 30_000);
+    assert.not.ok(found.isError, JSON.stringify(found));
+    assert.equal((found.structuredContent!.results as Array<{ path: string }>).map((result) => result.path), ['plain.ts']);
+  } finally {
+    await rpc.close();
+  }
+});
+
 test('a search budget never pays for a worker cold start: first search, and the one after a killed search, answer within a 300 ms budget', async () => {
   // A worker's cold start (thread, modules, opening the index) takes 100-200 ms on an idle
   // machine of this kind and far more on a loaded one; a search of this tree about a millisecond.

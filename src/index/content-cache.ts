@@ -5,7 +5,8 @@
  * deleted one is never served. It outlives index readers: a sync that swaps the manifest does
  * not throw away the text of every file that did not change.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readTextOnce } from './read-text.js';
 
 /** File text (and line starts) kept in memory, across all search workers. */
 export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -73,18 +74,19 @@ export class ContentCache {
       this.#evict(path);
       return undefined;
     }
+    // Replaced by a directory or a FIFO since indexing: nothing to search (a FIFO's read would wait for ever).
+    if (!stats.isFile()) {
+      this.#evict(path);
+      return undefined;
+    }
     const cached = this.#entries.get(path);
     if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) {
       this.#entries.delete(path);
       this.#entries.set(path, cached); // most recently used last
       return cached;
     }
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const text = readTextOnce(path);
+    if (text === undefined) return undefined;
     this.#evict(path);
     const entry: FileText = { path, mtimeMs: stats.mtimeMs, size: stats.size, text };
     this.#entries.set(path, entry);

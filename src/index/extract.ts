@@ -7,7 +7,7 @@
  * itself, and this module's top level starts the worker loop when it finds its role.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -50,7 +50,13 @@ function hasLongLine(bytes: Buffer): boolean {
 export function extract(root: string, path: string): Extracted {
   let content: Buffer;
   try {
-    content = readFileSync(join(root, path));
+    // Non-blocking: a file replaced by a FIFO since the walk reads as empty, not as a job that never ends.
+    const fd = openSync(join(root, path), constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      content = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return { kind: 'unreadable' };
   }
