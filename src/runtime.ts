@@ -22,10 +22,6 @@ function singleExecutable(): Sea | null {
   return sea;
 }
 
-export function isSingleExecutable(): boolean {
-  return singleExecutable() !== null;
-}
-
 /** An asset's bytes (not copied), when this is the single executable and it holds one by that name. */
 export function embeddedAsset(key: string): Uint8Array | undefined {
   const embedded = singleExecutable();

@@ -10,6 +10,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export const PAGE_BYTES = 64 * 1024;
+/** Ranges this long are read directly, around the cache. */
+const DIRECT_READ_BYTES = 4 * PAGE_BYTES;
 /** Pages kept per open file: 8 MiB. */
 export const DEFAULT_MAX_PAGES = 128;
 
@@ -42,18 +44,22 @@ export class PagedFile {
       this.#pages.set(number, page);
       return page;
     }
-    if (this.#fd < 0) throw new Error('read after the file was closed');
     const start = number * PAGE_BYTES;
-    page = Buffer.allocUnsafe(Math.min(PAGE_BYTES, this.size - start));
-    let read = 0;
-    while (read < page.length) {
-      const n = readSync(this.#fd, page, read, page.length - read, start + read);
-      if (n === 0) throw new Error(`short read at ${start + read} of ${this.size} bytes`);
-      read += n;
-    }
+    page = this.#read(Buffer.allocUnsafe(Math.min(PAGE_BYTES, this.size - start)), start);
     this.#pages.set(number, page);
     if (this.#pages.size > this.#maxPages) this.#pages.delete(this.#pages.keys().next().value!);
     return page;
+  }
+
+  /** Fills `into` from `position` on. */
+  #read(into: Buffer, position: number): Buffer {
+    if (this.#fd < 0) throw new Error('read after the file was closed');
+    for (let read = 0; read < into.length; ) {
+      const n = readSync(this.#fd, into, read, into.length - read, position + read);
+      if (n === 0) throw new Error(`short read at ${position + read} of ${this.size} bytes`);
+      read += n;
+    }
+    return into;
   }
 
   /** The little-endian u32 at `offset` (4-aligned: it never straddles two pages). */
@@ -67,6 +73,8 @@ export class PagedFile {
     const within = offset % PAGE_BYTES;
     if (within + length <= PAGE_BYTES) return this.#page(first).subarray(within, within + length);
     const out = Buffer.allocUnsafe(length);
+    // A long range (a table read whole) is one read, not pages that would push the cache's others out.
+    if (length >= DIRECT_READ_BYTES) return this.#read(out, offset);
     for (let copied = 0; copied < length; ) {
       const at = offset + copied;
       const page = this.#page(Math.floor(at / PAGE_BYTES));
