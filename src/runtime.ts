@@ -6,6 +6,7 @@
  * grammars load from memory.
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { WORKER_ROLE_GLOBAL } from './worker-role.js';
 
 /** The asset that holds the bundle's own source: what a worker thread of the binary runs. */
 export const BUNDLE_ASSET = 'sextant.cjs';
@@ -47,6 +48,7 @@ export function workerScriptSource(bundle: string): string {
  * a cache V8 rejects, after a flag change say, only costs the compile).
  */
 const WORKER_BOOT = `
+globalThis[${JSON.stringify(WORKER_ROLE_GLOBAL)}] = String(require('node:worker_threads').workerData?.role ?? '');
 const { getAsset } = require('node:sea');
 const { Script } = require('node:vm');
 let cachedData;

@@ -22,7 +22,7 @@ async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[
   const log = join(dir, 'loaded.txt');
   writeFileSync(log, '');
   const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:') || url.startsWith('node:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
   const register = join(dir, 'register.mjs');
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -31,8 +31,13 @@ async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[
     child.on('close', resolve);
   });
   assert.ok(code === 0 || code === 1, `exit ${code}`);
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  builtins = urls.filter((url) => url.startsWith('node:'));
+  return urls.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
 }
+
+/** The built-in modules the last `loadedBy` run imported. */
+let builtins: string[] = [];
 
 function heavyIn(files: string[]): string[] {
   return files.flatMap((file) => {
@@ -45,6 +50,8 @@ test('--version and search load neither ajv, nor the parser, nor the MCP server'
   const version = await loadedBy(['--version'], {});
   assert.ok(version.includes(BIN), 'the entry itself was seen');
   assert.equal(heavyIn(version), []);
+  assert.ok(builtins.length > 0, 'built-ins are seen');
+  assert.not.ok(builtins.includes('node:worker_threads'), `--version loads no worker_threads: ${builtins.join(', ')}`);
 
   const root = mkdtempSync(join(tmpdir(), 'sextant-loads-project-'));
   writeFileSync(join(root, 'a.ts'), 'export function loadedMarker(): number {\n  return 1;\n}\n');

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /** The `sextant` command line: parses, then delegates to serve/replay. */
-import { isMainThread, workerData } from 'node:worker_threads';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { DEFAULT_BIND, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import { VERSION } from '../version.js';
+import { WORKER_ROLE_GLOBAL } from '../worker-role.js';
 import type { Output, searchCommand, symbolsCommand } from './index-commands.js';
 
 /** The index commands, loaded by the command that runs (`--version` and `--help` load none of the index). */
@@ -239,10 +239,12 @@ export async function main(argv: string[]): Promise<void> {
     .parseAsync();
 }
 
-// In the bundle, index workers run this same file: only the main thread is the CLI.
 /**
- * In the bundle every worker thread runs this same file: a worker's module is loaded lazily by
- * its command, so a worker loads it here, by its role, and the module starts the worker.
+ * In the single executable every worker thread runs this whole bundle (src/runtime.ts): a
+ * worker's module is loaded lazily by its command, so a worker loads it here, by the role the
+ * worker's boot code marked it with, and the module starts the worker. Everywhere else a worker
+ * runs its own module's file, and this file is only ever the CLI. (Reading the mark instead of
+ * node:worker_threads keeps that module out of the CLI's start-up.)
  */
 const WORKER_MODULES: Record<string, () => Promise<unknown>> = {
   'sextant-symbols': () => import('../index/symbols/build.js'),
@@ -251,12 +253,10 @@ const WORKER_MODULES: Record<string, () => Promise<unknown>> = {
   'sextant-search': () => import('../index/search-service.js'),
 };
 
-if (isMainThread) {
+const workerRole = (globalThis as Record<string, unknown>)[WORKER_ROLE_GLOBAL];
+if (workerRole === undefined) {
   main(hideBin(process.argv)).catch((error: unknown) => {
     process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   });
-} else {
-  const role = (workerData as { role?: unknown } | null)?.role;
-  if (typeof role === 'string') void WORKER_MODULES[role]?.();
-}
+} else if (typeof workerRole === 'string') void WORKER_MODULES[workerRole]?.();
