@@ -24,11 +24,20 @@ const lazyStringWidth = {
   },
 };
 
+/** yargs' `assert` (its shim uses strictEqual and notStrictEqual only) is scripts/yargs-assert.mjs. */
+const lightAssert = {
+  name: 'sextant-yargs-assert',
+  setup(build) {
+    const shim = fileURLToPath(new URL('./yargs-assert.mjs', import.meta.url));
+    build.onResolve({ filter: /^assert$/ }, (args) => (/[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]/.test(args.importer) ? { path: shim } : undefined));
+  },
+};
+
 export const sharedOptions = {
   entryPoints: ['src/cli/main.ts'],
   bundle: true,
   platform: 'node',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [noPackageLookup, lazyStringWidth],
+  plugins: [noPackageLookup, lazyStringWidth, lightAssert],
 };
