@@ -1,6 +1,6 @@
 /** `sextant index`, `search` and `status`: thin shells over src/index. */
 import { buildIndex, findIndexedProject, resolveRoot, type IndexProgress } from '../index/indexer.js';
-import { IndexReader, NotIndexedError, publicMatch, type SearchQuery } from '../index/search.js';
+import { IndexReader, NotIndexedError, publicMatch, type Match, type SearchQuery } from '../index/search.js';
 import type { SymbolsSummary } from '../index/symbols/build.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import { unsearchedFiles } from '../index/manifest.js';
@@ -163,25 +163,10 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
   const { root, sub } = projectOf(path);
   if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
-  // One search and exit: this thread, a lazily opened index, no workers (one-shot-search.ts).
-  const reader = openForOneSearch(root);
-  let result;
-  try {
-    const unsearched = unsearchedFiles(reader.manifest);
-    if (unsearched) {
-      output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
-    }
-    result = searchOnce(reader, search);
-  } finally {
-    reader.close();
-  }
-  if (json) {
-    output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
-    return result.matches.length > 0 ? 0 : 1;
-  }
   const color = output.isTTY;
   const paint = (code: string, text: string): string => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
-  // Written in pieces of about 64 KiB: a write per line costs more than the search.
+  // Matches are printed as each file's are found. To a pipe in pieces of about 64 KiB (a write
+  // per line costs more than the search), to a terminal file by file.
   let pending = '';
   const write = (line: string): void => {
     pending += line;
@@ -190,14 +175,38 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
       pending = '';
     }
   };
-  for (const match of result.matches) {
-    for (const [offset, line] of (match.before ?? []).entries()) {
-      write(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
+  const print = (matches: Match[]): void => {
+    for (const match of matches) {
+      for (const [offset, line] of (match.before ?? []).entries()) {
+        write(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
+      }
+      write(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
+      for (const [offset, line] of (match.after ?? []).entries()) write(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
     }
-    write(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
-    for (const [offset, line] of (match.after ?? []).entries()) write(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
+    if (output.isTTY && pending) {
+      output.out(pending);
+      pending = '';
+    }
+  };
+  // One search and exit: this thread, a lazily opened index, no workers (one-shot-search.ts).
+  const reader = openForOneSearch(root);
+  let result;
+  try {
+    const unsearched = unsearchedFiles(reader.manifest);
+    if (unsearched) {
+      output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
+    }
+    result = searchOnce(reader, search, json ? undefined : print);
+  } finally {
+    reader.close();
+    // What was found before a failure (a budget spent, say) is still shown, then the error.
+    if (pending) output.out(pending);
+    pending = '';
   }
-  if (pending) output.out(pending);
+  if (json) {
+    output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
+    return result.matches.length > 0 ? 0 : 1;
+  }
   if (result.truncated) output.err(`(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
   // Like grep and rg: exit 1 when nothing matched.
   return result.matches.length > 0 ? 0 : 1;

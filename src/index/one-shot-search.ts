@@ -9,7 +9,7 @@
  * PatternTooExpensiveError, as a search through the server would.
  */
 import { runInThisContext } from 'node:vm';
-import { IndexReader, type SearchQuery, type SearchResult } from './search.js';
+import { IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
 import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from './search-service.js';
 
 /** Where the search waits for the guarded script to call it (a global only for that call). */
@@ -19,9 +19,10 @@ export function openForOneSearch(root: string, home?: string): IndexReader {
   return IndexReader.open(root, home, { lazy: true, cacheBypassCandidates: 0 });
 }
 
-export function searchOnce(reader: IndexReader, query: SearchQuery, budgetMs = DEFAULT_SEARCH_BUDGET_MS): SearchResult {
+/** `found` gets each file's matches as they are found (see IndexReader.search). */
+export function searchOnce(reader: IndexReader, query: SearchQuery, found?: (matches: Match[]) => void, budgetMs = DEFAULT_SEARCH_BUDGET_MS): SearchResult {
   const global = globalThis as Record<string, unknown>;
-  global[HANDOFF] = () => reader.search(query);
+  global[HANDOFF] = () => reader.search(query, found);
   try {
     return runInThisContext(`${HANDOFF}()`, { timeout: budgetMs, displayErrors: false }) as SearchResult;
   } catch (error) {

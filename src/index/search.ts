@@ -212,7 +212,8 @@ export class IndexReader {
     return windows;
   }
 
-  search(query: SearchQuery): SearchResult {
+  /** `found`, when given, is called with each file's matches as soon as they are found (in path order): output can stream. */
+  search(query: SearchQuery, found?: (matches: Match[]) => void): SearchResult {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const context = Math.max(0, query.context ?? 0);
@@ -234,7 +235,9 @@ export class IndexReader {
       const lineOf = entry ? (offset: number) => this.#cache.lineOf(entry, offset) : undefined;
       // Blocks are valid only for the text that was indexed: an edited file is searched whole.
       const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
+      const before = matches.length;
       if (!matchText(file.path, text, compiled, context, matches, limit, lineOf, windows)) truncated = true;
+      if (found && matches.length > before) found(matches.slice(before));
       if (truncated) break;
     }
     return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };
