@@ -153,7 +153,6 @@ test('a bad regex is a BadPatternError naming the problem; an unindexed folder i
   }
 });
 
-
 test('a search split across three workers equals one reader, limits included; a sync is seen without a restart', async () => {
   const { SearchService } = await import('../src/index/search-service.js');
   const { syncIndex } = await import('../src/index/sync.js');

@@ -3,11 +3,11 @@
  * does and match every text file directly. Exact for what it covers, but bounded in time, so a
  * large tree answers with what it found so far, marked partial, instead of not at all.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discover } from './discovery.js';
 import { globToRegExp } from './glob.js';
 import { detectLanguage } from './languages.js';
+import { readBytesNonBlocking } from './read-text.js';
 import { compileMatcher, DEFAULT_SEARCH_LIMIT, matchText, type Match, type SearchQuery, type SearchResult } from './search.js';
 
 /** How long a direct scan may walk before it answers with what it has. */
@@ -36,7 +36,7 @@ export function directScan(root: string, query: SearchQuery, timeLimitMs = DEFAU
     if (pathFilter && !pathFilter.test(file.path)) continue;
     let bytes: Buffer;
     try {
-      bytes = readFileSync(join(root, file.path));
+      bytes = readBytesNonBlocking(join(root, file.path));
     } catch {
       continue;
     }

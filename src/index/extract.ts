@@ -7,11 +7,11 @@
  * itself, and this module's top level starts the worker loop when it finds its role.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { spawnWorker } from '../runtime.js';
+import { readBytesNonBlocking } from './read-text.js';
 import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
 import { blockTrigramsOf, trigramsOf } from './trigrams.js';
@@ -50,13 +50,7 @@ function hasLongLine(bytes: Buffer): boolean {
 export function extract(root: string, path: string): Extracted {
   let content: Buffer;
   try {
-    // Non-blocking: a file replaced by a FIFO since the walk reads as empty, not as a job that never ends.
-    const fd = openSync(join(root, path), constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      content = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    content = readBytesNonBlocking(join(root, path));
   } catch {
     return { kind: 'unreadable' };
   }

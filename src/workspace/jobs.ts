@@ -153,12 +153,12 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
     }
     signal.throwIfAborted();
     // The manifest only (the symbol phase reads the file list itself): no segment is loaded.
-    const manifest = new IndexStore(root, options.home).readManifest();
+    const store = new IndexStore(root, options.home);
+    const manifest = store.readManifest();
     if (!manifest) throw new NotIndexedError(root);
-    const reader = { manifest };
-    const current = mode === 'sync' && !options.force ? SymbolIndex.current(new IndexStore(root, options.home), reader.manifest.updatedAt) : undefined;
+    const current = mode === 'sync' && !options.force ? SymbolIndex.current(store, manifest.updatedAt) : undefined;
     if (current) {
-      return { files: reader.manifest.files, bytes: reader.manifest.bytes, symbols: current.symbols, ...counts };
+      return { files: manifest.files, bytes: manifest.bytes, symbols: current.symbols, ...counts };
     }
     // Off this thread: on a large project the symbol files take seconds to read and write.
     const symbols = await buildSymbolsInBackground(root, {
@@ -168,6 +168,6 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
       ...(options.home ? { home: options.home } : {}),
     });
     job.update('finalizing', 'Finalizing index...', scaled('finalizing', 1));
-    return { files: reader.manifest.files, bytes: reader.manifest.bytes, symbols: symbols.symbols, ...counts };
+    return { files: manifest.files, bytes: manifest.bytes, symbols: symbols.symbols, ...counts };
   };
 }
