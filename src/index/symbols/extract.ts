@@ -4,7 +4,9 @@
  * after use: wasm memory is not garbage-collected.
  */
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
+import { cSkeleton, scanCalls } from './c-skeleton.js';
 import { GRAMMARS, wasmSource } from './grammars.js';
+import { LineIndex } from './line-index.js';
 import { qualifiedSeparator } from './segment-layout.js';
 import { TAG_QUERIES } from './tags.js';
 
@@ -18,12 +20,15 @@ const CONTAINERS = new Set(['class', 'interface', 'impl', 'module', 'enum']);
 const SPECIFICITY: Record<string, number> = { impl: 0, variable: 1, constant: 2, type: 3, interface: 10, enum: 10 };
 
 interface Definition {
-  node: Node;
-  nameNode: Node;
+  name: string;
+  /** Where the name starts: two patterns capturing the same name are one definition. */
+  nameStart: number;
   kind: string;
-  /** The node's range (UTF-16 indices), read once: each read crosses into wasm. */
+  /** The definition's range in the source (UTF-16 indices), read once: each read crosses into wasm. */
   start: number;
   end: number;
+  /** A Go method's receiver type: its parent. */
+  receiver?: string;
 }
 
 interface LoadedLanguage {
@@ -58,12 +63,20 @@ export class SymbolExtractor {
     return language !== undefined && language in GRAMMARS && language in TAG_QUERIES;
   }
 
-  /** `references: false` skips call and import captures, a large part of the query cost. */
-  async extract(language: string, source: string, options: { references?: boolean } = {}): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
+  /**
+   * `references: false` skips call and import captures, a large part of the query cost.
+   * `whole: true` parses a C file whole instead of its skeleton (tests compare the two).
+   */
+  async extract(language: string, source: string, options: { references?: boolean; whole?: boolean } = {}): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
     const loaded = await this.#load(language);
     this.#parser.setLanguage(loaded.language);
-    const tree = this.#parser.parse(source);
+    // C is parsed as a skeleton (c-skeleton.ts): declarations only, indices mapped back to the source.
+    const skeleton = language === 'c' && !options.whole ? cSkeleton(source) : undefined;
+    const toStart = skeleton ? skeleton.toSource : (index: number) => index;
+    const toEnd = skeleton ? skeleton.toSourceEnd : (index: number) => index;
+    const tree = this.#parser.parse(skeleton?.text ?? source);
     if (!tree) return { symbols: [], references: [] };
+    const lines = new LineIndex(source);
     try {
       const definitions: Definition[] = [];
       const references: ReferenceInfo[] = [];
@@ -79,10 +92,17 @@ export class SymbolExtractor {
         const dot = outer.name.indexOf('.');
         const role = outer.name.slice(0, dot);
         const kind = outer.name.slice(dot + 1);
-        if (role === 'definition') definitions.push({ node: outer.node, nameNode, kind, start: outer.node.startIndex, end: outer.node.endIndex });
-        else references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: nameNode.startPosition.row + 1, column: nameNode.startPosition.column + 1 });
+        const nameStart = toStart(nameNode.startIndex);
+        if (role === 'definition') {
+          const receiver = language === 'go' && kind === 'method' ? /(\w+)\s*\)\s*$/.exec(outer.node.childForFieldName('receiver')?.text ?? '')?.[1] : undefined;
+          definitions.push({ name: nameNode.text, nameStart, kind, start: toStart(outer.node.startIndex), end: toEnd(outer.node.endIndex), receiver });
+        } else references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: lines.line(nameStart), column: lines.column(nameStart) });
       }
-      return { symbols: this.#shape(dedupe(definitions), language, source), references };
+      if (skeleton && options.references !== false) {
+        scanCalls(source, skeleton.bodies, (name, index) => references.push({ name, kind: 'call', line: lines.line(index), column: lines.column(index) }));
+        references.sort((a, b) => a.line - b.line || a.column - b.column);
+      }
+      return { symbols: this.#shape(dedupe(definitions), language, source, lines), references };
     } finally {
       tree.delete();
     }
@@ -107,7 +127,7 @@ export class SymbolExtractor {
     return entry;
   }
 
-  #shape(definitions: Definition[], language: string, source: string): SymbolInfo[] {
+  #shape(definitions: Definition[], language: string, source: string, lines: LineIndex): SymbolInfo[] {
     // Sorted by start, each definition's parent is the innermost earlier one that contains it.
     definitions.sort((a, b) => a.start - b.start || b.end - a.end);
     const stack: Array<{ definition: Definition; qualified: string }> = [];
@@ -115,11 +135,10 @@ export class SymbolExtractor {
     for (const definition of definitions) {
       while (stack.length > 0 && stack.at(-1)!.definition.end < definition.end) stack.pop();
       const container = [...stack].reverse().find((entry) => CONTAINERS.has(entry.definition.kind));
-      const name = definition.nameNode.text;
+      const name = definition.name;
       const separator = qualifiedSeparator(language);
       // A Go method is declared at top level; its receiver's type is its parent.
-      const receiver = language === 'go' && definition.kind === 'method' ? /(\w+)\s*\)\s*$/.exec(definition.node.childForFieldName('receiver')?.text ?? '')?.[1] : undefined;
-      const parentName = container?.qualified ?? receiver;
+      const parentName = container?.qualified ?? definition.receiver;
       const qualified = parentName ? `${parentName}${separator}${name}` : name;
       stack.push({ definition, qualified });
       if (definition.kind === 'impl') continue;
@@ -133,10 +152,10 @@ export class SymbolExtractor {
         name,
         kind,
         language,
-        line: definition.node.startPosition.row + 1,
-        column: definition.node.startPosition.column + 1,
-        endLine: definition.node.endPosition.row + 1,
-        endColumn: definition.node.endPosition.column + 1,
+        line: lines.line(definition.start),
+        column: lines.column(definition.start),
+        endLine: lines.line(definition.end),
+        endColumn: lines.column(definition.end),
         qualifiedName: qualified,
         signature: signatureOf(firstLine(source, definition.start, definition.end)),
       };
@@ -150,7 +169,7 @@ export class SymbolExtractor {
 function dedupe(definitions: Definition[]): Definition[] {
   const byName = new Map<number, Definition>();
   for (const definition of definitions) {
-    const key = definition.nameNode.startIndex;
+    const key = definition.nameStart;
     const existing = byName.get(key);
     if (!existing || (SPECIFICITY[definition.kind] ?? 9) > (SPECIFICITY[existing.kind] ?? 9)) byName.set(key, definition);
   }

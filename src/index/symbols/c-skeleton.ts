@@ -1,0 +1,383 @@
+/**
+ * C's skeleton: the source with what tree-sitter need not see cut out, so that it parses only
+ * declarations (in the Linux tree a third of the text, and a third of the time). Cut are:
+ *  - the contents of function bodies and top-level initializers, found as ctags finds them, by
+ *    matching braces outside comments, literals and the later branches of conditionals (a
+ *    top-level `{` after `)` opens a body, after `=` an initializer);
+ *  - the values of `#define`s: the name and the parameters stay, which is all the tag query
+ *    asks of them (the directive stays too: removing it would let tree-sitter's recovery from a
+ *    macro it cannot read run on into the next declaration);
+ *  - the insides of comments (`/*` and `*\/` stay, so a comment is still a comment).
+ * Other preprocessor lines stay, in bodies too (`#if IS_ENABLED(…)` is a call tree-sitter sees).
+ * Calls inside the cut bodies are found by `scanCalls`: an identifier followed by `(` that is not
+ * a keyword or a member (`a.f()`, `a->f()`), which is what the tag query's
+ * `(call_expression function: (identifier))` captures; over the Linux tree it agrees with the
+ * parse of the whole file on 99.9% of calls.
+ *
+ * When braces do not balance (a conditional whose branches open a body differently, an unclosed
+ * comment), there is no skeleton and the caller parses the whole file.
+ */
+
+export interface Skeleton {
+  /** What tree-sitter parses. */
+  text: string;
+  /** Ranges [start, end) of the source, in order, whose calls `scanCalls` finds: the cut bodies without their directives. */
+  bodies: Int32Array;
+  /** An index into `text` as an index into the source: where something starts. */
+  toSource(index: number): number;
+  /** The same for where something ends: an end at a cut is the cut's start, not its end. */
+  toSourceEnd(index: number): number;
+}
+
+const enum Char {
+  Tab = 9, Newline = 10, VerticalTab = 11, FormFeed = 12, Return = 13, Space = 32,
+  DoubleQuote = 34, Hash = 35, Comma = 44, SingleQuote = 39, OpenParenthesis = 40, CloseParenthesis = 41, Star = 42,
+  Minus = 45, Dot = 46, Slash = 47, Zero = 48, Nine = 57, Semicolon = 59, Equals = 61, Greater = 62,
+  UpperA = 65, UpperZ = 90, Backslash = 92, Underscore = 95, LowerA = 97, LowerZ = 122,
+  OpenBrace = 123, CloseBrace = 125,
+}
+
+/** Cuts shorter than this are not made: they save tree-sitter little and each is a step of the index map. */
+const MIN_CUT = 16;
+
+function isIdentifierStart(c: number): boolean {
+  return (c >= Char.LowerA && c <= Char.LowerZ) || (c >= Char.UpperA && c <= Char.UpperZ) || c === Char.Underscore || c > 127;
+}
+
+function isIdentifierPart(c: number): boolean {
+  return isIdentifierStart(c) || (c >= Char.Zero && c <= Char.Nine);
+}
+
+function isBlank(c: number): boolean {
+  return c === Char.Space || c === Char.Tab || c === Char.Return || c === Char.FormFeed || c === Char.VerticalTab;
+}
+
+/** The index after a preprocessor directive starting at `from` (its newline included), continuation lines and all. */
+function directiveEnd(source: string, from: number): number {
+  let at = from;
+  for (;;) {
+    let newline = source.indexOf('\n', at);
+    if (newline < 0) return source.length;
+    // A block comment opened on the line and closed on a later one carries the directive on.
+    for (let open = source.indexOf('/*', at); open >= 0 && open < newline; open = source.indexOf('/*', at)) {
+      const close = source.indexOf('*/', open + 2);
+      if (close < 0) return source.length;
+      at = close + 2;
+      if (close > newline) newline = source.indexOf('\n', at);
+      if (newline < 0) return source.length;
+    }
+    let last = newline - 1;
+    if (source.charCodeAt(last) === Char.Return) last--;
+    if (source.charCodeAt(last) !== Char.Backslash) return newline + 1;
+    at = newline + 1;
+  }
+}
+
+/** The index after a string or character literal opening at `from` (an unterminated one ends at the newline). */
+function literalEnd(source: string, from: number, end: number): number {
+  const quote = source.charCodeAt(from);
+  let at = from + 1;
+  while (at < end) {
+    const c = source.charCodeAt(at);
+    if (c === Char.Backslash) at += 2;
+    else if (c === quote) return at + 1;
+    else if (c === Char.Newline) return at;
+    else at++;
+  }
+  return end;
+}
+
+/** The directive's name: `if`, `ifdef`, `else`, `endif`, `define`… */
+function directiveName(source: string, hash: number): string {
+  let at = hash + 1;
+  while (isBlank(source.charCodeAt(at))) at++;
+  const start = at;
+  while (isIdentifierPart(source.charCodeAt(at))) at++;
+  return source.slice(start, at);
+}
+
+/** Where the value of a `#define` at `hash` starts (after its name and parameters), or -1 when it is not a define. */
+function defineValueStart(source: string, hash: number): number {
+  let at = hash + 1;
+  while (isBlank(source.charCodeAt(at))) at++;
+  if (!source.startsWith('define', at)) return -1;
+  at += 6;
+  if (!isBlank(source.charCodeAt(at))) return -1;
+  while (isBlank(source.charCodeAt(at))) at++;
+  if (!isIdentifierStart(source.charCodeAt(at))) return -1;
+  while (isIdentifierPart(source.charCodeAt(at))) at++;
+  if (source.charCodeAt(at) !== Char.OpenParenthesis) return at;
+  const close = source.indexOf(')', at);
+  const newline = source.indexOf('\n', at);
+  // Parameters that run on past the line (after a backslash) are left whole, with the value.
+  return close < 0 || (newline >= 0 && close > newline) ? -1 : close + 1;
+}
+
+/** Cut ranges, adjacent ones merged, and the ranges whose calls are scanned. */
+class Cuts {
+  readonly ranges: number[] = [];
+  readonly bodies: number[] = [];
+
+  cut(start: number, end: number): void {
+    if (end <= start) return;
+    const ranges = this.ranges;
+    if (ranges.length > 0 && ranges[ranges.length - 1] === start) ranges[ranges.length - 1] = end;
+    else ranges.push(start, end);
+  }
+
+  body(start: number, end: number): void {
+    if (end <= start) return;
+    this.cut(start, end);
+    this.bodies.push(start, end);
+  }
+}
+
+/** Words before `(` whose parentheses are kept: attributes and types (`int (*f)(void)`). */
+const KEEP_PARENTHESES = new Set([
+  '__attribute__', '__attribute', '__declspec', 'asm', '__asm__', '__asm', 'int', 'char', 'void', 'long',
+  'short', 'unsigned', 'signed', 'float', 'double', 'const', 'volatile', 'static', 'inline', 'extern',
+  'register', 'auto', '_Bool', 'bool', 'struct', 'union', 'enum', 'return',
+]);
+
+/** In a body, the next character the scan must look at: the rest is cut unread. */
+const BODY_STOP = /[{}"'/#\n]/g;
+
+/** The identifier that ends just before `end`, if the text there is one. */
+function identifierBefore(source: string, before: number): string {
+  let end = before;
+  while (end > 0 && isBlank(source.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isIdentifierPart(source.charCodeAt(start - 1))) start--;
+  return source.slice(start, end);
+}
+
+function nextSignificant(source: string, from: number): number {
+  let at = from;
+  while (isBlank(source.charCodeAt(at)) || source.charCodeAt(at) === Char.Newline) at++;
+  return source.charCodeAt(at);
+}
+
+export function cSkeleton(source: string): Skeleton | undefined {
+  const length = source.length;
+  const cuts = new Cuts();
+  /** One entry a conditional: whether the scan is in one of its later branches (#elif, #else). */
+  const conditionals: boolean[] = [];
+  let inLaterBranch = 0;
+  let braces = 0;
+  let parentheses = 0;
+  let last = 0;
+  /** Where the part of the current region (a body, an initializer, an argument list) not yet cut starts; -1 outside one. */
+  let regionFrom = -1;
+  let regionIsBody = false;
+  /** After a `(` whose arguments are cut from the first comma on. */
+  let argumentsPending = false;
+  let at = 0;
+  while (at < length) {
+    if (regionIsBody && regionFrom >= 0) {
+      BODY_STOP.lastIndex = at;
+      const stop = BODY_STOP.exec(source);
+      if (!stop) return undefined;
+      at = stop.index;
+    }
+    const c = source.charCodeAt(at);
+    if (isBlank(c) || c === Char.Newline) {
+      at++;
+      continue;
+    }
+    if (c === Char.Hash && isLineStart(source, at)) {
+      const name = directiveName(source, at);
+      if (name === 'if' || name === 'ifdef' || name === 'ifndef') conditionals.push(false);
+      else if (name === 'endif') {
+        if (conditionals.pop()) inLaterBranch--;
+      } else if (name.startsWith('el') && conditionals.length > 0 && !conditionals.at(-1)) {
+        conditionals[conditionals.length - 1] = true;
+        inLaterBranch++;
+      }
+      const end = directiveEnd(source, at);
+      const valueStart = name === 'define' ? defineValueStart(source, at) : -1;
+      // The value ends before the directive's last newline (which ends tree-sitter's preproc_def).
+      const valueEnd = end > 0 && source.charCodeAt(end - 1) === Char.Newline ? end - 1 : end;
+      const define = valueStart >= 0 && valueEnd > valueStart;
+      if (regionFrom >= 0 && !regionIsBody) {
+        // An argument list is cut whole or not at all (see the closing parenthesis).
+        regionFrom = -1;
+        argumentsPending = false;
+        if (define) cuts.cut(valueStart, valueEnd);
+      } else if (regionFrom >= 0) {
+        // In a body, the calls before the directive are scanned; a define's value goes with the cut, the directive stays.
+        cuts.body(regionFrom, at);
+        if (define) cuts.cut(valueStart, valueEnd);
+        regionFrom = end;
+      } else if (define) cuts.cut(valueStart, valueEnd);
+      at = end;
+      continue;
+    }
+    if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Star) {
+      const close = source.indexOf('*/', at + 2);
+      if (close < 0) return undefined;
+      if (regionFrom < 0 && close - at - 2 >= MIN_CUT) cuts.cut(at + 2, close);
+      at = close + 2;
+      continue;
+    }
+    if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Slash) {
+      let newline = source.indexOf('\n', at);
+      if (newline < 0) newline = length;
+      // A comment whose line ends in a backslash runs on to the next line: left whole.
+      const lastChar = source.charCodeAt(newline - 1) === Char.Return ? newline - 2 : newline - 1;
+      if (regionFrom < 0 && newline - at - 2 >= MIN_CUT && source.charCodeAt(lastChar) !== Char.Backslash) cuts.cut(at + 2, lastChar + 1);
+      at = newline;
+      continue;
+    }
+    if (c === Char.DoubleQuote || c === Char.SingleQuote) {
+      at = literalEnd(source, at, length);
+      last = c;
+      continue;
+    }
+    if (inLaterBranch === 0) {
+      if (c === Char.OpenBrace) {
+        if (braces === 0 && parentheses === 0 && regionFrom < 0 && (last === Char.CloseParenthesis || last === Char.Equals)) {
+          regionFrom = at + 1;
+          regionIsBody = true;
+        }
+        braces++;
+      } else if (c === Char.CloseBrace) {
+        if (braces === 0) return undefined;
+        braces--;
+        if (braces === 0 && regionIsBody && regionFrom >= 0) {
+          cuts.body(regionFrom, at);
+          regionFrom = -1;
+          regionIsBody = false;
+        }
+      } else if (c === Char.OpenParenthesis && braces === 0) {
+        argumentsPending = parentheses === 0 && regionFrom < 0 && isIdentifierPart(last) && nextSignificant(source, at + 1) !== Char.Star && !KEEP_PARENTHESES.has(identifierBefore(source, at));
+        parentheses++;
+      } else if (c === Char.Comma && argumentsPending && braces === 0 && parentheses === 1) {
+        // The first argument stays: `f();` followed by a declaration would read as an old-style definition.
+        regionFrom = at;
+        argumentsPending = false;
+      } else if (c === Char.CloseParenthesis && braces === 0) {
+        if (parentheses === 0) return undefined;
+        parentheses--;
+        if (parentheses === 0) argumentsPending = false;
+        if (parentheses === 0 && !regionIsBody && regionFrom >= 0) {
+          // Only before `;` or a body: `f(a) x;` would read as an old-style definition with `x` a parameter's declaration.
+          const next = nextSignificant(source, at + 1);
+          if (next === Char.Semicolon || next === Char.OpenBrace) cuts.body(regionFrom, at);
+          regionFrom = -1;
+        }
+      }
+    }
+    last = c;
+    at++;
+  }
+  if (braces !== 0 || parentheses !== 0 || conditionals.length !== 0) return undefined;
+  return build(source, cuts);
+}
+
+/** Whether only blanks stand between the line's start and `at`. */
+function isLineStart(source: string, at: number): boolean {
+  let before = at - 1;
+  while (before >= 0 && isBlank(source.charCodeAt(before))) before--;
+  return before < 0 || source.charCodeAt(before) === Char.Newline;
+}
+
+function build(source: string, found: Cuts): Skeleton {
+  const kept = found.ranges;
+  const pieces: string[] = [];
+  /** Per cut: where it sits in the text, and how much was removed up to and including it. */
+  const textAt = new Int32Array(kept.length / 2);
+  const removedUpTo = new Int32Array(kept.length / 2);
+  let from = 0;
+  let removed = 0;
+  for (let i = 0; i < kept.length; i += 2) {
+    pieces.push(source.slice(from, kept[i]));
+    textAt[i / 2] = kept[i]! - removed;
+    removed += kept[i + 1]! - kept[i]!;
+    removedUpTo[i / 2] = removed;
+    from = kept[i + 1]!;
+  }
+  pieces.push(source.slice(from));
+  /** The index shifted by what the cuts before it removed (`atCut`: whether a cut at the index itself counts). */
+  const shifted = (index: number, atCut: boolean): number => {
+    let low = 0;
+    let high = textAt.length - 1;
+    let shift = 0;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (textAt[middle]! < index || (atCut && textAt[middle] === index)) {
+        shift = removedUpTo[middle]!;
+        low = middle + 1;
+      } else high = middle - 1;
+    }
+    return index + shift;
+  };
+  return {
+    text: pieces.join(''),
+    bodies: Int32Array.from(found.bodies),
+    toSource: (index) => shifted(index, true),
+    toSourceEnd: (index) => shifted(index, false),
+  };
+}
+
+const NOT_CALLS = new Set([
+  'if', 'while', 'for', 'switch', 'return', 'sizeof', 'do', 'else', 'case', 'goto', 'defined',
+  '_Alignof', 'alignof', '__alignof__', '__alignof', 'typeof', '__typeof__', '__typeof', 'typeof_unqual',
+  '__attribute__', '__attribute', 'asm', '__asm__', '__asm', '_Static_assert', 'static_assert',
+  '_Generic', '__extension__', '__builtin_offsetof', '__builtin_types_compatible_p', '__builtin_va_arg',
+  'int', 'char', 'void', 'long', 'short', 'unsigned', 'signed', 'float', 'double', 'struct', 'union',
+  'enum', 'const', 'volatile', '__volatile__', 'static', 'inline', 'extern', 'register', 'auto', '_Bool',
+]);
+
+/** Words after which `name(` declares a function, not calls one (`int f(`); after a macro (`ENTRY __field(`) it is still a call. */
+const BEFORE_DECLARATIONS = new Set(['int', 'char', 'void', 'long', 'short', 'unsigned', 'signed', 'float', 'double', '_Bool', 'bool', 'static', 'inline', 'extern']);
+
+/**
+ * Calls in the cut ranges: `found(name, index)` for each identifier followed by `(` that is not a
+ * keyword and not a member's name. Comments, literals and preprocessor lines are skipped (a kept
+ * directive is parsed with the skeleton).
+ */
+export function scanCalls(source: string, bodies: Int32Array, found: (name: string, index: number) => void): void {
+  for (let i = 0; i < bodies.length; i += 2) scanRange(source, bodies[i]!, bodies[i + 1]!, found);
+}
+
+function scanRange(source: string, start: number, end: number, found: (name: string, index: number) => void): void {
+  let at = start;
+  /** Whether the last token was `.` or `->`: what follows is a member's name (comments between do not count). */
+  let afterMember = false;
+  /** Whether the last token was a word after which a name is declared, not called (`int f(`). */
+  let afterType = false;
+  while (at < end) {
+    const c = source.charCodeAt(at);
+    if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Star) {
+      const close = source.indexOf('*/', at + 2);
+      at = close < 0 ? end : close + 2;
+    } else if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Slash) {
+      const newline = source.indexOf('\n', at);
+      at = newline < 0 ? end : newline;
+    } else if (c === Char.DoubleQuote || c === Char.SingleQuote) {
+      at = literalEnd(source, at, end);
+      afterMember = false;
+    } else if (isIdentifierStart(c)) {
+      let after = at + 1;
+      while (isIdentifierPart(source.charCodeAt(after))) after++;
+      let next = after;
+      while (next < end && (isBlank(source.charCodeAt(next)) || source.charCodeAt(next) === Char.Newline)) next++;
+      const name = source.slice(at, after);
+      if (next < end && source.charCodeAt(next) === Char.OpenParenthesis && !afterMember && !afterType && !NOT_CALLS.has(name)) found(name, at);
+      afterMember = false;
+      afterType = BEFORE_DECLARATIONS.has(name);
+      at = after;
+    } else if (c >= Char.Zero && c <= Char.Nine) {
+      // A number's letters (0x1f, 10UL) are not identifiers.
+      at++;
+      while (isIdentifierPart(source.charCodeAt(at)) || source.charCodeAt(at) === Char.Dot) at++;
+      afterMember = false;
+      afterType = false;
+    } else {
+      if (c === Char.Dot || (c === Char.Greater && source.charCodeAt(at - 1) === Char.Minus)) afterMember = true;
+      else if (!isBlank(c) && c !== Char.Newline && c !== Char.Minus) afterMember = false;
+      if (!isBlank(c) && c !== Char.Newline) afterType = false;
+      at++;
+    }
+  }
+}
