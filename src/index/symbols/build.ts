@@ -15,6 +15,7 @@ import type { SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
 import { FILE_FIELDS, PackedBuilder, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
 import { collectSymbolDebris, commitSymbols, type Written } from './symbol-commit.js';
+import { SegmentStrings } from './segment-writer.js';
 import { SymbolIndex } from './symbol-index.js';
 import { writeSymbolsManifest } from './symbol-manifest.js';
 
@@ -136,25 +137,30 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
       if (options.textUpdatedAt && current.manifest.textUpdatedAt !== options.textUpdatedAt) writeSymbolsManifest(store, { ...current.manifest, textUpdatedAt: options.textUpdatedAt });
       return summary(current.manifest.symbols, 'nothing');
     }
-    const parsed = await parse(root, todo, options, (done, symbols) => options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols));
+    // Each batch's strings are numbered as it comes back: the main thread is idle while the parser threads work.
+    const strings = new SegmentStrings();
+    const parsed = await parse(root, todo, options, (batch, done, symbols) => {
+      strings.add(batch);
+      options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols);
+    });
     options.signal?.throwIfAborted();
     const parsedSymbols = parsed.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
     const symbols = reusedSymbols + parsedSymbols;
-    return summary(symbols, commitSymbols(store, current, { parsed, deleted }, { files: wanted.length, symbols }, options.textUpdatedAt));
+    return summary(symbols, commitSymbols(store, current, { parsed, deleted, strings }, { files: wanted.length, symbols }, options.textUpdatedAt));
   } finally {
     current?.close();
   }
 }
 
 /** Parses `todo` on up to `threads` parser threads, batch by batch; each batch comes back packed. */
-async function parse(root: string, todo: Job['files'], options: SymbolsOptions, onBatch: (done: number, symbols: number) => void): Promise<PackedFiles[]> {
+async function parse(root: string, todo: Job['files'], options: SymbolsOptions, onBatch: (batch: PackedFiles, done: number, symbols: number) => void): Promise<PackedFiles[]> {
   const results: PackedFiles[] = [];
   if (todo.length === 0) return results;
   if (todo.length <= INLINE_FILES) {
     // A save or two: starting parser threads would cost more than the parsing.
     inlineExtractor ??= SymbolExtractor.create();
     const batch = await parseBatch(await inlineExtractor, { id: 0, root, files: todo });
-    onBatch(todo.length, batch.symbols.length / SYMBOL_FIELDS);
+    onBatch(batch, todo.length, batch.symbols.length / SYMBOL_FIELDS);
     return [batch];
   }
   const threads = Math.max(1, Math.min(options.threads ?? cpus().length, Math.ceil(todo.length / BATCH_FILES)));
@@ -178,7 +184,7 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
               results.push(batch);
               done += batch.files.length / FILE_FIELDS;
               symbols += batch.symbols.length / SYMBOL_FIELDS;
-              onBatch(done, symbols);
+              onBatch(batch, done, symbols);
               if (options.signal?.aborted) return reject(options.signal.reason);
               give();
             });

@@ -340,44 +340,54 @@ export function scanCalls(source: string, bodies: Int32Array, found: (name: stri
   for (let i = 0; i < bodies.length; i += 2) scanRange(source, bodies[i]!, bodies[i + 1]!, found);
 }
 
+/** What the call scan stops at: a parenthesis, or the start of a comment or literal to skip. */
+const CALL_STOP = /[("'/]/g;
+
 function scanRange(source: string, start: number, end: number, found: (name: string, index: number) => void): void {
   let at = start;
-  /** Whether the last token was `.` or `->`: what follows is a member's name (comments between do not count). */
-  let afterMember = false;
-  /** Whether the last token was a word after which a name is declared, not called (`int f(`). */
-  let afterType = false;
   while (at < end) {
+    CALL_STOP.lastIndex = at;
+    const stop = CALL_STOP.exec(source);
+    if (!stop || stop.index >= end) return;
+    at = stop.index;
     const c = source.charCodeAt(at);
-    if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Star) {
-      const close = source.indexOf('*/', at + 2);
-      at = close < 0 ? end : close + 2;
-    } else if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Slash) {
-      const newline = source.indexOf('\n', at);
-      at = newline < 0 ? end : newline;
-    } else if (c === Char.DoubleQuote || c === Char.SingleQuote) {
-      at = literalEnd(source, at, end);
-      afterMember = false;
-    } else if (isIdentifierStart(c)) {
-      let after = at + 1;
-      while (isIdentifierPart(source.charCodeAt(after))) after++;
-      let next = after;
-      while (next < end && (isBlank(source.charCodeAt(next)) || source.charCodeAt(next) === Char.Newline)) next++;
-      const name = source.slice(at, after);
-      if (next < end && source.charCodeAt(next) === Char.OpenParenthesis && !afterMember && !afterType && !NOT_CALLS.has(name)) found(name, at);
-      afterMember = false;
-      afterType = BEFORE_DECLARATIONS.has(name);
-      at = after;
-    } else if (c >= Char.Zero && c <= Char.Nine) {
-      // A number's letters (0x1f, 10UL) are not identifiers.
-      at++;
-      while (isIdentifierPart(source.charCodeAt(at)) || source.charCodeAt(at) === Char.Dot) at++;
-      afterMember = false;
-      afterType = false;
-    } else {
-      if (c === Char.Dot || (c === Char.Greater && source.charCodeAt(at - 1) === Char.Minus)) afterMember = true;
-      else if (!isBlank(c) && c !== Char.Newline && c !== Char.Minus) afterMember = false;
-      if (!isBlank(c) && c !== Char.Newline) afterType = false;
-      at++;
+    if (c === Char.Slash) {
+      const next = source.charCodeAt(at + 1);
+      if (next === Char.Star) {
+        const close = source.indexOf('*/', at + 2);
+        at = close < 0 ? end : close + 2;
+      } else if (next === Char.Slash) {
+        const newline = source.indexOf('\n', at);
+        at = newline < 0 ? end : newline;
+      } else at++;
+      continue;
     }
+    if (c !== Char.OpenParenthesis) {
+      at = literalEnd(source, at, end);
+      continue;
+    }
+    // `name (`: the name before the parenthesis, on the same line.
+    let nameEnd = at;
+    while (nameEnd > start && isBlank(source.charCodeAt(nameEnd - 1))) nameEnd--;
+    let nameStart = nameEnd;
+    while (nameStart > start && isIdentifierPart(source.charCodeAt(nameStart - 1))) nameStart--;
+    at++;
+    if (nameStart === nameEnd || !isIdentifierStart(source.charCodeAt(nameStart))) continue;
+    const name = source.slice(nameStart, nameEnd);
+    if (NOT_CALLS.has(name) || afterMemberOrType(source, nameStart, start)) continue;
+    found(name, nameStart);
   }
+}
+
+/** Whether the name at `at` follows `.` or `->` (a member: `a->f()`) or a type word (`int f(`), on its line. */
+function afterMemberOrType(source: string, at: number, start: number): boolean {
+  let before = at;
+  while (before > start && isBlank(source.charCodeAt(before - 1))) before--;
+  const c = source.charCodeAt(before - 1);
+  if (c === Char.Dot) return true;
+  if (c === Char.Greater) return source.charCodeAt(before - 2) === Char.Minus;
+  if (!isIdentifierPart(c) || before <= start) return false;
+  let wordStart = before;
+  while (wordStart > start && isIdentifierPart(source.charCodeAt(wordStart - 1))) wordStart--;
+  return BEFORE_DECLARATIONS.has(source.slice(wordStart, before));
 }

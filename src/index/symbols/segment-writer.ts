@@ -2,6 +2,7 @@
  * Writes one symbol segment from packed batches (parser threads' output, or live files read
  * back from older segments by a merge). See segment-layout.ts for what goes where.
  */
+import { endianness } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import { crc32 } from '../checksum.js';
 import {
@@ -14,7 +15,7 @@ import {
   letterMask,
   MAGIC,
   NAME_RECORD,
-  parentOf,
+  qualifiedSeparator,
   QUALIFIED_RECORD,
   RECORDS_PER_BLOCK,
   REFERENCE_NAME_RECORD,
@@ -44,6 +45,42 @@ export interface SegmentCounts {
   references: number;
 }
 
+/**
+ * The strings of the parts a segment is written from, numbered in one table. Parts can be added
+ * as they arrive (the main thread does it while parser threads still parse); a part not added
+ * is added when the segment is encoded.
+ */
+export class SegmentStrings {
+  readonly table = new StringIds();
+  readonly #remaps = new Map<PackedFiles, Uint32Array>();
+
+  add(part: PackedFiles): Uint32Array {
+    const remap = new Uint32Array(part.strings.length);
+    for (let local = 0; local < part.strings.length; local++) remap[local] = this.table.id(part.strings[local]!);
+    this.#remaps.set(part, remap);
+    return remap;
+  }
+
+  id(part: PackedFiles, local: number): number {
+    if (local === NONE) return NONE;
+    return (this.#remaps.get(part) ?? this.add(part))[local]!;
+  }
+}
+
+/** `emit` for rows first..first+count in `compare`'s order (a stable sort): most come in order already, and are not sorted. */
+function inOrder(first: number, count: number, compare: (a: number, b: number) => number, emit: (row: number) => void): void {
+  let sorted = true;
+  for (let row = first + 1; row < first + count && sorted; row++) sorted = compare(row - 1, row) <= 0;
+  if (sorted) for (let row = first; row < first + count; row++) emit(row);
+  else for (const row of Array.from({ length: count }, (_, i) => first + i).sort(compare)) emit(row);
+}
+
+/** Whether `qualified` is `parent` + separator + `name` (or `name` alone when there is no parent), without building it. */
+function headIsParent(qualified: string, name: string, parent: string | undefined, separator: string): boolean {
+  if (parent === undefined) return qualified === name;
+  return qualified.length === parent.length + separator.length + name.length && qualified.startsWith(parent) && qualified.startsWith(separator, parent.length) && qualified.endsWith(name);
+}
+
 /** Every file of every part, in path order; a path given twice is a caller's bug. */
 function placeFiles(parts: PackedFiles[]): FilePlace[] {
   const places: FilePlace[] = [];
@@ -61,17 +98,10 @@ function placeFiles(parts: PackedFiles[]): FilePlace[] {
   return places;
 }
 
-export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; counts: SegmentCounts } {
+export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrings()): { bytes: Buffer; counts: SegmentCounts } {
   const places = placeFiles(parts);
-  const table = new StringIds();
-  const strings = table.strings;
-  const remaps = new Map<PackedFiles, Uint32Array>(parts.map((part) => [part, new Uint32Array(part.strings.length).fill(NONE)]));
-  const sid = (part: PackedFiles, local: number): number => {
-    if (local === NONE) return NONE;
-    const remap = remaps.get(part)!;
-    if (remap[local] === NONE) remap[local] = table.id(part.strings[local]!);
-    return remap[local]!;
-  };
+  const strings = ids.table.strings;
+  const sid = (part: PackedFiles, local: number): number => ids.id(part, local);
 
   const totalSymbols = parts.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
   const totalReferences = parts.reduce((sum, part) => sum + part.references.length / REFERENCE_FIELDS, 0);
@@ -86,16 +116,15 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     const referenceCount = part.files[field + 4]!;
     files.set([sid(part, part.files[field]!), sid(part, part.files[field + 1]!), sid(part, part.files[field + 2]!), symbolRow, symbolCount, referenceRow, referenceCount, part.files[field + 5]!], file * FILE_RECORD);
     // Symbols by position; at one position, by name (as an outline lists them).
-    const local = Array.from({ length: symbolCount }, (_, i) => place.symbolRow + i);
     const at = (row: number, n: number): number => part.symbols[row * SYMBOL_FIELDS + n]!;
     const nameOf = (row: number): string => part.strings[at(row, 0)]!;
-    local.sort((a, b) => at(a, 5) - at(b, 5) || at(a, 6) - at(b, 6) || compareKeys(nameOf(a).toLowerCase(), nameOf(b).toLowerCase()) || compareKeys(nameOf(a), nameOf(b)));
+    const byPlace = (a: number, b: number): number => at(a, 5) - at(b, 5) || at(a, 6) - at(b, 6) || compareKeys(nameOf(a).toLowerCase(), nameOf(b).toLowerCase()) || compareKeys(nameOf(a), nameOf(b));
     const language = part.strings[part.files[field + 2]!]!;
-    for (const row of local) {
+    const separator = qualifiedSeparator(language);
+    const emitSymbol = (row: number): void => {
       const o = symbolRow++ * SYMBOL_RECORD;
-      const parent = at(row, 3) === NONE ? undefined : part.strings[at(row, 3)];
       // Stored implicitly: a symbol whose parent is not its qualified name's head cannot be written.
-      if (parentOf(part.strings[at(row, 1)]!, nameOf(row), language) !== parent) throw new Error(`${place.path}: the parent of ${nameOf(row)} is not the head of its qualified name`);
+      if (!headIsParent(part.strings[at(row, 1)]!, nameOf(row), at(row, 3) === NONE ? undefined : part.strings[at(row, 3)], separator)) throw new Error(`${place.path}: the parent of ${nameOf(row)} is not the head of its qualified name`);
       symbols[o] = sid(part, at(row, 0));
       symbols[o + 1] = sid(part, at(row, 1));
       symbols[o + 2] = sid(part, at(row, 2));
@@ -103,14 +132,18 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
       symbols[o + 4] = at(row, 7);
       symbols[o + 5] = at(row, 6);
       symbols[o + 6] = (at(row, 8) << 4) | at(row, 9);
-    }
+    };
+    inOrder(place.symbolRow, symbolCount, byPlace, emitSymbol);
     // References by position (a stable sort keeps the parser's order at one position).
-    const refs = Array.from({ length: referenceCount }, (_, i) => place.referenceRow + i);
     const ref = (row: number, n: number): number => part.references[row * REFERENCE_FIELDS + n]!;
-    refs.sort((a, b) => ref(a, 2) - ref(b, 2) || (ref(a, 3) >>> 1) - (ref(b, 3) >>> 1));
-    for (const row of refs) {
-      references.set([sid(part, ref(row, 0)), ref(row, 2), ref(row, 3)], referenceRow++ * REFERENCE_RECORD);
-    }
+    const byPosition = (a: number, b: number): number => ref(a, 2) - ref(b, 2) || (ref(a, 3) >>> 1) - (ref(b, 3) >>> 1);
+    const emit = (row: number): void => {
+      const o = referenceRow++ * REFERENCE_RECORD;
+      references[o] = ids.id(part, ref(row, 0));
+      references[o + 1] = ref(row, 2);
+      references[o + 2] = ref(row, 3);
+    };
+    inOrder(place.referenceRow, referenceCount, byPosition, emit);
   });
 
   // Names first (in name-table order), then qualified and referenced names (sorted), then the
@@ -121,8 +154,10 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
   for (const [table, width, fields] of [[files, FILE_RECORD, [0, 1, 2]], [symbols, SYMBOL_RECORD, [0, 1, 2]], [references, REFERENCE_RECORD, [0]]] as const) {
     for (let o = 0; o < table.length; o += width) for (const f of fields) table[o + f] = renumber[table[o + f]!]!;
   }
+  // From here on `strings` are the stored strings, by their new ids (a part's string no record uses is not stored).
   const ordered = order.map((id) => strings[id]!);
-  ordered.forEach((value, n) => (strings[n] = value));
+  strings.length = 0;
+  for (const value of ordered) strings.push(value);
 
   // The name table: distinct names by (case-folded, name); each name's rows in row order.
   const rowsByName = groupRows(symbols, SYMBOL_RECORD, totalSymbols);
@@ -130,20 +165,24 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
   const names = [...rowsByName.keys()].sort((a, b) => a - b).map((id) => ({ id, folded: strings[id]!.toLowerCase() }));
   const nameTable = new Uint32Array(names.length * NAME_RECORD);
   const nameRows = new Uint32Array(totalSymbols);
-  const foldedParts: Buffer[] = [];
   const nameLetters = new Uint32Array(names.length);
+  const foldedTexts: string[] = [];
   let foldedBytes = 0;
   let nameRow = 0;
   names.forEach((entry, n) => {
     const rows = rowsByName.get(entry.id)!;
-    nameTable.set([foldedBytes, entry.id, nameRow, rows.length], n * NAME_RECORD);
+    const o = n * NAME_RECORD;
+    nameTable[o] = foldedBytes;
+    nameTable[o + 1] = entry.id;
+    nameTable[o + 2] = nameRow;
+    nameTable[o + 3] = rows.length;
     nameRows.set(rows, nameRow);
     nameRow += rows.length;
     nameLetters[n] = letterMask(entry.folded);
-    const folded = Buffer.from(`${entry.folded}\0`, 'utf8');
-    foldedParts.push(folded);
-    foldedBytes += folded.length;
+    foldedTexts.push(entry.folded);
+    foldedBytes += byteLength(entry.folded) + 1;
   });
+  const foldedNames = Buffer.from(`${foldedTexts.join('\0')}\0`, 'utf8');
 
   const qualifiedRows: number[] = [];
   for (let row = 0; row < totalSymbols; row++) if (symbols[row * SYMBOL_RECORD + 1] !== symbols[row * SYMBOL_RECORD]) qualifiedRows.push(row);
@@ -159,14 +198,17 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
   let at = 0;
   referenced.forEach((id, n) => {
     const rows = rowsByReference.get(id)!;
-    referenceNames.set([id, at, rows.length], n * REFERENCE_NAME_RECORD);
+    const o = n * REFERENCE_NAME_RECORD;
+    referenceNames[o] = id;
+    referenceNames[o + 1] = at;
+    referenceNames[o + 2] = rows.length;
     referenceRows.set(rows, at);
     at += rows.length;
   });
 
   const blocks: Buffer[] = [];
   for (let start = 0; start < strings.length; start += STRINGS_PER_BLOCK) {
-    blocks.push(deflateRawSync(Buffer.from(strings.slice(start, start + STRINGS_PER_BLOCK).map((value) => `${value.replaceAll('\0', '\uFFFD')}\0`).join(''), 'utf8')));
+    blocks.push(deflateRawSync(Buffer.from(strings.slice(start, start + STRINGS_PER_BLOCK).map((value) => `${value.replaceAll('\0', '\uFFFD')}\0`).join(''), 'utf8'), BLOCK_DEFLATE));
   }
   const blockOffsets = new Uint32Array(blocks.length + 1);
   blocks.forEach((block, n) => (blockOffsets[n + 1] = blockOffsets[n]! + block.length));
@@ -178,7 +220,7 @@ export function encodeSymbolSegment(parts: PackedFiles[]): { bytes: Buffer; coun
     ['symbols', recordTable(symbols, SYMBOL_PREDICTORS)],
     ['names', nameTable],
     ['nameRows', nameRows],
-    ['foldedNames', Buffer.concat(foldedParts, foldedBytes)],
+    ['foldedNames', foldedNames],
     ['nameLetters', nameLetters],
     ['qualified', qualified],
     ['references', recordTable(references, REFERENCE_PREDICTORS)],
@@ -200,7 +242,7 @@ function recordTable(records: Uint32Array, predictors: Predictor[]): Buffer {
   return Buffer.concat([head, ...blocks]);
 }
 
-/** String ids in storage order: names by (case-folded, name), qualified names, referenced names, the files' strings, then the rest as first met. */
+/** String ids in storage order: names by (case-folded, name), qualified names, referenced names, the files' strings, then signatures in row order. */
 function stringOrder(strings: string[], files: Uint32Array, symbols: Uint32Array, references: Uint32Array, symbolCount: number, referenceCount: number): number[] {
   const names = new Set<number>();
   const qualified = new Set<number>();
@@ -210,21 +252,23 @@ function stringOrder(strings: string[], files: Uint32Array, symbols: Uint32Array
     qualified.add(symbols[row * SYMBOL_RECORD + 1]!);
   }
   for (let row = 0; row < referenceCount; row++) referenced.add(references[row * REFERENCE_RECORD]!);
-  const placed = new Set<number>();
+  const placed = new Uint8Array(strings.length);
   const order: number[] = [];
   const take = (ids: number[]): void => {
-    for (const id of ids) if (!placed.has(id)) (placed.add(id), order.push(id));
+    for (const id of ids) if (placed[id] === 0) (placed[id] = 1, order.push(id));
   };
   const folded = [...names].map((id) => ({ id, folded: strings[id]!.toLowerCase(), name: strings[id]! }));
   folded.sort((a, b) => compareKeys(a.folded, b.folded) || compareKeys(a.name, b.name));
   take(folded.map((entry) => entry.id));
-  take([...qualified].filter((id) => !placed.has(id)).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
-  take([...referenced].filter((id) => !placed.has(id)).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  take([...qualified].filter((id) => placed[id] === 0).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  take([...referenced].filter((id) => placed[id] === 0).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
   // Each file's path, hash and language together: a pass over the files (a sync's reuse check) reads few blocks.
   const fileStrings: number[] = [];
   for (let o = 0; o < files.length; o += FILE_RECORD) fileStrings.push(files[o]!, files[o + 1]!, files[o + 2]!);
   take(fileStrings);
-  take(strings.map((_, id) => id));
+  const signatures: number[] = [];
+  for (let row = 0; row < symbolCount; row++) signatures.push(symbols[row * SYMBOL_RECORD + 2]!);
+  take(signatures);
   return order;
 }
 
@@ -242,6 +286,20 @@ function groupRows(records: Uint32Array, width: number, count: number): Map<numb
 
 const align4 = (n: number): number => (n + 3) & ~3;
 
+/**
+ * A block of strings is a few KiB: a 4 KiB window loses nothing of the ratio, and zlib's set-up for
+ * the default 32 KiB window was half the time of writing a segment's strings. Any inflater reads it.
+ */
+const BLOCK_DEFLATE = { windowBits: 12, memLevel: 4 } as const;
+
+/** UTF-8 length: names are nearly always ASCII, where it is the string's length. */
+function byteLength(text: string): number {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return Buffer.byteLength(text, 'utf8');
+  return text.length;
+}
+/** The layout is little-endian: on such a machine a Uint32Array's bytes are copied as they are. */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 function assemble(sections: Array<[SectionName, Uint32Array | Buffer]>, counts: Record<CountName, number>): Buffer {
   let size = HEADER_BYTES;
   const offsets: number[] = [];
@@ -256,6 +314,7 @@ function assemble(sections: Array<[SectionName, Uint32Array | Buffer]>, counts: 
   sections.forEach(([name, data], n) => {
     out.writeUInt32LE(offsets[n]!, sectionAt(name));
     if (data instanceof Buffer) data.copy(out, offsets[n]!);
+    else if (LITTLE_ENDIAN) Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(out, offsets[n]!);
     else for (let i = 0; i < data.length; i++) out.writeUInt32LE(data[i]!, offsets[n]! + 4 * i);
   });
   out.writeUInt32LE(size, sectionAt('end'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeAtomic, type IndexStore } from '../store.js';
 import { FILE_FIELDS, PackedBuilder, type PackedFiles } from './packed.js';
 import type { SymbolIndex } from './symbol-index.js';
-import { encodeSymbolSegment } from './segment-writer.js';
+import { encodeSymbolSegment, type SegmentStrings } from './segment-writer.js';
 import { LEGACY_SYMBOL_FILES, newSymbolSegmentName, readSymbolsManifest, SYMBOL_SEGMENT_NAME, SYMBOLS_FORMAT, writeSymbolsManifest, type SymbolSegmentEntry } from './symbol-manifest.js';
 
 /** Segments before the deltas are folded into one. */
@@ -22,6 +22,8 @@ export interface SymbolChanges {
   parsed: PackedFiles[];
   /** Paths that no longer have symbols. */
   deleted: string[];
+  /** `parsed`'s strings, numbered while the parser threads worked (the rest are numbered when written). */
+  strings?: SegmentStrings;
 }
 
 /** How the symbols were written: one new segment for everything, a delta, or deltas folded. */
@@ -46,8 +48,8 @@ export function collectSymbolDebris(store: IndexStore): string[] {
   return removed;
 }
 
-function writeSegment(store: IndexStore, parts: PackedFiles[]): SymbolSegmentEntry {
-  const { bytes, counts } = encodeSymbolSegment(parts);
+function writeSegment(store: IndexStore, parts: PackedFiles[], strings?: SegmentStrings): SymbolSegmentEntry {
+  const { bytes, counts } = encodeSymbolSegment(parts, strings);
   const name = newSymbolSegmentName();
   writeAtomic(join(store.dir, name), bytes);
   return { name, ...counts };
@@ -102,13 +104,13 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
   if (!current || !base || deltaFiles > FOLD_ALL_SHARE * Math.max(base.files, 1)) {
     // Everything live (minus what changed) plus the new files, in one segment; deletions simply drop out.
     const parts = [...(current ? packAll(current, changed) : []), ...changes.parsed];
-    segments = [writeSegment(store, parts)];
+    segments = [writeSegment(store, parts, changes.strings)];
     written = 'full';
   } else if (current.manifest.segments.length + 1 > MAX_SYMBOL_SEGMENTS) {
-    segments = [base, writeSegment(store, [...packDeltas(current, changed), ...delta])];
+    segments = [base, writeSegment(store, [...packDeltas(current, changed), ...delta], changes.strings)];
     written = 'folded-deltas';
   } else {
-    segments = [...current.manifest.segments, writeSegment(store, delta)];
+    segments = [...current.manifest.segments, writeSegment(store, delta, changes.strings)];
     written = 'delta';
   }
   writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
