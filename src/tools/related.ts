@@ -56,6 +56,9 @@ function definitionOf(name: string, from: string, definitions: Array<{ symbol: S
   return best;
 }
 
+/** Lines a (line, name id) key tells apart: ids are below 2^32, so a key stays below 2^53. */
+const LINES_PER_KEY = 2 ** 21;
+
 export function createFindRelatedTool(projects: ProjectService): ToolDefinition {
   return projectTool(projects, {
     name: 'find_related_symbols',
@@ -149,16 +152,18 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       // hold hundreds of thousands). Each file is visited once per relation, so telling its own
       // definitions apart is all the deduplication they need.
       let counted = 0;
+      // (line, name id) as one number: past the list's room only counting goes on, and it makes no garbage.
+      const distinct = new Set<number>();
       const addFile = (relation: Relation, path: string, topLevelOnly: boolean): void => {
-        const distinct = new Set<string>();
-        for (const other of loaded.briefsIn(path) ?? []) {
-          if (topLevelOnly && !other.topLevel) continue;
-          const key = `${other.line}\0${other.id}`;
-          if (distinct.has(key)) continue;
+        distinct.clear();
+        loaded.visitBriefs(path, (other) => {
+          if (topLevelOnly && !other.topLevel) return;
+          const key = other.id * LINES_PER_KEY + Math.min(other.line, LINES_PER_KEY - 1);
+          if (distinct.has(key)) return;
           distinct.add(key);
-          if (entries.length < limit) add({ relation, brief: other, path });
+          if (entries.length < limit) add({ relation, brief: { ...other }, path });
           else counted++;
-        }
+        });
       };
       if (scope !== 'file') {
         const dir = dirname(target.path);

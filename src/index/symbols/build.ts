@@ -175,22 +175,28 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
       workers.map(
         (worker) =>
           new Promise<void>((resolve, reject) => {
+            // Two batches out per thread: it starts the next while the main thread takes in the last.
+            let outstanding = 0;
             const give = (): void => {
               const job = jobs[next++];
-              if (job) worker.postMessage(job);
-              else resolve();
+              if (job) {
+                worker.postMessage(job);
+                outstanding++;
+              } else if (outstanding === 0) resolve();
             };
             worker.on('message', (batch: PackedFiles) => {
+              if (options.signal?.aborted) return reject(options.signal.reason);
+              outstanding--;
+              give();
               results.push(batch);
               done += batch.files.length / FILE_FIELDS;
               symbols += batch.symbols.length / SYMBOL_FIELDS;
               onBatch(batch, done, symbols);
-              if (options.signal?.aborted) return reject(options.signal.reason);
-              give();
             });
             worker.on('error', reject);
             // A parser thread that dies (out of memory in wasm, say) fails the phase instead of leaving it waiting for ever.
             worker.on('exit', (code) => reject(new Error(`A symbol parser thread stopped (exit code ${code})`)));
+            give();
             give();
           }),
       ),
@@ -217,9 +223,13 @@ async function parseBatch(extractor: SymbolExtractor, job: Job): Promise<PackedF
 
 function startWorker(): void {
   const ready = SymbolExtractor.create();
-  parentPort!.on('message', async (job: Job) => {
-    const packed = await parseBatch(await ready, job);
-    parentPort!.postMessage(packed, [packed.files.buffer as ArrayBuffer, packed.symbols.buffer as ArrayBuffer, packed.references.buffer as ArrayBuffer]);
+  // Batches queue up (two are sent ahead): one at a time, in order, so each goes back as soon as it is done.
+  let queue: Promise<void> = Promise.resolve();
+  parentPort!.on('message', (job: Job) => {
+    queue = queue.then(async () => {
+      const packed = await parseBatch(await ready, job);
+      parentPort!.postMessage(packed, [packed.files.buffer as ArrayBuffer, packed.symbols.buffer as ArrayBuffer, packed.references.buffer as ArrayBuffer]);
+    });
   });
 }
 

@@ -154,20 +154,24 @@ export class SymbolIndex {
   }
 
   /**
-   * One file's definitions without decoding them (no string is read): enough to count them,
-   * tell them apart and pick some; symbolOf decodes one. A related-symbols query over a whole
-   * package touches every file's definitions but returns a few.
+   * One file's definitions without decoding them (no string is read, no object made): enough to
+   * count them, tell them apart and pick some; symbolOf decodes one. A related-symbols query over
+   * a whole package touches every file's definitions but returns a few. False for a file without symbols.
    */
-  briefsIn(path: string): BriefSymbol[] | undefined {
+  visitBriefs(path: string, visit: (brief: Readonly<BriefSymbol>) => void): boolean {
     const rows = this.#symbolRows(path);
-    if (!rows) return undefined;
-    const { owner, segment, file } = rows;
-    const briefs: BriefSymbol[] = [];
+    if (!rows) return false;
+    const { owner } = rows;
+    // One object, refilled for each row: a visitor that keeps one copies it.
+    const brief: BriefSymbol = { segment: rows.segment, file: rows.file, row: 0, id: 0, line: 0, topLevel: false };
     for (let row = rows.start; row < rows.end; row++) {
-      const name = owner.symbolField(row, 0);
-      briefs.push({ segment, file, row, id: name, line: owner.symbolField(row, 3), topLevel: owner.symbolField(row, 1) === name });
+      brief.row = row;
+      brief.id = owner.symbolField(row, 0);
+      brief.line = owner.symbolField(row, 3);
+      brief.topLevel = owner.symbolField(row, 1) === brief.id;
+      visit(brief);
     }
-    return briefs;
+    return true;
   }
 
   symbolOf(brief: BriefSymbol): SymbolInfo {
