@@ -23,6 +23,11 @@ function singleExecutable(): Sea | null {
   return sea;
 }
 
+/** Whether this process is the single executable (`dist/sextant`). */
+export function isSingleExecutable(): boolean {
+  return singleExecutable() !== null;
+}
+
 /** An asset's bytes (not copied), when this is the single executable and it holds one by that name. */
 export function embeddedAsset(key: string): Uint8Array | undefined {
   const embedded = singleExecutable();

@@ -4,7 +4,7 @@
  * transport, both protocol eras, and answers as the .mjs bundle does.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
@@ -113,6 +113,10 @@ test('the binary serves Streamable HTTP, legacy HTTP+SSE and WebSocket on one po
       });
       server.on('exit', (code) => reject(new Error(`the binary exited ${code}: ${stderr}`)));
     });
+    // `serve` started itself again in place (the same pid) with Node 20's young generation (server-heap.ts).
+    const environ = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
+    assert.ok(environ.includes('SEXTANT_SERVER_HEAP=1'), 'the serving process is the restarted one');
+    assert.ok(environ.includes('NODE_OPTIONS=--max-semi-space-size=16'), environ.filter((entry) => entry.startsWith('NODE_OPTIONS')).join());
     const base = `http://127.0.0.1:${port}`;
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new SSEClientTransport(new URL(`${base}/sse`)));

@@ -120,6 +120,7 @@ export async function main(argv: string[]): Promise<void> {
         }
         options.watch = args.watch;
         options.autoIndex = args['auto-index'];
+        (await import('./server-heap.js')).restartWithServerHeap();
         const { serve } = await import('./serve.js');
         await serve(options);
       },
