@@ -183,37 +183,34 @@ test('a search split across three workers equals one reader, limits included; a 
   }
 });
 
-test('search workers share one copy of the segments: a sync adds its delta, a merge lets the merged ones go, results stay exact', async () => {
+test('search workers read the segments lazily: a sync adds its delta, a merge removes merged files they held open, results stay exact', async () => {
   const { SearchService } = await import('../src/index/search-service.js');
-  const { SharedSegments } = await import('../src/index/shared-segments.js');
   const { syncIndex } = await import('../src/index/sync.js');
   const { mergeDeltas } = await import('../src/index/merge.js');
   const { IndexStore } = await import('../src/index/store.js');
-  const { cpSync, writeFileSync } = await import('node:fs');
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-shared-')));
+  const { cpSync, existsSync, writeFileSync } = await import('node:fs');
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-lazy-')));
   cpSync(join(ROOT, 'src/index'), root, { recursive: true });
   await buildIndex(root, { home });
   const store = new IndexStore(root, home);
-  const shared = new SharedSegments(root, home);
-  const named = (): string[] => store.readManifest()!.segments;
-  const first = shared.current();
-  assert.equal([...first.keys()], named());
-  assert.ok([...first.values()].every((buffer) => buffer instanceof SharedArrayBuffer));
+  const first = store.readManifest()!.segments;
   const service = new SearchService(root, { home, workers: 2 });
   try {
-    assert.is((await service.search({ pattern: 'class SharedSegments' })).matches.length, 1);
+    assert.is((await service.search({ pattern: 'function liveReader' })).matches.length, 1);
     for (let round = 0; round < 3; round++) {
-      writeFileSync(join(root, `delta-${round}.ts`), `export const shared_marker_${round} = ${round};\n`);
+      writeFileSync(join(root, `delta-${round}.ts`), `export const lazy_marker_${round} = ${round};\n`);
       await syncIndex(root, { home });
-      const now = shared.current();
-      assert.equal([...now.keys()], named(), 'the delta is added');
-      for (const name of first.keys()) assert.is(now.get(name), first.get(name), 'unchanged segments are not read again');
-      assert.equal((await service.search({ pattern: `shared_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
+      assert.ok(store.readManifest()!.segments.length > first.length + round, 'the sync wrote a delta');
+      assert.equal((await service.search({ pattern: `lazy_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
     }
+    const before = store.readManifest()!.segments;
     mergeDeltas(root, { home });
-    assert.equal([...shared.current().keys()], named(), 'merged segments are let go');
-    for (let round = 0; round < 3; round++) assert.equal((await service.search({ pattern: `shared_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
-    assert.equal((await service.search({ pattern: 'readShared' })).matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, { pattern: 'readShared' }));
+    const merged = store.readManifest()!.segments;
+    assert.ok(before.some((name) => !merged.includes(name) && !existsSync(store.segmentPath(name))), 'a delta the workers had open is gone from disk');
+    for (let round = 0; round < 3; round++) assert.equal((await service.search({ pattern: `lazy_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
+    for (const query of [{ pattern: 'liveReader' }, { pattern: 'segment[A-Z]\\w+', regex: true }] as SearchQuery[]) {
+      assert.equal((await service.search(query)).matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), query.pattern);
+    }
   } finally {
     await service.close();
   }

@@ -12,7 +12,6 @@ import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
 import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
-import { SharedSegments } from './shared-segments.js';
 import { fileStamp, IndexStore } from './store.js';
 
 /** How long one search may run before it is stopped. */
@@ -137,14 +136,10 @@ class SearchWorker {
    */
   readonly ready: Promise<void>;
 
-  /** Shared segments this thread has been given. */
-  readonly #given = new Set<string>();
-
-  constructor(root: string, home: string | undefined, cacheBytes: number, segments: Map<string, SharedArrayBuffer>, onExit: (worker: SearchWorker) => void) {
-    for (const name of segments.keys()) this.#given.add(name);
+  constructor(root: string, home: string | undefined, cacheBytes: number, onExit: (worker: SearchWorker) => void) {
     // A small young generation: a search's garbage is short-lived, and V8's default semi-spaces
     // cost each worker 20-30 MiB of RSS for no measurable speed (bench/RESULTS.md, #12).
-    this.#worker = spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE, root, home, cacheBytes, segments: Object.fromEntries(segments) }, resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB } });
+    this.#worker = spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE, root, home, cacheBytes }, resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB } });
     let becameReady!: () => void;
     let failedToStart!: (error: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -189,17 +184,10 @@ class SearchWorker {
     if (--this.#holds === 0) this.#worker.unref();
   }
 
-  search(id: number, query: SearchQuery, direct = false, segments?: Map<string, SharedArrayBuffer>): Promise<SearchResult> {
-    // The segments it has not been given yet, and the names that are current (the rest it lets go).
-    let fresh: Record<string, SharedArrayBuffer> | undefined;
-    if (segments) {
-      for (const [name, buffer] of segments) if (!this.#given.has(name)) (fresh ??= {})[name] = buffer;
-      this.#given.clear();
-      for (const name of segments.keys()) this.#given.add(name);
-    }
+  search(id: number, query: SearchQuery, direct = false): Promise<SearchResult> {
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, query, direct, ...(segments ? { segments: fresh ?? {}, current: [...segments.keys()] } : {}) });
+      this.#worker.postMessage({ id, query, direct });
     });
   }
 
@@ -221,7 +209,6 @@ export class SearchService {
   readonly #options: SearchServiceOptions;
   readonly #count: number;
   readonly #workers: Array<SearchWorker | undefined>;
-  readonly #shared: SharedSegments;
   #nextId = 1;
   #inFlight = 0;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -229,20 +216,18 @@ export class SearchService {
   constructor(root: string, options: SearchServiceOptions = {}) {
     this.#root = root;
     this.#options = options;
-    this.#shared = new SharedSegments(root, options.home);
     this.#count = Math.max(1, options.workers ?? Math.min(MAX_DEFAULT_WORKERS, availableParallelism()));
     this.#workers = new Array<SearchWorker | undefined>(this.#count).fill(undefined);
   }
 
   search(query: SearchQuery): Promise<SearchResult> {
-    const segments = this.#shared.current();
-    const workers = this.#workers.map((_, index) => this.#ensureWorker(index, segments));
-    return this.#run(query, workers, (worker, id, index) => worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }, false, segments));
+    const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
+    return this.#run(query, workers, (worker, id, index) => worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }));
   }
 
   /** A search of the project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */
   async directSearch(query: SearchQuery): Promise<DirectScanResult> {
-    return (await this.#run(query, [this.#ensureWorker(0, new Map())], (worker, id) => worker.search(id, query, true))) as DirectScanResult;
+    return (await this.#run(query, [this.#ensureWorker(0)], (worker, id) => worker.search(id, query, true))) as DirectScanResult;
   }
 
   /** Workers running now (they stop when idle, and start again with the next search). */
@@ -303,17 +288,16 @@ export class SearchService {
   async #release(closing = false): Promise<void> {
     if (this.#inFlight > 0 && !closing) return; // a search started meanwhile: not idle after all
     const workers = this.#workers.splice(0, this.#count, ...new Array<undefined>(this.#count).fill(undefined));
-    this.#shared.clear(); // idle: the shared segments go with the workers
     const closed = new SearchFailedError('SEXTANT_ERR_SEARCH_CLOSED', 'The search service was closed');
     await Promise.all(workers.map((worker) => worker?.kill(closed)));
   }
 
-  #ensureWorker(index: number, segments: Map<string, SharedArrayBuffer>): SearchWorker {
+  #ensureWorker(index: number): SearchWorker {
     const current = this.#workers[index];
     if (current && !current.dead) return current;
     // The workers share the cache budget: each caches only the files of its own shard.
     const cacheBytes = Math.floor(DEFAULT_CONTENT_CACHE_BYTES / this.#count);
-    const worker = new SearchWorker(this.#root, this.#options.home, cacheBytes, segments, (exited) => {
+    const worker = new SearchWorker(this.#root, this.#options.home, cacheBytes, (exited) => {
       if (this.#workers[index] === exited) this.#workers[index] = undefined;
     });
     this.#workers[index] = worker;
@@ -342,9 +326,12 @@ function mergeShares(results: SearchResult[], limit: number): SearchResult {
 
 /**
  * The worker's reader, opened again when a sync or build swapped the manifest (renamed into
- * place, so its inode changes): a long-lived server sees every commit without a restart.
+ * place, so its inode changes): a long-lived server sees every commit without a restart. The
+ * segments are opened lazily (header and directory; a posting list when a query needs it, from
+ * the page cache): no thread holds a copy of the postings (51 MB on the Linux corpus), and a
+ * search is as fast (bench/RESULTS.md, #12). The reader it replaces lets go of its files.
  */
-function liveReader(root: string, home: string | undefined, cacheBytes: number, shared: Map<string, Buffer>): () => IndexReader {
+function liveReader(root: string, home: string | undefined, cacheBytes: number): () => IndexReader {
   const manifestPath = new IndexStore(root, home).manifestPath;
   let reader: IndexReader | undefined;
   let seen = '';
@@ -353,7 +340,9 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number, 
     // No manifest (''): open() says the project is not indexed.
     const stamp = fileStamp(manifestPath);
     if (!reader || stamp !== seen) {
-      reader = IndexReader.open(root, home, { cache, segment: (name) => shared.get(name) });
+      const next = IndexReader.open(root, home, { cache, lazy: true });
+      reader?.close();
+      reader = next;
       seen = stamp;
     }
     return reader;
@@ -361,20 +350,14 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number, 
 }
 
 function startWorker(): void {
-  const { root, home, cacheBytes, segments } = workerData as { root: string; home?: string; cacheBytes: number; segments?: Record<string, SharedArrayBuffer> };
-  const shared = new Map(Object.entries(segments ?? {}).map(([name, buffer]) => [name, Buffer.from(buffer)]));
-  const current = liveReader(root, home, cacheBytes, shared);
+  const { root, home, cacheBytes } = workerData as { root: string; home?: string; cacheBytes: number };
+  const current = liveReader(root, home, cacheBytes);
   try {
     current(); // open the index now, outside any search's budget
   } catch {
     // no index yet, or an unreadable one: the first search reports it
   }
-  parentPort!.on('message', ({ id, query, direct, segments: given, current: names }: { id: number; query: SearchQuery; direct?: boolean; segments?: Record<string, SharedArrayBuffer>; current?: string[] }) => {
-    if (names) {
-      const keep = new Set(names);
-      for (const name of shared.keys()) if (!keep.has(name)) shared.delete(name);
-      for (const [name, buffer] of Object.entries(given ?? {})) shared.set(name, Buffer.from(buffer));
-    }
+  parentPort!.on('message', ({ id, query, direct }: { id: number; query: SearchQuery; direct?: boolean }) => {
     try {
       const packed = pack(direct ? directScan(root, query) : current().search(query));
       const moved = [packed.line, packed.column, packed.file, packed.length, packed.word].map((array) => array.buffer as ArrayBuffer);

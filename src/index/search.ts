@@ -117,9 +117,10 @@ export class IndexReader {
   /** `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm. */
   /**
    * `lazy`: read each segment's header and directory only, and the posting lists a query needs
-   * (a one-shot search: the CLI's); the reader then holds the files open until `close()`.
+   * (the CLI's one-shot search, the server's search workers); the reader then holds the files
+   * open until `close()`.
    */
-  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; segment?: (name: string) => Buffer | undefined; lazy?: boolean } = {}): IndexReader {
+  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; lazy?: boolean } = {}): IndexReader {
     const store = new IndexStore(root, home);
     let manifest: Manifest | undefined;
     let segments: Segment[] = [];
@@ -129,12 +130,8 @@ export class IndexReader {
       manifest = store.readManifest();
       if (!manifest || manifest.segments.length === 0) throw new NotIndexedError(root);
       try {
-        // A segment already in shared memory (search workers) is not read again.
         segments = [];
-        for (const name of manifest.segments) {
-          const shared = options.segment?.(name);
-          segments.push(shared ? new Segment(shared) : options.lazy ? Segment.open(store.segmentPath(name)) : new Segment(store.readSegment(name)));
-        }
+        for (const name of manifest.segments) segments.push(options.lazy ? Segment.open(store.segmentPath(name)) : new Segment(store.readSegment(name)));
         break;
       } catch (error) {
         for (const segment of segments) segment.close();
