@@ -92,6 +92,45 @@ for (const tree of ['node_modules/ajv', 'node_modules/yargs', 'src']) {
   });
 }
 
+test('a scan decodes only the lines that hold a literal: the same matches as decoding whole files, odd bytes and all', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-bytes-')));
+  mkdirSync(join(root, 'src'));
+  const files: Record<string, Buffer> = {
+    'src/crlf.ts': Buffer.from('const needle = 1;\r\nlet other = needle + needle;\r\n\r\nneedle'),
+    'src/bom.ts': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle at the start\nnot here\n')]),
+    // An invalid lead byte right before the literal, a lone continuation byte, a truncated sequence at a line's end.
+    'src/invalid.ts': Buffer.concat([Buffer.from('x'), Buffer.from([0xc3]), Buffer.from('needle\n'), Buffer.from([0x80]), Buffer.from(' needle ünïcödé needle\nend '), Buffer.from([0xe2, 0x82]), Buffer.from('\nünïcödé\n')]),
+    'src/plain.ts': Buffer.from(Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? `line ${i} needle_${i} throw new TypeError()` : `line ${i}`)).join('\n')),
+  };
+  for (const [path, bytes] of Object.entries(files)) writeFileSync(join(root, path), bytes);
+  await buildIndex(root, { home });
+  const queries: SearchQuery[] = [
+    { pattern: 'needle', caseSensitive: true },
+    { pattern: 'ünïcödé', caseSensitive: true },
+    { pattern: 'needle_\\d+ throw', regex: true, caseSensitive: true },
+    { pattern: '^needle', regex: true, caseSensitive: true },
+    { pattern: 'throw new \\w+Error\\(\\)$', regex: true, caseSensitive: true },
+  ];
+  for (const query of queries) {
+    const expected = bruteForce(root, query);
+    assert.ok(expected.length > 0, JSON.stringify(query));
+    for (const cacheBypassCandidates of [0, Infinity]) {
+      const reader = IndexReader.open(root, home, { cacheBypassCandidates });
+      const result = reader.search({ ...query, limit: 1_000_000 });
+      assert.equal(result.matches.map((m) => `${m.path}:${m.line}:${m.column}`), expected, `${JSON.stringify(query)}, bypass ${cacheBypassCandidates}`);
+      // The limit stops both paths at the same match, and says so.
+      const limited = reader.search({ ...query, limit: 2 });
+      assert.equal(limited.matches.map((m) => `${m.path}:${m.line}:${m.column}`), expected.slice(0, 2));
+      assert.is(limited.truncated, expected.length > 2);
+      reader.close();
+    }
+  }
+  const scanned = IndexReader.open(root, home, { cacheBypassCandidates: 0 }).search({ pattern: 'needle', caseSensitive: true, limit: 100 });
+  const cached = IndexReader.open(root, home, { cacheBypassCandidates: Infinity }).search({ pattern: 'needle', caseSensitive: true, limit: 100 });
+  assert.equal(scanned.matches, cached.matches, 'texts, lengths and whole-word flags agree too');
+});
+
 test('selective queries touch few candidate files', async () => {
   const root = realpathSync(join(ROOT, 'node_modules/ajv'));
   await buildIndex(root, { home });

@@ -29,6 +29,8 @@ export interface CompiledQuery {
   /** The length (code units) of what the last successful `matcher` call matched. */
   lastLength(): number;
   regex: boolean;
+  /** Text every match contains, case and all: a file whose bytes lack it need not be decoded. */
+  required?: string;
 }
 
 export function compileMatcher(query: SearchQuery): CompiledQuery {
@@ -39,7 +41,7 @@ export function compileMatcher(query: SearchQuery): CompiledQuery {
   if (!regexQuery && !caseInsensitive) {
     const needle = query.pattern;
     length = needle.length;
-    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from), lastLength, regex: false };
+    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from), lastLength, regex: false, required: needle };
   }
   if (!regexQuery && query.pattern.length > LONG_LITERAL_CHARS) {
     // No regex of the whole text: see folded-literal.ts.
@@ -68,7 +70,7 @@ export function compileMatcher(query: SearchQuery): CompiledQuery {
   };
   const compiled = { matcher, plan, lastLength, regex: regexQuery };
   // A literal every match contains: jump between its occurrences; the line matcher decides.
-  if (literal && !caseInsensitive) return { ...compiled, seek: (text, from) => text.indexOf(literal, from) };
+  if (literal && !caseInsensitive) return { ...compiled, seek: (text, from) => text.indexOf(literal, from), required: literal };
   // Over a whole file with the m flag, a match on a line is a match in the text at the same
   // place, except where lookaround can see past the line's end: then scan line by line.
   if (/\(\?<?[=!]|\(\?</.test(source)) return compiled;
@@ -129,11 +131,7 @@ export function matchText(
   let truncated = false;
   const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
     if (matches.length === limit) return (truncated = true) && false;
-    const match: Match = { path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
-    const length = compiled.lastLength();
-    match.length = length;
-    if (compiled.regex) match.matched = line.slice(column, column + Math.min(length, MAX_MATCHED_TEXT));
-    else match.word = wholeIdentifier(line, column, compiled);
+    const match = lineMatch(path, lineIndex, column, line, compiled);
     if (context > 0 && lines) {
       match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((l) => l.replace(/\r$/, ''));
       match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((l) => l.replace(/\r$/, ''));
@@ -179,6 +177,46 @@ export function matchText(
   return !truncated;
 }
 
+/** The match the line matcher just found at `column` of a line (0-based `lineIndex`). */
+function lineMatch(path: string, lineIndex: number, column: number, line: string, compiled: CompiledQuery): Match {
+  const match: Match = { path, line: lineIndex + 1, column: column + 1, text: clip(line, column) };
+  const length = compiled.lastLength();
+  match.length = length;
+  if (compiled.regex) match.matched = line.slice(column, column + Math.min(length, MAX_MATCHED_TEXT));
+  else match.word = wholeIdentifier(line, column, compiled);
+  return match;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * matchText (without context) over a file's bytes, for a query whose matches all contain
+ * `required` (its UTF-8 bytes): only the lines holding them are decoded. The same matches as
+ * decoding the whole file: a valid UTF-8 sequence is found in the bytes exactly where its text is
+ * in the decoded text, and decoding a line alone gives what the whole file's decoding has there.
+ */
+export function matchBytes(path: string, bytes: Buffer, required: Buffer, compiled: CompiledQuery, matches: Match[], limit: number): boolean {
+  let lineIndex = 0;
+  let counted = 0;
+  for (let from = 0; from < bytes.length; ) {
+    const hit = bytes.indexOf(required, from);
+    if (hit < 0) break;
+    const lineStart = hit === 0 ? 0 : bytes.lastIndexOf(NEWLINE, hit - 1) + 1;
+    let lineEnd = bytes.indexOf(NEWLINE, hit);
+    if (lineEnd < 0) lineEnd = bytes.length;
+    for (let at = bytes.indexOf(NEWLINE, counted); at >= 0 && at < lineStart; at = bytes.indexOf(NEWLINE, at + 1)) lineIndex++;
+    counted = lineStart;
+    const raw = bytes.toString('utf8', lineStart, lineEnd);
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const column = compiled.matcher(line);
+    if (column >= 0) {
+      if (matches.length === limit) return false;
+      matches.push(lineMatch(path, lineIndex, column, line, compiled));
+    }
+    from = lineEnd + 1;
+  }
+  return true;
+}
 
 function clip(line: string, column: number): string {
   if (line.length <= MAX_MATCH_TEXT) return line;

@@ -36,6 +36,15 @@ export function readBytesNonBlocking(path: string): Buffer {
 
 /** The text of `path`, or undefined when it cannot be read (gone since indexing, unreadable). */
 export function readTextOnce(path: string): string | undefined {
+  const bytes = readBytesOnce(path);
+  return bytes?.toString('utf8');
+}
+
+/**
+ * The bytes of `path`, or undefined when it cannot be read: a view of the kept buffer, valid
+ * until the next read (decode or copy what is kept).
+ */
+export function readBytesOnce(path: string): Buffer | undefined {
   let fd: number;
   try {
     fd = openNonBlocking(path);
@@ -54,7 +63,7 @@ export function readTextOnce(path: string): string | undefined {
       }
     }
     buffer = bytes.length <= KEPT_BUFFER_BYTES ? bytes : undefined;
-    return bytes.toString('utf8', 0, length);
+    return bytes.subarray(0, length);
   } catch {
     return undefined;
   } finally {

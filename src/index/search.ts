@@ -6,8 +6,8 @@
 import { ContentCache, type FileText } from './content-cache.js';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
-import { readTextOnce } from './read-text.js';
-import { compileMatcher, matchText } from './matcher.js';
+import { readBytesOnce, readTextOnce } from './read-text.js';
+import { compileMatcher, matchBytes, matchText } from './matcher.js';
 import type { TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
 import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
@@ -217,6 +217,9 @@ export class IndexReader {
     const compiled = compileMatcher(query);
     const pathFilter = query.path ? globToRegExp(query.path) : undefined;
     const candidates = this.candidates(compiled.plan);
+    // Bytes every match contains (a literal's own UTF-8): a scan decodes only the lines that hold
+    // them. A U+FFFD in it could match an invalid sequence, which only decoding tells.
+    const required = compiled.required && !compiled.required.includes('\uFFFD') ? Buffer.from(compiled.required, 'utf8') : undefined;
     // A scan of most of the tree would only churn the cache (and stat every file): read directly.
     const scan = candidates.length > this.#cacheBypass;
     const shard = query.shard && query.shard.count > 1 ? query.shard : undefined;
@@ -226,6 +229,16 @@ export class IndexReader {
       if (shard && shardOf(file.path, shard.count) !== shard.index) continue;
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
+      if (scan && required && context === 0) {
+        // Only the lines that hold the required bytes are decoded (matchBytes).
+        const bytes = readBytesOnce(join(this.root, file.path));
+        if (!bytes) continue;
+        const before = matches.length;
+        if (!matchBytes(file.path, bytes, required, compiled, matches, limit)) truncated = true;
+        if (found && matches.length > before) found(matches.slice(before));
+        if (truncated) break;
+        continue;
+      }
       const entry = scan ? undefined : this.#cache.get(join(this.root, file.path));
       const text = scan ? readTextOnce(join(this.root, file.path)) : entry?.text;
       if (text === undefined) continue; // deleted since indexing: nothing to match
