@@ -64,7 +64,7 @@ function assertEquivalent(index: SymbolIndex, files: FileSymbols[], label: strin
   }
 }
 
-async function symbolPhase(root: string, home: string, options: { force?: boolean } = {}) {
+async function symbolPhase(root: string, home: string, options: { force?: boolean; threads?: number } = {}) {
   return buildSymbols(root, IndexReader.open(root, home).files, { home, ...options });
 }
 
@@ -76,9 +76,12 @@ test('deltas, folded deltas and a full fold answer exactly as a scan of every cu
   const root = copyOf('src');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });
-  const first = await symbolPhase(root, home);
+  const first = await symbolPhase(root, home, { threads: 2 });
   assert.is(first.written, 'full');
   let index = openIndex(root, home);
+  // A full build: each parser thread wrote its own base segment, their paths apart.
+  assert.equal([index.segments.length, index.manifest.baseSegments], [2, 2]);
+  assert.is(index.manifest.files, index.paths.length, 'live file count over both bases');
   assertEquivalent(index, await parsedNow(root, home), 'after the first phase');
   index.close();
   const tsFiles = IndexReader.open(root, home).files.filter((file) => file.language === 'typescript').map((file) => file.path);

@@ -10,7 +10,7 @@ import { writeAtomic, type IndexStore } from '../store.js';
 import { FILE_FIELDS, PackedBuilder, type PackedFiles } from './packed.js';
 import type { SymbolIndex } from './symbol-index.js';
 import { encodeSymbolSegment, type SegmentStrings } from './segment-writer.js';
-import { LEGACY_SYMBOL_FILES, newSymbolSegmentName, readSymbolsManifest, SYMBOL_SEGMENT_NAME, SYMBOLS_FORMAT, writeSymbolsManifest, type SymbolSegmentEntry } from './symbol-manifest.js';
+import { baseSegmentsOf, LEGACY_SYMBOL_FILES, newSymbolSegmentName, readSymbolsManifest, SYMBOL_SEGMENT_NAME, SYMBOLS_FORMAT, writeSymbolsManifest, type SymbolSegmentEntry } from './symbol-manifest.js';
 
 /** Segments before the deltas are folded into one. */
 export const MAX_SYMBOL_SEGMENTS = 6;
@@ -48,10 +48,11 @@ export function collectSymbolDebris(store: IndexStore): string[] {
   return removed;
 }
 
-function writeSegment(store: IndexStore, parts: PackedFiles[], strings?: SegmentStrings): SymbolSegmentEntry {
+/** Encodes `parts` as one new symbol segment in the index folder (named by no manifest yet). */
+export function writeSymbolSegment(dir: string, parts: PackedFiles[], strings?: SegmentStrings): SymbolSegmentEntry {
   const { bytes, counts } = encodeSymbolSegment(parts, strings);
   const name = newSymbolSegmentName();
-  writeAtomic(join(store.dir, name), bytes);
+  writeAtomic(join(dir, name), bytes);
   return { name, ...counts };
 }
 
@@ -71,7 +72,7 @@ function packAll(current: SymbolIndex, except: Set<string>): PackedFiles[] {
 function packDeltas(current: SymbolIndex, except: Set<string>): PackedFiles[] {
   const taken = new Set(except);
   const parts: PackedFiles[] = [];
-  for (let segment = current.segments.length - 1; segment >= 1; segment--) {
+  for (let segment = current.segments.length - 1; segment >= baseSegmentsOf(current.manifest); segment--) {
     const owner = current.segments[segment]!;
     const files: number[] = [];
     for (let file = 0; file < owner.fileCount; file++) {
@@ -83,6 +84,16 @@ function packDeltas(current: SymbolIndex, except: Set<string>): PackedFiles[] {
     parts.push(owner.pack(files));
   }
   return parts;
+}
+
+/**
+ * Makes `bases` (written by the parser threads of a full build, one each, their paths apart) the
+ * project's symbols: the first symbols, or a forced rebuild's. `live` as for commitSymbols.
+ */
+export function commitBaseSegments(store: IndexStore, bases: SymbolSegmentEntry[], live: { files: number; symbols: number }, textUpdatedAt?: string): Written {
+  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments: bases, ...(bases.length > 1 ? { baseSegments: bases.length } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
+  collectSymbolDebris(store);
+  return 'full';
 }
 
 /**
@@ -99,21 +110,25 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
 
   let segments: SymbolSegmentEntry[];
   let written: Written;
-  const base = current?.manifest.segments[0];
-  const deltaFiles = (current?.manifest.segments.slice(1) ?? []).reduce((sum, entry) => sum + entry.files, 0) + changed.size;
-  if (!current || !base || deltaFiles > FOLD_ALL_SHARE * Math.max(base.files, 1)) {
+  let baseSegments = 1;
+  const bases = current ? current.manifest.segments.slice(0, baseSegmentsOf(current.manifest)) : [];
+  const baseFiles = bases.reduce((sum, entry) => sum + entry.files, 0);
+  const deltaFiles = (current?.manifest.segments.slice(bases.length) ?? []).reduce((sum, entry) => sum + entry.files, 0) + changed.size;
+  if (!current || bases.length === 0 || deltaFiles > FOLD_ALL_SHARE * Math.max(baseFiles, 1)) {
     // Everything live (minus what changed) plus the new files, in one segment; deletions simply drop out.
     const parts = [...(current ? packAll(current, changed) : []), ...changes.parsed];
-    segments = [writeSegment(store, parts, changes.strings)];
+    segments = [writeSymbolSegment(store.dir, parts, changes.strings)];
     written = 'full';
   } else if (current.manifest.segments.length + 1 > MAX_SYMBOL_SEGMENTS) {
-    segments = [base, writeSegment(store, [...packDeltas(current, changed), ...delta], changes.strings)];
+    segments = [...bases, writeSymbolSegment(store.dir, [...packDeltas(current, changed), ...delta], changes.strings)];
+    baseSegments = bases.length;
     written = 'folded-deltas';
   } else {
-    segments = [...current.manifest.segments, writeSegment(store, delta, changes.strings)];
+    segments = [...current.manifest.segments, writeSymbolSegment(store.dir, delta, changes.strings)];
+    baseSegments = bases.length;
     written = 'delta';
   }
-  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
+  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, ...(baseSegments > 1 ? { baseSegments } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
   // The previous segments go now (a forced rebuild's too, which had no `current`); a reader that
   // holds one open keeps reading it until it closes.
   collectSymbolDebris(store);

@@ -27,6 +27,11 @@ export interface SymbolSegmentEntry {
 export interface SymbolsManifest {
   format: number;
   segments: SymbolSegmentEntry[];
+  /**
+   * How many of the first segments are the base: a full build writes one per parser thread, in
+   * parallel (their paths do not overlap); the rest are deltas. 1 when absent.
+   */
+  baseSegments?: number;
   /** Live counts over every segment (a path's newest entry wins; deletions count for nothing). */
   files: number;
   symbols: number;
@@ -69,7 +74,14 @@ export function readSymbolsManifest(store: IndexStore): SymbolsManifest | undefi
   };
   if (!Array.isArray(segments) || !segments.every(valid)) throw bad('"segments" is not a list of symbol segments');
   if (new Set(segments.map((entry: SymbolSegmentEntry) => entry.name)).size !== segments.length) throw bad('"segments" names a segment twice');
+  const bases = manifest.baseSegments;
+  if (bases !== undefined && !(Number.isSafeInteger(bases) && (bases as number) >= 1 && (bases as number) <= Math.max(1, segments.length))) throw bad('"baseSegments" is not a count of its segments');
   return manifest as unknown as SymbolsManifest;
+}
+
+/** How many of the manifest's first segments are its base. */
+export function baseSegmentsOf(manifest: SymbolsManifest): number {
+  return Math.min(manifest.baseSegments ?? 1, manifest.segments.length);
 }
 
 export function writeSymbolsManifest(store: IndexStore, manifest: SymbolsManifest): void {
