@@ -8,12 +8,13 @@ import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from '../index/sea
 import { BadGlobError, workspaceGlob } from '../index/glob.js';
 import { KNOWN_LANGUAGES } from '../index/languages.js';
 import { publicMatch, type Match, type SearchResult } from '../index/search.js';
+import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import { unsearchedFiles } from '../index/manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { enclosingSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
+import { fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 
@@ -74,13 +75,32 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
   } catch {
     loaded = undefined;
   }
-  const perFile = new Map<string, SymbolInfo[]>();
-  const symbolsOf = (path: string): SymbolInfo[] => {
-    const known = perFile.get(path);
-    if (known) return known;
-    const symbols = loaded?.symbolsIn(path) ?? [];
-    perFile.set(path, symbols);
-    return symbols;
+  // Per file, its definitions' rows and lines, read from the records without decoding a string:
+  // a match needs only the definitions on its line and the one enclosing it, decoded once each.
+  const perFile = new Map<string, { place: BriefSymbol | undefined; lines: Int32Array }>();
+  const decoded = new Map<string, SymbolInfo>();
+  const rowsOf = (path: string): { place: BriefSymbol | undefined; lines: Int32Array } => {
+    let known = perFile.get(path);
+    if (!known) {
+      const triples: number[] = [];
+      let place: BriefSymbol | undefined;
+      loaded?.visitBriefs(path, (brief) => {
+        place ??= { ...brief };
+        triples.push(brief.row, brief.line, brief.endLine);
+      });
+      known = { place, lines: Int32Array.from(triples) };
+      perFile.set(path, known);
+    }
+    return known;
+  };
+  const symbolAt = (path: string, place: BriefSymbol, row: number): SymbolInfo => {
+    const key = `${path}\0${row}`;
+    let symbol = decoded.get(key);
+    if (!symbol) {
+      symbol = loaded!.symbolOf({ ...place, row });
+      decoded.set(key, symbol);
+    }
+    return symbol;
   };
   const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
   const needle = fold(query);
@@ -88,7 +108,7 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
     const result = { ...publicMatch(match) } as Record<string, unknown>;
     const notes: string[] = [];
     let score = 0;
-    const symbols = symbolsOf(match.path);
+    const { place, lines } = rowsOf(match.path);
     // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
     const target = regex ? (match.matched ?? '') : needle;
     const named = (symbol: SymbolInfo): number => {
@@ -97,7 +117,24 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
       if (regex) return name === target ? 100 : 0;
       return name === target ? 100 : name.includes(target) ? 30 : 0;
     };
-    const defined = symbols.filter((symbol) => symbol.line === match.line).map((symbol) => ({ symbol, weight: named(symbol) })).sort((a, b) => b.weight - a.weight)[0];
+    let defined: { symbol: SymbolInfo; weight: number } | undefined;
+    // The innermost definition around the line: the first of the shortest spans, in source order.
+    let enclosingRow = -1;
+    let enclosingSpan = Infinity;
+    for (let at = 0; at < lines.length; at += 3) {
+      const row = lines[at]!;
+      const line = lines[at + 1]!;
+      const endLine = lines[at + 2]!;
+      if (line === match.line) {
+        const symbol = symbolAt(match.path, place!, row);
+        const weight = named(symbol);
+        if (!defined || weight > defined.weight) defined = { symbol, weight };
+      }
+      if (line <= match.line && endLine >= match.line && endLine - line < enclosingSpan) {
+        enclosingRow = row;
+        enclosingSpan = endLine - line;
+      }
+    }
     if (defined && defined.weight > 0) {
       score += defined.weight;
       if (defined.weight === 100) result.definition = true;
@@ -113,7 +150,7 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
         notes.push(`${why} path`);
       }
     }
-    const enclosing = enclosingSymbol(symbols, match.line);
+    const enclosing = enclosingRow >= 0 ? symbolAt(match.path, place!, enclosingRow) : undefined;
     if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
     if (notes.length > 0) result.rank_notes = notes;
     return { match, score, order, result };

@@ -41,6 +41,7 @@ export interface BriefSymbol {
   /** The name's string id: equal for two definitions of one file exactly when their names are equal. */
   id: number;
   line: number;
+  endLine: number;
   /** No parent (its qualified name is its name). */
   topLevel: boolean;
 }
@@ -163,11 +164,12 @@ export class SymbolIndex {
     if (!rows) return false;
     const { owner } = rows;
     // One object, refilled for each row: a visitor that keeps one copies it.
-    const brief: BriefSymbol = { segment: rows.segment, file: rows.file, row: 0, id: 0, line: 0, topLevel: false };
+    const brief: BriefSymbol = { segment: rows.segment, file: rows.file, row: 0, id: 0, line: 0, endLine: 0, topLevel: false };
     for (let row = rows.start; row < rows.end; row++) {
       brief.row = row;
       brief.id = owner.symbolField(row, 0);
       brief.line = owner.symbolField(row, 3);
+      brief.endLine = owner.symbolField(row, 4);
       brief.topLevel = owner.symbolField(row, 1) === brief.id;
       visit(brief);
     }
