@@ -6,6 +6,7 @@
  * not throw away the text of every file that did not change.
  */
 import { statSync } from 'node:fs';
+import { lineAt, lineStartsOf } from './line-index.js';
 import { readTextOnce } from './read-text.js';
 
 /** File text (and line starts) kept in memory, across all search workers. */
@@ -20,16 +21,6 @@ export interface FileText {
   lineStarts?: Int32Array;
 }
 
-/** Offsets where each line starts: line numbers by binary search instead of counting newlines per query. */
-function lineStartsOf(text: string): Int32Array {
-  let count = 1;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
-  const starts = new Int32Array(count);
-  let line = 1;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts[line++] = at + 1;
-  return starts;
-}
-
 /**
  * What a file's text costs in memory. V8 keeps a string of only Latin-1 characters at one byte
  * each; as many characters as UTF-8 bytes means the file is ASCII, so stored that way. Anything
@@ -40,17 +31,6 @@ function textBytes(text: string, utf8Bytes: number): number {
 }
 
 /** The 0-based line holding `offset`, given line starts. */
-function lineAt(starts: Int32Array, offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >>> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
 export class ContentCache {
   readonly #entries = new Map<string, FileText>();
   readonly #maxBytes: number;

@@ -6,7 +6,7 @@
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
 import { cSkeleton, scanCalls } from './c-skeleton.js';
 import { GRAMMARS, wasmSource } from './grammars.js';
-import { LineIndex } from './line-index.js';
+import { LineIndex } from '../line-index.js';
 import { qualifiedSeparator } from './segment-layout.js';
 import { TAG_QUERIES } from './tags.js';
 
