@@ -160,27 +160,26 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
   for (const value of ordered) strings.push(value);
 
   // The name table: distinct names by (case-folded, name); each name's rows in row order.
-  const rowsByName = groupRows(symbols, SYMBOL_RECORD, totalSymbols);
-  // stringOrder numbered the names first, in (case-folded, name) order: their ids sort them.
-  const names = [...rowsByName.keys()].sort((a, b) => a - b).map((id) => ({ id, folded: strings[id]!.toLowerCase() }));
-  const nameTable = new Uint32Array(names.length * NAME_RECORD);
-  const nameRows = new Uint32Array(totalSymbols);
-  const nameLetters = new Uint32Array(names.length);
+  // stringOrder numbered the names first, in (case-folded, name) order: their ids sort them, and
+  // the rows grouped by id are the name table's rows as they stand.
+  const byName = groupRows(symbols, SYMBOL_RECORD, totalSymbols, strings.length);
+  const nameIds: number[] = [];
+  for (let id = 0; id < strings.length; id++) if (byName.start[id + 1]! > byName.start[id]!) nameIds.push(id);
+  const nameTable = new Uint32Array(nameIds.length * NAME_RECORD);
+  const nameRows = byName.rows;
+  const nameLetters = new Uint32Array(nameIds.length);
   const foldedTexts: string[] = [];
   let foldedBytes = 0;
-  let nameRow = 0;
-  names.forEach((entry, n) => {
-    const rows = rowsByName.get(entry.id)!;
+  nameIds.forEach((id, n) => {
+    const folded = strings[id]!.toLowerCase();
     const o = n * NAME_RECORD;
     nameTable[o] = foldedBytes;
-    nameTable[o + 1] = entry.id;
-    nameTable[o + 2] = nameRow;
-    nameTable[o + 3] = rows.length;
-    nameRows.set(rows, nameRow);
-    nameRow += rows.length;
-    nameLetters[n] = letterMask(entry.folded);
-    foldedTexts.push(entry.folded);
-    foldedBytes += byteLength(entry.folded) + 1;
+    nameTable[o + 1] = id;
+    nameTable[o + 2] = byName.start[id]!;
+    nameTable[o + 3] = byName.start[id + 1]! - byName.start[id]!;
+    nameLetters[n] = letterMask(folded);
+    foldedTexts.push(folded);
+    foldedBytes += byteLength(folded) + 1;
   });
   const foldedNames = Buffer.from(`${foldedTexts.join('\0')}\0`, 'utf8');
 
@@ -191,19 +190,22 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
   const qualified = new Uint32Array(qualifiedRows.length * QUALIFIED_RECORD);
   qualifiedRows.forEach((row, n) => qualified.set([symbols[row * SYMBOL_RECORD + 1]!, row], n * QUALIFIED_RECORD));
 
-  const rowsByReference = groupRows(references, REFERENCE_RECORD, totalReferences);
-  const referenced = [...rowsByReference.keys()].sort((a, b) => compareKeys(strings[a]!, strings[b]!));
+  const byReference = groupRows(references, REFERENCE_RECORD, totalReferences, strings.length);
+  const referenced: number[] = [];
+  for (let id = 0; id < strings.length; id++) if (byReference.start[id + 1]! > byReference.start[id]!) referenced.push(id);
+  referenced.sort((a, b) => compareKeys(strings[a]!, strings[b]!));
   const referenceNames = new Uint32Array(referenced.length * REFERENCE_NAME_RECORD);
   const referenceRows = new Uint32Array(totalReferences);
   let at = 0;
   referenced.forEach((id, n) => {
-    const rows = rowsByReference.get(id)!;
+    const from = byReference.start[id]!;
+    const to = byReference.start[id + 1]!;
     const o = n * REFERENCE_NAME_RECORD;
     referenceNames[o] = id;
     referenceNames[o + 1] = at;
-    referenceNames[o + 2] = rows.length;
-    referenceRows.set(rows, at);
-    at += rows.length;
+    referenceNames[o + 2] = to - from;
+    referenceRows.set(byReference.rows.subarray(from, to), at);
+    at += to - from;
   });
 
   const blocks: Buffer[] = [];
@@ -227,7 +229,7 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
     ['referenceNames', referenceNames],
     ['referenceRows', referenceRows],
   ];
-  const counts: Record<CountName, number> = { files: places.length, symbols: totalSymbols, names: names.length, qualified: qualifiedRows.length, references: totalReferences, referenceNames: referenced.length, strings: strings.length };
+  const counts: Record<CountName, number> = { files: places.length, symbols: totalSymbols, names: nameIds.length, qualified: qualifiedRows.length, references: totalReferences, referenceNames: referenced.length, strings: strings.length };
   return { bytes: assemble(sections, counts), counts: { files: places.length, symbols: totalSymbols, references: totalReferences } };
 }
 
@@ -244,24 +246,19 @@ function recordTable(records: Uint32Array, predictors: Predictor[]): Buffer {
 
 /** String ids in storage order: names by (case-folded, name), qualified names, referenced names, the files' strings, then signatures in row order. */
 function stringOrder(strings: string[], files: Uint32Array, symbols: Uint32Array, references: Uint32Array, symbolCount: number, referenceCount: number): number[] {
-  const names = new Set<number>();
-  const qualified = new Set<number>();
-  const referenced = new Set<number>();
-  for (let row = 0; row < symbolCount; row++) {
-    names.add(symbols[row * SYMBOL_RECORD]!);
-    qualified.add(symbols[row * SYMBOL_RECORD + 1]!);
-  }
-  for (let row = 0; row < referenceCount; row++) referenced.add(references[row * REFERENCE_RECORD]!);
+  const names = distinctIds(symbols, SYMBOL_RECORD, 0, symbolCount, strings.length);
+  const qualified = distinctIds(symbols, SYMBOL_RECORD, 1, symbolCount, strings.length);
+  const referenced = distinctIds(references, REFERENCE_RECORD, 0, referenceCount, strings.length);
   const placed = new Uint8Array(strings.length);
   const order: number[] = [];
   const take = (ids: number[]): void => {
     for (const id of ids) if (placed[id] === 0) (placed[id] = 1, order.push(id));
   };
-  const folded = [...names].map((id) => ({ id, folded: strings[id]!.toLowerCase(), name: strings[id]! }));
+  const folded = names.map((id) => ({ id, folded: strings[id]!.toLowerCase(), name: strings[id]! }));
   folded.sort((a, b) => compareKeys(a.folded, b.folded) || compareKeys(a.name, b.name));
   take(folded.map((entry) => entry.id));
-  take([...qualified].filter((id) => placed[id] === 0).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
-  take([...referenced].filter((id) => placed[id] === 0).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  take(qualified.filter((id) => placed[id] === 0).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
+  take(referenced.filter((id) => placed[id] === 0).sort((a, b) => compareKeys(strings[a]!, strings[b]!)));
   // Each file's path, hash and language together: a pass over the files (a sync's reuse check) reads few blocks.
   const fileStrings: number[] = [];
   for (let o = 0; o < files.length; o += FILE_RECORD) fileStrings.push(files[o]!, files[o + 1]!, files[o + 2]!);
@@ -272,16 +269,29 @@ function stringOrder(strings: string[], files: Uint32Array, symbols: Uint32Array
   return order;
 }
 
-/** Row numbers grouped by the u32 in the first field of each record (a name's string id), in row order. */
-function groupRows(records: Uint32Array, width: number, count: number): Map<number, number[]> {
-  const groups = new Map<number, number[]>();
+/** The distinct values of one field of the records (string ids below `ids`), each once. */
+function distinctIds(records: Uint32Array, width: number, field: number, count: number, ids: number): number[] {
+  const seen = new Uint8Array(ids);
+  const distinct: number[] = [];
   for (let row = 0; row < count; row++) {
-    const key = records[row * width]!;
-    const rows = groups.get(key);
-    if (rows) rows.push(row);
-    else groups.set(key, [row]);
+    const id = records[row * width + field]!;
+    if (seen[id] === 0) (seen[id] = 1, distinct.push(id));
   }
-  return groups;
+  return distinct;
+}
+
+/**
+ * Row numbers grouped by the u32 in the first field of each record (a string id below `ids`), in
+ * row order: the rows of id `i` are `rows[start[i]]` up to `rows[start[i + 1]]` (a counting sort).
+ */
+function groupRows(records: Uint32Array, width: number, count: number, ids: number): { start: Uint32Array; rows: Uint32Array } {
+  const start = new Uint32Array(ids + 1);
+  for (let row = 0; row < count; row++) start[records[row * width]! + 1]!++;
+  for (let id = 0; id < ids; id++) start[id + 1]! += start[id]!;
+  const next = start.slice(0, ids);
+  const rows = new Uint32Array(count);
+  for (let row = 0; row < count; row++) rows[next[records[row * width]!]!++] = row;
+  return { start, rows };
 }
 
 const align4 = (n: number): number => (n + 3) & ~3;
