@@ -196,26 +196,32 @@ async function parseIntoBases(store: IndexStore, todo: Job['files'], options: Sy
   let done = 0;
   let symbols = 0;
   try {
-    await runJobs(workers, jobsOf(store.root, todo), options, (kept: BatchCount) => {
-      done += kept.files;
-      symbols += kept.symbols;
-      onBatch(done, symbols);
-    });
-    options.signal?.throwIfAborted();
+    // A thread writes its segment as soon as it has parsed its last batch, while the other may still parse.
     const written = await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<SymbolSegmentEntry | null>((resolve, reject) => {
-            worker.once('message', (reply: { segment: SymbolSegmentEntry | null } | { error: string }) => ('error' in reply ? reject(new Error(reply.error)) : resolve(reply.segment)));
-            worker.once('exit', (code) => reject(new Error(`A symbol parser thread stopped before writing its segment (exit code ${code})`)));
-            worker.postMessage({ write: store.dir } satisfies WriteRequest);
-          }),
+      startJobs(workers, jobsOf(store.root, todo), options, (kept: BatchCount) => {
+        done += kept.files;
+        symbols += kept.symbols;
+        onBatch(done, symbols);
+      }).map((parsed, index) =>
+        parsed.then(() => {
+          options.signal?.throwIfAborted();
+          return writeBase(workers[index]!, store.dir);
+        }),
       ),
     );
     return written.filter((entry): entry is SymbolSegmentEntry => entry !== null);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
+}
+
+/** Asks a parser thread that keeps its batches to write them as one segment into `dir`. */
+function writeBase(worker: Worker, dir: string): Promise<SymbolSegmentEntry | null> {
+  return new Promise<SymbolSegmentEntry | null>((resolve, reject) => {
+    worker.once('message', (reply: { segment: SymbolSegmentEntry | null } | { error: string }) => ('error' in reply ? reject(new Error(reply.error)) : resolve(reply.segment)));
+    worker.once('exit', (code) => reject(new Error(`A symbol parser thread stopped before writing its segment (exit code ${code})`)));
+    worker.postMessage({ write: dir } satisfies WriteRequest);
+  });
 }
 
 function jobsOf(root: string, todo: Job['files']): Job[] {
@@ -232,39 +238,42 @@ function startParsers(todo: Job['files'], options: SymbolsOptions, keep: boolean
 
 /** Hands `jobs` out to `workers`, two ahead each (a thread starts the next while the main thread takes in the last); `taken` gets every reply. */
 async function runJobs<Reply>(workers: Worker[], jobs: Job[], options: SymbolsOptions, taken: (reply: Reply) => void): Promise<void> {
+  await Promise.all(startJobs(workers, jobs, options, taken));
+}
+
+/** runJobs, a promise per worker: each settles once that worker has answered its last job. */
+function startJobs<Reply>(workers: Worker[], jobs: Job[], options: SymbolsOptions, taken: (reply: Reply) => void): Array<Promise<void>> {
   let next = 0;
-  await Promise.all(
-    workers.map(
-      (worker) =>
-        new Promise<void>((resolve, reject) => {
-          let outstanding = 0;
-          const give = (): void => {
-            const job = jobs[next++];
-            if (job) {
-              worker.postMessage(job);
-              outstanding++;
-            } else if (outstanding === 0) finish();
-          };
-          const onMessage = (reply: Reply): void => {
-            if (options.signal?.aborted) return reject(options.signal.reason);
-            outstanding--;
-            give();
-            taken(reply);
-          };
-          // A parser thread that dies (out of memory in wasm, say) fails the phase instead of leaving it waiting for ever.
-          const onExit = (code: number): void => reject(new Error(`A symbol parser thread stopped (exit code ${code})`));
-          const finish = (): void => {
-            worker.off('message', onMessage);
-            resolve();
-          };
-          worker.on('message', onMessage);
-          worker.on('error', reject);
-          worker.on('exit', onExit);
+  return workers.map(
+    (worker) =>
+      new Promise<void>((resolve, reject) => {
+        let outstanding = 0;
+        const give = (): void => {
+          const job = jobs[next++];
+          if (job) {
+            worker.postMessage(job);
+            outstanding++;
+          } else if (outstanding === 0) finish();
+        };
+        const onMessage = (reply: Reply): void => {
+          if (options.signal?.aborted) return reject(options.signal.reason);
+          outstanding--;
           give();
-          give();
-        }),
-    ),
-  );
+          taken(reply);
+        };
+        // A parser thread that dies (out of memory in wasm, say) fails the phase instead of leaving it waiting for ever.
+        const onExit = (code: number): void => reject(new Error(`A symbol parser thread stopped (exit code ${code})`));
+        const finish = (): void => {
+          worker.off('message', onMessage);
+          resolve();
+        };
+        worker.on('message', onMessage);
+        worker.on('error', reject);
+        worker.on('exit', onExit);
+        give();
+        give();
+      }),
+);
 }
 
 async function parseBatch(extractor: SymbolExtractor, job: Job): Promise<PackedFiles> {
