@@ -10,7 +10,11 @@ test('--version prints the package version, which src/version.ts matches', async
   assert.is(VERSION, pkg.version);
   const { code, stdout } = await runCli(['--version']);
   assert.is(code, 0);
-  assert.is(stdout.trim(), pkg.version);
+  assert.is(stdout, `${pkg.version}\n`);
+  // `-v` alone takes the same short way (no parser built); with other arguments yargs reads them.
+  assert.equal(await runCli(['-v']), { code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  const withMore = await runCli(['--version', '--log-level', 'debug']);
+  assert.equal([withMore.code, withMore.stdout], [0, `${pkg.version}\n`]);
 });
 
 test('--help lists the commands and the serve options', async () => {
