@@ -255,6 +255,23 @@ test('search workers read the segments lazily: a sync adds its delta, a merge re
   }
 });
 
+test('a parallel build shares the files out by bytes, in order: every file once, each share about as heavy', async () => {
+  const { balancedSlices } = await import('../src/index/extract.js');
+  const files = Array.from({ length: 500 }, (_, i) => ({ path: `f${String(i).padStart(3, '0')}`, size: i < 250 ? 1_000 : 9_000 }));
+  for (const parts of [1, 2, 3, 4, 7]) {
+    const slices = balancedSlices(files, parts);
+    assert.is(slices.length, parts);
+    assert.equal(slices.flat(), files, 'contiguous, in order, every file once');
+    const weights = slices.map((slice) => slice.reduce((sum, file) => sum + file.size + 2048, 0));
+    const ideal = weights.reduce((a, b) => a + b, 0) / parts;
+    for (const weight of weights) assert.ok(Math.abs(weight - ideal) <= 11_048, `${weights.join(', ')} around ${ideal}`);
+  }
+  // By count the halves would be 250 light and 250 heavy files; by weight the first share is longer.
+  assert.ok(balancedSlices(files, 2)[0]!.length > 300);
+  assert.equal(balancedSlices(files.slice(0, 2), 4).map((slice) => slice.length), [1, 1], 'never an empty share');
+  assert.equal(balancedSlices([], 2), []);
+});
+
 test('a parallel build writes a segment per worker every partitionBytes of text (bounded memory); results stay exact, sync and merge still work', async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { syncIndex } = await import('../src/index/sync.js');
