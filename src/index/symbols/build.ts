@@ -2,8 +2,10 @@
  * The symbol phase of indexing, run after the text index is committed (text search never waits
  * for it): parse, in worker threads, every file of a language with symbols whose content
  * changed since the last symbol phase, and commit them as a symbol segment (see
- * symbol-commit.ts). Files whose path and content hash are unchanged are not read at all; a
- * phase with nothing to parse and nothing deleted writes nothing.
+ * symbol-commit.ts). A full build (nothing committed yet, or --force) writes one base segment
+ * per parser thread instead, each thread encoding what it parsed. Files whose path and content
+ * hash are unchanged are not read at all; a phase with nothing to parse and nothing deleted
+ * writes nothing.
  */
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
