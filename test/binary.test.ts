@@ -21,6 +21,7 @@ import { VERSION } from '../src/version.js';
 import { binaryAlone, runAlone, type Alone } from './helpers/binary.js';
 import { runCli } from './helpers/process.js';
 import { freePort } from './helpers/serve-http.js';
+import { SERVER_HEAP_MARK, SERVER_SEMI_SPACE_MB } from '../src/cli/server-heap.js';
 
 // The SDK's WebSocket client uses the global WebSocket, which Node 20 lacks.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -115,8 +116,8 @@ test('the binary serves Streamable HTTP, legacy HTTP+SSE and WebSocket on one po
     });
     // `serve` started itself again in place (the same pid) with Node 20's young generation (server-heap.ts).
     const environ = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
-    assert.ok(environ.includes('SEXTANT_SERVER_HEAP=1'), 'the serving process is the restarted one');
-    assert.ok(environ.includes('NODE_OPTIONS=--max-semi-space-size=16'), environ.filter((entry) => entry.startsWith('NODE_OPTIONS')).join());
+    assert.ok(environ.includes(`${SERVER_HEAP_MARK}=1`), 'the serving process is the restarted one');
+    assert.ok(environ.includes(`NODE_OPTIONS=--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`), environ.filter((entry) => entry.startsWith('NODE_OPTIONS')).join());
     const base = `http://127.0.0.1:${port}`;
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new SSEClientTransport(new URL(`${base}/sse`)));

@@ -255,13 +255,15 @@ const WORKER_MODULES: Record<string, () => Promise<unknown>> = {
 };
 
 const workerRole = (globalThis as Record<string, unknown>)[WORKER_ROLE_GLOBAL];
-const argv = workerRole === undefined ? hideBin(process.argv) : [];
-if (workerRole === undefined && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  // What yargs would print, without building the parser: a third of the time `--version` takes.
-  process.stdout.write(`${VERSION}\n`);
-} else if (workerRole === undefined) {
-  main(argv).catch((error: unknown) => {
-    process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
-  });
-} else if (typeof workerRole === 'string') void WORKER_MODULES[workerRole]?.();
+if (typeof workerRole === 'string') void WORKER_MODULES[workerRole]?.();
+else {
+  const argv = hideBin(process.argv);
+  // `--version` alone is answered without building the parser: a third of its time (yargs prints the same).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) process.stdout.write(`${VERSION}\n`);
+  else {
+    main(argv).catch((error: unknown) => {
+      process.stderr.write(`sextant: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    });
+  }
+}

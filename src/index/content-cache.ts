@@ -30,7 +30,6 @@ function textBytes(text: string, utf8Bytes: number): number {
   return text.length === utf8Bytes ? text.length : text.length * 2;
 }
 
-/** The 0-based line holding `offset`, given line starts. */
 export class ContentCache {
   readonly #entries = new Map<string, FileText>();
   readonly #maxBytes: number;

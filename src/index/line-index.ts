@@ -28,6 +28,8 @@ export function lineAt(starts: Int32Array, offset: number): number {
   }
   return low;
 }
+
+/** 1-based lines and columns of indices into one source, its line starts found on first use. */
 export class LineIndex {
   readonly #source: string;
   #starts: Int32Array | undefined;

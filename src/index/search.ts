@@ -54,7 +54,6 @@ export interface Match {
   matched?: string;
 }
 
-
 /** A match without the worker's ranking signals: what the CLI and the tools show. */
 export function publicMatch(match: Match): Match {
   const { length: _length, word: _word, matched: _matched, ...shown } = match;
@@ -114,8 +113,8 @@ export class IndexReader {
     this.#liveFiles = layers.reduce((sum, { live }) => sum + live.reduce((n, alive) => n + alive, 0), 0);
   }
 
-  /** `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm. */
   /**
+   * `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm.
    * `lazy`: read each segment's header and directory only, and the posting lists a query needs
    * (the CLI's one-shot search, the server's search workers); the reader then holds the files
    * open until `close()`.
@@ -229,26 +228,28 @@ export class IndexReader {
       if (shard && shardOf(file.path, shard.count) !== shard.index) continue;
       if (pathFilter && !pathFilter.test(file.path)) continue;
       if (query.language && file.language !== query.language) continue;
+      const path = join(this.root, file.path);
+      const before = matches.length;
+      // Unreadable (deleted since indexing, say): nothing to match.
+      let more = true;
       if (scan && required && context === 0) {
         // Only the lines that hold the required bytes are decoded (matchBytes).
-        const bytes = readBytesOnce(join(this.root, file.path));
-        if (!bytes) continue;
-        const before = matches.length;
-        if (!matchBytes(file.path, bytes, required, compiled, matches, limit)) truncated = true;
-        if (found && matches.length > before) found(matches.slice(before));
-        if (truncated) break;
-        continue;
+        const bytes = readBytesOnce(path);
+        if (bytes) more = matchBytes(file.path, bytes, required, compiled, matches, limit);
+      } else if (scan) {
+        const text = readTextOnce(path);
+        if (text !== undefined) more = matchText(file.path, text, compiled, context, matches, limit);
+      } else {
+        const entry = this.#cache.get(path);
+        // Blocks are valid only for the text that was indexed: an edited file is searched whole.
+        const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
+        if (entry) more = matchText(file.path, entry.text, compiled, context, matches, limit, (offset) => this.#cache.lineOf(entry, offset), windows);
       }
-      const entry = scan ? undefined : this.#cache.get(join(this.root, file.path));
-      const text = scan ? readTextOnce(join(this.root, file.path)) : entry?.text;
-      if (text === undefined) continue; // deleted since indexing: nothing to match
-      const lineOf = entry ? (offset: number) => this.#cache.lineOf(entry, offset) : undefined;
-      // Blocks are valid only for the text that was indexed: an edited file is searched whole.
-      const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
-      const before = matches.length;
-      if (!matchText(file.path, text, compiled, context, matches, limit, lineOf, windows)) truncated = true;
       if (found && matches.length > before) found(matches.slice(before));
-      if (truncated) break;
+      if (!more) {
+        truncated = true;
+        break;
+      }
     }
     return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };
   }

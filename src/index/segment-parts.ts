@@ -98,4 +98,3 @@ export function partsOnDisk(path: string): SegmentParts {
     corrupt(error);
   }
 }
-

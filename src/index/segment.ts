@@ -13,11 +13,10 @@
  * torn or overwritten file is reported as corrupt (index_corrupt), never searched.
  */
 import { withChecksums } from './checked-file.js';
+import { encodeHeader, parseHeader, type FileTable } from './segment-header.js';
 import { CorruptSegmentError, partsInMemory, partsOnDisk, SEGMENT_MAGIC, type SegmentParts } from './segment-parts.js';
 
 export { CorruptSegmentError, SEGMENT_MAGIC } from './segment-parts.js';
-import { encodeHeader, parseHeader, type FileTable } from './segment-header.js';
-
 
 export interface SegmentFile {
   path: string;
@@ -44,7 +43,6 @@ export function documentsOf(file: SegmentFile): number {
 export function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
-
 
 function writeVarint(out: Uint8Array, at: number, value: number): number {
   while (value >= 0x80) {

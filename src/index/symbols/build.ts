@@ -176,12 +176,14 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
   let done = 0;
   let symbols = 0;
   try {
-    await runJobs(workers, jobsOf(root, todo), options, (batch: PackedFiles) => {
-      results.push(batch);
-      done += batch.files.length / FILE_FIELDS;
-      symbols += batch.symbols.length / SYMBOL_FIELDS;
-      onBatch(batch, done, symbols);
-    });
+    await Promise.all(
+      startJobs(workers, jobsOf(root, todo), options, (batch: PackedFiles) => {
+        results.push(batch);
+        done += batch.files.length / FILE_FIELDS;
+        symbols += batch.symbols.length / SYMBOL_FIELDS;
+        onBatch(batch, done, symbols);
+      }),
+    );
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
@@ -238,12 +240,11 @@ function startParsers(todo: Job['files'], options: SymbolsOptions, keep: boolean
   return Array.from({ length: threads }, () => spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE, keep } }));
 }
 
-/** Hands `jobs` out to `workers`, two ahead each (a thread starts the next while the main thread takes in the last); `taken` gets every reply. */
-async function runJobs<Reply>(workers: Worker[], jobs: Job[], options: SymbolsOptions, taken: (reply: Reply) => void): Promise<void> {
-  await Promise.all(startJobs(workers, jobs, options, taken));
-}
-
-/** runJobs, a promise per worker: each settles once that worker has answered its last job. */
+/**
+ * Hands `jobs` out to `workers`, two ahead each (a thread starts the next while the main thread
+ * takes in the last); `taken` gets every reply. A promise per worker, settled once that worker
+ * has answered its last job.
+ */
 function startJobs<Reply>(workers: Worker[], jobs: Job[], options: SymbolsOptions, taken: (reply: Reply) => void): Array<Promise<void>> {
   let next = 0;
   return workers.map(

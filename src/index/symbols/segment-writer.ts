@@ -139,7 +139,7 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
     const byPosition = (a: number, b: number): number => ref(a, 2) - ref(b, 2) || (ref(a, 3) >>> 1) - (ref(b, 3) >>> 1);
     const emit = (row: number): void => {
       const o = referenceRow++ * REFERENCE_RECORD;
-      references[o] = ids.id(part, ref(row, 0));
+      references[o] = sid(part, ref(row, 0));
       references[o + 1] = ref(row, 2);
       references[o + 2] = ref(row, 3);
     };
@@ -307,6 +307,7 @@ function byteLength(text: string): number {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return Buffer.byteLength(text, 'utf8');
   return text.length;
 }
+
 /** The layout is little-endian: on such a machine a Uint32Array's bytes are copied as they are. */
 const LITTLE_ENDIAN = endianness() === 'LE';
 

@@ -91,9 +91,18 @@ function packDeltas(current: SymbolIndex, except: Set<string>): PackedFiles[] {
  * project's symbols: the first symbols, or a forced rebuild's. `live` as for commitSymbols.
  */
 export function commitBaseSegments(store: IndexStore, bases: SymbolSegmentEntry[], live: { files: number; symbols: number }, textUpdatedAt?: string): Written {
-  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments: bases, ...(bases.length > 1 ? { baseSegments: bases.length } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
-  collectSymbolDebris(store);
+  commitManifest(store, bases, bases.length, live, textUpdatedAt);
   return 'full';
+}
+
+/**
+ * Names `segments` (the first `baseSegments` of them the base) as the project's symbols, then
+ * removes the segments no longer named; a reader that holds one open keeps reading it until it
+ * closes.
+ */
+function commitManifest(store: IndexStore, segments: SymbolSegmentEntry[], baseSegments: number, live: { files: number; symbols: number }, textUpdatedAt?: string): void {
+  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, ...(baseSegments > 1 ? { baseSegments } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
+  collectSymbolDebris(store);
 }
 
 /**
@@ -110,7 +119,6 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
 
   let segments: SymbolSegmentEntry[];
   let written: Written;
-  let baseSegments = 1;
   const bases = current ? current.manifest.segments.slice(0, baseSegmentsOf(current.manifest)) : [];
   const baseFiles = bases.reduce((sum, entry) => sum + entry.files, 0);
   const deltaFiles = (current?.manifest.segments.slice(bases.length) ?? []).reduce((sum, entry) => sum + entry.files, 0) + changed.size;
@@ -121,16 +129,13 @@ export function commitSymbols(store: IndexStore, current: SymbolIndex | undefine
     written = 'full';
   } else if (current.manifest.segments.length + 1 > MAX_SYMBOL_SEGMENTS) {
     segments = [...bases, writeSymbolSegment(store.dir, [...packDeltas(current, changed), ...delta], changes.strings)];
-    baseSegments = bases.length;
     written = 'folded-deltas';
   } else {
     segments = [...current.manifest.segments, writeSymbolSegment(store.dir, delta, changes.strings)];
-    baseSegments = bases.length;
     written = 'delta';
   }
-  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, ...(baseSegments > 1 ? { baseSegments } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
-  // The previous segments go now (a forced rebuild's too, which had no `current`); a reader that
-  // holds one open keeps reading it until it closes.
-  collectSymbolDebris(store);
+  // A full write is one base; otherwise the bases stay. The previous segments go now (a forced
+  // rebuild's too, which had no `current`).
+  commitManifest(store, segments, written === 'full' ? 1 : bases.length, live, textUpdatedAt);
   return written;
 }
