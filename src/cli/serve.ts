@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { loadStateKey, RequestStateSealer } from '../mcp/request-state.js';
 import { TaskStore } from '../mcp/tasks.js';
 import { sextantHome } from '../index/store.js';
+import { IdleHeapTrimmer } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';
 import { createSextantServer, type Profile } from '../tools/index.js';
@@ -44,7 +45,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   const { logger } = options;
   const config = options.workspace ?? resolveWorkspaceConfig();
   for (const note of config.notes) logger.warning(note);
-  const projects = new ProjectService({ config, logger, watch: options.watch ?? true, autoIndex: options.autoIndex ?? false });
+  // Tool calls and index writers (jobs, watcher refreshes) count as work; the heap is trimmed when all stop.
+  const heap = new IdleHeapTrimmer({ onTrim: (ms) => logger.debug(`Heap trimmed once quiet (${ms.toFixed(1)} ms)`) });
+  const projects = new ProjectService({ config, logger, watch: options.watch ?? true, autoIndex: options.autoIndex ?? false, activity: heap });
   // One key for every process that shares SEXTANT_HOME: a retry of a 2026 multi round-trip request may reach another one.
   let requestState: RequestStateSealer;
   try {
@@ -54,10 +57,11 @@ export async function serve(options: ServeOptions): Promise<void> {
     requestState = RequestStateSealer.ephemeral();
   }
   const tasks = new TaskStore({ dir: join(sextantHome(), 'tasks') });
-  const server = createSextantServer({ profile: options.profile, logger, projects, requestState, tasks });
+  const server = createSextantServer({ profile: options.profile, logger, projects, requestState, tasks, activity: heap });
   try {
     await serveWith(options, server, projects);
   } finally {
+    heap.close();
     await projects.close();
   }
 }

@@ -8,6 +8,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { spawnWorker } from '../runtime.js';
 import { availableParallelism } from 'node:os';
+import { IdleHeapTrimmer } from '../idle-heap.js';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
 import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
@@ -357,7 +358,10 @@ function startWorker(): void {
   } catch {
     // no index yet, or an unreadable one: the first search reports it
   }
+  // A worker's heap holds the last searches' garbage until more work comes: trimmed when quiet (idle-heap.ts).
+  const heap = new IdleHeapTrimmer();
   parentPort!.on('message', ({ id, query, direct }: { id: number; query: SearchQuery; direct?: boolean }) => {
+    heap.begin();
     try {
       const packed = pack(direct ? directScan(root, query) : current().search(query));
       const moved = [packed.line, packed.column, packed.file, packed.length, packed.word].map((array) => array.buffer as ArrayBuffer);
@@ -368,6 +372,8 @@ function startWorker(): void {
         id,
         error: { code: typeof code === 'string' ? code : 'SEXTANT_ERR_SEARCH', message: error instanceof Error ? error.message : String(error) },
       } satisfies Reply);
+    } finally {
+      heap.end();
     }
   });
   parentPort!.postMessage({ ready: true, id: 0 } satisfies Reply);

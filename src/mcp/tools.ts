@@ -2,6 +2,7 @@
  * The tools registry: definitions, `tools/list` shaped for the negotiated revision, and
  * `tools/call` with argument validation kept outside the handlers.
  */
+import type { Activity } from '../idle-heap.js';
 import { InvalidParamsError, JsonRpcError, type Params } from '../jsonrpc/index.js';
 import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
@@ -110,6 +111,8 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export interface ToolRegistryOptions {
   /** Where tool crashes are reported; they reach the client only as a short isError text. */
   onToolCrash?(name: string, error: unknown): void;
+  /** Told when each call (or task's work) starts and settles: what the server's idle heap trim counts (idle-heap.ts). */
+  activity?: Activity;
 }
 
 export class ToolRegistry {
@@ -158,6 +161,16 @@ export class ToolRegistry {
   }
 
   async call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
+    const activity = this.#options.activity;
+    activity?.begin();
+    try {
+      return await this.#call(params, context);
+    } finally {
+      activity?.end();
+    }
+  }
+
+  async #call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
     const tool = this.#tools.get(name);
@@ -204,12 +217,16 @@ export class ToolRegistry {
 
   /** A task's work, settled like a call: a tool error is a result with isError; anything else that throws fails the task. */
   async #settle(tool: ToolDefinition, name: string, work: () => Promise<ToolOutput>, structured: boolean): Promise<CallToolResult> {
+    const activity = this.#options.activity;
+    activity?.begin();
     try {
       return this.#finish(tool, await work(), structured);
     } catch (error) {
       if (error instanceof ToolError) return toolErrorResult(error);
       if (!(error instanceof JsonRpcError)) this.#options.onToolCrash?.(name, error);
       throw error;
+    } finally {
+      activity?.end();
     }
   }
 

@@ -1,4 +1,5 @@
 /** Composes the server Sextant ships: identity, the tools of the chosen profile. */
+import type { Activity } from '../idle-heap.js';
 import type { RequestStateSealer } from '../mcp/request-state.js';
 import type { TaskStore } from '../mcp/tasks.js';
 import type { Logger } from '../log.js';
@@ -35,11 +36,13 @@ export interface SextantServerOptions {
   requestState?: RequestStateSealer;
   /** Tasks; `serve` keeps them under SEXTANT_HOME so every process sharing it answers tasks/get. */
   tasks?: TaskStore;
+  /** Told when each tool call starts and settles (`serve` trims the heap when they stop: idle-heap.ts). */
+  activity?: Activity;
 }
 
 export function createSextantServer(options: SextantServerOptions = {}): McpServer {
   const logger = options.logger;
-  const tools = new ToolRegistry({ onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error) });
+  const tools = new ToolRegistry({ onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error), ...(options.activity ? { activity: options.activity } : {}) });
   const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), ...(logger ? { logger } : {}) });
   tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now(), projects }));
   if (options.profile !== 'conformance') {

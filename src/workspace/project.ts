@@ -4,6 +4,7 @@
  * watcher that keeps it current.
  */
 import { join } from 'node:path';
+import type { Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { SearchService } from '../index/search-service.js';
 import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
@@ -42,9 +43,12 @@ export class Project {
   #watcher: IndexWatcher | undefined;
   /** Index writers of this process (jobs, the watcher) take turns here; other processes meet the store's lock. */
   #turn: Promise<unknown> = Promise.resolve();
+  /** Told when each index writer starts and settles (the server's idle heap trim: idle-heap.ts). */
+  readonly #activity: Activity | undefined;
 
-  constructor(root: string, options: { home?: string; watch?: boolean; logger?: Logger; searchBudgetMs?: number } = {}) {
+  constructor(root: string, options: { home?: string; watch?: boolean; logger?: Logger; searchBudgetMs?: number; activity?: Activity } = {}) {
     this.root = root;
+    this.#activity = options.activity;
     this.#home = options.home;
     this.#watch = options.watch ?? false;
     this.#logger = options.logger;
@@ -139,7 +143,18 @@ export class Project {
 
   /** Runs `task` after every index writer of this process queued before it. */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const turn = this.#turn.then(task, task);
+    const activity = this.#activity;
+    const counted = activity
+      ? async (): Promise<T> => {
+          activity.begin();
+          try {
+            return await task();
+          } finally {
+            activity.end();
+          }
+        }
+      : task;
+    const turn = this.#turn.then(counted, counted);
     this.#turn = turn.catch(() => undefined);
     return turn;
   }

@@ -2,6 +2,7 @@
  * Projects for tool calls: per session, the detection chain and its cached roots; per server,
  * the registry of known workspaces and, for each, its index state and search service.
  */
+import type { Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { Project } from './project.js';
 import { toolError } from '../tools/error-codes.js';
@@ -31,6 +32,8 @@ export interface ProjectServiceOptions {
   autoIndex?: boolean;
   /** How long one search may run (tests shorten it). */
   searchBudgetMs?: number;
+  /** Told when each index writer (a job, a watcher refresh) starts and settles: `serve` trims the heap when all stop. */
+  activity?: Activity;
 }
 
 export class ProjectService {
@@ -40,6 +43,7 @@ export class ProjectService {
   readonly #home: string | undefined;
   readonly #watch: boolean;
   readonly #searchBudgetMs: number | undefined;
+  readonly #activity: Activity | undefined;
   readonly autoIndex: boolean;
   readonly #sessions = new WeakMap<object, SessionProjects>();
   /** 2026-07-28 requests have no session: one stand-in per roots list, so a retry with the same roots detects nothing twice. */
@@ -53,6 +57,7 @@ export class ProjectService {
     this.#watch = options.watch ?? false;
     this.autoIndex = options.autoIndex ?? false;
     this.#searchBudgetMs = options.searchBudgetMs;
+    this.#activity = options.activity;
     this.registry = new WorkspaceRegistry(options.config, {
       isBusy: (root) => this.#projects.get(root)?.job !== undefined,
       onEvict: (root) => {
@@ -132,6 +137,7 @@ export class ProjectService {
         ...(this.#home ? { home: this.#home } : {}),
         ...(this.#logger ? { logger: this.#logger } : {}),
         ...(this.#searchBudgetMs ? { searchBudgetMs: this.#searchBudgetMs } : {}),
+        ...(this.#activity ? { activity: this.#activity } : {}),
       });
       this.#projects.set(root, project);
     }

@@ -7,6 +7,7 @@
  * atomically, so the previous symbols stay whole).
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
@@ -90,7 +91,10 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
 }
 
 function serve(): void {
+  // Between phases the thread keeps the heap the last one grew: trimmed once it is quiet (idle-heap.ts).
+  const heap = new IdleHeapTrimmer();
   parentPort!.on('message', async ({ job, root, home, force }: Request) => {
+    heap.begin();
     try {
       const live = IndexReader.liveFiles(root, home);
       const summary = await buildSymbols(root, live.files, {
@@ -103,6 +107,8 @@ function serve(): void {
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       parentPort!.postMessage({ type: 'failed', job, message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Message);
+    } finally {
+      heap.end();
     }
   });
 }
