@@ -102,6 +102,57 @@ test('braces in literals and comments, conditional function heads, defines in bo
   for (const symbol of whole.symbols.filter((symbol) => byName.has(symbol.qualifiedName) && symbol.name !== 'entry')) assert.ok(found.has(key(symbol)), key(symbol));
 });
 
+const STRUCTS = [
+  '#define KEY_SIZE(bits) ((bits) / 8)',
+  'struct key /* a comment before the brace */',
+  '{',
+  '\tu8 bytes[KEY_SIZE(128)];',
+  '\tDECLARE_BITMAP(flags, 64);',
+  '#ifdef CONFIG_WIDE',
+  '\tu64 wide;',
+  '#else',
+  '\tu32 narrow;',
+  '#endif',
+  '\tunion { int a; long b; };',
+  '\tchar *name; /* } a brace in a comment */',
+  '\tconst char *text; // "}"',
+  '};',
+  'typedef struct { int x, y; } point_t;',
+  'union value { int i; float f; } __attribute__((packed));',
+  'struct outer {',
+  '\tstruct inner { int depth; } in;',
+  '\tint width;',
+  '};',
+  'enum mode { MODE_A = 1, MODE_B,',
+  '#define MODE_B MODE_B',
+  '};',
+  'int use(struct key *k) { return KEY_SIZE(k->bytes[0]); }',
+  '',
+].join('\n');
+
+test('struct and union bodies are cut: definitions, ranges and the calls in array sizes stay those of the whole parse', async () => {
+  const skeleton = cSkeleton(STRUCTS)!;
+  assert.ok(!skeleton.text.includes('narrow') && !skeleton.text.includes('DECLARE_BITMAP') && !skeleton.text.includes('long b'), skeleton.text);
+  assert.ok(skeleton.text.includes('#ifdef CONFIG_WIDE'), 'directives in a body stay');
+  // A struct that defines a named one inside is kept whole (the inner one is a definition); an enum's body is never cut.
+  assert.ok(skeleton.text.includes('struct inner { int depth; } in;') && skeleton.text.includes('MODE_A = 1'), skeleton.text);
+  for (let index = 0; index < skeleton.text.length; index++) assert.is(STRUCTS[skeleton.toSource(index)], skeleton.text[index], `text[${index}]`);
+
+  const cut = await extractor.extract('c', STRUCTS);
+  const whole = await extractor.extract('c', STRUCTS, { whole: true });
+  assert.equal(cut.symbols.map(key).sort(), whole.symbols.map(key).sort());
+  assert.equal(
+    cut.symbols.map((symbol) => symbol.qualifiedName).sort(),
+    ['KEY_SIZE', 'key', 'mode', 'outer', 'outer.inner', 'point_t', 'use', 'value'],
+  );
+  const key_ = cut.symbols.find((symbol) => symbol.name === 'key')!;
+  assert.equal([key_.line, key_.endLine, key_.endColumn], [2, 14, 2], 'the struct ends at its own brace, past braces in comments and literals');
+  // The call in an array size is found, as the tree finds it; a macro standing for a member is not a call.
+  assert.equal(cut.references.filter((reference) => reference.kind === 'call').map(callKey).sort(), whole.references.filter((reference) => reference.kind === 'call').map(callKey).sort());
+  assert.ok(cut.references.some((reference) => callKey(reference) === 'call KEY_SIZE 4:11'));
+  assert.not.ok(cut.references.some((reference) => reference.name === 'DECLARE_BITMAP'));
+});
+
 test('lines and columns are tree-sitter\'s, with CRLF line ends and characters beyond ASCII', async () => {
   const source = ['/* é — 😀 */ int first(void)\r', '{\r', '  return 1;\r', '}\r', 'struct ünïcode_holder { int é; };\r', 'int second(int a, int b) { return first(); }\r', ''].join('\n');
   const { symbols, references } = await extractor.extract('c', source);

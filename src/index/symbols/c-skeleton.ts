@@ -4,6 +4,10 @@
  *  - the contents of function bodies and top-level initializers, found as ctags finds them, by
  *    matching braces outside comments, literals and the later branches of conditionals (a
  *    top-level `{` after `)` opens a body, after `=` an initializer);
+ *  - the members of top-level structs and unions (`struct name {`, `struct {`): the tag query
+ *    asks only for the name and the braces. Kept whole when it defines a named struct, union or
+ *    enum inside (that one is a definition too). Enums are not cut: tree-sitter reads a define
+ *    among their enumerators differently when they are gone;
  *  - a top-level argument list after its first argument, when `;` or a body follows it
  *    (prototypes, macro invocations: `TRACE_EVENT(name, …);`);
  *  - the values of `#define`s: the name and the parameters stay, which is all the tag query
@@ -11,8 +15,9 @@
  *    macro it cannot read run on into the next declaration);
  *  - the insides of comments (`/*` and `*\/` stay, so a comment is still a comment).
  * Other preprocessor lines stay, in bodies too (`#if IS_ENABLED(…)` is a call tree-sitter sees).
- * Calls inside the cut bodies are found by `scanCalls`: an identifier followed by `(` that is not
- * a keyword or a member (`a.f()`, `a->f()`), which is what the tag query's
+ * Calls inside the cut bodies, and inside the brackets of cut members (`u8 key[SIZE(n)]`), are
+ * found by `scanCalls` (c-calls.ts): an identifier followed by `(` that is not a keyword or a member
+ * (`a.f()`, `a->f()`), which is what the tag query's
  * `(call_expression function: (identifier))` captures; over the Linux tree it finds 99.7% of the
  * calls a parse of whole files finds, and little else (bench/RESULTS.md).
  *
@@ -31,26 +36,26 @@ export interface Skeleton {
   toSourceEnd(index: number): number;
 }
 
-const enum Char {
+export const enum Char {
   Tab = 9, Newline = 10, VerticalTab = 11, FormFeed = 12, Return = 13, Space = 32,
   DoubleQuote = 34, Hash = 35, Comma = 44, SingleQuote = 39, OpenParenthesis = 40, CloseParenthesis = 41, Star = 42,
   Minus = 45, Dot = 46, Slash = 47, Zero = 48, Nine = 57, Semicolon = 59, Equals = 61, Greater = 62,
   UpperA = 65, UpperZ = 90, Backslash = 92, Underscore = 95, LowerA = 97, LowerZ = 122,
-  OpenBrace = 123, CloseBrace = 125,
+  OpenBracket = 91, CloseBracket = 93, OpenBrace = 123, CloseBrace = 125,
 }
 
 /** Cuts shorter than this are not made: they save tree-sitter little and each is a step of the index map. */
 const MIN_CUT = 16;
 
-function isIdentifierStart(c: number): boolean {
+export function isIdentifierStart(c: number): boolean {
   return (c >= Char.LowerA && c <= Char.LowerZ) || (c >= Char.UpperA && c <= Char.UpperZ) || c === Char.Underscore || c > 127;
 }
 
-function isIdentifierPart(c: number): boolean {
+export function isIdentifierPart(c: number): boolean {
   return isIdentifierStart(c) || (c >= Char.Zero && c <= Char.Nine);
 }
 
-function isBlank(c: number): boolean {
+export function isBlank(c: number): boolean {
   return c === Char.Space || c === Char.Tab || c === Char.Return || c === Char.FormFeed || c === Char.VerticalTab;
 }
 
@@ -76,7 +81,7 @@ function directiveEnd(source: string, from: number): number {
 }
 
 /** The index after a string or character literal opening at `from` (an unterminated one ends at the newline). */
-function literalEnd(source: string, from: number, end: number): number {
+export function literalEnd(source: string, from: number, end: number): number {
   const quote = source.charCodeAt(from);
   let at = from + 1;
   while (at < end) {
@@ -120,6 +125,18 @@ class Cuts {
   readonly ranges: number[] = [];
   readonly bodies: number[] = [];
 
+  /** Where the cuts stand now, for undo(). */
+  mark(): { ranges: number; lastEnd: number; bodies: number } {
+    return { ranges: this.ranges.length, lastEnd: this.ranges.at(-1) ?? -1, bodies: this.bodies.length };
+  }
+
+  /** Takes back every cut made since `mark` (a merge into the range before it included). */
+  undo(mark: { ranges: number; lastEnd: number; bodies: number }): void {
+    this.ranges.length = mark.ranges;
+    if (mark.ranges > 0) this.ranges[mark.ranges - 1] = mark.lastEnd;
+    this.bodies.length = mark.bodies;
+  }
+
   cut(start: number, end: number): void {
     if (end <= start) return;
     const ranges = this.ranges;
@@ -153,6 +170,31 @@ function identifierBefore(source: string, before: number): string {
   return source.slice(start, end);
 }
 
+const TAGS = new Set(['struct', 'union', 'enum']);
+const CUT_TAGS = new Set(['struct', 'union']);
+
+/** The identifier ending at `end` (blanks, newlines and block comments before `end` skipped): [its start, it]. */
+function wordEndingAt(source: string, end: number): [number, string] {
+  let stop = end;
+  for (;;) {
+    while (stop > 0 && (isBlank(source.charCodeAt(stop - 1)) || source.charCodeAt(stop - 1) === Char.Newline)) stop--;
+    if (stop < 2 || source.charCodeAt(stop - 1) !== Char.Slash || source.charCodeAt(stop - 2) !== Char.Star) break;
+    const open = source.lastIndexOf('/*', stop - 3);
+    if (open < 0) break;
+    stop = open;
+  }
+  let start = stop;
+  while (start > 0 && isIdentifierPart(source.charCodeAt(start - 1))) start--;
+  return [start, source.slice(start, stop)];
+}
+
+/** Whether the `{` at `brace` opens a struct, union or enum body: `struct {`, `struct name {`. `named`: only the second. */
+function opensTagBody(source: string, brace: number, named: boolean, tags = TAGS): boolean {
+  const [start, word] = wordEndingAt(source, brace);
+  if (word === '' || TAGS.has(word)) return !named && tags.has(word);
+  return tags.has(wordEndingAt(source, start)[1]);
+}
+
 function nextSignificant(source: string, from: number): number {
   let at = from;
   while (isBlank(source.charCodeAt(at)) || source.charCodeAt(at) === Char.Newline) at++;
@@ -171,6 +213,8 @@ export function cSkeleton(source: string): Skeleton | undefined {
   /** Where the part of the current region (a body, an initializer, an argument list) not yet cut starts; -1 outside one. */
   let regionFrom = -1;
   let regionIsBody = false;
+  /** In a struct, union or enum body: the cuts before it (to take them back), and whether it defines a named one inside. */
+  let tagBody: { mark: ReturnType<Cuts['mark']>; open: number; nestedDefinition: boolean } | undefined;
   /** After a `(` whose arguments are cut from the first comma on. */
   let argumentsPending = false;
   let at = 0;
@@ -207,7 +251,8 @@ export function cSkeleton(source: string): Skeleton | undefined {
         if (define) cuts.cut(valueStart, valueEnd);
       } else if (regionFrom >= 0) {
         // In a body, the calls before the directive are scanned; a define's value goes with the cut, the directive stays.
-        cuts.body(regionFrom, at);
+        if (tagBody) cuts.cut(regionFrom, at);
+        else cuts.body(regionFrom, at);
         if (define) cuts.cut(valueStart, valueEnd);
         regionFrom = end;
       } else if (define) cuts.cut(valueStart, valueEnd);
@@ -237,18 +282,28 @@ export function cSkeleton(source: string): Skeleton | undefined {
     }
     if (inLaterBranch === 0) {
       if (c === Char.OpenBrace) {
-        if (braces === 0 && parentheses === 0 && regionFrom < 0 && (last === Char.CloseParenthesis || last === Char.Equals)) {
-          regionFrom = at + 1;
-          regionIsBody = true;
-        }
+        if (braces === 0 && parentheses === 0 && regionFrom < 0) {
+          const body = last === Char.CloseParenthesis || last === Char.Equals;
+          if (body || (isIdentifierPart(last) && opensTagBody(source, at, false, CUT_TAGS))) {
+            regionFrom = at + 1;
+            regionIsBody = true;
+            tagBody = body ? undefined : { mark: cuts.mark(), open: at + 1, nestedDefinition: false };
+          }
+        } else if (tagBody && !tagBody.nestedDefinition && opensTagBody(source, at, true)) tagBody.nestedDefinition = true;
         braces++;
       } else if (c === Char.CloseBrace) {
         if (braces === 0) return undefined;
         braces--;
         if (braces === 0 && regionIsBody && regionFrom >= 0) {
-          cuts.body(regionFrom, at);
+          // A struct that defines a named struct (or union, enum) inside is kept whole: the inner one is a definition too.
+          if (tagBody?.nestedDefinition) cuts.undo(tagBody.mark);
+          else if (tagBody) {
+            cuts.cut(regionFrom, at);
+            bracketsOf(source, tagBody.open, at, cuts.bodies);
+          } else cuts.body(regionFrom, at);
           regionFrom = -1;
           regionIsBody = false;
+          tagBody = undefined;
         }
       } else if (c === Char.OpenParenthesis && braces === 0) {
         argumentsPending = parentheses === 0 && regionFrom < 0 && isIdentifierPart(last) && nextSignificant(source, at + 1) !== Char.Star && !KEEP_PARENTHESES.has(identifierBefore(source, at));
@@ -274,6 +329,31 @@ export function cSkeleton(source: string): Skeleton | undefined {
   }
   if (braces !== 0 || parentheses !== 0 || conditionals.length !== 0) return undefined;
   return build(source, cuts);
+}
+
+/**
+ * The insides of the brackets in a struct or union body, pushed onto `ranges`: a member's only
+ * expressions that tree-sitter would read calls in (`u8 key[KEY_SIZE(bits)]`). Elsewhere in the
+ * body `name(` is a macro standing for a member or a type (`DECLARE_BITMAP(map, 64);`,
+ * `Array(int) list;`), which the tree reads as a declaration, not a call.
+ */
+function bracketsOf(source: string, start: number, end: number, ranges: number[]): void {
+  let open = -1;
+  for (let at = start; at < end; at++) {
+    const c = source.charCodeAt(at);
+    if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Star) {
+      const close = source.indexOf('*/', at + 2);
+      at = close < 0 ? end : close + 1;
+    } else if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Slash) {
+      const newline = source.indexOf('\n', at);
+      at = newline < 0 ? end : newline;
+    } else if (c === Char.DoubleQuote || c === Char.SingleQuote) at = literalEnd(source, at, end) - 1;
+    else if (c === Char.OpenBracket && open < 0) open = at + 1;
+    else if (c === Char.CloseBracket && open >= 0) {
+      if (at > open) ranges.push(open, at);
+      open = -1;
+    }
+  }
 }
 
 /** Whether only blanks stand between the line's start and `at`. */
@@ -319,77 +399,4 @@ function build(source: string, found: Cuts): Skeleton {
     toSource: (index) => shifted(index, true),
     toSourceEnd: (index) => shifted(index, false),
   };
-}
-
-const NOT_CALLS = new Set([
-  'if', 'while', 'for', 'switch', 'return', 'sizeof', 'do', 'else', 'case', 'goto', 'defined',
-  '_Alignof', 'alignof', '__alignof__', '__alignof', 'typeof', '__typeof__', '__typeof', 'typeof_unqual',
-  '__attribute__', '__attribute', 'asm', '__asm__', '__asm', '_Static_assert', 'static_assert',
-  '_Generic', '__extension__', '__builtin_offsetof', '__builtin_types_compatible_p', '__builtin_va_arg',
-  'int', 'char', 'void', 'long', 'short', 'unsigned', 'signed', 'float', 'double', 'struct', 'union',
-  'enum', 'const', 'volatile', '__volatile__', 'static', 'inline', 'extern', 'register', 'auto', '_Bool',
-]);
-
-/** Words after which `name(` declares a function, not calls one (`int f(`); after a macro (`ENTRY __field(`) it is still a call. */
-const BEFORE_DECLARATIONS = new Set(['int', 'char', 'void', 'long', 'short', 'unsigned', 'signed', 'float', 'double', '_Bool', 'bool', 'static', 'inline', 'extern']);
-
-/**
- * Calls in the cut ranges: `found(name, index)` for each identifier followed by `(` that is not a
- * keyword and not a member's name. Comments, literals and preprocessor lines are skipped (a kept
- * directive is parsed with the skeleton).
- */
-export function scanCalls(source: string, bodies: Int32Array, found: (name: string, index: number) => void): void {
-  for (let i = 0; i < bodies.length; i += 2) scanRange(source, bodies[i]!, bodies[i + 1]!, found);
-}
-
-/** What the call scan stops at: a parenthesis, or the start of a comment or literal to skip. */
-const CALL_STOP = /[("'/]/g;
-
-function scanRange(source: string, start: number, end: number, found: (name: string, index: number) => void): void {
-  let at = start;
-  while (at < end) {
-    CALL_STOP.lastIndex = at;
-    const stop = CALL_STOP.exec(source);
-    if (!stop || stop.index >= end) return;
-    at = stop.index;
-    const c = source.charCodeAt(at);
-    if (c === Char.Slash) {
-      const next = source.charCodeAt(at + 1);
-      if (next === Char.Star) {
-        const close = source.indexOf('*/', at + 2);
-        at = close < 0 ? end : close + 2;
-      } else if (next === Char.Slash) {
-        const newline = source.indexOf('\n', at);
-        at = newline < 0 ? end : newline;
-      } else at++;
-      continue;
-    }
-    if (c !== Char.OpenParenthesis) {
-      at = literalEnd(source, at, end);
-      continue;
-    }
-    // `name (`: the name before the parenthesis, on the same line.
-    let nameEnd = at;
-    while (nameEnd > start && isBlank(source.charCodeAt(nameEnd - 1))) nameEnd--;
-    let nameStart = nameEnd;
-    while (nameStart > start && isIdentifierPart(source.charCodeAt(nameStart - 1))) nameStart--;
-    at++;
-    if (nameStart === nameEnd || !isIdentifierStart(source.charCodeAt(nameStart))) continue;
-    const name = source.slice(nameStart, nameEnd);
-    if (NOT_CALLS.has(name) || afterMemberOrType(source, nameStart, start)) continue;
-    found(name, nameStart);
-  }
-}
-
-/** Whether the name at `at` follows `.` or `->` (a member: `a->f()`) or a type word (`int f(`), on its line. */
-function afterMemberOrType(source: string, at: number, start: number): boolean {
-  let before = at;
-  while (before > start && isBlank(source.charCodeAt(before - 1))) before--;
-  const c = source.charCodeAt(before - 1);
-  if (c === Char.Dot) return true;
-  if (c === Char.Greater) return source.charCodeAt(before - 2) === Char.Minus;
-  if (!isIdentifierPart(c) || before <= start) return false;
-  let wordStart = before;
-  while (wordStart > start && isIdentifierPart(source.charCodeAt(wordStart - 1))) wordStart--;
-  return BEFORE_DECLARATIONS.has(source.slice(wordStart, before));
 }

@@ -4,7 +4,8 @@
  * after use: wasm memory is not garbage-collected.
  */
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
-import { cSkeleton, scanCalls } from './c-skeleton.js';
+import { scanCalls } from './c-calls.js';
+import { cSkeleton } from './c-skeleton.js';
 import { GRAMMARS, wasmSource } from './grammars.js';
 import { LineIndex } from '../line-index.js';
 import { qualifiedSeparator } from './segment-layout.js';
