@@ -54,18 +54,24 @@ test('a quiet thread trims its heap once after the last call ends: the garbage o
   heap.close();
 });
 
-test('no trim while any call is in hand, however long; the last one to end starts the quiet time', async () => {
-  const { heap, trims, nextTrim } = watchedTrimmer(5);
-  heap.begin();
-  heap.begin();
-  heap.end();
-  // Ten quiet times pass with one call still in hand: nothing may run.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.is(trims.length, 0);
-  const trimmed = nextTrim();
-  heap.end();
+/** With one call still in hand: no trim for `waitMs` (however long), then one once it ends. */
+async function trimsOnlyAfterTheLastEnds(watched: ReturnType<typeof watchedTrimmer>, waitMs: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, waitMs));
+  assert.is(watched.trims.length, 0);
+  const trimmed = watched.nextTrim();
+  watched.heap.end();
   await trimmed;
-  assert.is(trims.length, 1);
+  assert.is(watched.trims.length, 1);
+}
+
+test('no trim while any call is in hand, however long; the last one to end starts the quiet time', async () => {
+  const watched = watchedTrimmer(5);
+  const { heap, trims } = watched;
+  heap.begin();
+  heap.begin();
+  heap.end();
+  // Ten quiet times pass with one call still in hand.
+  await trimsOnlyAfterTheLastEnds(watched, 50);
   // An end() without a begin() (a settled task after close, say) neither throws nor goes negative.
   heap.close();
   heap.end();
@@ -74,16 +80,11 @@ test('no trim while any call is in hand, however long; the last one to end start
 });
 
 test('a call that starts during the quiet time puts the trim off until it ends', async () => {
-  const { heap, trims, nextTrim } = watchedTrimmer(30);
-  heap.end(); // nothing in hand: a quiet time starts
-  heap.begin(); // ...and a call cancels it
-  await new Promise((resolve) => setTimeout(resolve, 90));
-  assert.is(trims.length, 0);
-  const trimmed = nextTrim();
-  heap.end();
-  await trimmed;
-  assert.is(trims.length, 1);
-  heap.close();
+  const watched = watchedTrimmer(30);
+  watched.heap.end(); // nothing in hand: a quiet time starts
+  watched.heap.begin(); // ...and a call cancels it
+  await trimsOnlyAfterTheLastEnds(watched, 90);
+  watched.heap.close();
 });
 
 test('an index job counts as work from its start until it settles, as a tool call does', async () => {
