@@ -160,14 +160,15 @@ export class ToolRegistry {
     return tool ? (tool.modernInputSchema ?? tool.inputSchema) : undefined;
   }
 
-  async call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
+  call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
     const activity = this.#options.activity;
-    activity?.begin();
-    try {
-      return await this.#call(params, context);
-    } finally {
-      activity?.end();
-    }
+    if (!activity) return this.#call(params, context);
+    activity.begin();
+    const settled = this.#call(params, context);
+    // Counted until it settles either way; the caller still sees its rejection.
+    const end = (): void => activity.end();
+    settled.then(end, end);
+    return settled;
   }
 
   async #call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
