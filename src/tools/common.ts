@@ -20,7 +20,7 @@ export const STATUS_PROPERTIES = {
   workspace: { type: 'string', description: 'The project root this answer is about' },
   indexing_status: { type: 'string', enum: ['not_indexed', 'indexing', 'ready', 'failed'] },
   result_completeness: { type: 'string', enum: ['complete', 'partial', 'truncated'] },
-  updated_at: { type: ['string', 'null'], description: 'When the index was last updated (freshness)' },
+  updated_at: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'When the index was last updated (freshness)' },
 } as const;
 export const STATUS_REQUIRED = ['workspace', 'indexing_status', 'result_completeness', 'updated_at'];
 

@@ -72,7 +72,7 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
             additionalProperties: false,
           },
         },
-        updated_at: { type: ['string', 'null'] },
+        updated_at: { anyOf: [{ type: 'string' }, { type: 'null' }] },
         active_job: { oneOf: [JOB_SCHEMA, { type: 'null' }] },
         last_job: { oneOf: [JOB_SCHEMA, { type: 'null' }], description: 'The last job this server ran for the project, once it ended' },
         interrupted_job: { oneOf: [{ ...JOB_SCHEMA, properties: { ...JOB_SCHEMA.properties, resume_command: { type: 'string' } } }, { type: 'null' }] },
