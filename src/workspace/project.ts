@@ -26,7 +26,7 @@ export interface IndexState {
 }
 
 /** A project's symbols as the tools read them (see SymbolIndex). */
-export type ProjectSymbols = Pick<SymbolIndex, 'find' | 'definitions' | 'symbolsIn' | 'visitBriefs' | 'symbolOf' | 'covers' | 'paths' | 'referencesIn' | 'referencesTo'>;
+export type ProjectSymbols = Pick<SymbolIndex, 'find' | 'definitions' | 'definitionsNamed' | 'symbolsIn' | 'visitBriefs' | 'symbolOf' | 'covers' | 'paths' | 'referencesIn' | 'referencesTo'>;
 
 export class Project {
   readonly root: string;

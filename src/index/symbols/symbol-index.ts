@@ -202,6 +202,29 @@ export class SymbolIndex {
   }
 
   /**
+   * Definitions whose name is `name` (any case unless `caseSensitive`; qualified names aside), in
+   * (path, line) order, at most `limit`: what search_code ranks beside its text matches.
+   */
+  definitionsNamed(name: string, caseSensitive: boolean, limit: number): Array<{ symbol: SymbolInfo; path: string }> {
+    // Placed first, decoded only once the limit has chosen them (a common name has thousands).
+    const found: Array<{ index: number; row: number; file: number; path: string; line: number }> = [];
+    const folded = name.toLowerCase();
+    this.#segments.forEach((segment, index) => {
+      for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry) === folded; entry++) {
+        const { name: entryName, rowStart, rowCount } = segment.nameEntry(entry);
+        if (caseSensitive && entryName !== name) continue;
+        for (let at = rowStart; at < rowStart + rowCount; at++) {
+          const row = segment.nameRow(at);
+          const file = segment.symbolFile(row);
+          if (this.#live(index, file)) found.push({ index, row, file, path: segment.path(file), line: segment.symbolField(row, 3) });
+        }
+      }
+    });
+    found.sort((a, b) => compareKeys(a.path, b.path) || a.line - b.line);
+    return found.slice(0, limit).map((c) => ({ symbol: this.#segments[c.index]!.symbol(c.row, c.file), path: c.path }));
+  }
+
+  /**
    * Best matches first: the same answers as findSymbols over every file's symbols. A name is
    * scored once for all its rows, and only the rows that make the cut are decoded whole.
    */

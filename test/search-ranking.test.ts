@@ -1,0 +1,119 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { RANKING_POOL } from '../src/tools/search-code.js';
+import { call, projectHarness, projectTree, sdkClient, type ToolCallResult } from './helpers/projects.js';
+
+/**
+ * search_code ranks as an engineer reads (#14): every definition of the name first, wherever its
+ * path sorts, over more matches than the ranking pool; then the signals, each shown by a pair of
+ * matches that differ in it alone.
+ */
+type Json = Record<string, unknown>;
+const places = (result: ToolCallResult): string[] => (result.structuredContent!.results as Json[]).map((r) => `${r.path}:${r.line}`);
+
+/** Uses of NewReader in files whose paths sort first: more than the ranking pool holds. */
+const USE_FILES = 12;
+const USES_PER_FILE = 100;
+
+function goTree(): string {
+  const files: Record<string, string> = {};
+  for (let n = 0; n < USE_FILES; n++) {
+    const body = Array.from({ length: USES_PER_FILE }, (_, i) => `\tr${i} := NewReader(src)`).join('\n');
+    files[`aa/uses/use${String(n).padStart(2, '0')}.go`] = `package uses\n\nfunc use${n}(src string) {\n${body}\n}\n`;
+  }
+  files['zz/strings/reader.go'] = 'package strings\n\n// NewReader returns a new Reader reading from s.\nfunc NewReader(s string) *Reader { return &Reader{s, 0, -1} }\n';
+  files['zz/bufio/deep/er/reader.go'] = 'package er\n\nfunc NewReader(rd io.Reader) *Reader { return nil }\n';
+  files['zz/internal/lower.go'] = 'package internal\n\nfunc newreader() int { return 0 }\n';
+  files['zz/strings/reader_test.go'] = 'package strings\n\nfunc TestNewReader(t *testing.T) {\n\tNewReader("")\n}\n';
+  files['zz/testdata/fake.go'] = 'package testdata\n\nfunc NewReader() int { return 1 }\n';
+  files['zz/tests/helpers.go'] = 'package tests\n\nfunc NewReader() int { return 2 }\n';
+  files['zz/vendor/dep/dep.go'] = 'package dep\n\nfunc NewReader() int { return 3 }\n';
+  return projectTree(files);
+}
+
+async function indexed(root: string) {
+  const h = await projectHarness({ workspaces: [root] }, mkdtempSync(join(tmpdir(), 'sextant-home-')));
+  const client = await sdkClient(h.http.urls.mcp);
+  const done = await call(client, 'index_repo');
+  assert.not.ok(done.isError, done.content[0]?.text);
+  return { h, client, close: async () => (await client.close(), await h.close()) };
+}
+
+test('every definition of the name is ranked, wherever its path sorts, over more matches than the pool; the order is one the cursor pages through', async () => {
+  const f = await indexed(goTree());
+  try {
+    const found = await call(f.client, 'search_code', { query: 'NewReader', limit: 7 });
+    assert.ok(USE_FILES * USES_PER_FILE > RANKING_POOL);
+    // Source definitions first (exported, exact case), the shallower path first; then the test
+    // helper's; the private lower-case one; test data and vendored ones; the uses after.
+    assert.equal(places(found), [
+      'zz/strings/reader.go:4',
+      'zz/bufio/deep/er/reader.go:3',
+      'zz/tests/helpers.go:3',
+      'zz/internal/lower.go:3',
+      'zz/testdata/fake.go:3',
+      'zz/vendor/dep/dep.go:3',
+      'aa/uses/use00.go:4',
+    ]);
+    const first = (found.structuredContent!.results as Json[])[0]!;
+    assert.is(first.definition, true);
+    assert.equal(first.rank_notes, ['defines function NewReader', 'exported', 'whole identifier', 'exact case']);
+    assert.is(found.structuredContent!.result_completeness, 'truncated');
+    assert.match(String(found.structuredContent!.note), /every definition of the name \(6\)/, String(found.structuredContent!.note));
+    assert.is(found.structuredContent!.total_matches, RANKING_POOL + 6);
+    // Paging goes through the same order.
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 3; page++) {
+      const next = await call(f.client, 'search_code', { query: 'NewReader', limit: 3, ...(cursor ? { cursor } : {}) });
+      paged.push(...places(next));
+      cursor = next.structuredContent!.nextCursor as string;
+    }
+    assert.equal(paged.slice(0, 7), places(found));
+    // Narrowed by a path glob, the definitions outside it are not seeded.
+    const narrowed = await call(f.client, 'search_code', { query: 'NewReader', path: 'zz/strings/**' });
+    assert.equal(places(narrowed), ['zz/strings/reader.go:4', 'zz/strings/reader.go:3', 'zz/strings/reader_test.go:4', 'zz/strings/reader_test.go:3']);
+    assert.equal(f.h.problems(), []);
+  } finally {
+    await f.close();
+  }
+});
+
+test('signals: exact case over a case-insensitive match, exported over private, source over tests over test data, the shallower path at a tie', async () => {
+  const root = projectTree({
+    'pkg/fetch.go': 'package pkg\n\nfunc Fetch() int { return 1 }\n',
+    'pkg/private.go': 'package pkg\n\nfunc fetch() int { return 2 }\n',
+    'pkg/deeper/still/fetch_more.go': 'package still\n\nfunc Fetch() int { return 3 }\n',
+    'pkg/fetch_test.go': 'package pkg\n\nfunc TestFetch(t *testing.T) { Fetch() }\n',
+    'pkg/testdata/sample.go': 'package testdata\n\nfunc sample() { Fetch() }\n',
+    'lib/api.py': 'def fetch():\n    return 1\n\ndef _fetch():\n    return 2\n',
+  });
+  const f = await indexed(root);
+  try {
+    const exact = await call(f.client, 'search_code', { query: 'Fetch', limit: 20 });
+    const order = places(exact);
+    const before = (a: string, b: string): void => assert.ok(order.indexOf(a) >= 0 && order.indexOf(a) < order.indexOf(b), `${a} before ${b} in ${order.join(', ')}`);
+    before('pkg/fetch.go:3', 'pkg/deeper/still/fetch_more.go:3'); // the same signals: the shallower path
+    before('pkg/deeper/still/fetch_more.go:3', 'pkg/private.go:3'); // exact case and exported, over neither
+    before('lib/api.py:1', 'lib/api.py:4'); // Python: public over _private (both lower case: case does not decide)
+    before('pkg/fetch_test.go:3', 'pkg/testdata/sample.go:3'); // a use in a test over one in test data
+    const notes = new Map((exact.structuredContent!.results as Json[]).map((r) => [`${r.path}:${r.line}`, r.rank_notes as string[]]));
+    assert.ok(notes.get('pkg/private.go:3')!.includes('private'));
+    assert.ok(notes.get('lib/api.py:4')!.includes('private'));
+    assert.ok(notes.get('pkg/fetch_test.go:3')!.includes('test path'));
+    assert.ok(notes.get('pkg/testdata/sample.go:3')!.includes('test data path'));
+    // Searched in lower case, the lower-case definitions are written as searched.
+    const lower = await call(f.client, 'search_code', { query: 'fetch', limit: 3 });
+    assert.equal(places(lower).slice(0, 2).sort(), ['lib/api.py:1', 'pkg/private.go:3']);
+    // Case-sensitive: only the exact name is a definition of it.
+    const sensitive = await call(f.client, 'search_code', { query: 'Fetch', case_sensitive: true, limit: 20 });
+    assert.not.ok(places(sensitive).includes('pkg/private.go:3'));
+  } finally {
+    await f.close();
+  }
+});
+
+test.run();
