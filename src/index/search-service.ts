@@ -49,9 +49,9 @@ interface PackedResult extends Omit<SearchResult, 'matches'> {
   column: Int32Array;
   text: string[];
   context?: Array<{ before?: string[]; after?: string[] } | null>;
-  /** Ranking signals (see Match): length, whole identifier (1) or not (0), and a regex's matched text. */
+  /** Ranking signals (see Match): length, flags (1: a whole identifier, 2: in a generated file), and a regex's matched text. */
   length: Int32Array;
-  word: Uint8Array;
+  flags: Uint8Array;
   matched?: string[];
   partial?: boolean;
 }
@@ -64,7 +64,7 @@ function pack(result: SearchResult & { partial?: boolean }): PackedResult {
   const column = new Int32Array(matches.length);
   const text: string[] = new Array<string>(matches.length);
   const length = new Int32Array(matches.length);
-  const word = new Uint8Array(matches.length);
+  const flags = new Uint8Array(matches.length);
   let matched: string[] | undefined;
   let context: PackedResult['context'];
   matches.forEach((match, i) => {
@@ -74,22 +74,26 @@ function pack(result: SearchResult & { partial?: boolean }): PackedResult {
     column[i] = match.column;
     text[i] = match.text;
     length[i] = match.length ?? 0;
-    word[i] = match.word ? 1 : 0;
+    flags[i] = (match.word ? WORD : 0) | (match.generated ? GENERATED : 0);
     if (match.matched !== undefined) (matched ??= new Array<string>(matches.length).fill(''))[i] = match.matched;
     if (match.before || match.after) {
       context ??= new Array(matches.length).fill(null);
       context[i] = { ...(match.before ? { before: match.before } : {}), ...(match.after ? { after: match.after } : {}) };
     }
   });
-  return { ...rest, paths, file, line, column, text, length, word, ...(matched ? { matched } : {}), ...(context ? { context } : {}) };
+  return { ...rest, paths, file, line, column, text, length, flags, ...(matched ? { matched } : {}), ...(context ? { context } : {}) };
 }
 
+const WORD = 1;
+const GENERATED = 2;
+
 function unpack(packed: PackedResult): SearchResult {
-  const { paths, file, line, column, text, context, length, word, matched, ...rest } = packed;
+  const { paths, file, line, column, text, context, length, flags, matched, ...rest } = packed;
   const matches = text.map((value, i): Match => {
     const match: Match = { path: paths[file[i]!]!, line: line[i]!, column: column[i]!, text: value, ...(context?.[i] ?? {}), length: length[i]! };
     if (matched) match.matched = matched[i]!;
-    else match.word = word[i] === 1;
+    else match.word = (flags[i]! & WORD) !== 0;
+    if (flags[i]! & GENERATED) match.generated = true;
     return match;
   });
   return { ...rest, matches };
@@ -364,7 +368,7 @@ function startWorker(): void {
     heap.begin();
     try {
       const packed = pack(direct ? directScan(root, query) : current().search(query));
-      const moved = [packed.line, packed.column, packed.file, packed.length, packed.word].map((array) => array.buffer as ArrayBuffer);
+      const moved = [packed.line, packed.column, packed.file, packed.length, packed.flags].map((array) => array.buffer as ArrayBuffer);
       parentPort!.postMessage({ id, result: packed } satisfies Reply, moved);
     } catch (error) {
       const code = (error as { code?: unknown }).code;

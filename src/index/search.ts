@@ -19,6 +19,18 @@ export const DEFAULT_SEARCH_LIMIT = 100;
 /** Searches with more candidate files than this bypass the content cache. */
 const CACHE_BYPASS_CANDIDATES = 4_096;
 
+/**
+ * How a file says it is generated, in its first characters: Go's `// Code generated … DO NOT
+ * EDIT.`, protoc's and others' `DO NOT EDIT`, Facebook's `@generated`. A ranking signal only.
+ */
+const GENERATED_MARK = /\bDO NOT EDIT\b|@generated\b/;
+const GENERATED_HEAD_CHARS = 1_024;
+
+/** Whether a file whose text starts with `text` says it is generated (GENERATED_MARK in its head). */
+export function saysGenerated(text: string): boolean {
+  return GENERATED_MARK.test(text.length > GENERATED_HEAD_CHARS ? text.slice(0, GENERATED_HEAD_CHARS) : text);
+}
+
 export interface SearchQuery {
   pattern: string;
   regex?: boolean;
@@ -52,11 +64,13 @@ export interface Match {
   length?: number;
   word?: boolean;
   matched?: string;
+  /** The file says it is generated in its first lines (`Code generated … DO NOT EDIT`, `@generated`). */
+  generated?: boolean;
 }
 
 /** A match without the worker's ranking signals: what the CLI and the tools show. */
 export function publicMatch(match: Match): Match {
-  const { length: _length, word: _word, matched: _matched, ...shown } = match;
+  const { length: _length, word: _word, matched: _matched, generated: _generated, ...shown } = match;
   return shown;
 }
 
@@ -232,19 +246,25 @@ export class IndexReader {
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;
+      /** The file's head, read for the generated marker once it has a match. */
+      let head = '';
       if (scan && required && context === 0) {
         // Only the lines that hold the required bytes are decoded (matchBytes).
         const bytes = readBytesOnce(path);
         if (bytes) more = matchBytes(file.path, bytes, required, compiled, matches, limit);
+        if (bytes && matches.length > before) head = bytes.toString('latin1', 0, GENERATED_HEAD_CHARS);
       } else if (scan) {
         const text = readTextOnce(path);
         if (text !== undefined) more = matchText(file.path, text, compiled, context, matches, limit);
+        if (text !== undefined && matches.length > before) head = text.slice(0, GENERATED_HEAD_CHARS);
       } else {
         const entry = this.#cache.get(path);
         // Blocks are valid only for the text that was indexed: an edited file is searched whole.
         const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
         if (entry) more = matchText(file.path, entry.text, compiled, context, matches, limit, (offset) => this.#cache.lineOf(entry, offset), windows);
+        if (entry && matches.length > before) head = entry.text.slice(0, GENERATED_HEAD_CHARS);
       }
+      if (head !== '' && saysGenerated(head)) for (let at = before; at < matches.length; at++) matches[at]!.generated = true;
       if (found && matches.length > before) found(matches.slice(before));
       if (!more) {
         truncated = true;

@@ -200,11 +200,18 @@ function rank(project: Project, matches: Match[], query: string, regex: boolean,
       score += 25;
       notes.push('exact case');
     }
+    let lowValue = false;
     for (const [pattern, penalty, why] of LOW_VALUE_PATHS) {
       if (pattern.test(match.path)) {
         score -= penalty;
         notes.push(`${why} path`);
+        lowValue = true;
       }
+    }
+    // A file that says it is generated, where its path did not already say so.
+    if (match.generated && !lowValue) {
+      score -= 50;
+      notes.push('generated file');
     }
     const enclosing = enclosingRow >= 0 ? symbolAt(match.path, place!, enclosingRow) : undefined;
     if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };

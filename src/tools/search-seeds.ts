@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { globToRegExp } from '../index/glob.js';
 import { detectLanguage } from '../index/languages.js';
 import { readTextOnce } from '../index/read-text.js';
-import type { Match } from '../index/search.js';
+import { saysGenerated, type Match } from '../index/search.js';
 import type { ProjectSymbols } from '../workspace/project.js';
 
 export interface SeedQuery {
@@ -36,11 +36,14 @@ export function definitionMatches(root: string, symbols: ProjectSymbols | undefi
   const matches: Match[] = [];
   let lines: string[] | undefined;
   let linesOf = '';
+  let generated = false;
   for (const { symbol, path } of found) {
     if (path !== linesOf) {
       linesOf = path;
       // Opened without blocking (a FIFO since indexing reads as empty); gone or unreadable: no line.
-      lines = readTextOnce(join(root, path))?.split('\n');
+      const text = readTextOnce(join(root, path));
+      generated = text !== undefined && saysGenerated(text);
+      lines = text?.split('\n');
       // A final newline ends the last line; it does not start another.
       if (lines?.at(-1) === '') lines.pop();
     }
@@ -54,6 +57,7 @@ export function definitionMatches(root: string, symbols: ProjectSymbols | undefi
     if (at < 0) at = haystack.indexOf(needle);
     if (at < 0) continue; // the name is not on the line (a definition spelled across lines): no line to show
     const match: Match = { path, line: symbol.line, column: at + 1, text, length: symbol.name.length, word: true };
+    if (generated) match.generated = true;
     if (query.context > 0) {
       const index = symbol.line - 1;
       match.before = lines!.slice(Math.max(0, index - query.context), index).map((line) => line.replace(/\r$/, ''));
