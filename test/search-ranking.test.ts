@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RANKING_POOL } from '../src/tools/search-code.js';
+import { runCli } from './helpers/process.js';
 import { call, projectHarness, projectTree, sdkClient, type ToolCallResult } from './helpers/projects.js';
 
 /**
@@ -35,15 +36,17 @@ function goTree(): string {
 }
 
 async function indexed(root: string) {
-  const h = await projectHarness({ workspaces: [root] }, mkdtempSync(join(tmpdir(), 'sextant-home-')));
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const h = await projectHarness({ workspaces: [root] }, home);
   const client = await sdkClient(h.http.urls.mcp);
   const done = await call(client, 'index_repo');
   assert.not.ok(done.isError, done.content[0]?.text);
-  return { h, client, close: async () => (await client.close(), await h.close()) };
+  return { h, client, home, close: async () => (await client.close(), await h.close()) };
 }
 
 test('every definition of the name is ranked, wherever its path sorts, over more matches than the pool; the order is one the cursor pages through', async () => {
-  const f = await indexed(goTree());
+  const root = goTree();
+  const f = await indexed(root);
   try {
     const found = await call(f.client, 'search_code', { query: 'NewReader', limit: 7 });
     assert.ok(USE_FILES * USES_PER_FILE > RANKING_POOL);
@@ -62,7 +65,7 @@ test('every definition of the name is ranked, wherever its path sorts, over more
     assert.is(first.definition, true);
     assert.equal(first.rank_notes, ['defines function NewReader', 'exported', 'whole identifier', 'exact case']);
     assert.is(found.structuredContent!.result_completeness, 'truncated');
-    assert.match(String(found.structuredContent!.note), /every definition of the name \(6\)/, String(found.structuredContent!.note));
+    assert.match(String(found.structuredContent!.note), /and the definitions of the name \(6\)/, String(found.structuredContent!.note));
     assert.is(found.structuredContent!.total_matches, RANKING_POOL + 6);
     // Paging goes through the same order.
     const paged: string[] = [];
@@ -73,6 +76,11 @@ test('every definition of the name is ranked, wherever its path sorts, over more
       cursor = next.structuredContent!.nextCursor as string;
     }
     assert.equal(paged.slice(0, 7), places(found));
+    // The CLI's `search --rank` prints the same order (the index the server built, read by another process).
+    const cli = await runCli(['search', '--rank', 'NewReader', root, '--limit', '7'], '', { SEXTANT_HOME: f.home });
+    assert.is(cli.code, 0, cli.stderr);
+    assert.equal(cli.stdout.trim().split('\n').map((line) => line.split(':').slice(0, 2).join(':')), places(found));
+    assert.match(cli.stderr, `the first 7 of ${RANKING_POOL + 6} ranked matches`);
     // Narrowed by a path glob, the definitions outside it are not seeded.
     const narrowed = await call(f.client, 'search_code', { query: 'NewReader', path: 'zz/strings/**' });
     assert.equal(places(narrowed), ['zz/strings/reader.go:4', 'zz/strings/reader.go:3', 'zz/strings/reader_test.go:4', 'zz/strings/reader_test.go:3']);
@@ -117,6 +125,13 @@ test('signals: exact case over a case-insensitive match, exported over private, 
     // Case-sensitive: only the exact name is a definition of it.
     const sensitive = await call(f.client, 'search_code', { query: 'Fetch', case_sensitive: true, limit: 20 });
     assert.not.ok(places(sensitive).includes('pkg/private.go:3'));
+    // get_code_context orders its definitions the same way: source before tests and test data.
+    const context = await call(f.client, 'get_code_context', { query: 'Fetch', max_tokens: 2000 });
+    const items = (context.structuredContent!.context_items as Json[]).map((item) => String(item.path));
+    const lastSource = Math.max(...items.map((path, index) => (/testdata\/|_test\.go$/.test(path) ? -1 : index)));
+    const firstLow = items.findIndex((path) => /testdata\/|_test\.go$/.test(path));
+    assert.ok(firstLow < 0 || firstLow > lastSource, items.join(', '));
+    assert.ok(items.includes('pkg/testdata/sample.go') && items.includes('pkg/fetch_test.go'), items.join(', '));
   } finally {
     await f.close();
   }

@@ -158,8 +158,9 @@ export async function syncCommand(path: string, output: Output): Promise<number>
   return 0;
 }
 
-export async function searchCommand(path: string, query: SearchQuery & { json?: boolean }, output: Output): Promise<number> {
-  const { json, ...search } = query;
+export async function searchCommand(path: string, query: SearchQuery & { json?: boolean; rank?: boolean }, output: Output): Promise<number> {
+  const { json, rank, ...search } = query;
+  let rankedPool = 0;
   // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
   const { root, sub } = projectOf(path);
   if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
@@ -196,7 +197,15 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     if (unsearched) {
       output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
     }
-    result = searchOnce(reader, search, json ? undefined : print);
+    if (rank) {
+      // search_code's order (tools/ranking.ts): the pool it ranks, the definitions of the name, then the first --limit shown.
+      const { rankedSearch, RANKED_POOL: pool } = await import('../tools/ranked-search.js');
+      rankedPool = pool;
+      const ranked = rankedSearch(root, reader, search, search.limit ?? 100);
+      result = ranked;
+      if (!json) print(ranked.matches);
+      if (!json && ranked.ranked > ranked.matches.length) output.err(`(the first ${ranked.matches.length} of ${ranked.ranked} ranked matches; raise --limit for more)\n`);
+    } else result = searchOnce(reader, search, json ? undefined : print);
   } finally {
     reader.close();
     // What was found before a failure (a budget spent, say) is still shown, then the error.
@@ -207,7 +216,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
     return result.matches.length > 0 ? 0 : 1;
   }
-  if (result.truncated) output.err(`(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
+  if (result.truncated) output.err(rank ? `(ranked the first ${rankedPool} matches in path order and the definitions of the name; narrow the query or the path)\n` : `(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
   // Like grep and rg: exit 1 when nothing matched.
   return result.matches.length > 0 ? 0 : 1;
 }

@@ -168,6 +168,7 @@ export async function main(argv: string[]): Promise<void> {
           .option('lang', { type: 'string', describe: 'Only files of this language' })
           .option('limit', { type: 'string', default: '100', coerce: count('limit', 1) })
           .option('context', { type: 'string', default: '0', describe: 'Lines of context around each match', coerce: count('context', 0) })
+          .option('rank', { type: 'boolean', default: false, describe: "search_code's order (definitions first, tests and vendored code last) instead of path order; not streamed" })
           .option('json', { type: 'boolean', default: false }),
       async (args) => {
         if (args.query === '') throw new UsageError('the query is empty: give the text (or, with --regex, the pattern) to search for');
@@ -178,6 +179,7 @@ export async function main(argv: string[]): Promise<void> {
           limit: args.limit,
           context: args.context,
           json: args.json,
+          rank: args.rank,
         };
         if (args['path-glob']) query.path = args['path-glob'];
         if (args.lang) query.language = args.lang;

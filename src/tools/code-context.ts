@@ -11,13 +11,18 @@ import type { ToolDefinition } from '../mcp/tools.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
+import { lowValuePath } from './path-signals.js';
 import { projectTool } from './project-tool.js';
+import { rankMatches } from './ranking.js';
 import { requireSymbols } from './symbol-tools.js';
 
 export const DEFAULT_CONTEXT_TOKENS = 4_000;
 /** The most a caller may ask for: the output budget, less room for the structure around the code. */
 export const MAX_CONTEXT_TOKENS = Math.floor(MAX_OUTPUT_CHARS / 4 / 2) - 500;
 const BREADTH_LINES = 12;
+/** Text matches of a term gathered, then ranked: the first TEXT_MENTIONS name definitions that mention it. */
+const TEXT_POOL = 300;
+const TEXT_MENTIONS = 60;
 const DEPTH_LINES = 200;
 const STOP_WORDS = new Set(['the', 'and', 'for', 'how', 'does', 'what', 'where', 'when', 'which', 'with', 'this', 'that', 'from', 'into', 'are', 'is', 'do', 'of', 'in', 'to', 'a', 'an', 'it', 'be', 'on', 'by', 'or', 'find', 'show', 'code', 'work', 'works', 'used', 'use']);
 
@@ -110,17 +115,18 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       for (const term of terms) {
         // By name: the definitions called like the term.
         for (const found of symbols.find(term, { limit: 25 })) consider(found, found.path, term, found.score);
-        // By text: the definitions whose code mentions it.
-        const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: 60 });
-        for (const hit of hits.matches) {
+        // By text: the definitions whose code mentions it, the mentions taken in search_code's order (ranking.ts), not path order.
+        const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: TEXT_POOL });
+        for (const { match: hit } of rankMatches(symbols, hits.matches, term, false, false).slice(0, TEXT_MENTIONS)) {
           if (!perFile.has(hit.path)) perFile.set(hit.path, symbols.symbolsIn(hit.path) ?? []);
           const symbol = enclosingSymbol(perFile.get(hit.path)!, hit.line);
           if (symbol) consider(symbol, hit.path, term, 15);
         }
       }
-      // More terms first, then better name matches; smaller definitions before huge ones at a tie.
+      // More terms first, then source before tests, test data, vendored and generated code (as
+      // search_code ranks), then better name matches; smaller definitions before huge ones at a tie.
       const ranked = [...candidates.values()].sort(
-        (a, b) => b.terms.size - a.terms.size || b.score - a.score || a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) || a.path.localeCompare(b.path),
+        (a, b) => b.terms.size - a.terms.size || Number(lowValuePath(a.path)) - Number(lowValuePath(b.path)) || b.score - a.score || a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) || a.path.localeCompare(b.path),
       );
       const items: Array<Record<string, unknown>> = [];
       let used = 0;

@@ -1,17 +1,14 @@
 /**
  * `search_code`: exact text and regex search over the project's index, ranked for a reader:
- * definitions of the name first (every one the symbol index has, not only those among the first
- * matches: search-seeds.ts), whole identifiers, exact case, exported definitions, source before
- * tests before test data, vendored and generated files, then the shallower path; each result with
- * the symbol that encloses it; pages through `nextCursor` over one stable ranked order.
+ * definitions of the name first (from the symbol index, not only those among the first matches:
+ * search-seeds.ts), then the signals of ranking.ts; each result with the symbol that encloses it;
+ * pages through `nextCursor` over one stable ranked order.
  */
 import { createHash } from 'node:crypto';
 import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from '../index/search-service.js';
 import { BadGlobError, workspaceGlob } from '../index/glob.js';
-import { detectLanguage, KNOWN_LANGUAGES } from '../index/languages.js';
+import { KNOWN_LANGUAGES } from '../index/languages.js';
 import { publicMatch, type Match, type SearchResult } from '../index/search.js';
-import type { BriefSymbol } from '../index/symbols/symbol-index.js';
-import type { SymbolInfo } from '../index/symbols/types.js';
 import { unsearchedFiles } from '../index/manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
@@ -19,7 +16,8 @@ import type { ProjectService } from '../workspace/projects.js';
 import { fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
-import { definitionMatches, withDefinitions } from './search-seeds.js';
+import { rankMatches, type Ranked } from './ranking.js';
+import { definitionMatches, MAX_SEEDED_DEFINITIONS, withDefinitions } from './search-seeds.js';
 
 export const DEFAULT_SEARCH_RESULTS = 20;
 export const MAX_SEARCH_RESULTS = 200;
@@ -27,50 +25,6 @@ export const MAX_CONTEXT_LINES = 10;
 /** Matches gathered and ranked per query; pages are cut from this pool. */
 export const RANKING_POOL = 1_000;
 
-
-/** Source over tests; tests over test data, fixtures, vendored and generated files. */
-const LOW_VALUE_PATHS: Array<[RegExp, number, string]> = [
-  [/(^|\/)(node_modules|vendor|third_party|external)\//, 50, 'vendored'],
-  [/(\.min\.(js|css)$|(^|\/)(dist|build|generated|gen)\/|\.generated\.|_pb2?\.|\.pb\.go$)/, 50, 'generated'],
-  [/(^|\/)(testdata|fixtures|__fixtures__|test-data)\//, 50, 'test data'],
-  [/((^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|_test\.go$|(^|\/)test_[^/]*\.py$)/, 30, 'test'],
-];
-
-/** Where the language says: a public (exported) definition, a private one, or nothing said. */
-function visibility(symbol: SymbolInfo, language: string | undefined): 'public' | 'private' | undefined {
-  const { name, signature } = symbol;
-  switch (language) {
-    case 'go':
-      return /^\p{Lu}/u.test(name) ? 'public' : 'private';
-    case 'python':
-      return name.startsWith('_') && !name.endsWith('__') ? 'private' : 'public';
-    case 'rust':
-      return /^\s*pub\b/.test(signature) ? 'public' : 'private';
-    case 'c':
-    case 'cpp':
-      return /^\s*static\b/.test(signature) ? 'private' : undefined;
-    case 'typescript':
-    case 'tsx':
-    case 'javascript':
-      return /^\s*export\b/.test(signature) ? 'public' : undefined;
-    case 'java':
-    case 'csharp':
-    case 'kotlin':
-    case 'scala':
-    case 'swift':
-    case 'php':
-      return /\b(private|protected|internal|fileprivate)\b/.test(signature) ? 'private' : /\bpublic\b/.test(signature) ? 'public' : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** At a tie, the shallower path, then the shorter. */
-function pathDepth(path: string): number {
-  let depth = 0;
-  for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) depth++;
-  return depth;
-}
 
 const MATCH_SCHEMA = {
   type: 'object',
@@ -95,20 +49,8 @@ const MATCH_SCHEMA = {
   additionalProperties: false,
 };
 
-interface Ranked {
-  match: Match;
-  score: number;
-  order: number;
-  result: Record<string, unknown>;
-  depth?: number;
-}
 
-/**
- * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
- * ever and this is the server's main thread. Every signal comes from the search worker's own
- * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
- * plain string comparison.
- */
+
 /** The project's symbols where they exist: a search never fails for want of them. */
 function symbolsOf(project: Project): ProjectSymbols | undefined {
   try {
@@ -116,108 +58,6 @@ function symbolsOf(project: Project): ProjectSymbols | undefined {
   } catch {
     return undefined;
   }
-}
-
-function rank(project: Project, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
-  const loaded = symbolsOf(project);
-  // Per file, its definitions' rows and lines, read from the records without decoding a string:
-  // a match needs only the definitions on its line and the one enclosing it, decoded once each.
-  const perFile = new Map<string, { place: BriefSymbol | undefined; lines: Int32Array }>();
-  const decoded = new Map<string, SymbolInfo>();
-  const rowsOf = (path: string): { place: BriefSymbol | undefined; lines: Int32Array } => {
-    let known = perFile.get(path);
-    if (!known) {
-      const triples: number[] = [];
-      let place: BriefSymbol | undefined;
-      loaded?.visitBriefs(path, (brief) => {
-        place ??= { ...brief };
-        triples.push(brief.row, brief.line, brief.endLine);
-      });
-      known = { place, lines: Int32Array.from(triples) };
-      perFile.set(path, known);
-    }
-    return known;
-  };
-  const symbolAt = (path: string, place: BriefSymbol, row: number): SymbolInfo => {
-    const key = `${path}\0${row}`;
-    let symbol = decoded.get(key);
-    if (!symbol) {
-      symbol = loaded!.symbolOf({ ...place, row });
-      decoded.set(key, symbol);
-    }
-    return symbol;
-  };
-  const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
-  const needle = fold(query);
-  return matches.map((match, order) => {
-    const result = { ...publicMatch(match) } as Record<string, unknown>;
-    const notes: string[] = [];
-    let score = 0;
-    const { place, lines } = rowsOf(match.path);
-    // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
-    const target = regex ? (match.matched ?? '') : needle;
-    const named = (symbol: SymbolInfo): number => {
-      const name = regex ? symbol.name : fold(symbol.name);
-      if (target === '') return 0;
-      if (regex) return name === target ? 100 : 0;
-      return name === target ? 100 : name.includes(target) ? 30 : 0;
-    };
-    let defined: { symbol: SymbolInfo; weight: number } | undefined;
-    // The innermost definition around the line: the first of the shortest spans, in source order.
-    let enclosingRow = -1;
-    let enclosingSpan = Infinity;
-    for (let at = 0; at < lines.length; at += 3) {
-      const row = lines[at]!;
-      const line = lines[at + 1]!;
-      const endLine = lines[at + 2]!;
-      if (line === match.line) {
-        const symbol = symbolAt(match.path, place!, row);
-        const weight = named(symbol);
-        if (!defined || weight > defined.weight) defined = { symbol, weight };
-      }
-      if (line <= match.line && endLine >= match.line && endLine - line < enclosingSpan) {
-        enclosingRow = row;
-        enclosingSpan = endLine - line;
-      }
-    }
-    if (defined && defined.weight > 0) {
-      score += defined.weight;
-      if (defined.weight === 100) result.definition = true;
-      notes.push(`defines ${defined.symbol.kind} ${defined.symbol.qualifiedName}`);
-      const seen = visibility(defined.symbol, detectLanguage(match.path));
-      if (seen) {
-        score += seen === 'public' ? 10 : -10;
-        notes.push(seen === 'public' ? 'exported' : 'private');
-      }
-    }
-    if (!regex && match.word) {
-      score += 50;
-      notes.push('whole identifier');
-    }
-    // Written as searched, where the search ignored case.
-    // Worth more than the swing between exported and private (±10): case comes first.
-    if (!regex && !caseSensitive && match.text.startsWith(query, match.column - 1)) {
-      score += 25;
-      notes.push('exact case');
-    }
-    let lowValue = false;
-    for (const [pattern, penalty, why] of LOW_VALUE_PATHS) {
-      if (pattern.test(match.path)) {
-        score -= penalty;
-        notes.push(`${why} path`);
-        lowValue = true;
-      }
-    }
-    // A file that says it is generated, where its path did not already say so.
-    if (match.generated && !lowValue) {
-      score -= 50;
-      notes.push('generated file');
-    }
-    const enclosing = enclosingRow >= 0 ? symbolAt(match.path, place!, enclosingRow) : undefined;
-    if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
-    if (notes.length > 0) result.rank_notes = notes;
-    return { match, score, order, result, depth: pathDepth(match.path) };
-  }).sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order);
 }
 
 function fingerprint(args: Record<string, unknown>): string {
@@ -242,7 +82,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
     title: 'Search code',
     description:
       'Searches the project for a literal string (case-insensitive unless case_sensitive) or a JavaScript regular expression (regex: true). ' +
-      'Results are ranked: every definition of the name searched for first, wherever it lives, then whole-identifier matches; exact case, exported definitions and source files before the rest; ' +
+      'Results are ranked: the definitions of the name searched for first, wherever they live, then whole-identifier matches; exact case, exported definitions and source files before the rest; ' +
       'tests, then test data, vendored and generated files last; each has path, line, column, ' +
       'the line text, the enclosing symbol, and optional context lines. Filter with a path glob (e.g. "src/**/*.ts") or a language. ' +
       `Returns at most limit results (default ${DEFAULT_SEARCH_RESULTS}, max ${MAX_SEARCH_RESULTS}); pass nextCursor back as cursor for more.`,
@@ -266,7 +106,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       properties: {
         ...STATUS_PROPERTIES,
         results: { type: 'array', items: MATCH_SCHEMA },
-        total_matches: { type: 'integer', minimum: 0, description: `Matches ranked: at most ${RANKING_POOL} text matches, and every definition of the name searched for` },
+        total_matches: { type: 'integer', minimum: 0, description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for` },
         nextCursor: { type: 'string' },
         note: { type: 'string' },
         unsearched_files: {
@@ -327,9 +167,9 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       // Every definition of the name is a candidate, wherever its path sorts; text matches fill in after them.
       const seeds = direct || query.regex ? [] : definitionMatches(project.root, symbolsOf(project), query);
       const pool = withDefinitions(seeds, result.matches);
-      const ranked = direct ? pool.map((match, order) => ({ match, score: 0, order, result: { ...publicMatch(match) } as Record<string, unknown> })) : rank(project, pool, query.pattern, query.regex, query.caseSensitive);
-      const page = ranked.slice(offset, offset + limit);
-      const lineOf = (item: Ranked): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
+      const ranked = direct ? pool.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })) : rankMatches(symbolsOf(project), pool, query.pattern, query.regex, query.caseSensitive);
+      const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: item.describe() }));
+      const lineOf = (item: { match: Match }): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
       const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + lineOf(item).length + 1);
       const shown = page.slice(0, fits);
       const next = offset + shown.length;
@@ -339,7 +179,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
       if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
-        notes.push(`More than ${RANKING_POOL} matches: the first ${RANKING_POOL} text matches (in path order)${seeds.length > 0 ? ` and every definition of the name (${seeds.length})` : ''} were ranked; narrow the query or the path.`);
+        notes.push(`More than ${RANKING_POOL} matches: the first ${RANKING_POOL} text matches (in path order)${seeds.length > 0 ? ` and the definitions of the name (${seeds.length}${seeds.length === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`);
       }
       const unsearched = manifest ? unsearchedFiles(manifest) : undefined;
       if (unsearched) {

@@ -11,6 +11,7 @@ import { detectLanguage } from '../index/languages.js';
 import { readTextOnce } from '../index/read-text.js';
 import { saysGenerated, type Match } from '../index/search.js';
 import type { ProjectSymbols } from '../workspace/project.js';
+import { lowValuePath, pathDepth } from './path-signals.js';
 
 export interface SeedQuery {
   pattern: string;
@@ -24,14 +25,26 @@ export interface SeedQuery {
 /** A name a literal search may define: one identifier, as the symbol index stores names. */
 const NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
-/** Most definitions of one name that join a search (the text matches are capped the same way). */
-export const MAX_SEEDED_DEFINITIONS = 1_000;
+/** Lines below a definition's first one where its name may still be (C's return type on a line of its own). */
+export const HEADER_LINES = 2;
+
+/**
+ * Most definitions of one name that join a search: each costs a file read. A name defined more
+ * often (`main`: 843 in Linux) gives the ones a reader would look at first: written as searched,
+ * in source, shallower, shorter paths (seedPreference).
+ */
+export const MAX_SEEDED_DEFINITIONS = 100;
+
+/** Lower first: the exact case, then source over tests and the like, then the shallower and shorter path. */
+function seedPreference(query: string): (path: string, name: string) => number {
+  return (path, name) => (name === query ? 0 : 1_000_000) + (lowValuePath(path) ? 100_000 : 0) + pathDepth(path) * 1_000 + Math.min(path.length, 999);
+}
 
 export function definitionMatches(root: string, symbols: ProjectSymbols | undefined, query: SeedQuery): Match[] {
   if (!symbols || !NAME.test(query.pattern)) return [];
   const pathFilter = query.path ? globToRegExp(query.path) : undefined;
   const found = symbols
-    .definitionsNamed(query.pattern, query.caseSensitive, MAX_SEEDED_DEFINITIONS)
+    .definitionsNamed(query.pattern, query.caseSensitive, MAX_SEEDED_DEFINITIONS, seedPreference(query.pattern))
     .filter(({ path }) => (!pathFilter || pathFilter.test(path)) && (!query.language || detectLanguage(path) === query.language));
   const matches: Match[] = [];
   let lines: string[] | undefined;
@@ -47,25 +60,38 @@ export function definitionMatches(root: string, symbols: ProjectSymbols | undefi
       // A final newline ends the last line; it does not start another.
       if (lines?.at(-1) === '') lines.pop();
     }
-    const raw = lines?.[symbol.line - 1];
-    if (raw === undefined) continue;
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    // The name's place on its line: from the definition's start on (`func (r *Reader) Read`), else anywhere.
-    const haystack = query.caseSensitive ? text : text.toLowerCase();
-    const needle = query.caseSensitive ? symbol.name : symbol.name.toLowerCase();
-    let at = haystack.indexOf(needle, Math.max(0, symbol.column - 1));
-    if (at < 0) at = haystack.indexOf(needle);
-    if (at < 0) continue; // the name is not on the line (a definition spelled across lines): no line to show
-    const match: Match = { path, line: symbol.line, column: at + 1, text, length: symbol.name.length, word: true };
+    const place = nameLine(lines, symbol, query.caseSensitive);
+    if (!place) continue; // gone from where it was indexed: the text search will not find it there either
+    const match: Match = { path, line: place.index + 1, column: place.at + 1, text: place.text, length: symbol.name.length, word: true };
     if (generated) match.generated = true;
     if (query.context > 0) {
-      const index = symbol.line - 1;
+      const index = place.index;
       match.before = lines!.slice(Math.max(0, index - query.context), index).map((line) => line.replace(/\r$/, ''));
       match.after = lines!.slice(index + 1, index + 1 + query.context).map((line) => line.replace(/\r$/, ''));
     }
     matches.push(match);
   }
   return matches;
+}
+
+/**
+ * Where a definition's name is: on its first line, from the definition's start on (`func (r
+ * *Reader) Read`), else anywhere on it, else on one of the next HEADER_LINES lines (`static
+ * inline int` / `name(…)` in C). The line's index, its text, and the name's offset in it.
+ */
+function nameLine(lines: string[] | undefined, symbol: { name: string; line: number; column: number; endLine: number }, caseSensitive: boolean): { index: number; text: string; at: number } | undefined {
+  const needle = caseSensitive ? symbol.name : symbol.name.toLowerCase();
+  const last = Math.min(symbol.line - 1 + HEADER_LINES, symbol.endLine - 1);
+  for (let index = symbol.line - 1; index <= last; index++) {
+    const raw = lines?.[index];
+    if (raw === undefined) return undefined;
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const haystack = caseSensitive ? text : text.toLowerCase();
+    let at = index === symbol.line - 1 ? haystack.indexOf(needle, Math.max(0, symbol.column - 1)) : -1;
+    if (at < 0) at = haystack.indexOf(needle);
+    if (at >= 0) return { index, text, at };
+  }
+  return undefined;
 }
 
 /**

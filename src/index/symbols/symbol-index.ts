@@ -202,12 +202,13 @@ export class SymbolIndex {
   }
 
   /**
-   * Definitions whose name is `name` (any case unless `caseSensitive`; qualified names aside), in
-   * (path, line) order, at most `limit`: what search_code ranks beside its text matches.
+   * Definitions whose name is `name` (any case unless `caseSensitive`; qualified names aside), at
+   * most `limit`: the first by `prefer` (lower first: given each one's path and name as written),
+   * then in (path, line) order. What search_code ranks beside its text matches.
    */
-  definitionsNamed(name: string, caseSensitive: boolean, limit: number): Array<{ symbol: SymbolInfo; path: string }> {
+  definitionsNamed(name: string, caseSensitive: boolean, limit: number, prefer: (path: string, name: string) => number = () => 0): Array<{ symbol: SymbolInfo; path: string }> {
     // Placed first, decoded only once the limit has chosen them (a common name has thousands).
-    const found: Array<{ index: number; row: number; file: number; path: string; line: number }> = [];
+    const found: Array<{ index: number; row: number; file: number; path: string; line: number; preference: number }> = [];
     const folded = name.toLowerCase();
     this.#segments.forEach((segment, index) => {
       for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry) === folded; entry++) {
@@ -216,11 +217,13 @@ export class SymbolIndex {
         for (let at = rowStart; at < rowStart + rowCount; at++) {
           const row = segment.nameRow(at);
           const file = segment.symbolFile(row);
-          if (this.#live(index, file)) found.push({ index, row, file, path: segment.path(file), line: segment.symbolField(row, 3) });
+          if (!this.#live(index, file)) continue;
+          const path = segment.path(file);
+          found.push({ index, row, file, path, line: segment.symbolField(row, 3), preference: prefer(path, entryName) });
         }
       }
     });
-    found.sort((a, b) => compareKeys(a.path, b.path) || a.line - b.line);
+    found.sort((a, b) => a.preference - b.preference || compareKeys(a.path, b.path) || a.line - b.line);
     return found.slice(0, limit).map((c) => ({ symbol: this.#segments[c.index]!.symbol(c.row, c.file), path: c.path }));
   }
 

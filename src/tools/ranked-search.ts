@@ -1,0 +1,34 @@
+/**
+ * One search in search_code's order, for the CLI's `search --rank`: the same pool (the first
+ * RANKING_POOL text matches, and the definitions of the name from the symbol index), the same
+ * ranking (ranking.ts), the first `limit` kept. What a user sees at the shell is what an agent sees.
+ */
+import type { IndexReader, Match, SearchQuery, SearchResult } from '../index/search.js';
+import { searchOnce } from '../index/one-shot-search.js';
+import { IndexStore } from '../index/store.js';
+import { SymbolIndex } from '../index/symbols/symbol-index.js';
+import { rankMatches } from './ranking.js';
+import { RANKING_POOL } from './search-code.js';
+import { definitionMatches, withDefinitions } from './search-seeds.js';
+
+/** How many text matches are ranked (search_code's pool). */
+export const RANKED_POOL = RANKING_POOL;
+
+/** The first `limit` of the ranked pool; `ranked`: how many the pool held. */
+export function rankedSearch(root: string, reader: IndexReader, query: SearchQuery, limit: number): SearchResult & { ranked: number } {
+  let symbols: SymbolIndex | undefined;
+  try {
+    symbols = SymbolIndex.open(new IndexStore(root));
+  } catch {
+    symbols = undefined; // no symbols (yet): ranked by text alone, as search_code does
+  }
+  try {
+    const result = searchOnce(reader, { ...query, limit: RANKING_POOL });
+    const seeds = query.regex ? [] : definitionMatches(root, symbols, { pattern: query.pattern, caseSensitive: query.caseSensitive === true, context: query.context ?? 0, ...(query.path ? { path: query.path } : {}), ...(query.language ? { language: query.language } : {}) });
+    const ranked = rankMatches(symbols, withDefinitions(seeds, result.matches), query.pattern, query.regex === true, query.caseSensitive === true);
+    const matches: Match[] = ranked.slice(0, limit).map((item) => item.match);
+    return { ...result, matches, ranked: ranked.length };
+  } finally {
+    symbols?.close();
+  }
+}

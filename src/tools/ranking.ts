@@ -1,0 +1,166 @@
+/**
+ * The order search results are read in: search_code's, get_code_context's when it looks for the
+ * definitions whose code mentions a term, and the CLI's with `search --rank`, so that what a user
+ * sees at the shell is what an agent sees. The signals are listed in the README ("How
+ * `search_code` ranks").
+ */
+import { detectLanguage } from '../index/languages.js';
+import { publicMatch, type Match } from '../index/search.js';
+import type { BriefSymbol } from '../index/symbols/symbol-index.js';
+import type { SymbolInfo } from '../index/symbols/types.js';
+import type { ProjectSymbols } from '../workspace/project.js';
+import { LOW_VALUE_PATHS, pathDepth } from './path-signals.js';
+import { HEADER_LINES } from './search-seeds.js';
+
+export interface Ranked {
+  match: Match;
+  score: number;
+  order: number;
+  depth: number;
+  /** What a result shows, made only for the results shown: a page of a pool of a thousand or more. */
+  describe(): Record<string, unknown>;
+}
+
+/** Where the language says: a public (exported) definition, a private one, or nothing said. */
+function visibility(symbol: SymbolInfo, language: string | undefined): 'public' | 'private' | undefined {
+  const { name, signature } = symbol;
+  switch (language) {
+    case 'go':
+      return /^\p{Lu}/u.test(name) ? 'public' : 'private';
+    case 'python':
+      return name.startsWith('_') && !name.endsWith('__') ? 'private' : 'public';
+    case 'rust':
+      return /^\s*pub\b/.test(signature) ? 'public' : 'private';
+    case 'c':
+    case 'cpp':
+      return /^\s*static\b/.test(signature) ? 'private' : undefined;
+    case 'typescript':
+    case 'tsx':
+    case 'javascript':
+      return /^\s*export\b/.test(signature) ? 'public' : undefined;
+    case 'java':
+    case 'csharp':
+    case 'kotlin':
+    case 'scala':
+    case 'swift':
+    case 'php':
+      return /\b(private|protected|internal|fileprivate)\b/.test(signature) ? 'private' : /\bpublic\b/.test(signature) ? 'public' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
+ * ever and this is the server's main thread. Every signal comes from the search worker's own
+ * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
+ * plain string comparison.
+ */
+export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
+  // Per file, its definitions' rows and lines, read from the records without decoding a string:
+  // a match needs only the definitions on its line and the one enclosing it, decoded once each.
+  const perFile = new Map<string, { place: BriefSymbol | undefined; lines: Int32Array }>();
+  const decoded = new Map<string, SymbolInfo>();
+  const rowsOf = (path: string): { place: BriefSymbol | undefined; lines: Int32Array } => {
+    let known = perFile.get(path);
+    if (!known) {
+      const triples: number[] = [];
+      let place: BriefSymbol | undefined;
+      loaded?.visitBriefs(path, (brief) => {
+        place ??= { ...brief };
+        triples.push(brief.row, brief.line, brief.endLine);
+      });
+      known = { place, lines: Int32Array.from(triples) };
+      perFile.set(path, known);
+    }
+    return known;
+  };
+  const symbolAt = (path: string, place: BriefSymbol, row: number): SymbolInfo => {
+    const key = `${path}\0${row}`;
+    let symbol = decoded.get(key);
+    if (!symbol) {
+      symbol = loaded!.symbolOf({ ...place, row });
+      decoded.set(key, symbol);
+    }
+    return symbol;
+  };
+  const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
+  const needle = fold(query);
+  return matches.map((match, order): Ranked => {
+    const notes: string[] = [];
+    let score = 0;
+    const { place, lines } = rowsOf(match.path);
+    // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
+    const target = regex ? (match.matched ?? '') : needle;
+    const named = (symbol: SymbolInfo): number => {
+      const name = regex ? symbol.name : fold(symbol.name);
+      if (target === '') return 0;
+      if (regex) return name === target ? 100 : 0;
+      return name === target ? 100 : name.includes(target) ? 30 : 0;
+    };
+    let defined: { symbol: SymbolInfo; weight: number } | undefined;
+    // The innermost definition around the line: the first of the shortest spans, in source order.
+    let enclosingRow = -1;
+    let enclosingSpan = Infinity;
+    for (let at = 0; at < lines.length; at += 3) {
+      const row = lines[at]!;
+      const line = lines[at + 1]!;
+      const endLine = lines[at + 2]!;
+      // A definition's name may sit a line or two below where it starts (`static inline int` / `name(…)`).
+      const header = line < match.line && match.line - line <= HEADER_LINES && endLine >= match.line;
+      if (line === match.line || header) {
+        const symbol = symbolAt(match.path, place!, row);
+        let weight = named(symbol);
+        // Below the first line, only the name itself, where the match is, defines it.
+        if (header && (weight !== 100 || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name))) weight = 0;
+        if (!defined || weight > defined.weight) defined = { symbol, weight };
+      }
+      if (line <= match.line && endLine >= match.line && endLine - line < enclosingSpan) {
+        enclosingRow = row;
+        enclosingSpan = endLine - line;
+      }
+    }
+    const definition = defined !== undefined && defined.weight === 100;
+    if (defined && defined.weight > 0) {
+      score += defined.weight;
+      notes.push(`defines ${defined.symbol.kind} ${defined.symbol.qualifiedName}`);
+      const seen = visibility(defined.symbol, detectLanguage(match.path));
+      if (seen) {
+        score += seen === 'public' ? 10 : -10;
+        notes.push(seen === 'public' ? 'exported' : 'private');
+      }
+    }
+    if (!regex && match.word) {
+      score += 50;
+      notes.push('whole identifier');
+    }
+    // Written as searched, where the search ignored case.
+    // Worth more than the swing between exported and private (±10): case comes first.
+    if (!regex && !caseSensitive && match.text.startsWith(query, match.column - 1)) {
+      score += 25;
+      notes.push('exact case');
+    }
+    let lowValue = false;
+    for (const [pattern, penalty, why] of LOW_VALUE_PATHS) {
+      if (pattern.test(match.path)) {
+        score -= penalty;
+        notes.push(`${why} path`);
+        lowValue = true;
+      }
+    }
+    // A file that says it is generated, where its path did not already say so.
+    if (match.generated && !lowValue) {
+      score -= 50;
+      notes.push('generated file');
+    }
+    const describe = (): Record<string, unknown> => {
+      const result = publicMatch(match) as unknown as Record<string, unknown>;
+      if (definition) result.definition = true;
+      const enclosing = enclosingRow >= 0 ? symbolAt(match.path, place!, enclosingRow) : undefined;
+      if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
+      if (notes.length > 0) result.rank_notes = notes;
+      return result;
+    };
+    return { match, score, order, depth: pathDepth(match.path), describe };
+  }).sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order);
+}
