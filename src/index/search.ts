@@ -12,6 +12,7 @@ import type { TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
 import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
+import type { SymbolInfo } from './symbols/types.js';
 
 export { compileMatcher, matchText, MAX_MATCH_TEXT, MAX_MATCHED_TEXT, type CompiledQuery, type LineMatcher, type Seeker } from './matcher.js';
 
@@ -66,11 +67,13 @@ export interface Match {
   matched?: string;
   /** The file says it is generated in its first lines (`Code generated … DO NOT EDIT`, `@generated`). */
   generated?: boolean;
+  /** The definition this match is the name of, when it came from the symbol index (search_code's seeds). */
+  defines?: SymbolInfo;
 }
 
 /** A match without the worker's ranking signals: what the CLI and the tools show. */
 export function publicMatch(match: Match): Match {
-  const { length: _length, word: _word, matched: _matched, generated: _generated, ...shown } = match;
+  const { length: _length, word: _word, matched: _matched, generated: _generated, defines: _defines, ...shown } = match;
   return shown;
 }
 

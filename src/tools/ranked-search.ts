@@ -9,7 +9,7 @@ import { IndexStore } from '../index/store.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import { rankMatches } from './ranking.js';
 import { RANKING_POOL } from './search-code.js';
-import { definitionMatches, withDefinitions } from './search-seeds.js';
+import { definitionMatches, seedsComplete, withDefinitions } from './search-seeds.js';
 
 /** How many text matches are ranked (search_code's pool). */
 export const RANKED_POOL = RANKING_POOL;
@@ -24,8 +24,9 @@ export function rankedSearch(root: string, reader: IndexReader, query: SearchQue
   }
   try {
     const result = searchOnce(reader, { ...query, limit: RANKING_POOL });
-    const seeds = query.regex ? [] : definitionMatches(root, symbols, { pattern: query.pattern, caseSensitive: query.caseSensitive === true, context: query.context ?? 0, ...(query.path ? { path: query.path } : {}), ...(query.language ? { language: query.language } : {}) });
-    const ranked = rankMatches(symbols, withDefinitions(seeds, result.matches), query.pattern, query.regex === true, query.caseSensitive === true);
+    const seedQuery = { pattern: query.pattern, caseSensitive: query.caseSensitive === true, context: query.context ?? 0, ...(query.path ? { path: query.path } : {}), ...(query.language ? { language: query.language } : {}) };
+    const seeds = query.regex ? [] : definitionMatches(root, symbols, seedQuery);
+    const ranked = rankMatches(symbols, withDefinitions(seeds, result.matches), query.pattern, query.regex === true, query.caseSensitive === true, symbols !== undefined && !query.regex && seedsComplete(seedQuery, seeds));
     const matches: Match[] = ranked.slice(0, limit).map((item) => item.match);
     return { ...result, matches, ranked: ranked.length };
   } finally {

@@ -56,7 +56,12 @@ function visibility(symbol: SymbolInfo, language: string | undefined): 'public' 
  * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
  * plain string comparison.
  */
-export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[], query: string, regex: boolean, caseSensitive: boolean): Ranked[] {
+/**
+ * `definitionsKnown`: every definition named exactly like the query is among the matches, carrying
+ * it (`defines`: search-seeds.ts). A whole-identifier match without one is then a use, and its file's
+ * symbols need not be read to tell (only a longer name can contain the query: a match inside a word).
+ */
+export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[], query: string, regex: boolean, caseSensitive: boolean, definitionsKnown = false): Ranked[] {
   // Per file, its definitions' rows and lines, read from the records without decoding a string:
   // a match needs only the definitions on its line and the one enclosing it, decoded once each.
   const perFile = new Map<string, { place: BriefSymbol | undefined; lines: Int32Array }>();
@@ -86,10 +91,24 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
   };
   const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
   const needle = fold(query);
+  /** The innermost definition around a line: the first of the shortest spans, in source order. */
+  const enclosingOf = (path: string, lineNumber: number): SymbolInfo | undefined => {
+    const { place, lines } = rowsOf(path);
+    let enclosingRow = -1;
+    let enclosingSpan = Infinity;
+    for (let at = 0; at < lines.length; at += 3) {
+      const line = lines[at + 1]!;
+      const endLine = lines[at + 2]!;
+      if (line <= lineNumber && endLine >= lineNumber && endLine - line < enclosingSpan) {
+        enclosingRow = lines[at]!;
+        enclosingSpan = endLine - line;
+      }
+    }
+    return enclosingRow >= 0 ? symbolAt(path, place!, enclosingRow) : undefined;
+  };
   return matches.map((match, order): Ranked => {
     const notes: string[] = [];
     let score = 0;
-    const { place, lines } = rowsOf(match.path);
     // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
     const target = regex ? (match.matched ?? '') : needle;
     const named = (symbol: SymbolInfo): number => {
@@ -98,26 +117,20 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
       if (regex) return name === target ? 100 : 0;
       return name === target ? 100 : name.includes(target) ? 30 : 0;
     };
-    let defined: { symbol: SymbolInfo; weight: number } | undefined;
-    // The innermost definition around the line: the first of the shortest spans, in source order.
-    let enclosingRow = -1;
-    let enclosingSpan = Infinity;
-    for (let at = 0; at < lines.length; at += 3) {
-      const row = lines[at]!;
-      const line = lines[at + 1]!;
-      const endLine = lines[at + 2]!;
-      // A definition's name may sit a line or two below where it starts (`static inline int` / `name(…)`).
-      const header = line < match.line && match.line - line <= HEADER_LINES && endLine >= match.line;
-      if (line === match.line || header) {
-        const symbol = symbolAt(match.path, place!, row);
+    let defined: { symbol: SymbolInfo; weight: number } | undefined = match.defines ? { symbol: match.defines, weight: named(match.defines) } : undefined;
+    if (!defined && !(definitionsKnown && !regex && match.word)) {
+      const { place, lines } = rowsOf(match.path);
+      for (let at = 0; at < lines.length; at += 3) {
+        const line = lines[at + 1]!;
+        const endLine = lines[at + 2]!;
+        // A definition's name may sit a line or two below where it starts (`static inline int` / `name(…)`).
+        const header = line < match.line && match.line - line <= HEADER_LINES && endLine >= match.line;
+        if (line !== match.line && !header) continue;
+        const symbol = symbolAt(match.path, place!, lines[at]!);
         let weight = named(symbol);
         // Below the first line, only the name itself, where the match is, defines it.
         if (header && (weight !== 100 || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name))) weight = 0;
         if (!defined || weight > defined.weight) defined = { symbol, weight };
-      }
-      if (line <= match.line && endLine >= match.line && endLine - line < enclosingSpan) {
-        enclosingRow = row;
-        enclosingSpan = endLine - line;
       }
     }
     const definition = defined !== undefined && defined.weight === 100;
@@ -156,7 +169,7 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
     const describe = (): Record<string, unknown> => {
       const result = publicMatch(match) as unknown as Record<string, unknown>;
       if (definition) result.definition = true;
-      const enclosing = enclosingRow >= 0 ? symbolAt(match.path, place!, enclosingRow) : undefined;
+      const enclosing = enclosingOf(match.path, match.line);
       if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
       if (notes.length > 0) result.rank_notes = notes;
       return result;

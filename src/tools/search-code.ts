@@ -17,7 +17,7 @@ import { fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQ
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 import { rankMatches, type Ranked } from './ranking.js';
-import { definitionMatches, MAX_SEEDED_DEFINITIONS, withDefinitions } from './search-seeds.js';
+import { definitionMatches, MAX_SEEDED_DEFINITIONS, seedsComplete, withDefinitions } from './search-seeds.js';
 
 export const DEFAULT_SEARCH_RESULTS = 20;
 export const MAX_SEARCH_RESULTS = 200;
@@ -167,7 +167,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       // Every definition of the name is a candidate, wherever its path sorts; text matches fill in after them.
       const seeds = direct || query.regex ? [] : definitionMatches(project.root, symbolsOf(project), query);
       const pool = withDefinitions(seeds, result.matches);
-      const ranked = direct ? pool.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })) : rankMatches(symbolsOf(project), pool, query.pattern, query.regex, query.caseSensitive);
+      const ranked = direct ? pool.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })) : rankMatches(symbolsOf(project), pool, query.pattern, query.regex, query.caseSensitive, !direct && !query.regex && seedsComplete(query, seeds));
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: item.describe() }));
       const lineOf = (item: { match: Match }): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
       const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + lineOf(item).length + 1);

@@ -33,7 +33,7 @@ export const HEADER_LINES = 2;
  * often (`main`: 843 in Linux) gives the ones a reader would look at first: written as searched,
  * in source, shallower, shorter paths (seedPreference).
  */
-export const MAX_SEEDED_DEFINITIONS = 100;
+export const MAX_SEEDED_DEFINITIONS = 50;
 
 /** Lower first: the exact case, then source over tests and the like, then the shallower and shorter path. */
 function seedPreference(query: string): (path: string, name: string) => number {
@@ -62,7 +62,7 @@ export function definitionMatches(root: string, symbols: ProjectSymbols | undefi
     }
     const place = nameLine(lines, symbol, query.caseSensitive);
     if (!place) continue; // gone from where it was indexed: the text search will not find it there either
-    const match: Match = { path, line: place.index + 1, column: place.at + 1, text: place.text, length: symbol.name.length, word: true };
+    const match: Match = { path, line: place.index + 1, column: place.at + 1, text: place.text, length: symbol.name.length, word: true, defines: symbol };
     if (generated) match.generated = true;
     if (query.context > 0) {
       const index = place.index;
@@ -92,6 +92,14 @@ function nameLine(lines: string[] | undefined, symbol: { name: string; line: num
     if (at >= 0) return { index, text, at };
   }
   return undefined;
+}
+
+/**
+ * Whether `seeds` hold every definition named like the query (rankMatches' `definitionsKnown`):
+ * none can be for a query that is not one identifier, and all are unless the cap was reached.
+ */
+export function seedsComplete(query: SeedQuery, seeds: Match[]): boolean {
+  return !NAME.test(query.pattern) || seeds.length < MAX_SEEDED_DEFINITIONS;
 }
 
 /**
