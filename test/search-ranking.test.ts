@@ -90,6 +90,30 @@ test('every definition of the name is ranked, wherever its path sorts, over more
   }
 });
 
+test('more matches than the pool holds: source fills it first, so a use in code is ranked over a thousand lines of docs and test data that sort before it', async () => {
+  const files: Record<string, string> = {};
+  for (let n = 0; n < 6; n++) files[`Documentation/notes${n}.txt`] = Array.from({ length: 200 }, (_, i) => `call frobnicate() here, note ${i}`).join('\n') + '\n';
+  for (let n = 0; n < 6; n++) files[`aa/testdata/case${n}.go`] = 'package testdata\n\n' + Array.from({ length: 100 }, (_, i) => `var v${i} = frobnicate()`).join('\n') + '\n';
+  files['zz/src/app.go'] = 'package src\n\nfunc run() {\n\tfrobnicate()\n\tfrobnicate()\n}\n';
+  const root = projectTree(files);
+  const f = await indexed(root);
+  try {
+    const found = await call(f.client, 'search_code', { query: 'frobnicate', limit: 3 });
+    // Then docs (after code and tests), before test data, vendored and generated code.
+    assert.equal(places(found), ['zz/src/app.go:4', 'zz/src/app.go:5', 'Documentation/notes0.txt:1']);
+    assert.is(found.structuredContent!.result_completeness, 'truncated');
+    assert.match(String(found.structuredContent!.note), 'source first');
+    // The same pool and order at the shell.
+    const cli = await runCli(['search', '--rank', 'frobnicate', root, '--limit', '3'], '', { SEXTANT_HOME: f.home });
+    assert.equal(cli.stdout.trim().split('\n').map((line) => line.split(':').slice(0, 2).join(':')), places(found));
+    // Without --rank the CLI stays rg-like: path order, as found.
+    const plain = await runCli(['search', 'frobnicate', root, '--limit', '1'], '', { SEXTANT_HOME: f.home });
+    assert.match(plain.stdout, /^Documentation\/notes0\.txt:1:/);
+  } finally {
+    await f.close();
+  }
+});
+
 test('signals: exact case over a case-insensitive match, exported over private, source over tests over test data, the shallower path at a tie', async () => {
   const root = projectTree({
     'pkg/fetch.go': 'package pkg\n\nfunc Fetch() int { return 1 }\n',

@@ -216,7 +216,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
     return result.matches.length > 0 ? 0 : 1;
   }
-  if (result.truncated) output.err(rank ? `(ranked the first ${rankedPool} matches in path order and the definitions of the name; narrow the query or the path)\n` : `(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
+  if (result.truncated) output.err(rank ? `(ranked ${rankedPool} matches, source first, and the definitions of the name; narrow the query or the path)\n` : `(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
   // Like grep and rg: exit 1 when nothing matched.
   return result.matches.length > 0 ? 0 : 1;
 }

@@ -14,6 +14,7 @@ import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type S
 import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from './store.js';
+import { pathPenalty } from './path-signals.js';
 
 /** How long one search may run before it is stopped. */
 export const DEFAULT_SEARCH_BUDGET_MS = 5_000;
@@ -279,7 +280,7 @@ export class SearchService {
     // A share that fails after the budget fired must not surface as an unhandled rejection.
     for (const share of shares) share.catch(() => undefined);
     try {
-      return mergeShares(await Promise.race([Promise.all(shares), overBudget]), query.limit ?? DEFAULT_SEARCH_LIMIT);
+      return mergeShares(await Promise.race([Promise.all(shares), overBudget]), query.limit ?? DEFAULT_SEARCH_LIMIT, query.sourceFirst === true);
     } finally {
       clearTimeout(timer);
     }
@@ -315,9 +316,20 @@ export class SearchService {
  * keeps every file's lines in order. Each share stopped at the limit, so the first `limit`
  * merged matches are exactly the first `limit` of a single search.
  */
-function mergeShares(results: SearchResult[], limit: number): SearchResult {
+/** The order of a `sourceFirst` search (search.ts): the path's class, then the path. */
+function bySourceFirst(): (a: Match, b: Match) => number {
+  const penalties = new Map<string, number>();
+  const penaltyOf = (path: string): number => {
+    let penalty = penalties.get(path);
+    if (penalty === undefined) penalties.set(path, (penalty = pathPenalty(path)));
+    return penalty;
+  };
+  return (a, b) => penaltyOf(a.path) - penaltyOf(b.path) || byPath(a, b);
+}
+
+function mergeShares(results: SearchResult[], limit: number, sourceFirst = false): SearchResult {
   if (results.length === 1) return results[0]!;
-  const all = results.flatMap((result) => result.matches).sort(byPath);
+  const all = results.flatMap((result) => result.matches).sort(sourceFirst ? bySourceFirst() : byPath);
   return {
     matches: all.slice(0, limit),
     truncated: all.length > limit || results.some((result) => result.truncated),

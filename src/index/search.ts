@@ -13,6 +13,7 @@ import { segmentCandidates } from './candidates.js';
 import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 import type { SymbolInfo } from './symbols/types.js';
+import { pathPenalty } from './path-signals.js';
 
 export { compileMatcher, matchText, MAX_MATCH_TEXT, MAX_MATCHED_TEXT, type CompiledQuery, type LineMatcher, type Seeker } from './matcher.js';
 
@@ -47,6 +48,12 @@ export interface SearchQuery {
    * `count`): several search workers split one query this way, each caching its own files.
    */
   shard?: { index: number; count: number };
+  /**
+   * Files in source paths first, then tests, test data, docs, vendored and generated ones
+   * (path-signals.ts), each in path order: when there are more matches than `limit`, the ones kept
+   * are the ones a ranking would put first (search_code), not the first paths. No streaming order.
+   */
+  sourceFirst?: boolean;
 }
 
 export interface Match {
@@ -232,7 +239,7 @@ export class IndexReader {
     const context = Math.max(0, query.context ?? 0);
     const compiled = compileMatcher(query);
     const pathFilter = query.path ? globToRegExp(query.path) : undefined;
-    const candidates = this.candidates(compiled.plan);
+    const candidates = query.sourceFirst ? sourceFirst(this.candidates(compiled.plan)) : this.candidates(compiled.plan);
     // Bytes every match contains (a literal's own UTF-8): a scan decodes only the lines that hold
     // them. A U+FFFD in it could match an invalid sequence, which only decoding tells.
     const required = compiled.required && !compiled.required.includes('\uFFFD') ? Buffer.from(compiled.required, 'utf8') : undefined;
@@ -276,6 +283,13 @@ export class IndexReader {
     }
     return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };
   }
+}
+
+/** `candidates` (in path order) with those in source paths first, each part still in path order. */
+function sourceFirst(candidates: Candidate[]): Candidate[] {
+  const penalties = candidates.map((candidate) => pathPenalty(candidate.file.path));
+  if (penalties.every((penalty) => penalty === 0)) return candidates;
+  return candidates.map((_, index) => index).sort((a, b) => penalties[a]! - penalties[b]! || a - b).map((index) => candidates[index]!);
 }
 
 /** A stable shard for a path (FNV-1a), so each search worker keeps seeing the same files. */

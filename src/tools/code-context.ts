@@ -11,7 +11,7 @@ import type { ToolDefinition } from '../mcp/tools.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
-import { lowValuePath } from './path-signals.js';
+import { lowValuePath } from '../index/path-signals.js';
 import { projectTool } from './project-tool.js';
 import { rankMatches } from './ranking.js';
 import { requireSymbols } from './symbol-tools.js';
@@ -116,7 +116,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         // By name: the definitions called like the term.
         for (const found of symbols.find(term, { limit: 25 })) consider(found, found.path, term, found.score);
         // By text: the definitions whose code mentions it, the mentions taken in search_code's order (ranking.ts), not path order.
-        const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: TEXT_POOL });
+        const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: TEXT_POOL, sourceFirst: true });
         for (const { match: hit } of rankMatches(symbols, hits.matches, term, false, false).slice(0, TEXT_MENTIONS)) {
           if (!perFile.has(hit.path)) perFile.set(hit.path, symbols.symbolsIn(hit.path) ?? []);
           const symbol = enclosingSymbol(perFile.get(hit.path)!, hit.line);

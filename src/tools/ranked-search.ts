@@ -23,7 +23,7 @@ export function rankedSearch(root: string, reader: IndexReader, query: SearchQue
     symbols = undefined; // no symbols (yet): ranked by text alone, as search_code does
   }
   try {
-    const result = searchOnce(reader, { ...query, limit: RANKING_POOL });
+    const result = searchOnce(reader, { ...query, limit: RANKING_POOL, sourceFirst: true });
     const seedQuery = { pattern: query.pattern, caseSensitive: query.caseSensitive === true, context: query.context ?? 0, ...(query.path ? { path: query.path } : {}), ...(query.language ? { language: query.language } : {}) };
     const seeds = query.regex ? [] : definitionMatches(root, symbols, seedQuery);
     const ranked = rankMatches(symbols, withDefinitions(seeds, result.matches), query.pattern, query.regex === true, query.caseSensitive === true, symbols !== undefined && !query.regex && seedsComplete(seedQuery, seeds));

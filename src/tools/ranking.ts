@@ -9,7 +9,7 @@ import { publicMatch, type Match } from '../index/search.js';
 import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ProjectSymbols } from '../workspace/project.js';
-import { LOW_VALUE_PATHS, pathDepth } from './path-signals.js';
+import { LOW_VALUE_PATHS, pathDepth } from '../index/path-signals.js';
 import { HEADER_LINES } from './search-seeds.js';
 
 export interface Ranked {

@@ -143,6 +143,8 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         regex: args.regex === true,
         caseSensitive: args.case_sensitive === true,
         limit: RANKING_POOL,
+        // More matches than the pool holds: source fills it before tests, docs, vendored and generated code.
+        sourceFirst: true,
         context: (args.context_lines as number | undefined) ?? 0,
         ...(pathGlob !== undefined ? { path: pathGlob } : {}),
         ...(typeof args.language === 'string' ? { language: args.language } : {}),
@@ -179,7 +181,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
       if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
-        notes.push(`More than ${RANKING_POOL} matches: the first ${RANKING_POOL} text matches (in path order)${seeds.length > 0 ? ` and the definitions of the name (${seeds.length}${seeds.length === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`);
+        notes.push(`More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each in path order)${seeds.length > 0 ? ` and the definitions of the name (${seeds.length}${seeds.length === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`);
       }
       const unsearched = manifest ? unsearchedFiles(manifest) : undefined;
       if (unsearched) {

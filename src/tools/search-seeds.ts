@@ -11,7 +11,7 @@ import { detectLanguage } from '../index/languages.js';
 import { readTextOnce } from '../index/read-text.js';
 import { saysGenerated, type Match } from '../index/search.js';
 import type { ProjectSymbols } from '../workspace/project.js';
-import { lowValuePath, pathDepth } from './path-signals.js';
+import { lowValuePath, pathDepth } from '../index/path-signals.js';
 
 export interface SeedQuery {
   pattern: string;

@@ -1,6 +1,7 @@
 /**
- * What a path says about a match, for search_code's ranking (search-code.ts) and for choosing
- * which definitions of a common name join the ranking (search-seeds.ts).
+ * What a path says about a match: search_code's ranking (tools/ranking.ts), which definitions of
+ * a common name join it (tools/search-seeds.ts), and which matches fill its pool first when there
+ * are more than it holds (a search with `sourceFirst`).
  */
 
 /** Source over tests; tests over test data, fixtures, vendored and generated files. */
@@ -9,6 +10,8 @@ export const LOW_VALUE_PATHS: Array<[RegExp, number, string]> = [
   [/(\.min\.(js|css)$|(^|\/)(dist|build|generated|gen)\/|\.generated\.|_pb2?\.|\.pb\.go$)/, 50, 'generated'],
   [/(^|\/)(testdata|fixtures|__fixtures__|test-data)\//, 50, 'test data'],
   [/((^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|_test\.go$|(^|\/)test_[^/]*\.py$)/, 30, 'test'],
+  // Prose about the code, after the code and its tests.
+  [/((^|\/)(docs?|Documentation)\/|\.(md|mdx|rst|adoc|txt)$)/, 35, 'docs'],
 ];
 
 /** At a tie, the shallower path, then the shorter. */
@@ -18,7 +21,14 @@ export function pathDepth(path: string): number {
   return depth;
 }
 
-/** Whether the path is a test, test data, vendored or generated one. */
+/** Whether the path is a test, test data, docs, vendored or generated one. */
 export function lowValuePath(path: string): boolean {
   return LOW_VALUE_PATHS.some(([pattern]) => pattern.test(path));
+}
+
+/** What the path costs a match in the ranking: 0 for source, more for the classes above (summed). */
+export function pathPenalty(path: string): number {
+  let penalty = 0;
+  for (const [pattern, cost] of LOW_VALUE_PATHS) if (pattern.test(path)) penalty += cost;
+  return penalty;
 }
