@@ -9,7 +9,7 @@ export const LOW_VALUE_PATHS: Array<[RegExp, number, string]> = [
   [/(^|\/)(node_modules|vendor|third_party|external)\//, 50, 'vendored'],
   [/(\.min\.(js|css)$|(^|\/)(dist|build|generated|gen)\/|\.generated\.|_pb2?\.|\.pb\.go$)/, 50, 'generated'],
   [/(^|\/)(testdata|fixtures|__fixtures__|test-data)\//, 50, 'test data'],
-  [/((^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|_test\.go$|(^|\/)test_[^/]*\.py$)/, 30, 'test'],
+  [/((^|\/)(tests?|__tests__|spec|selftests?|unittests?|testing)\/|[._-](test|spec)\.[a-z]+$|_test\.go$|(^|\/)test_[^/]*\.py$)/, 30, 'test'],
   // Prose about the code, after the code and its tests.
   [/((^|\/)(docs?|Documentation)\/|\.(md|mdx|rst|adoc|txt)$)/, 35, 'docs'],
 ];
