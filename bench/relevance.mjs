@@ -11,9 +11,9 @@
 //              (duration_ms), p50 of 5 — an upper bound (it holds serialising the answer too)
 //
 //   npm run build && node bench/relevance.mjs LINUX --home H   (H: an index home with LINUX indexed)
-import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { stdioServer } from './symbol-targets.mjs';
 
 const corpus = process.argv[2];
 const homeAt = process.argv.indexOf('--home');
@@ -43,34 +43,9 @@ const CLASSES = {
 };
 const LOW_VALUE = /(^|\/)(tests?|testdata|fixtures|selftests|vendor|node_modules|third_party|Documentation)\/|_test\.go$|\.min\.js$/;
 
-function startServer() {
-  const [command, args] = useBinary ? [BINARY, ['serve', '--workspace', root]] : [process.execPath, [here('../dist/sextant.mjs'), 'serve', '--workspace', root]];
-  const child = spawn(command, args, { env: { ...process.env, SEXTANT_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
-  const waiting = new Map();
-  let buffer = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => {
-    buffer += chunk;
-    for (let newline; (newline = buffer.indexOf('\n')) >= 0; ) {
-      const message = JSON.parse(buffer.slice(0, newline));
-      buffer = buffer.slice(newline + 1);
-      waiting.get(message.id)?.(message);
-    }
-  });
-  let id = 0;
-  const request = (method, params) =>
-    new Promise((resolve) => {
-      const n = ++id;
-      waiting.set(n, resolve);
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
-    });
-  return { child, request };
-}
-
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-const server = startServer();
-await server.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'relevance', version: '1' } });
-server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+const server = await stdioServer(root, home);
 
 const rows = [];
 for (const [kind, queries] of Object.entries(CLASSES)) {
@@ -85,7 +60,7 @@ for (const [kind, queries] of Object.entries(CLASSES)) {
     let total = 0;
     for (let run = 0; run < 6; run++) {
       const started = process.hrtime.bigint();
-      const answer = await server.request('tools/call', { name: 'search_code', arguments: { query, limit: 20 } });
+      const answer = await server.call('search_code', { query, limit: 20 });
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const structured = answer.result.structuredContent;
       results = structured.results;
@@ -107,7 +82,7 @@ for (const [kind, queries] of Object.entries(CLASSES)) {
     });
   }
 }
-server.child.kill();
+server.close();
 
 const fixed = (value, digits = 2) => (value === undefined ? '—' : value.toFixed(digits));
 console.log(`search_code relevance on ${root} (${useBinary ? 'dist/sextant' : `node ${process.versions.node} dist/sextant.mjs`})`);

@@ -32,8 +32,8 @@ function timed(command, args, env) {
   return { ms, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** A server over stdio, spoken to in newline-delimited JSON-RPC. */
-async function stdioServer(root, home) {
+/** A server over stdio (the binary, else the .mjs), initialized, spoken to in newline-delimited JSON-RPC. */
+export async function stdioServer(root, home) {
   const child = spawn(...cli(['serve', '--workspace', root]), { env: { ...process.env, SEXTANT_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
   const waiting = new Map();
   let buffer = '';
