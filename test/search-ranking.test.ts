@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RANKING_POOL } from '../src/tools/search-code.js';
+import { utimesSync, writeFileSync } from 'node:fs';
+import { definitionMatches } from '../src/tools/search-seeds.js';
+import { Project } from '../src/workspace/project.js';
 import { runCli } from './helpers/process.js';
 import { call, projectHarness, projectTree, sdkClient, type ToolCallResult } from './helpers/projects.js';
 
@@ -159,6 +162,25 @@ test('signals: exact case over a case-insensitive match, exported over private, 
   } finally {
     await f.close();
   }
+});
+
+test('seeds are read once per generation of the symbols, and again when a seeded file changes', async () => {
+  const root = projectTree({ 'pkg/fetch.go': 'package pkg\n\nfunc Fetch() int { return 1 }\n', 'pkg/other.go': 'package pkg\n\nfunc other() { Fetch() }\n' });
+  const project = new Project(root, { home: mkdtempSync(join(tmpdir(), 'sextant-home-')) });
+  const job = project.startJob('index');
+  await job.finished;
+  assert.is(job.status, 'completed');
+  const symbols = project.symbols()!;
+  const query = { pattern: 'Fetch', caseSensitive: false, context: 0 };
+  const first = definitionMatches(root, symbols, query);
+  assert.equal(first.map((match) => `${match.path}:${match.line}:${match.text}`), ['pkg/fetch.go:3:func Fetch() int { return 1 }']);
+  assert.is(definitionMatches(root, symbols, query), first, 'the same query again: not read again');
+  // Edited in place (same line, same symbols): its seed is read again.
+  writeFileSync(join(root, 'pkg/fetch.go'), 'package pkg\n\nfunc Fetch() int { return 2 }\n');
+  const later = new Date(Date.now() + 5_000);
+  utimesSync(join(root, 'pkg/fetch.go'), later, later);
+  assert.equal(definitionMatches(root, symbols, query).map((match) => match.text), ['func Fetch() int { return 2 }']);
+  await project.close();
 });
 
 test.run();

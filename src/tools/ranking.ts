@@ -56,6 +56,26 @@ function visibility(symbol: SymbolInfo, language: string | undefined): 'public' 
  * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
  * plain string comparison.
  */
+/** A file's definitions as ranking reads them: where to decode them, and (row, line, end line) each. */
+interface FileRows {
+  place: BriefSymbol | undefined;
+  lines: Int32Array;
+}
+
+/** Files whose rows are kept between searches, per generation of the symbols (~12 bytes a definition). */
+const CACHED_FILE_ROWS = 4_096;
+/**
+ * The rows read by earlier rankings, kept with the symbols they came from: a warm query reads no
+ * file's records again, and a new generation of the symbols (after a sync) starts afresh.
+ */
+const rowsCaches = new WeakMap<object, Map<string, FileRows>>();
+
+function rowsCacheOf(symbols: ProjectSymbols): Map<string, FileRows> {
+  let cache = rowsCaches.get(symbols);
+  if (!cache) rowsCaches.set(symbols, (cache = new Map()));
+  return cache;
+}
+
 /**
  * `definitionsKnown`: every definition named exactly like the query is among the matches, carrying
  * it (`defines`: search-seeds.ts). A whole-identifier match without one is then a use, and its file's
@@ -64,20 +84,24 @@ function visibility(symbol: SymbolInfo, language: string | undefined): 'public' 
 export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[], query: string, regex: boolean, caseSensitive: boolean, definitionsKnown = false): Ranked[] {
   // Per file, its definitions' rows and lines, read from the records without decoding a string:
   // a match needs only the definitions on its line and the one enclosing it, decoded once each.
-  const perFile = new Map<string, { place: BriefSymbol | undefined; lines: Int32Array }>();
+  const perFile = loaded ? rowsCacheOf(loaded) : new Map<string, FileRows>();
   const decoded = new Map<string, SymbolInfo>();
-  const rowsOf = (path: string): { place: BriefSymbol | undefined; lines: Int32Array } => {
+  const rowsOf = (path: string): FileRows => {
     let known = perFile.get(path);
-    if (!known) {
-      const triples: number[] = [];
-      let place: BriefSymbol | undefined;
-      loaded?.visitBriefs(path, (brief) => {
-        place ??= { ...brief };
-        triples.push(brief.row, brief.line, brief.endLine);
-      });
-      known = { place, lines: Int32Array.from(triples) };
-      perFile.set(path, known);
+    if (known) {
+      perFile.delete(path);
+      perFile.set(path, known); // most recently used last
+      return known;
     }
+    const triples: number[] = [];
+    let place: BriefSymbol | undefined;
+    loaded?.visitBriefs(path, (brief) => {
+      place ??= { ...brief };
+      triples.push(brief.row, brief.line, brief.endLine);
+    });
+    known = { place, lines: Int32Array.from(triples) };
+    perFile.set(path, known);
+    if (perFile.size > CACHED_FILE_ROWS) perFile.delete(perFile.keys().next().value!);
     return known;
   };
   const symbolAt = (path: string, place: BriefSymbol, row: number): SymbolInfo => {

@@ -5,6 +5,7 @@
  * definition the symbol index has of the name — the exact name, any case unless the search is
  * case-sensitive — joins the text matches as a match on its defining line, wherever it lives.
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { globToRegExp } from '../index/glob.js';
 import { detectLanguage } from '../index/languages.js';
@@ -40,8 +41,44 @@ function seedPreference(query: string): (path: string, name: string) => number {
   return (path, name) => (name === query ? 0 : 1_000_000) + (lowValuePath(path) ? 100_000 : 0) + pathDepth(path) * 1_000 + Math.min(path.length, 999);
 }
 
+/** Queries whose seeds are kept, per generation of the symbols. */
+const CACHED_SEED_QUERIES = 64;
+/**
+ * Seeds found before, kept with the symbols they came from and the times their files were
+ * modified: a warm query reads no file again unless one changed (a stat each), and a new
+ * generation of the symbols (after a sync) starts afresh.
+ */
+const seedCaches = new WeakMap<object, Map<string, { matches: Match[]; modified: Map<string, number> }>>();
+
+function modifiedAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
 export function definitionMatches(root: string, symbols: ProjectSymbols | undefined, query: SeedQuery): Match[] {
   if (!symbols || !NAME.test(query.pattern)) return [];
+  let cache = seedCaches.get(symbols);
+  if (!cache) seedCaches.set(symbols, (cache = new Map()));
+  const key = JSON.stringify([query.pattern, query.caseSensitive, query.context, query.path ?? '', query.language ?? '']);
+  const kept = cache.get(key);
+  if (kept) {
+    cache.delete(key);
+    if ([...kept.modified].every(([path, at]) => modifiedAt(join(root, path)) === at)) {
+      cache.set(key, kept); // most recently used last
+      return kept.matches;
+    }
+  }
+  const modified = new Map<string, number>();
+  const matches = readSeeds(root, symbols, query, modified);
+  cache.set(key, { matches, modified });
+  if (cache.size > CACHED_SEED_QUERIES) cache.delete(cache.keys().next().value!);
+  return matches;
+}
+
+function readSeeds(root: string, symbols: ProjectSymbols, query: SeedQuery, modified: Map<string, number>): Match[] {
   const pathFilter = query.path ? globToRegExp(query.path) : undefined;
   const found = symbols
     .definitionsNamed(query.pattern, query.caseSensitive, MAX_SEEDED_DEFINITIONS, seedPreference(query.pattern))
@@ -54,6 +91,7 @@ export function definitionMatches(root: string, symbols: ProjectSymbols | undefi
     if (path !== linesOf) {
       linesOf = path;
       // Opened without blocking (a FIFO since indexing reads as empty); gone or unreadable: no line.
+      modified.set(path, modifiedAt(join(root, path)));
       const text = readTextOnce(join(root, path));
       generated = text !== undefined && saysGenerated(text);
       lines = text?.split('\n');
