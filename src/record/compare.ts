@@ -8,7 +8,7 @@ const EXACT_STRING_KEYS = new Set([
   'mimeType', 'role', 'status', 'protocol_version', 'progressToken', 'nextCursor', 'requestId',
 ]);
 /** Numbers that differ from run to run by nature. */
-const VOLATILE_NUMBER_KEYS = new Set(['uptime_seconds', 'duration_ms']);
+const VOLATILE_NUMBER_KEYS = new Set(['uptime_seconds', 'duration_ms', 'ranking_ms']);
 /** Objects whose numbers all do: sizes on disk depend on the project's path and files' mtimes. */
 const VOLATILE_NUMBER_PARENTS = new Set(['disk_bytes']);
 

@@ -117,7 +117,8 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
           additionalProperties: false,
         },
         candidates: { type: 'integer', minimum: 0 },
-        duration_ms: { type: 'number', minimum: 0 },
+        duration_ms: { type: 'number', minimum: 0, description: 'Time the search itself took' },
+        ranking_ms: { type: 'number', minimum: 0, description: 'Time ranking took: the definitions of the name read, the matches ordered, the page described' },
       },
       required: [...STATUS_REQUIRED, 'results', 'total_matches'],
       additionalProperties: false,
@@ -167,10 +168,12 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         throw error;
       }
       // Every definition of the name is a candidate, wherever its path sorts; text matches fill in after them.
+      const rankingStarted = performance.now();
       const seeds = direct || query.regex ? [] : definitionMatches(project.root, symbolsOf(project), query);
       const pool = withDefinitions(seeds, result.matches);
       const ranked = direct ? pool.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })) : rankMatches(symbolsOf(project), pool, query.pattern, query.regex, query.caseSensitive, !direct && !query.regex && seedsComplete(query, seeds));
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: item.describe() }));
+      const rankingMs = performance.now() - rankingStarted;
       const lineOf = (item: { match: Match }): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
       const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + lineOf(item).length + 1);
       const shown = page.slice(0, fits);
@@ -194,6 +197,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         total_matches: ranked.length,
         candidates: result.stats.candidates,
         duration_ms: result.stats.durationMs,
+        ranking_ms: Math.round((rankingMs + Number.EPSILON) * 100) / 100,
       };
       if (unsearched) structured.unsearched_files = unsearched;
       if (next < ranked.length) structured.nextCursor = Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url');
