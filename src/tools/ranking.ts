@@ -56,6 +56,25 @@ function visibility(symbol: SymbolInfo, language: string | undefined): 'public' 
  * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
  * plain string comparison.
  */
+/** What a path says about its matches, worked out once per path per ranking. */
+interface PathFacts {
+  penalty: number;
+  notes: string[];
+  depth: number;
+  language: string | undefined;
+}
+
+/**
+ * How much a definition named `name` is one of `target`: exactly (100), or holding a literal in a
+ * longer name (30). For a regex, `target` is what it matched, and only all of it counts.
+ */
+function nameWeight(name: string, target: string, regex: boolean, fold: (text: string) => string): number {
+  if (target === '') return 0;
+  if (regex) return name === target ? 100 : 0;
+  const folded = fold(name);
+  return folded === target ? 100 : folded.includes(target) ? 30 : 0;
+}
+
 /** A file's definitions as ranking reads them: where to decode them, and (row, line, end line) each. */
 interface FileRows {
   place: BriefSymbol | undefined;
@@ -130,19 +149,34 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
     }
     return enclosingRow >= 0 ? symbolAt(path, place!, enclosingRow) : undefined;
   };
+  // What a path says, worked out once per file (a pool has a thousand matches in a few hundred files).
+  const paths = new Map<string, PathFacts>();
+  const factsOf = (path: string): PathFacts => {
+    let facts = paths.get(path);
+    if (!facts) {
+      const notes: string[] = [];
+      let penalty = 0;
+      for (const [pattern, cost, why] of LOW_VALUE_PATHS) {
+        if (pattern.test(path)) {
+          penalty += cost;
+          notes.push(`${why} path`);
+        }
+      }
+      facts = { penalty, notes, depth: pathDepth(path), language: detectLanguage(path) };
+      paths.set(path, facts);
+    }
+    return facts;
+  };
   return matches.map((match, order): Ranked => {
-    const notes: string[] = [];
     let score = 0;
     // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
     const target = regex ? (match.matched ?? '') : needle;
-    const named = (symbol: SymbolInfo): number => {
-      const name = regex ? symbol.name : fold(symbol.name);
-      if (target === '') return 0;
-      if (regex) return name === target ? 100 : 0;
-      return name === target ? 100 : name.includes(target) ? 30 : 0;
-    };
-    let defined: { symbol: SymbolInfo; weight: number } | undefined = match.defines ? { symbol: match.defines, weight: named(match.defines) } : undefined;
-    if (!defined && !(definitionsKnown && !regex && match.word)) {
+    let defined: SymbolInfo | undefined;
+    let weight = 0;
+    if (match.defines) {
+      defined = match.defines;
+      weight = nameWeight(defined.name, target, regex, fold);
+    } else if (!(definitionsKnown && !regex && match.word)) {
       const { place, lines } = rowsOf(match.path);
       for (let at = 0; at < lines.length; at += 3) {
         const line = lines[at + 1]!;
@@ -151,53 +185,43 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
         const header = line < match.line && match.line - line <= HEADER_LINES && endLine >= match.line;
         if (line !== match.line && !header) continue;
         const symbol = symbolAt(match.path, place!, lines[at]!);
-        let weight = named(symbol);
+        let symbolWeight = nameWeight(symbol.name, target, regex, fold);
         // Below the first line, only the name itself, where the match is, defines it.
-        if (header && (weight !== 100 || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name))) weight = 0;
-        if (!defined || weight > defined.weight) defined = { symbol, weight };
+        if (header && (symbolWeight !== 100 || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name))) symbolWeight = 0;
+        if (!defined || symbolWeight > weight) {
+          defined = symbol;
+          weight = symbolWeight;
+        }
       }
     }
-    const definition = defined !== undefined && defined.weight === 100;
-    if (defined && defined.weight > 0) {
-      score += defined.weight;
-      notes.push(`defines ${defined.symbol.kind} ${defined.symbol.qualifiedName}`);
-      const seen = visibility(defined.symbol, detectLanguage(match.path));
-      if (seen) {
-        score += seen === 'public' ? 10 : -10;
-        notes.push(seen === 'public' ? 'exported' : 'private');
-      }
-    }
-    if (!regex && match.word) {
-      score += 50;
-      notes.push('whole identifier');
-    }
-    // Written as searched, where the search ignored case.
-    // Worth more than the swing between exported and private (±10): case comes first.
-    if (!regex && !caseSensitive && match.text.startsWith(query, match.column - 1)) {
-      score += 25;
-      notes.push('exact case');
-    }
-    let lowValue = false;
-    for (const [pattern, penalty, why] of LOW_VALUE_PATHS) {
-      if (pattern.test(match.path)) {
-        score -= penalty;
-        notes.push(`${why} path`);
-        lowValue = true;
-      }
-    }
+    const facts = factsOf(match.path);
+    const seen = defined && weight > 0 ? visibility(defined, facts.language) : undefined;
+    if (weight > 0) score += weight + (seen === 'public' ? 10 : seen === 'private' ? -10 : 0);
+    const word = !regex && match.word === true;
+    if (word) score += 50;
+    // Written as searched, where the search ignored case. Worth more than the swing between
+    // exported and private (±10): case comes first.
+    const exactCase = !regex && !caseSensitive && match.text.startsWith(query, match.column - 1);
+    if (exactCase) score += 25;
+    score -= facts.penalty;
     // A file that says it is generated, where its path did not already say so.
-    if (match.generated && !lowValue) {
-      score -= 50;
-      notes.push('generated file');
-    }
+    const generated = match.generated === true && facts.penalty === 0;
+    if (generated) score -= 50;
     const describe = (): Record<string, unknown> => {
       const result = publicMatch(match) as unknown as Record<string, unknown>;
-      if (definition) result.definition = true;
+      if (weight === 100) result.definition = true;
       const enclosing = enclosingOf(match.path, match.line);
       if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
+      const notes: string[] = [];
+      if (weight > 0) notes.push(`defines ${defined!.kind} ${defined!.qualifiedName}`);
+      if (seen) notes.push(seen === 'public' ? 'exported' : 'private');
+      if (word) notes.push('whole identifier');
+      if (exactCase) notes.push('exact case');
+      notes.push(...facts.notes);
+      if (generated) notes.push('generated file');
       if (notes.length > 0) result.rank_notes = notes;
       return result;
     };
-    return { match, score, order, depth: pathDepth(match.path), describe };
+    return { match, score, order, depth: facts.depth, describe };
   }).sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order);
 }
