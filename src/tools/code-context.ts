@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lowValuePath } from '../index/path-signals.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
-import { lowValuePath } from '../index/path-signals.js';
 import { projectTool } from './project-tool.js';
 import { rankMatches } from './ranking.js';
 import { requireSymbols } from './symbol-tools.js';

@@ -5,11 +5,11 @@
  * `search_code` ranks").
  */
 import { detectLanguage } from '../index/languages.js';
+import { LOW_VALUE_PATHS, pathDepth } from '../index/path-signals.js';
 import { publicMatch, type Match } from '../index/search.js';
 import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ProjectSymbols } from '../workspace/project.js';
-import { LOW_VALUE_PATHS, pathDepth } from '../index/path-signals.js';
 import { HEADER_LINES } from './search-seeds.js';
 
 export interface Ranked {
@@ -50,12 +50,6 @@ function visibility(symbol: SymbolInfo, language: string | undefined): 'public' 
   }
 }
 
-/**
- * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
- * ever and this is the server's main thread. Every signal comes from the search worker's own
- * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
- * plain string comparison.
- */
 /** What a path says about its matches, worked out once per path per ranking. */
 interface PathFacts {
   penalty: number;
@@ -96,6 +90,11 @@ function rowsCacheOf(symbols: ProjectSymbols): Map<string, FileRows> {
 }
 
 /**
+ * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
+ * ever and this is the server's main thread. Every signal comes from the search worker's own
+ * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
+ * plain string comparison.
+ *
  * `definitionsKnown`: every definition named exactly like the query is among the matches, carrying
  * it (`defines`: search-seeds.ts). A whole-identifier match without one is then a use, and its file's
  * symbols need not be read to tell (only a longer name can contain the query: a match inside a word).

@@ -167,7 +167,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         if (code === 'SEXTANT_ERR_BAD_PATTERN') throw toolError('invalid_input', (error as Error).message, { argument: 'query' });
         throw error;
       }
-      // Every definition of the name is a candidate, wherever its path sorts; text matches fill in after them.
+      // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
       const rankingStarted = performance.now();
       const seeds = direct || query.regex ? [] : definitionMatches(project.root, symbolsOf(project), query);
       const pool = withDefinitions(seeds, result.matches);

@@ -1,18 +1,18 @@
 /**
  * Definitions as search candidates. A literal search of a name that matches more lines than
- * search_code ranks (RANKING_POOL) gets its first lines in path order: a definition whose path
- * sorts late was never ranked (`strings.NewReader` among 1,000 uses of NewReader). So every
- * definition the symbol index has of the name — the exact name, any case unless the search is
- * case-sensitive — joins the text matches as a match on its defining line, wherever it lives.
+ * search_code ranks (RANKING_POOL) ranks only some of them: a definition outside those was never
+ * ranked (`strings.NewReader` among 1,000 uses of NewReader). So the definitions the symbol index
+ * has of the name — the exact name, any case unless the search is case-sensitive; up to
+ * MAX_SEEDED_DEFINITIONS — join the text matches as matches on their names' lines, wherever they live.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { globToRegExp } from '../index/glob.js';
 import { detectLanguage } from '../index/languages.js';
+import { lowValuePath, pathDepth } from '../index/path-signals.js';
 import { readTextOnce } from '../index/read-text.js';
 import { saysGenerated, type Match } from '../index/search.js';
 import type { ProjectSymbols } from '../workspace/project.js';
-import { lowValuePath, pathDepth } from '../index/path-signals.js';
 
 export interface SeedQuery {
   pattern: string;
