@@ -11,6 +11,9 @@ import type { Match, SearchQuery } from './search.js';
 export const MAX_MATCH_TEXT = 400;
 /** Longest matched text kept as a ranking signal. */
 export const MAX_MATCHED_TEXT = 200;
+/** Lines longer than this in a script or stylesheet mark a minified file (search_code ranks it with generated code). */
+export const MINIFIED_LINE_CHARS = 1_000;
+const MINIFIABLE = /\.(m?js|cjs|css)$/;
 
 /** Finds the first match in a line: its 0-based column, or -1. */
 export type LineMatcher = (line: string) => number;
@@ -184,6 +187,8 @@ function lineMatch(path: string, lineIndex: number, column: number, line: string
   match.length = length;
   if (compiled.regex) match.matched = line.slice(column, column + Math.min(length, MAX_MATCHED_TEXT));
   else match.word = wholeIdentifier(line, column, compiled);
+  // A line this long in a script or a stylesheet is a minified one: made by a tool, not written (a ranking signal).
+  if (line.length > MINIFIED_LINE_CHARS && MINIFIABLE.test(path)) match.generated = true;
   return match;
 }
 
