@@ -51,7 +51,7 @@ const rows = [];
 for (const [kind, queries] of Object.entries(CLASSES)) {
   for (const query of queries) {
     const literal = query.includes(' ');
-    const definitions = literal ? [] : symbols.definitionsNamed(query, false, 100_000);
+    const definitions = literal ? [] : symbols.definitionsNamed(query, { caseSensitive: false, limit: Infinity }).found;
     // A definition is shown on the line of its name: its first line or one of the next two (C's `static int` / `name(…)`).
     const defined = new Set(definitions.flatMap(({ path, symbol }) => [0, 1, 2].filter((below) => symbol.line + below <= symbol.endLine).map((below) => `${path}:${symbol.line + below}`)));
     const relevant = (result) => (literal ? result.symbol !== undefined && !LOW_VALUE.test(result.path) : defined.has(`${result.path}:${result.line}`));

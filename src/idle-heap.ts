@@ -47,6 +47,25 @@ export interface Activity {
   end(): void;
 }
 
+/**
+ * `work` counted by `activity` from its start until it settles, either way (no extra async frame:
+ * a tool call goes through here); without an activity, just `work`.
+ */
+export function counted<T>(activity: Activity | undefined, work: () => Promise<T>): Promise<T> {
+  if (!activity) return work();
+  activity.begin();
+  let settled: Promise<T>;
+  try {
+    settled = work();
+  } catch (error) {
+    activity.end();
+    throw error;
+  }
+  const end = (): void => activity.end();
+  settled.then(end, end);
+  return settled;
+}
+
 export interface HeapTrimOptions {
   quietMs?: number;
   /** Told after each trim how long it took (for logs and tests). */
@@ -87,16 +106,6 @@ export class IdleHeapTrimmer implements Activity {
     this.#timer = setTimeout(() => this.#trim(), this.#quietMs);
     // A pending trim never keeps a thread alive that has nothing else to do.
     this.#timer.unref();
-  }
-
-  /** Counts `work` as a call from its start until it settles. */
-  async around<T>(work: () => Promise<T> | T): Promise<T> {
-    this.begin();
-    try {
-      return await work();
-    } finally {
-      this.end();
-    }
   }
 
   close(): void {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IdleHeapTrimmer } from '../src/idle-heap.js';
+import { counted, IdleHeapTrimmer } from '../src/idle-heap.js';
 import { Project } from '../src/workspace/project.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';
 
@@ -38,7 +38,7 @@ test('a quiet thread trims its heap once after the last call ends: the garbage o
   assert.ok(heap.available, 'Node lets a thread collect on demand');
   const trimmed = nextTrim();
   let during = 0;
-  await heap.around(async () => {
+  await counted(heap, async () => {
     // Tens of MB of short-lived objects, unreachable once the call ends.
     let held: Array<{ n: number; text: string }> | undefined = [];
     for (let n = 0; n < 400_000; n++) held.push({ n, text: `line ${n} of a file read by a search` });

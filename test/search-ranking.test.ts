@@ -164,22 +164,40 @@ test('signals: exact case over a case-insensitive match, exported over private, 
   }
 });
 
-test('seeds are read once per generation of the symbols, and again when a seeded file changes', async () => {
-  const root = projectTree({ 'pkg/fetch.go': 'package pkg\n\nfunc Fetch() int { return 1 }\n', 'pkg/other.go': 'package pkg\n\nfunc other() { Fetch() }\n' });
+/** A tree indexed in this process (text and symbols), for the seeds' own tests. */
+async function indexedProject(files: Record<string, string>) {
+  const root = projectTree(files);
   const project = new Project(root, { home: mkdtempSync(join(tmpdir(), 'sextant-home-')) });
   const job = project.startJob('index');
   await job.finished;
-  assert.is(job.status, 'completed');
-  const symbols = project.symbols()!;
+  assert.is(job.status, 'completed', job.error?.message);
+  return { root, project, symbols: project.symbols()! };
+}
+
+test('seeds are read once per generation of the symbols, and again when a seeded file changes', async () => {
+  const { root, project, symbols } = await indexedProject({ 'pkg/fetch.go': 'package pkg\n\nfunc Fetch() int { return 1 }\n', 'pkg/other.go': 'package pkg\n\nfunc other() { Fetch() }\n' });
   const query = { pattern: 'Fetch', caseSensitive: false, context: 0 };
-  const first = definitionMatches(root, symbols, query);
+  const first = definitionMatches(root, symbols, query).matches;
   assert.equal(first.map((match) => `${match.path}:${match.line}:${match.text}`), ['pkg/fetch.go:3:func Fetch() int { return 1 }']);
-  assert.is(definitionMatches(root, symbols, query), first, 'the same query again: not read again');
+  assert.is(definitionMatches(root, symbols, query).matches, first, 'the same query again: not read again');
   // Edited in place (same line, same symbols): its seed is read again.
   writeFileSync(join(root, 'pkg/fetch.go'), 'package pkg\n\nfunc Fetch() int { return 2 }\n');
   const later = new Date(Date.now() + 5_000);
   utimesSync(join(root, 'pkg/fetch.go'), later, later);
-  assert.equal(definitionMatches(root, symbols, query).map((match) => match.text), ['func Fetch() int { return 2 }']);
+  assert.equal(definitionMatches(root, symbols, query).matches.map((match) => match.text), ['func Fetch() int { return 2 }']);
+  await project.close();
+});
+
+test('seeds narrowed by a glob or a language are chosen inside it: the cap never fills with files it excludes', async () => {
+  const files: Record<string, string> = { 'z/keep/late.go': 'package keep\n\nfunc Fetch() int { return 0 }\n' };
+  for (let n = 0; n < 60; n++) files[`a/f${String(n).padStart(2, '0')}.go`] = `package a\n\nfunc Fetch() int { return ${n} }\n`;
+  const { root, project, symbols } = await indexedProject(files);
+  const everywhere = definitionMatches(root, symbols, { pattern: 'Fetch', caseSensitive: true, context: 0 });
+  assert.is(everywhere.matches.length, 50);
+  assert.not.ok(everywhere.complete, '61 definitions, 50 seeded');
+  const narrowed = definitionMatches(root, symbols, { pattern: 'Fetch', caseSensitive: true, context: 0, path: 'z/**' });
+  assert.equal(narrowed.matches.map((match) => `${match.path}:${match.line}`), ['z/keep/late.go:3']);
+  assert.ok(narrowed.complete);
   await project.close();
 });
 

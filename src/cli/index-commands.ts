@@ -160,7 +160,8 @@ export async function syncCommand(path: string, output: Output): Promise<number>
 
 export async function searchCommand(path: string, query: SearchQuery & { json?: boolean; rank?: boolean }, output: Output): Promise<number> {
   const { json, rank, ...search } = query;
-  let rankedPool = 0;
+  /** Said on stderr after the matches: more were found than shown. */
+  let more: string | undefined;
   // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
   const { root, sub } = projectOf(path);
   if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
@@ -199,13 +200,16 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     }
     if (rank) {
       // search_code's order (tools/ranking.ts): the pool it ranks, the definitions of the name, then the first --limit shown.
-      const { rankedSearch, RANKED_POOL: pool } = await import('../tools/ranked-search.js');
-      rankedPool = pool;
+      const { rankedSearch, RANKING_POOL } = await import('../tools/ranked-search.js');
       const ranked = rankedSearch(root, reader, search, search.limit ?? 100);
       result = ranked;
       if (!json) print(ranked.matches);
-      if (!json && ranked.ranked > ranked.matches.length) output.err(`(the first ${ranked.matches.length} of ${ranked.ranked} ranked matches; raise --limit for more)\n`);
-    } else result = searchOnce(reader, search, json ? undefined : print);
+      if (ranked.ranked > ranked.matches.length) more = `(the first ${ranked.matches.length} of ${ranked.ranked} ranked matches; raise --limit for more)`;
+      if (ranked.truncated) more = `${more ? `${more}\n` : ''}(ranked ${RANKING_POOL} matches, source first, and the definitions of the name; narrow the query or the path)`;
+    } else {
+      result = searchOnce(reader, search, json ? undefined : print);
+      if (result.truncated) more = `(stopped at ${query.limit ?? 100} matches; raise --limit for more)`;
+    }
   } finally {
     reader.close();
     // What was found before a failure (a budget spent, say) is still shown, then the error.
@@ -216,7 +220,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
     return result.matches.length > 0 ? 0 : 1;
   }
-  if (result.truncated) output.err(rank ? `(ranked ${rankedPool} matches, source first, and the definitions of the name; narrow the query or the path)\n` : `(stopped at ${query.limit ?? 100} matches; raise --limit for more)\n`);
+  if (more) output.err(`${more}\n`);
   // Like grep and rg: exit 1 when nothing matched.
   return result.matches.length > 0 ? 0 : 1;
 }

@@ -135,10 +135,7 @@ export function matchText(
   const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
     if (matches.length === limit) return (truncated = true) && false;
     const match = lineMatch(path, lineIndex, column, line, compiled);
-    if (context > 0 && lines) {
-      match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((l) => l.replace(/\r$/, ''));
-      match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((l) => l.replace(/\r$/, ''));
-    }
+    if (context > 0 && lines) addContext(match, lines, lineIndex, context);
     matches.push(match);
     return true;
   };
@@ -178,6 +175,12 @@ export function matchText(
     }
   }
   return !truncated;
+}
+
+/** `context` lines before and after the 0-based `lineIndex` of a file's `lines`, without their `\r`. */
+export function addContext(match: Match, lines: string[], lineIndex: number, context: number): void {
+  match.before = lines.slice(Math.max(0, lineIndex - context), lineIndex).map((line) => line.replace(/\r$/, ''));
+  match.after = lines.slice(lineIndex + 1, lineIndex + 1 + context).map((line) => line.replace(/\r$/, ''));
 }
 
 /** The match the line matcher just found at `column` of a line (0-based `lineIndex`). */

@@ -21,14 +21,21 @@ export function pathDepth(path: string): number {
   return depth;
 }
 
-/** Whether the path is a test, test data, docs, vendored or generated one. */
-export function lowValuePath(path: string): boolean {
-  return LOW_VALUE_PATHS.some(([pattern]) => pattern.test(path));
+/**
+ * What the path costs a match in the ranking: 0 for source, more for the classes above (summed).
+ * `notes`, when given, gets each class it is in (`test path`, …).
+ */
+export function pathPenalty(path: string, notes?: string[]): number {
+  let penalty = 0;
+  for (const [pattern, cost, why] of LOW_VALUE_PATHS) {
+    if (!pattern.test(path)) continue;
+    penalty += cost;
+    notes?.push(`${why} path`);
+  }
+  return penalty;
 }
 
-/** What the path costs a match in the ranking: 0 for source, more for the classes above (summed). */
-export function pathPenalty(path: string): number {
-  let penalty = 0;
-  for (const [pattern, cost] of LOW_VALUE_PATHS) if (pattern.test(path)) penalty += cost;
-  return penalty;
+/** Whether the path is a test, test data, docs, vendored or generated one. */
+export function lowValuePath(path: string): boolean {
+  return pathPenalty(path) > 0;
 }

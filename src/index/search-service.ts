@@ -311,11 +311,6 @@ export class SearchService {
   }
 }
 
-/**
- * Shares hold disjoint files, each in path order: a stable sort by path interleaves them and
- * keeps every file's lines in order. Each share stopped at the limit, so the first `limit`
- * merged matches are exactly the first `limit` of a single search.
- */
 /** The order of a `sourceFirst` search (search.ts): the path's class, then the path. */
 function bySourceFirst(): (a: Match, b: Match) => number {
   const penalties = new Map<string, number>();
@@ -327,6 +322,11 @@ function bySourceFirst(): (a: Match, b: Match) => number {
   return (a, b) => penaltyOf(a.path) - penaltyOf(b.path) || byPath(a, b);
 }
 
+/**
+ * Shares hold disjoint files, each in path order (or in a `sourceFirst` search's order): a stable
+ * sort in that order interleaves them and keeps every file's lines in order. Each share stopped at
+ * the limit, so the first `limit` merged matches are exactly the first `limit` of a single search.
+ */
 function mergeShares(results: SearchResult[], limit: number, sourceFirst = false): SearchResult {
   if (results.length === 1) return results[0]!;
   const all = results.flatMap((result) => result.matches).sort(sourceFirst ? bySourceFirst() : byPath);

@@ -256,7 +256,7 @@ export class IndexReader {
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;
-      /** The file's head, read for the generated marker once it has a match. */
+      /** The file's text (or its head, from bytes), for the generated marker once it has a match. */
       let head = '';
       if (scan && required && context === 0) {
         // Only the lines that hold the required bytes are decoded (matchBytes).
@@ -266,13 +266,13 @@ export class IndexReader {
       } else if (scan) {
         const text = readTextOnce(path);
         if (text !== undefined) more = matchText(file.path, text, compiled, context, matches, limit);
-        if (text !== undefined && matches.length > before) head = text.slice(0, GENERATED_HEAD_CHARS);
+        if (text !== undefined && matches.length > before) head = text;
       } else {
         const entry = this.#cache.get(path);
         // Blocks are valid only for the text that was indexed: an edited file is searched whole.
         const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
         if (entry) more = matchText(file.path, entry.text, compiled, context, matches, limit, (offset) => this.#cache.lineOf(entry, offset), windows);
-        if (entry && matches.length > before) head = entry.text.slice(0, GENERATED_HEAD_CHARS);
+        if (entry && matches.length > before) head = entry.text;
       }
       if (head !== '' && saysGenerated(head)) for (let at = before; at < matches.length; at++) matches[at]!.generated = true;
       if (found && matches.length > before) found(matches.slice(before));

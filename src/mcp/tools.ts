@@ -2,7 +2,7 @@
  * The tools registry: definitions, `tools/list` shaped for the negotiated revision, and
  * `tools/call` with argument validation kept outside the handlers.
  */
-import type { Activity } from '../idle-heap.js';
+import { counted, type Activity } from '../idle-heap.js';
 import { InvalidParamsError, JsonRpcError, type Params } from '../jsonrpc/index.js';
 import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
@@ -161,14 +161,7 @@ export class ToolRegistry {
   }
 
   call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
-    const activity = this.#options.activity;
-    if (!activity) return this.#call(params, context);
-    activity.begin();
-    const settled = this.#call(params, context);
-    // Counted until it settles either way; the caller still sees its rejection.
-    const end = (): void => activity.end();
-    settled.then(end, end);
-    return settled;
+    return counted(this.#options.activity, () => this.#call(params, context));
   }
 
   async #call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
@@ -217,18 +210,16 @@ export class ToolRegistry {
   }
 
   /** A task's work, settled like a call: a tool error is a result with isError; anything else that throws fails the task. */
-  async #settle(tool: ToolDefinition, name: string, work: () => Promise<ToolOutput>, structured: boolean): Promise<CallToolResult> {
-    const activity = this.#options.activity;
-    activity?.begin();
-    try {
-      return this.#finish(tool, await work(), structured);
-    } catch (error) {
-      if (error instanceof ToolError) return toolErrorResult(error);
-      if (!(error instanceof JsonRpcError)) this.#options.onToolCrash?.(name, error);
-      throw error;
-    } finally {
-      activity?.end();
-    }
+  #settle(tool: ToolDefinition, name: string, work: () => Promise<ToolOutput>, structured: boolean): Promise<CallToolResult> {
+    return counted(this.#options.activity, async () => {
+      try {
+        return this.#finish(tool, await work(), structured);
+      } catch (error) {
+        if (error instanceof ToolError) return toolErrorResult(error);
+        if (!(error instanceof JsonRpcError)) this.#options.onToolCrash?.(name, error);
+        throw error;
+      }
+    });
   }
 
   #finish(tool: ToolDefinition, output: ToolOutput, structured: boolean): CallToolResult {

@@ -3,16 +3,14 @@
  * RANKING_POOL text matches, and the definitions of the name from the symbol index), the same
  * ranking (ranking.ts), the first `limit` kept. What a user sees at the shell is what an agent sees.
  */
-import type { IndexReader, Match, SearchQuery, SearchResult } from '../index/search.js';
+import type { IndexReader, SearchQuery, SearchResult } from '../index/search.js';
 import { searchOnce } from '../index/one-shot-search.js';
 import { IndexStore } from '../index/store.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
-import { rankMatches } from './ranking.js';
+import { rankSearch } from './ranking.js';
 import { RANKING_POOL } from './search-code.js';
-import { definitionMatches, seedsComplete, withDefinitions } from './search-seeds.js';
 
-/** How many text matches are ranked (search_code's pool). */
-export const RANKED_POOL = RANKING_POOL;
+export { RANKING_POOL };
 
 /** The first `limit` of the ranked pool; `ranked`: how many the pool held. */
 export function rankedSearch(root: string, reader: IndexReader, query: SearchQuery, limit: number): SearchResult & { ranked: number } {
@@ -24,11 +22,8 @@ export function rankedSearch(root: string, reader: IndexReader, query: SearchQue
   }
   try {
     const result = searchOnce(reader, { ...query, limit: RANKING_POOL, sourceFirst: true });
-    const seedQuery = { pattern: query.pattern, caseSensitive: query.caseSensitive === true, context: query.context ?? 0, ...(query.path ? { path: query.path } : {}), ...(query.language ? { language: query.language } : {}) };
-    const seeds = query.regex ? [] : definitionMatches(root, symbols, seedQuery);
-    const ranked = rankMatches(symbols, withDefinitions(seeds, result.matches), query.pattern, query.regex === true, query.caseSensitive === true, symbols !== undefined && !query.regex && seedsComplete(seedQuery, seeds));
-    const matches: Match[] = ranked.slice(0, limit).map((item) => item.match);
-    return { ...result, matches, ranked: ranked.length };
+    const { ranked } = rankSearch(root, symbols, query, result.matches);
+    return { ...result, matches: ranked.slice(0, limit).map((item) => item.match), ranked: ranked.length };
   } finally {
     symbols?.close();
   }

@@ -5,12 +5,13 @@
  * `search_code` ranks").
  */
 import { detectLanguage } from '../index/languages.js';
-import { LOW_VALUE_PATHS, pathDepth } from '../index/path-signals.js';
-import { publicMatch, type Match } from '../index/search.js';
+import { pathDepth, pathPenalty } from '../index/path-signals.js';
+import { cacheOf, keep, touch } from '../index/lru.js';
+import { publicMatch, type Match, type SearchQuery } from '../index/search.js';
 import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ProjectSymbols } from '../workspace/project.js';
-import { HEADER_LINES } from './search-seeds.js';
+import { definitionMatches, HEADER_LINES, withDefinitions } from './search-seeds.js';
 
 export interface Ranked {
   match: Match;
@@ -83,12 +84,6 @@ const CACHED_FILE_ROWS = 4_096;
  */
 const rowsCaches = new WeakMap<object, Map<string, FileRows>>();
 
-function rowsCacheOf(symbols: ProjectSymbols): Map<string, FileRows> {
-  let cache = rowsCaches.get(symbols);
-  if (!cache) rowsCaches.set(symbols, (cache = new Map()));
-  return cache;
-}
-
 /**
  * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
  * ever and this is the server's main thread. Every signal comes from the search worker's own
@@ -102,25 +97,20 @@ function rowsCacheOf(symbols: ProjectSymbols): Map<string, FileRows> {
 export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[], query: string, regex: boolean, caseSensitive: boolean, definitionsKnown = false): Ranked[] {
   // Per file, its definitions' rows and lines, read from the records without decoding a string:
   // a match needs only the definitions on its line and the one enclosing it, decoded once each.
-  const perFile = loaded ? rowsCacheOf(loaded) : new Map<string, FileRows>();
+  const perFile = loaded ? cacheOf(rowsCaches, loaded) : new Map<string, FileRows>();
   const decoded = new Map<string, SymbolInfo>();
   const rowsOf = (path: string): FileRows => {
-    let known = perFile.get(path);
-    if (known) {
-      perFile.delete(path);
-      perFile.set(path, known); // most recently used last
-      return known;
-    }
+    const known = touch(perFile, path);
+    if (known) return known;
     const triples: number[] = [];
     let place: BriefSymbol | undefined;
     loaded?.visitBriefs(path, (brief) => {
       place ??= { ...brief };
       triples.push(brief.row, brief.line, brief.endLine);
     });
-    known = { place, lines: Int32Array.from(triples) };
-    perFile.set(path, known);
-    if (perFile.size > CACHED_FILE_ROWS) perFile.delete(perFile.keys().next().value!);
-    return known;
+    const rows = { place, lines: Int32Array.from(triples) };
+    keep(perFile, path, rows, CACHED_FILE_ROWS);
+    return rows;
   };
   const symbolAt = (path: string, place: BriefSymbol, row: number): SymbolInfo => {
     const key = `${path}\0${row}`;
@@ -154,14 +144,7 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
     let facts = paths.get(path);
     if (!facts) {
       const notes: string[] = [];
-      let penalty = 0;
-      for (const [pattern, cost, why] of LOW_VALUE_PATHS) {
-        if (pattern.test(path)) {
-          penalty += cost;
-          notes.push(`${why} path`);
-        }
-      }
-      facts = { penalty, notes, depth: pathDepth(path), language: detectLanguage(path) };
+      facts = { penalty: pathPenalty(path, notes), notes, depth: pathDepth(path), language: detectLanguage(path) };
       paths.set(path, facts);
     }
     return facts;
@@ -223,4 +206,15 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
     };
     return { match, score, order, depth: facts.depth, describe };
   }).sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order);
+}
+
+/**
+ * One search's pool in search_code's order: the definitions of the name (search-seeds.ts) first,
+ * then the text matches not already among them, ranked. `seeds`: how many definitions joined.
+ */
+export function rankSearch(root: string, symbols: ProjectSymbols | undefined, query: SearchQuery, matches: Match[]): { ranked: Ranked[]; seeds: number } {
+  const regex = query.regex === true;
+  const seeds = regex ? { matches: [], complete: false } : definitionMatches(root, symbols, query);
+  const ranked = rankMatches(symbols, withDefinitions(seeds.matches, matches), query.pattern, regex, query.caseSensitive === true, symbols !== undefined && seeds.complete);
+  return { ranked, seeds: seeds.matches.length };
 }

@@ -16,8 +16,8 @@ import type { ProjectService } from '../workspace/projects.js';
 import { fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
-import { rankMatches, type Ranked } from './ranking.js';
-import { definitionMatches, MAX_SEEDED_DEFINITIONS, seedsComplete, withDefinitions } from './search-seeds.js';
+import { rankSearch, type Ranked } from './ranking.js';
+import { MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
 
 export const DEFAULT_SEARCH_RESULTS = 20;
 export const MAX_SEARCH_RESULTS = 200;
@@ -169,9 +169,10 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       }
       // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
       const rankingStarted = performance.now();
-      const seeds = direct || query.regex ? [] : definitionMatches(project.root, symbolsOf(project), query);
-      const pool = withDefinitions(seeds, result.matches);
-      const ranked = direct ? pool.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })) : rankMatches(symbolsOf(project), pool, query.pattern, query.regex, query.caseSensitive, !direct && !query.regex && seedsComplete(query, seeds));
+      // A direct scan (no index yet) has no symbols to rank by: its matches stay in path order.
+      const { ranked, seeds } = direct
+        ? { ranked: result.matches.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })), seeds: 0 }
+        : rankSearch(project.root, symbolsOf(project), query, result.matches);
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: item.describe() }));
       const rankingMs = performance.now() - rankingStarted;
       const lineOf = (item: { match: Match }): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
@@ -184,7 +185,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
       if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
-        notes.push(`More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each in path order)${seeds.length > 0 ? ` and the definitions of the name (${seeds.length}${seeds.length === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`);
+        notes.push(`More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each in path order)${seeds > 0 ? ` and the definitions of the name (${seeds}${seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`);
       }
       const unsearched = manifest ? unsearchedFiles(manifest) : undefined;
       if (unsearched) {

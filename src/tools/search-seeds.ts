@@ -11,16 +11,18 @@ import { globToRegExp } from '../index/glob.js';
 import { detectLanguage } from '../index/languages.js';
 import { lowValuePath, pathDepth } from '../index/path-signals.js';
 import { readTextOnce } from '../index/read-text.js';
-import { saysGenerated, type Match } from '../index/search.js';
+import { cacheOf, keep, touch } from '../index/lru.js';
+import { addContext } from '../index/matcher.js';
+import { saysGenerated, type Match, type SearchQuery } from '../index/search.js';
 import type { ProjectSymbols } from '../workspace/project.js';
 
-export interface SeedQuery {
-  pattern: string;
-  caseSensitive: boolean;
-  context: number;
-  /** A workspace glob (workspaceGlob), as the search worker gets it. */
-  path?: string;
-  language?: string;
+/** What seeds a search: its pattern, case, context lines, and the path glob and language it is narrowed to. */
+export type SeedQuery = Pick<SearchQuery, 'pattern' | 'caseSensitive' | 'context' | 'path' | 'language'>;
+
+/** The definitions a search ranks beside its text matches; `complete`: every definition of the name is among them. */
+export interface Seeds {
+  matches: Match[];
+  complete: boolean;
 }
 
 /** A name a literal search may define: one identifier, as the symbol index stores names. */
@@ -48,7 +50,7 @@ const CACHED_SEED_QUERIES = 64;
  * modified: a warm query reads no file again unless one changed (a stat each), and a new
  * generation of the symbols (after a sync) starts afresh.
  */
-const seedCaches = new WeakMap<object, Map<string, { matches: Match[]; modified: Map<string, number> }>>();
+const seedCaches = new WeakMap<object, Map<string, { seeds: Seeds; modified: Map<string, number> }>>();
 
 function modifiedAt(path: string): number {
   try {
@@ -58,31 +60,31 @@ function modifiedAt(path: string): number {
   }
 }
 
-export function definitionMatches(root: string, symbols: ProjectSymbols | undefined, query: SeedQuery): Match[] {
-  if (!symbols || !NAME.test(query.pattern)) return [];
-  let cache = seedCaches.get(symbols);
-  if (!cache) seedCaches.set(symbols, (cache = new Map()));
-  const key = JSON.stringify([query.pattern, query.caseSensitive, query.context, query.path ?? '', query.language ?? '']);
-  const kept = cache.get(key);
-  if (kept) {
-    cache.delete(key);
-    if ([...kept.modified].every(([path, at]) => modifiedAt(join(root, path)) === at)) {
-      cache.set(key, kept); // most recently used last
-      return kept.matches;
-    }
-  }
+/** The definitions of a one-identifier literal, as matches on their names' lines; none for anything else. */
+export function definitionMatches(root: string, symbols: ProjectSymbols | undefined, query: SeedQuery): Seeds {
+  // Not one identifier: no definition can be named like it, so none is left out.
+  if (!symbols || !NAME.test(query.pattern)) return { matches: [], complete: true };
+  const cache = cacheOf(seedCaches, symbols);
+  const key = JSON.stringify([query.pattern, query.caseSensitive === true, query.context ?? 0, query.path ?? '', query.language ?? '']);
+  const kept = touch(cache, key);
+  if (kept && [...kept.modified].every(([path, at]) => modifiedAt(join(root, path)) === at)) return kept.seeds;
   const modified = new Map<string, number>();
-  const matches = readSeeds(root, symbols, query, modified);
-  cache.set(key, { matches, modified });
-  if (cache.size > CACHED_SEED_QUERIES) cache.delete(cache.keys().next().value!);
-  return matches;
+  const seeds = readSeeds(root, symbols, query, modified);
+  keep(cache, key, { seeds, modified }, CACHED_SEED_QUERIES);
+  return seeds;
 }
 
-function readSeeds(root: string, symbols: ProjectSymbols, query: SeedQuery, modified: Map<string, number>): Match[] {
+function readSeeds(root: string, symbols: ProjectSymbols, query: SeedQuery, modified: Map<string, number>): Seeds {
+  const caseSensitive = query.caseSensitive === true;
+  const context = Math.max(0, query.context ?? 0);
   const pathFilter = query.path ? globToRegExp(query.path) : undefined;
-  const found = symbols
-    .definitionsNamed(query.pattern, query.caseSensitive, MAX_SEEDED_DEFINITIONS, seedPreference(query.pattern))
-    .filter(({ path }) => (!pathFilter || pathFilter.test(path)) && (!query.language || detectLanguage(path) === query.language));
+  // Narrowed before the limit: a glob or a language never leaves the limit filled with files it excludes.
+  const { found, complete } = symbols.definitionsNamed(query.pattern, {
+    caseSensitive,
+    limit: MAX_SEEDED_DEFINITIONS,
+    prefer: seedPreference(query.pattern),
+    keep: (path) => (!pathFilter || pathFilter.test(path)) && (!query.language || detectLanguage(path) === query.language),
+  });
   const matches: Match[] = [];
   let lines: string[] | undefined;
   let linesOf = '';
@@ -98,18 +100,14 @@ function readSeeds(root: string, symbols: ProjectSymbols, query: SeedQuery, modi
       // A final newline ends the last line; it does not start another.
       if (lines?.at(-1) === '') lines.pop();
     }
-    const place = nameLine(lines, symbol, query.caseSensitive);
+    const place = nameLine(lines, symbol, caseSensitive);
     if (!place) continue; // gone from where it was indexed: the text search will not find it there either
     const match: Match = { path, line: place.index + 1, column: place.at + 1, text: place.text, length: symbol.name.length, word: true, defines: symbol };
     if (generated) match.generated = true;
-    if (query.context > 0) {
-      const index = place.index;
-      match.before = lines!.slice(Math.max(0, index - query.context), index).map((line) => line.replace(/\r$/, ''));
-      match.after = lines!.slice(index + 1, index + 1 + query.context).map((line) => line.replace(/\r$/, ''));
-    }
+    if (context > 0) addContext(match, lines!, place.index, context);
     matches.push(match);
   }
-  return matches;
+  return { matches, complete };
 }
 
 /**
@@ -130,14 +128,6 @@ function nameLine(lines: string[] | undefined, symbol: { name: string; line: num
     if (at >= 0) return { index, text, at };
   }
   return undefined;
-}
-
-/**
- * Whether `seeds` hold every definition named like the query (rankMatches' `definitionsKnown`):
- * none can be for a query that is not one identifier, and all are unless the cap was reached.
- */
-export function seedsComplete(query: SeedQuery, seeds: Match[]): boolean {
-  return !NAME.test(query.pattern) || seeds.length < MAX_SEEDED_DEFINITIONS;
 }
 
 /**

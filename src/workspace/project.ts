@@ -4,7 +4,7 @@
  * watcher that keeps it current.
  */
 import { join } from 'node:path';
-import type { Activity } from '../idle-heap.js';
+import { counted, type Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { SearchService } from '../index/search-service.js';
 import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store.js';
@@ -143,18 +143,8 @@ export class Project {
 
   /** Runs `task` after every index writer of this process queued before it. */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const activity = this.#activity;
-    const counted = activity
-      ? async (): Promise<T> => {
-          activity.begin();
-          try {
-            return await task();
-          } finally {
-            activity.end();
-          }
-        }
-      : task;
-    const turn = this.#turn.then(counted, counted);
+    const run = (): Promise<T> => counted(this.#activity, task);
+    const turn = this.#turn.then(run, run);
     this.#turn = turn.catch(() => undefined);
     return turn;
   }

@@ -5,6 +5,7 @@
  * index_corrupt where it is read.
  */
 import { inflateRawSync } from 'node:zlib';
+import { keep, touch } from '../lru.js';
 import { IndexCorruptError } from '../manifest.js';
 import type { PagedFile } from './paged-file.js';
 import { decodeBlock, type Predictor } from './record-blocks.js';
@@ -14,21 +15,6 @@ import { RECORDS_PER_BLOCK, STRINGS_PER_BLOCK } from './segment-layout.js';
 const MAX_STRING_BLOCKS = 512;
 /** Decoded record blocks kept per table and segment (128 records each, under 4 KiB). */
 const MAX_RECORD_BLOCKS = 256;
-
-/** A Map used as an LRU: a hit moves to the end, the oldest goes past `max`. */
-function touch<V>(cache: Map<number, V>, key: number): V | undefined {
-  const value = cache.get(key);
-  if (value !== undefined) {
-    cache.delete(key);
-    cache.set(key, value);
-  }
-  return value;
-}
-
-function keep<V>(cache: Map<number, V>, key: number, value: V, max: number): void {
-  cache.set(key, value);
-  if (cache.size > max) cache.delete(cache.keys().next().value!);
-}
 
 export class StringTable {
   readonly #file: PagedFile;

@@ -183,32 +183,42 @@ export class SymbolIndex {
   /** Definitions named exactly `name`, or whose qualified name is `name`, in (path, line) order. */
   definitions(name: string): Array<{ symbol: SymbolInfo; path: string }> {
     const found: Array<{ symbol: SymbolInfo; path: string }> = [];
-    const folded = name.toLowerCase();
-    const take = (index: number, row: number): void => {
-      const segment = this.#segments[index]!;
-      const file = segment.symbolFile(row);
-      if (this.#live(index, file)) found.push({ symbol: segment.symbol(row, file), path: segment.path(file) });
-    };
+    const take = (index: number, row: number, file: number, path: string): void => void found.push({ symbol: this.#segments[index]!.symbol(row, file), path });
+    this.#visitNamed(name, true, take);
     this.#segments.forEach((segment, index) => {
-      for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry) === folded; entry++) {
-        const { name: entryName, rowStart, rowCount } = segment.nameEntry(entry);
-        if (entryName === name) for (let at = rowStart; at < rowStart + rowCount; at++) take(index, segment.nameRow(at));
+      for (const row of segment.qualifiedRows(name)) {
+        const file = segment.symbolFile(row);
+        if (this.#live(index, file)) take(index, row, file, segment.path(file));
       }
-    });
-    this.#segments.forEach((segment, index) => {
-      for (const row of segment.qualifiedRows(name)) take(index, row);
     });
     return found.sort((a, b) => compareKeys(a.path, b.path) || a.symbol.line - b.symbol.line);
   }
 
   /**
-   * Definitions whose name is `name` (any case unless `caseSensitive`; qualified names aside), at
-   * most `limit`: the first by `prefer` (lower first: given each one's path and name as written),
-   * then in (path, line) order. What search_code ranks beside its text matches.
+   * Definitions whose name is `name` (any case unless `caseSensitive`; qualified names aside) in
+   * the files `keep` accepts: the first `limit` by `prefer` (lower first, given each one's path
+   * and name as written), then in (path, line) order. `complete`: none was left out by the limit.
+   * What search_code ranks beside its text matches.
    */
-  definitionsNamed(name: string, caseSensitive: boolean, limit: number, prefer: (path: string, name: string) => number = () => 0): Array<{ symbol: SymbolInfo; path: string }> {
+  definitionsNamed(
+    name: string,
+    options: { caseSensitive: boolean; limit: number; prefer?: (path: string, name: string) => number; keep?: (path: string) => boolean },
+  ): { found: Array<{ symbol: SymbolInfo; path: string }>; complete: boolean } {
     // Placed first, decoded only once the limit has chosen them (a common name has thousands).
-    const found: Array<{ index: number; row: number; file: number; path: string; line: number; preference: number }> = [];
+    const placed: Array<{ index: number; row: number; file: number; path: string; line: number; preference: number }> = [];
+    this.#visitNamed(name, options.caseSensitive, (index, row, file, path, entryName) => {
+      if (options.keep && !options.keep(path)) return;
+      placed.push({ index, row, file, path, line: this.#segments[index]!.symbolField(row, 3), preference: options.prefer?.(path, entryName) ?? 0 });
+    });
+    placed.sort((a, b) => a.preference - b.preference || compareKeys(a.path, b.path) || a.line - b.line);
+    return {
+      found: placed.slice(0, options.limit).map((c) => ({ symbol: this.#segments[c.index]!.symbol(c.row, c.file), path: c.path })),
+      complete: placed.length <= options.limit,
+    };
+  }
+
+  /** Every live definition named `name` (any case unless `caseSensitive`), without decoding it. */
+  #visitNamed(name: string, caseSensitive: boolean, visit: (index: number, row: number, file: number, path: string, entryName: string) => void): void {
     const folded = name.toLowerCase();
     this.#segments.forEach((segment, index) => {
       for (let entry = segment.lowerBound(folded); entry < segment.nameCount && segment.folded(entry) === folded; entry++) {
@@ -217,14 +227,10 @@ export class SymbolIndex {
         for (let at = rowStart; at < rowStart + rowCount; at++) {
           const row = segment.nameRow(at);
           const file = segment.symbolFile(row);
-          if (!this.#live(index, file)) continue;
-          const path = segment.path(file);
-          found.push({ index, row, file, path, line: segment.symbolField(row, 3), preference: prefer(path, entryName) });
+          if (this.#live(index, file)) visit(index, row, file, segment.path(file), entryName);
         }
       }
     });
-    found.sort((a, b) => a.preference - b.preference || compareKeys(a.path, b.path) || a.line - b.line);
-    return found.slice(0, limit).map((c) => ({ symbol: this.#segments[c.index]!.symbol(c.row, c.file), path: c.path }));
   }
 
   /**
