@@ -1,5 +1,6 @@
-// Round trips of a trivial tools/call (health_check) over stdio: Sextant's bundle against a server
-// built with the official SDK (bench/sdk-server.mjs), driven by the same client in the same run.
+// Round trips of a trivial tools/call (health_check) over stdio: Sextant's bundle against servers
+// built with the official SDK, v1 (bench/sdk-server.mjs) and v2 (bench/sdk-v2-server.mjs), driven by
+// the same client in the same run.
 // The client is a lean NDJSON writer/reader so that it measures the servers, not itself.
 //
 //   node bench/stdio-roundtrip.mjs [--calls 5000] [--rounds 3]
@@ -18,6 +19,7 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const servers = {
   sextant: [here('../dist/sextant.mjs'), 'serve', '--log-level', 'silent'],
   'official SDK McpServer': [here('./sdk-server.mjs')],
+  'official SDK v2 McpServer': [here('./sdk-v2-server.mjs')],
   'bare NDJSON echo (ceiling)': [here('./echo-server.mjs')],
 };
 
@@ -102,10 +104,10 @@ for (const concurrency of [1, 16, 64]) {
 }
 
 console.log(`stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
-console.log('| in flight | server | calls/s | p50 ms | p99 ms | peak RSS MiB | vs SDK |');
-console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+console.log('| in flight | server | calls/s | p50 ms | p99 ms | peak RSS MiB | vs SDK v1 | vs SDK v2 |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
-  const sdk = rows.find((r) => r.concurrency === row.concurrency && r.name.startsWith('official SDK'));
-  const ratio = `${(row.rps / sdk.rps).toFixed(2)}x`;
-  console.log(`| ${row.concurrency} | ${row.name} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.rss.toFixed(1)} | ${ratio} |`);
+  const ratio = (peer) => `${(row.rps / rows.find((r) => r.concurrency === row.concurrency && r.name === peer).rps).toFixed(2)}x`;
+  const cells = [row.concurrency, row.name, row.rps.toFixed(0), row.p50.toFixed(3), row.p99.toFixed(3), row.rss.toFixed(1), ratio('official SDK McpServer'), ratio('official SDK v2 McpServer')];
+  console.log(`| ${cells.join(' | ')} |`);
 }

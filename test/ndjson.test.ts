@@ -36,6 +36,13 @@ test('a line over the limit is skipped whole and reported with its size; the nex
   assert.equal(events, [['oversize', 26], ['line', '{"ok":1}']]);
 });
 
+test('whole lines inside one chunk take the same rules: limit, blank lines, a lone CR', () => {
+  const { decoder, events } = collect(8);
+  decoder.push(Buffer.from('123456789\n\r\n\n{"a":1}\r\n1234'));
+  decoder.push(Buffer.from('56789\n{"b":2}\n'));
+  assert.equal(events, [['oversize', 9], ['line', '{"a":1}'], ['oversize', 9], ['line', '{"b":2}']]);
+});
+
 test('a line exactly at the limit passes', () => {
   const { decoder, events } = collect(8);
   decoder.push(Buffer.from('12345678\n'));

@@ -33,6 +33,13 @@ export class LineDecoder {
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
+      if (newline >= 0 && this.#length === 0 && !this.#skipping) {
+        // The whole line is in this chunk (the usual case): read it in place, no copy.
+        if (newline - start <= this.#maxLineBytes) this.#emit(chunk, start, newline);
+        else this.#options.onOversize(newline - start);
+        start = newline + 1;
+        continue;
+      }
       const end = newline < 0 ? chunk.length : newline;
       this.#append(chunk.subarray(start, end));
       if (newline < 0) return;
@@ -67,11 +74,16 @@ export class LineDecoder {
     this.#length = 0;
     this.#skipping = false;
     if (skipped) return this.#options.onOversize(length);
-    const bytes = line![length - 1] === CARRIAGE_RETURN ? line!.subarray(0, length - 1) : line!;
-    const text = bytes.toString('utf8');
+    this.#emit(line!, 0, length);
+  }
+
+  /** Hands on the line held in `bytes[start, end)`, without its trailing `\r`. */
+  #emit(bytes: Buffer, start: number, end: number): void {
+    if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
+    const text = bytes.toString('utf8', start, end);
     // The fast decoder replaces bad bytes with U+FFFD; only then is the strict one worth running
     // (the replacement character may also have been sent on purpose, which is valid).
-    if (text.includes('\uFFFD') && !isValidUtf8(bytes)) return this.#options.onInvalidEncoding(bytes.length);
+    if (text.includes('\uFFFD') && !isValidUtf8(bytes.subarray(start, end))) return this.#options.onInvalidEncoding(end - start);
     // Blank lines carry no message; JSON-RPC has nothing to answer them with.
     if (text.trim() === '') return;
     this.#options.onLine(text);
