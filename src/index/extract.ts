@@ -14,17 +14,14 @@ import { spawnWorker } from '../runtime.js';
 import { readBytesNonBlocking } from './read-text.js';
 import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
-import { blockTrigramsOf, trigramsOf } from './trigrams.js';
+import { blockTrigramsOf, DEFAULT_BLOCK_BYTES, trigramsOf } from './trigrams.js';
+
+export { DEFAULT_BLOCK_BYTES } from './trigrams.js';
 
 /** A file with a line longer than this is searched by scanning, not through trigrams (like cindex). */
 export const MAX_INDEXED_LINE_BYTES = 2_000;
 /** ...and so is a file with more distinct trigrams than this (generated or data files). */
 export const MAX_FILE_TRIGRAMS = 20_000;
-/**
- * Files larger than this get postings per block of about this size (cut at line ends): a query
- * then scans only the blocks of a large file that hold all its trigrams, not the whole file.
- */
-export const DEFAULT_BLOCK_BYTES = 16 * 1024;
 /** Bytes looked at for a NUL to call a file binary. */
 const BINARY_PROBE_BYTES = 8 * 1024;
 /** Files handed to a worker at a time. */

@@ -3,6 +3,7 @@
  * matching lines of one file's text. The index only narrows which files (or blocks) are read;
  * what is reported is decided here, line by line, so it is exactly what a scan finds.
  */
+import type { ByteWindow } from './block-windows.js';
 import { foldedLiteral, LONG_LITERAL_CHARS } from './folded-literal.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
 import type { Match, SearchQuery } from './search.js';
@@ -203,12 +204,13 @@ const NEWLINE = 0x0a;
  * decoding the whole file: a valid UTF-8 sequence is found in the bytes exactly where its text is
  * in the decoded text, and decoding a line alone gives what the whole file's decoding has there.
  */
-export function matchBytes(path: string, bytes: Buffer, required: Buffer, compiled: CompiledQuery, matches: Match[], limit: number): boolean {
-  let lineIndex = 0;
-  let counted = 0;
-  for (let from = 0; from < bytes.length; ) {
+export function matchBytes(path: string, bytes: Buffer, required: Buffer, compiled: CompiledQuery, matches: Match[], limit: number, window?: ByteWindow): boolean {
+  let lineIndex = window?.line ?? 0;
+  let counted = window?.start ?? 0;
+  const to = window?.end ?? bytes.length;
+  for (let from = counted; from < to; ) {
     const hit = bytes.indexOf(required, from);
-    if (hit < 0) break;
+    if (hit < 0 || hit >= to) break;
     const lineStart = hit === 0 ? 0 : bytes.lastIndexOf(NEWLINE, hit - 1) + 1;
     let lineEnd = bytes.indexOf(NEWLINE, hit);
     if (lineEnd < 0) lineEnd = bytes.length;
@@ -222,6 +224,25 @@ export function matchBytes(path: string, bytes: Buffer, required: Buffer, compil
       matches.push(lineMatch(path, lineIndex, column, line, compiled));
     }
     from = lineEnd + 1;
+  }
+  return true;
+}
+
+/**
+ * The matches of the byte windows of a file (block-windows.ts) without context: each window is
+ * decoded and searched alone (it holds whole lines, so its lines decode as the file's do), with
+ * `required`'s bytes through matchBytes when the query has them.
+ */
+export function matchWindows(path: string, bytes: Buffer, windows: ByteWindow[], required: Buffer | undefined, compiled: CompiledQuery, matches: Match[], limit: number): boolean {
+  for (const window of windows) {
+    if (required) {
+      if (!matchBytes(path, bytes, required, compiled, matches, limit, window)) return false;
+      continue;
+    }
+    const before = matches.length;
+    const more = matchText(path, bytes.toString('utf8', window.start, window.end), compiled, 0, matches, limit);
+    for (let at = before; at < matches.length; at++) matches[at]!.line += window.line;
+    if (!more) return false;
   }
   return true;
 }

@@ -7,7 +7,8 @@ import { ContentCache, type FileText } from './content-cache.js';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
 import { readBytesOnce, readTextOnce } from './read-text.js';
-import { compileMatcher, matchBytes, matchText } from './matcher.js';
+import { byteWindows } from './block-windows.js';
+import { compileMatcher, matchBytes, matchText, matchWindows } from './matcher.js';
 import type { TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
 import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
@@ -258,10 +259,13 @@ export class IndexReader {
       let more = true;
       /** The file's text (or its head, from bytes), for the generated marker once it has a match. */
       let head = '';
-      if (scan && required && context === 0) {
-        // Only the lines that hold the required bytes are decoded (matchBytes).
+      if (scan && context === 0) {
+        // Only the candidate blocks are looked at, and only the lines that hold the required bytes decoded.
         const bytes = readBytesOnce(path);
-        if (bytes) more = matchBytes(file.path, bytes, required, compiled, matches, limit);
+        const windows = bytes && blocks && bytes.length === file.size ? byteWindows(bytes, file.blocks!, blocks) : undefined;
+        if (bytes && windows) more = matchWindows(file.path, bytes, windows, required, compiled, matches, limit);
+        else if (bytes && required) more = matchBytes(file.path, bytes, required, compiled, matches, limit);
+        else if (bytes) more = matchText(file.path, bytes.toString('utf8'), compiled, 0, matches, limit);
         if (bytes && matches.length > before) head = bytes.toString('latin1', 0, GENERATED_HEAD_CHARS);
       } else if (scan) {
         const text = readTextOnce(path);

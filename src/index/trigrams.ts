@@ -72,6 +72,23 @@ export interface BlockTrigrams {
 }
 
 /**
+ * Files larger than this get postings per block of about this size (cut at line ends): a query
+ * then scans only the blocks of a large file that hold all its trigrams, not the whole file.
+ */
+export const DEFAULT_BLOCK_BYTES = 16 * 1024;
+
+/**
+ * Where the block that starts at `start` ends: at the end of the line that holds its last byte
+ * of `blockBytes` (blocks hold whole lines). The one rule both indexing and search use.
+ */
+export function blockEnd(bytes: Uint8Array, start: number, blockBytes: number): number {
+  const end = start + blockBytes;
+  if (end >= bytes.length) return bytes.length;
+  const newline = bytes.indexOf(0x0a, end - 1);
+  return newline < 0 ? bytes.length : newline + 1;
+}
+
+/**
  * Trigrams per block of about `blockBytes`, blocks cut at line ends so that a line, and so a
  * match, lies in one block. Trigrams across a block's last newline are not kept: a match never
  * spans lines.
@@ -84,11 +101,7 @@ export function blockTrigramsOf(bytes: Uint8Array, blockBytes: number): BlockTri
   let line = 0;
   let start = 0;
   while (start < bytes.length) {
-    let end = Math.min(bytes.length, start + blockBytes);
-    if (end < bytes.length) {
-      const newline = bytes.indexOf(0x0a, end - 1);
-      end = newline < 0 ? bytes.length : newline + 1;
-    }
+    const end = blockEnd(bytes, start, blockBytes);
     const block = bytes.subarray(start, end);
     const trigrams = trigramsOf(block);
     for (let i = 0; i < trigrams.length; i++) {
