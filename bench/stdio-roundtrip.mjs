@@ -5,6 +5,7 @@
 //
 //   node bench/stdio-roundtrip.mjs [--calls 5000] [--rounds 3]
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +15,8 @@ const arg = (name, fallback) => {
 };
 const CALLS = arg('calls', 5000);
 const ROUNDS = arg('rounds', 3);
+/** USER_HZ: the unit of utime and stime in /proc/PID/stat (100 on Linux). */
+const CLOCK_TICKS = 100;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 const servers = {
@@ -63,6 +66,7 @@ async function measure(name, concurrency) {
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
   for (let i = 0; i < 200; i++) await call(); // warm-up
+  const cpuBefore = cpuMs(server.child.pid);
   const latencies = [];
   let issued = 0;
   const began = process.hrtime.bigint();
@@ -73,22 +77,23 @@ async function measure(name, concurrency) {
     }
   }));
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-  const rss = await new Promise((resolve) => {
-    // Peak RSS of the server process, read from /proc before it exits.
-    import('node:fs').then(({ readFileSync }) => {
-      try {
-        const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
-        resolve(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-      } catch {
-        resolve(NaN);
-      }
-    });
-  });
+  const cpuPerCall = ((cpuMs(server.child.pid) - cpuBefore) * 1000) / CALLS;
+  // Peak RSS of the server process, read from /proc before it exits.
+  const rss = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
   server.child.stdin.end();
   await new Promise((resolve) => server.child.on('exit', resolve));
   latencies.sort((a, b) => a - b);
   const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { rps: CALLS / seconds, p50: pick(0.5), p99: pick(0.99), rss };
+  return { rps: CALLS / seconds, p50: pick(0.5), p99: pick(0.99), rss, cpuPerCall };
+}
+
+/**
+ * CPU time (user + system, ms) the process has used so far, from /proc: what each call costs the
+ * server whatever else the host runs, which throughput on a shared machine cannot show alone.
+ */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 const rows = [];
@@ -104,10 +109,10 @@ for (const concurrency of [1, 16, 64]) {
 }
 
 console.log(`stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
-console.log('| in flight | server | calls/s | p50 ms | p99 ms | peak RSS MiB | vs SDK v1 | vs SDK v2 |');
-console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| in flight | server | calls/s | p50 ms | p99 ms | server CPU µs/call | peak RSS MiB | vs SDK v1 | vs SDK v2 |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
   const ratio = (peer) => `${(row.rps / rows.find((r) => r.concurrency === row.concurrency && r.name === peer).rps).toFixed(2)}x`;
-  const cells = [row.concurrency, row.name, row.rps.toFixed(0), row.p50.toFixed(3), row.p99.toFixed(3), row.rss.toFixed(1), ratio('official SDK McpServer'), ratio('official SDK v2 McpServer')];
+  const cells = [row.concurrency, row.name, row.rps.toFixed(0), row.p50.toFixed(3), row.p99.toFixed(3), row.cpuPerCall.toFixed(1), row.rss.toFixed(1), ratio('official SDK McpServer'), ratio('official SDK v2 McpServer')];
   console.log(`| ${cells.join(' | ')} |`);
 }
