@@ -104,7 +104,7 @@ async function serveOverStdio(
 ): Promise<void> {
   const { logger } = options;
   if (options.portGiven) logger.warning('--port is ignored with --transport stdio');
-  const stdioOptions: Parameters<typeof serveStdio>[1] = { input: process.stdin, output: process.stdout, logger };
+  const stdioOptions: Parameters<typeof serveStdio>[1] = { input: process.stdin, output: process.stdout, outputFd: 1, logger };
   if (tap) stdioOptions.tap = tap;
   const connection = serveStdio(server, stdioOptions);
   logger.info(`Sextant ${server.identity.version} serving MCP over stdio (profile: ${options.profile}, tools: ${tools})`);

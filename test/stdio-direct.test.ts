@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createSextantServer } from '../src/tools/index.js';
+import { serveStdio } from '../src/transports/stdio.js';
+import { initializeLine, startServer, stopAll } from './helpers/process.js';
+
+test.after.each(stopAll);
+
+const listTools = (id: number): string => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' })}\n`;
+
+test('real process: 300 answers of one batch, far more than a socket takes at once, arrive whole and in order', async () => {
+  const server = startServer(['serve', '--log-level', 'silent']);
+  server.send(initializeLine());
+  await server.waitForLines(1);
+  // One write: the server reads them together and answers them in one batch of megabytes.
+  server.send(Array.from({ length: 300 }, (_, index) => listTools(index + 2)).join(''));
+  const answers = (await server.waitForLines(301)).slice(1) as Array<{ id: number; result?: { tools: unknown[] } }>;
+  assert.equal(answers.map((answer) => answer.id), Array.from({ length: 300 }, (_, index) => index + 2));
+  assert.ok(answers.every((answer) => (answer.result?.tools.length ?? 0) > 5));
+});
+
+test('in process: a reader that takes nothing for a while — what the descriptor refuses goes through the stream, in order', async () => {
+  // A real socket to a child that reads nothing until told, then echoes everything back.
+  const child = spawn(process.execPath, ['-e', "process.on('message', () => { process.stdin.pipe(process.stdout); process.disconnect(); })"], {
+    stdio: ['pipe', 'pipe', 'inherit', 'ipc'],
+  });
+  const outputFd = (child.stdin as unknown as { _handle: { fd: number } })._handle.fd;
+  assert.ok(outputFd > 2, 'the socket has a descriptor');
+  const input = new PassThrough();
+  const connection = serveStdio(createSextantServer(), { input, output: child.stdin, outputFd });
+  input.write(initializeLine());
+  // Batches in separate turns of the event loop: the first fills the socket, the rest queue behind it.
+  for (let batch = 0; batch < 20; batch++) {
+    input.write(Array.from({ length: 15 }, (_, index) => listTools(2 + batch * 15 + index)).join(''));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await new Promise<void>((resolve, reject) => {
+    // Bounded so that a regression fails instead of hanging the run; the state comes in milliseconds.
+    const giveUp = setTimeout(() => reject(new Error('the stream never held anything back')), 10_000);
+    const check = (): void => {
+      if (child.stdin.writableLength === 0) return void setImmediate(check);
+      clearTimeout(giveUp);
+      resolve();
+    };
+    check();
+  });
+  assert.ok(child.stdin.writableLength > 0, 'the stream holds what the socket refused');
+  let text = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (text += chunk));
+  const ended = new Promise((resolve) => child.stdout.once('end', resolve));
+  child.send('go');
+  await new Promise((resolve) => setImmediate(resolve));
+  input.end();
+  await connection.closed;
+  await ended;
+  const ids = text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
+  assert.equal(ids, Array.from({ length: 301 }, (_, index) => index + 1));
+});
+
+test.run();
