@@ -26,10 +26,12 @@ test('in process: a reader that takes nothing for a while — what the descripto
   const child = spawn(process.execPath, ['-e', "process.on('message', () => { process.stdin.pipe(process.stdout); process.disconnect(); })"], {
     stdio: ['pipe', 'pipe', 'inherit', 'ipc'],
   });
-  const outputFd = (child.stdin as unknown as { _handle: { fd: number } })._handle.fd;
+  const socket = child.stdin!;
+  const echoed = child.stdout!;
+  const outputFd = (socket as unknown as { _handle: { fd: number } })._handle.fd;
   assert.ok(outputFd > 2, 'the socket has a descriptor');
   const input = new PassThrough();
-  const connection = serveStdio(createSextantServer(), { input, output: child.stdin, outputFd });
+  const connection = serveStdio(createSextantServer(), { input, output: socket, outputFd });
   input.write(initializeLine());
   // Batches in separate turns of the event loop: the first fills the socket, the rest queue behind it.
   for (let batch = 0; batch < 20; batch++) {
@@ -40,17 +42,17 @@ test('in process: a reader that takes nothing for a while — what the descripto
     // Bounded so that a regression fails instead of hanging the run; the state comes in milliseconds.
     const giveUp = setTimeout(() => reject(new Error('the stream never held anything back')), 10_000);
     const check = (): void => {
-      if (child.stdin.writableLength === 0) return void setImmediate(check);
+      if (socket.writableLength === 0) return void setImmediate(check);
       clearTimeout(giveUp);
       resolve();
     };
     check();
   });
-  assert.ok(child.stdin.writableLength > 0, 'the stream holds what the socket refused');
+  assert.ok(socket.writableLength > 0, 'the stream holds what the socket refused');
   let text = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (text += chunk));
-  const ended = new Promise((resolve) => child.stdout.once('end', resolve));
+  echoed.setEncoding('utf8');
+  echoed.on('data', (chunk: string) => (text += chunk));
+  const ended = new Promise((resolve) => echoed.once('end', resolve));
   child.send('go');
   await new Promise((resolve) => setImmediate(resolve));
   input.end();
