@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSextantServer } from '../src/tools/index.js';
+import { silentLogger } from '../src/log.js';
 import { serveStdio } from '../src/transports/stdio.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';
 
@@ -60,6 +61,28 @@ test('in process: a reader that takes nothing for a while — what the descripto
   await ended;
   const ids = text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
   assert.equal(ids, Array.from({ length: 301 }, (_, index) => index + 1));
+});
+
+test('in process: a reader gone (EPIPE on the descriptor) ends the session quietly, as a failing stream does', async () => {
+  // A child that closes its end of the socket and stays: our writes then fail with EPIPE.
+  const child = spawn(process.execPath, ['-e', "require('fs').closeSync(0); process.stdout.write('closed'); setTimeout(() => {}, 30000)"], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  try {
+    const socket = child.stdin!;
+    socket.on('error', () => {}); // the stream may meet the broken pipe too
+    const outputFd = (socket as unknown as { _handle: { fd: number } })._handle.fd;
+    await new Promise((resolve) => child.stdout!.once('data', resolve));
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warning: (message: string) => void warnings.push(message) };
+    const input = new PassThrough();
+    const connection = serveStdio(createSextantServer(), { input, output: socket, outputFd, logger });
+    input.write(initializeLine());
+    await connection.closed;
+    assert.equal(warnings, ['stdout failed; closing the session']);
+  } finally {
+    child.kill();
+  }
 });
 
 test.run();
