@@ -3,27 +3,12 @@
 // stateless handler, on plain node:http (Node's own Request/Response around handler.fetch). Bench-only.
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { sdkV2Server } from './sdk-v2-peer.mjs';
 
 const port = Number(process.argv[2] ?? 3102);
-const startedAt = Date.now();
 
-const handler = createMcpHandler(() => {
-  const server = new McpServer({ name: 'sdk-v2-peer', version: '1.0.0' });
-  server.registerTool(
-    'health_check',
-    {
-      description: 'Reports status, version, uptime, transport and protocol version.',
-      outputSchema: z.object({ status: z.enum(['ok']), version: z.string(), uptime_seconds: z.number().min(0), transport: z.string(), protocol_version: z.string() }),
-    },
-    async () => {
-      const structuredContent = { status: 'ok', version: '1.0.0', uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10, transport: 'streamable-http', protocol_version: '2026-07-28' };
-      return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
-    },
-  );
-  return server;
-});
+const handler = createMcpHandler(() => sdkV2Server({ transport: 'streamable-http', protocolVersion: '2026-07-28' }));
 
 createServer(async (req, res) => {
   if (req.url === '/health') return res.writeHead(200).end('{}');
