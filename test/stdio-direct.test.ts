@@ -85,4 +85,18 @@ test('in process: a reader gone (EPIPE on the descriptor) ends the session quiet
   }
 });
 
+test('in process: an output destroyed under the session (its reader exited) closes the session instead of dropping answers', async () => {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const socket = child.stdin!;
+  const warnings: string[] = [];
+  const logger = { ...silentLogger, warning: (message: string) => void warnings.push(message) };
+  const input = new PassThrough();
+  const connection = serveStdio(createSextantServer(), { input, output: socket, logger });
+  input.write(initializeLine());
+  child.kill();
+  await connection.closed;
+  assert.ok(socket.destroyed);
+  assert.equal(warnings, ['stdout closed; closing the session']);
+});
+
 test.run();

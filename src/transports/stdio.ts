@@ -132,6 +132,7 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
     session.close();
     flush(); // what was sent before the close still leaves, first
     output.off('error', outputOnError);
+    output.off('close', outputOnClose);
     if (output.writableEnded || output.destroyed) resolveClosed();
     else output.end(() => resolveClosed());
     return closed;
@@ -164,10 +165,18 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
     logger.warning('stdout failed; closing the session', error.message);
     void close();
   }
+  function outputOnClose(): void {
+    // Destroyed under us without an error (a child's stdin when the child exits): the same end,
+    // instead of answers dropped on the floor and a session that never closes.
+    if (closing) return;
+    logger.warning('stdout closed; closing the session');
+    void close();
+  }
 
   input.on('data', inputOnData);
   input.on('end', inputOnEnd);
   input.on('error', inputOnError);
   output.on('error', outputOnError);
+  output.on('close', outputOnClose);
   return { session, sessionId, closed, close };
 }
