@@ -191,16 +191,20 @@ export class McpSession {
    * removed (`ping`, `logging/setLevel`, …) has no modern form: Method not found.
    */
   #handle(method: string, legacy: RequestHandler<MessageContext> | undefined, modern?: ModernMethod): void {
-    this.peer.onRequest(method, async (params, context) => {
-      if (isModernRequest(method, context.meta)) {
-        const request = readModernRequest(context.meta);
-        if (!modern) throw new MethodNotFoundError(method);
-        return completeResult(await modern.run(params, context, request), this.#serverInfo(request.version), modern.cache);
-      }
+    // Not an async function: a handshake-era call returns its handler's own promise (an async
+    // wrapper returning it would cost the call two more turns of the microtask queue).
+    this.peer.onRequest(method, (params, context) => {
+      if (isModernRequest(method, context.meta)) return this.#handleModern(method, modern, params, context);
       if (!legacy) throw new MethodNotFoundError(method);
       if (!this.#version && !ALLOWED_BEFORE_INITIALIZE.has(method)) throw new NotInitializedError(method);
       return legacy(params, context);
     });
+  }
+
+  async #handleModern(method: string, modern: ModernMethod | undefined, params: Params, context: RequestContext<MessageContext>): Promise<Result> {
+    const request = readModernRequest(context.meta);
+    if (!modern) throw new MethodNotFoundError(method);
+    return completeResult(await modern.run(params, context, request), this.#serverInfo(request.version), modern.cache);
   }
 
   #registerHandlers(): void {
