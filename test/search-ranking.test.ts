@@ -1,10 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RANKING_POOL } from '../src/tools/search-code.js';
-import { utimesSync, writeFileSync } from 'node:fs';
 import { definitionMatches } from '../src/tools/search-seeds.js';
 import { Project } from '../src/workspace/project.js';
 import { runCli } from './helpers/process.js';

@@ -1,7 +1,7 @@
 /**
  * A Map used as a least-recently-used cache: Map keeps insertion order, so a hit is moved to the
- * end and the oldest entry is the first one. Shared by the symbol segments' block caches and
- * search_code's ranking caches.
+ * end and the oldest entry is the first one. Shared by the symbol segments' pages and block
+ * caches, search_code's ranking caches and the stand-ins for 2026-07-28 clients' roots.
  */
 
 /** The value under `key`, made the most recently used; undefined when absent. */

@@ -14,7 +14,7 @@ import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type S
 import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from './store.js';
-import { pathPenalty } from './path-signals.js';
+import { bySourceFirst } from './path-signals.js';
 
 /** How long one search may run before it is stopped. */
 export const DEFAULT_SEARCH_BUDGET_MS = 5_000;
@@ -311,17 +311,6 @@ export class SearchService {
   }
 }
 
-/** The order of a `sourceFirst` search (search.ts): the path's class, then the path. */
-function bySourceFirst(): (a: Match, b: Match) => number {
-  const penalties = new Map<string, number>();
-  const penaltyOf = (path: string): number => {
-    let penalty = penalties.get(path);
-    if (penalty === undefined) penalties.set(path, (penalty = pathPenalty(path)));
-    return penalty;
-  };
-  return (a, b) => penaltyOf(a.path) - penaltyOf(b.path) || byPath(a, b);
-}
-
 /**
  * Shares hold disjoint files, each in path order (or in a `sourceFirst` search's order): a stable
  * sort in that order interleaves them and keeps every file's lines in order. Each share stopped at
@@ -329,7 +318,7 @@ function bySourceFirst(): (a: Match, b: Match) => number {
  */
 function mergeShares(results: SearchResult[], limit: number, sourceFirst = false): SearchResult {
   if (results.length === 1) return results[0]!;
-  const all = results.flatMap((result) => result.matches).sort(sourceFirst ? bySourceFirst() : byPath);
+  const all = results.flatMap((result) => result.matches).sort(sourceFirst ? bySourceFirst((match: Match) => match.path, byPath) : byPath);
   return {
     matches: all.slice(0, limit),
     truncated: all.length > limit || results.some((result) => result.truncated),

@@ -6,7 +6,7 @@
 import { ContentCache, type FileText } from './content-cache.js';
 import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
-import { readBytesOnce, readTextOnce } from './read-text.js';
+import { readBytesOnce } from './read-text.js';
 import { byteWindows } from './block-windows.js';
 import { compileMatcher, matchBytes, matchText, matchWindows } from './matcher.js';
 import type { TrigramQuery } from './query-plan.js';
@@ -14,7 +14,7 @@ import { segmentCandidates } from './candidates.js';
 import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
 import { IndexStore, type Manifest } from './store.js';
 import type { SymbolInfo } from './symbols/types.js';
-import { pathPenalty } from './path-signals.js';
+import { bySourceFirst } from './path-signals.js';
 
 export { compileMatcher, matchText, MAX_MATCH_TEXT, MAX_MATCHED_TEXT, type CompiledQuery, type LineMatcher, type Seeker } from './matcher.js';
 
@@ -240,37 +240,35 @@ export class IndexReader {
     const context = Math.max(0, query.context ?? 0);
     const compiled = compileMatcher(query);
     const pathFilter = query.path ? globToRegExp(query.path) : undefined;
-    const candidates = query.sourceFirst ? sourceFirst(this.candidates(compiled.plan)) : this.candidates(compiled.plan);
+    const shard = query.shard && query.shard.count > 1 ? query.shard : undefined;
+    const all = this.candidates(compiled.plan);
+    // This worker's share, narrowed by glob and language, before anything else looks at a path.
+    const candidates = all.filter(
+      ({ file }) => (!shard || shardOf(file.path, shard.count) === shard.index) && (!pathFilter || pathFilter.test(file.path)) && (!query.language || file.language === query.language),
+    );
+    if (query.sourceFirst) candidates.sort(bySourceFirst((candidate: Candidate) => candidate.file.path, (a, b) => byPath(a.file, b.file)));
     // Bytes every match contains (a literal's own UTF-8): a scan decodes only the lines that hold
     // them. A U+FFFD in it could match an invalid sequence, which only decoding tells.
     const required = compiled.required && !compiled.required.includes('\uFFFD') ? Buffer.from(compiled.required, 'utf8') : undefined;
     // A scan of most of the tree would only churn the cache (and stat every file): read directly.
-    const scan = candidates.length > this.#cacheBypass;
-    const shard = query.shard && query.shard.count > 1 ? query.shard : undefined;
+    const scan = all.length > this.#cacheBypass;
     const matches: Match[] = [];
     let truncated = false;
     for (const { file, blocks } of candidates) {
-      if (shard && shardOf(file.path, shard.count) !== shard.index) continue;
-      if (pathFilter && !pathFilter.test(file.path)) continue;
-      if (query.language && file.language !== query.language) continue;
       const path = join(this.root, file.path);
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;
       /** The file's text (or its head, from bytes), for the generated marker once it has a match. */
       let head = '';
-      if (scan && context === 0) {
-        // Only the candidate blocks are looked at, and only the lines that hold the required bytes decoded.
+      if (scan) {
         const bytes = readBytesOnce(path);
-        const windows = bytes && blocks && bytes.length === file.size ? byteWindows(bytes, file.blocks!, blocks) : undefined;
+        // Without context lines: only the candidate blocks are looked at, and only the lines that hold the required bytes decoded.
+        const windows = bytes && blocks && context === 0 && bytes.length === file.size ? byteWindows(bytes, file.blocks!, blocks) : undefined;
         if (bytes && windows) more = matchWindows(file.path, bytes, windows, required, compiled, matches, limit);
-        else if (bytes && required) more = matchBytes(file.path, bytes, required, compiled, matches, limit);
-        else if (bytes) more = matchText(file.path, bytes.toString('utf8'), compiled, 0, matches, limit);
+        else if (bytes && required && context === 0) more = matchBytes(file.path, bytes, required, compiled, matches, limit);
+        else if (bytes) more = matchText(file.path, bytes.toString('utf8'), compiled, context, matches, limit);
         if (bytes && matches.length > before) head = bytes.toString('latin1', 0, GENERATED_HEAD_CHARS);
-      } else if (scan) {
-        const text = readTextOnce(path);
-        if (text !== undefined) more = matchText(file.path, text, compiled, context, matches, limit);
-        if (text !== undefined && matches.length > before) head = text;
       } else {
         const entry = this.#cache.get(path);
         // Blocks are valid only for the text that was indexed: an edited file is searched whole.
@@ -285,15 +283,8 @@ export class IndexReader {
         break;
       }
     }
-    return { matches, truncated, stats: { files: this.#liveFiles, candidates: candidates.length, durationMs: Date.now() - started } };
+    return { matches, truncated, stats: { files: this.#liveFiles, candidates: all.length, durationMs: Date.now() - started } };
   }
-}
-
-/** `candidates` (in path order) with those in source paths first, each part still in path order. */
-function sourceFirst(candidates: Candidate[]): Candidate[] {
-  const penalties = candidates.map((candidate) => pathPenalty(candidate.file.path));
-  if (penalties.every((penalty) => penalty === 0)) return candidates;
-  return candidates.map((_, index) => index).sort((a, b) => penalties[a]! - penalties[b]! || a - b).map((index) => candidates[index]!);
 }
 
 /** A stable shard for a path (FNV-1a), so each search worker keeps seeing the same files. */

@@ -25,7 +25,6 @@ export const MAX_CONTEXT_LINES = 10;
 /** Matches gathered and ranked per query; pages are cut from this pool. */
 export const RANKING_POOL = 1_000;
 
-
 const MATCH_SCHEMA = {
   type: 'object',
   properties: {
@@ -48,8 +47,6 @@ const MATCH_SCHEMA = {
   required: ['path', 'line', 'column', 'text'],
   additionalProperties: false,
 };
-
-
 
 /** The project's symbols where they exist: a search never fails for want of them. */
 function symbolsOf(project: Project): ProjectSymbols | undefined {

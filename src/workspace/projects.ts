@@ -10,6 +10,7 @@ import type { WorkspaceConfig } from './config.js';
 import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type ProjectSource } from './detect.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
+import { keep, touch } from '../index/lru.js';
 
 /** Distinct roots lists remembered for 2026-07-28 requests. */
 const MAX_MODERN_CLIENTS = 256;
@@ -86,12 +87,13 @@ export class ProjectService {
    */
   modernClient(roots: unknown): RootsClient & object {
     const key = roots === undefined ? '' : JSON.stringify(roots);
-    let client = this.#modernClients.get(key);
-    if (client) this.#modernClients.delete(key);
-    else if (roots === undefined) client = { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no roots in this request')) };
-    else client = { clientCapabilities: { roots: {} }, requestClient: async () => roots as Record<string, unknown> };
-    this.#modernClients.set(key, client);
-    if (this.#modernClients.size > MAX_MODERN_CLIENTS) this.#modernClients.delete(this.#modernClients.keys().next().value!);
+    const known = touch(this.#modernClients, key);
+    if (known) return known;
+    const client: RootsClient & object =
+      roots === undefined
+        ? { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no roots in this request')) }
+        : { clientCapabilities: { roots: {} }, requestClient: async () => roots as Record<string, unknown> };
+    keep(this.#modernClients, key, client, MAX_MODERN_CLIENTS);
     return client;
   }
 

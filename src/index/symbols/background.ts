@@ -7,7 +7,7 @@
  * atomically, so the previous symbols stay whole).
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { IdleHeapTrimmer } from '../../idle-heap.js';
+import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
@@ -93,24 +93,23 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
 function serve(): void {
   // Between phases the thread keeps the heap the last one grew: trimmed once it is quiet (idle-heap.ts).
   const heap = new IdleHeapTrimmer();
-  parentPort!.on('message', async ({ job, root, home, force }: Request) => {
-    heap.begin();
-    try {
-      const live = IndexReader.liveFiles(root, home);
-      const summary = await buildSymbols(root, live.files, {
-        ...(home ? { home } : {}),
-        force,
-        textUpdatedAt: live.manifest.updatedAt,
-        onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', job, done, total, symbols } satisfies Message),
-      });
-      parentPort!.postMessage({ type: 'done', job, summary } satisfies Message);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      parentPort!.postMessage({ type: 'failed', job, message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Message);
-    } finally {
-      heap.end();
-    }
-  });
+  parentPort!.on('message', (request: Request) => void counted(heap, () => buildAndReport(request)));
+}
+
+async function buildAndReport({ job, root, home, force }: Request): Promise<void> {
+  try {
+    const live = IndexReader.liveFiles(root, home);
+    const summary = await buildSymbols(root, live.files, {
+      ...(home ? { home } : {}),
+      force,
+      textUpdatedAt: live.manifest.updatedAt,
+      onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', job, done, total, symbols } satisfies Message),
+    });
+    parentPort!.postMessage({ type: 'done', job, summary } satisfies Message);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    parentPort!.postMessage({ type: 'failed', job, message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Message);
+  }
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) serve();

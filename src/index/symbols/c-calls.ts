@@ -3,7 +3,7 @@
  * by `(` that is not a keyword and not a member's name, which is what the tag query's
  * `(call_expression function: (identifier))` captures in a parse of the whole file.
  */
-import { Char, isBlank, isIdentifierPart, isIdentifierStart, literalEnd } from './c-skeleton.js';
+import { afterCommentOrLiteral, Char, isBlank, isIdentifierPart, isIdentifierStart } from './c-skeleton.js';
 
 const NOT_CALLS = new Set([
   'if', 'while', 'for', 'switch', 'return', 'sizeof', 'do', 'else', 'case', 'goto', 'defined',
@@ -36,20 +36,13 @@ function scanRange(source: string, start: number, end: number, found: (name: str
     const stop = CALL_STOP.exec(source);
     if (!stop || stop.index >= end) return;
     at = stop.index;
-    const c = source.charCodeAt(at);
-    if (c === Char.Slash) {
-      const next = source.charCodeAt(at + 1);
-      if (next === Char.Star) {
-        const close = source.indexOf('*/', at + 2);
-        at = close < 0 ? end : close + 2;
-      } else if (next === Char.Slash) {
-        const newline = source.indexOf('\n', at);
-        at = newline < 0 ? end : newline;
-      } else at++;
+    const skipped = afterCommentOrLiteral(source, at, end);
+    if (skipped >= 0) {
+      at = skipped;
       continue;
     }
-    if (c !== Char.OpenParenthesis) {
-      at = literalEnd(source, at, end);
+    if (source.charCodeAt(at) !== Char.OpenParenthesis) {
+      at++; // a slash that starts no comment
       continue;
     }
     // `name (`: the name before the parenthesis, on the same line.

@@ -94,6 +94,26 @@ export function literalEnd(source: string, from: number, end: number): number {
   return end;
 }
 
+/**
+ * Where the comment or literal starting at `at` ends (an unterminated one runs to `end`), or -1
+ * when none starts there. What a lexical scan of cut code skips (`bracketsOf`, c-calls.ts).
+ */
+export function afterCommentOrLiteral(source: string, at: number, end: number): number {
+  const c = source.charCodeAt(at);
+  if (c === Char.DoubleQuote || c === Char.SingleQuote) return literalEnd(source, at, end);
+  if (c !== Char.Slash) return -1;
+  const next = source.charCodeAt(at + 1);
+  if (next === Char.Star) {
+    const close = source.indexOf('*/', at + 2);
+    return close < 0 || close + 2 > end ? end : close + 2;
+  }
+  if (next === Char.Slash) {
+    const newline = source.indexOf('\n', at);
+    return newline < 0 || newline > end ? end : newline;
+  }
+  return -1;
+}
+
 /** The directive's name: `if`, `ifdef`, `else`, `endif`, `define`… */
 function directiveName(source: string, hash: number): string {
   let at = hash + 1;
@@ -340,15 +360,13 @@ export function cSkeleton(source: string): Skeleton | undefined {
 function bracketsOf(source: string, start: number, end: number, ranges: number[]): void {
   let open = -1;
   for (let at = start; at < end; at++) {
+    const skipped = afterCommentOrLiteral(source, at, end);
+    if (skipped >= 0) {
+      at = skipped - 1;
+      continue;
+    }
     const c = source.charCodeAt(at);
-    if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Star) {
-      const close = source.indexOf('*/', at + 2);
-      at = close < 0 ? end : close + 1;
-    } else if (c === Char.Slash && source.charCodeAt(at + 1) === Char.Slash) {
-      const newline = source.indexOf('\n', at);
-      at = newline < 0 ? end : newline;
-    } else if (c === Char.DoubleQuote || c === Char.SingleQuote) at = literalEnd(source, at, end) - 1;
-    else if (c === Char.OpenBracket && open < 0) open = at + 1;
+    if (c === Char.OpenBracket && open < 0) open = at + 1;
     else if (c === Char.CloseBracket && open >= 0) {
       if (at > open) ranges.push(open, at);
       open = -1;

@@ -8,6 +8,7 @@
  * it opened. Readers dropped without close() are closed when they are garbage-collected.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { keep, touch } from '../lru.js';
 
 export const PAGE_BYTES = 64 * 1024;
 /** Ranges this long are read directly, around the cache. */
@@ -38,16 +39,11 @@ export class PagedFile {
   }
 
   #page(number: number): Buffer {
-    let page = this.#pages.get(number);
-    if (page) {
-      this.#pages.delete(number);
-      this.#pages.set(number, page);
-      return page;
-    }
+    const kept = touch(this.#pages, number);
+    if (kept) return kept;
     const start = number * PAGE_BYTES;
-    page = this.#read(Buffer.allocUnsafe(Math.min(PAGE_BYTES, this.size - start)), start);
-    this.#pages.set(number, page);
-    if (this.#pages.size > this.#maxPages) this.#pages.delete(this.#pages.keys().next().value!);
+    const page = this.#read(Buffer.allocUnsafe(Math.min(PAGE_BYTES, this.size - start)), start);
+    keep(this.#pages, number, page, this.#maxPages);
     return page;
   }
 
