@@ -1,9 +1,11 @@
 // The ceiling for bench/http-roundtrip: bare node:http answering every POST with a canned
-// JSON-RPC result, no MCP logic, no sessions.
+// JSON-RPC result (Sextant's health_check answer, made once: bench/health-answer.mjs), no MCP
+// logic, no sessions.
 import { createServer } from 'node:http';
+import { healthAnswer } from './health-answer.mjs';
 
 const port = Number(process.argv[2] ?? 3102);
-const result = { content: [{ type: 'text', text: '{}' }], structuredContent: {} };
+const result = healthAnswer({ version: '1.0.0', startedAt: Date.now(), transport: 'streamable-http', protocolVersion: '2025-11-25' });
 createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));

@@ -1,12 +1,13 @@
-// The peer for bench/http-roundtrip: the same health_check tool served by the official SDK's
-// McpServer over StreamableHTTPServerTransport (stateful, one transport per session, as the SDK's
-// own example does), on plain node:http. Bench-only.
+// The peer for bench/http-roundtrip: the official SDK's McpServer over
+// StreamableHTTPServerTransport (stateful, one transport per session, as the SDK's own example
+// does), on plain node:http, with a health_check that answers as Sextant's does
+// (bench/health-answer.mjs). Bench-only.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { healthAnswer, healthShape } from './health-answer.mjs';
 
 const port = Number(process.argv[2] ?? 3101);
 const startedAt = Date.now();
@@ -19,12 +20,9 @@ function newServer() {
     {
       description: 'Reports status, version, uptime, transport and protocol version.',
       inputSchema: {},
-      outputSchema: { status: z.enum(['ok']), version: z.string(), uptime_seconds: z.number().min(0), transport: z.string(), protocol_version: z.string() },
+      outputSchema: healthShape,
     },
-    async () => {
-      const structuredContent = { status: 'ok', version: '1.0.0', uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10, transport: 'streamable-http', protocol_version: '2025-11-25' };
-      return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
-    },
+    async () => healthAnswer({ version: '1.0.0', startedAt, transport: 'streamable-http', protocolVersion: '2025-11-25' }),
   );
   return server;
 }

@@ -3,4 +3,4 @@
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { sdkV2Server } from './sdk-v2-peer.mjs';
 
-await sdkV2Server({ transport: 'stdio', protocolVersion: '2025-11-25', pretty: true }).connect(new StdioServerTransport());
+await sdkV2Server({ transport: 'stdio', protocolVersion: '2025-11-25' }).connect(new StdioServerTransport());

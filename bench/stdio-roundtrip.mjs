@@ -3,7 +3,11 @@
 // the same client in the same run.
 // The client is a lean NDJSON writer/reader so that it measures the servers, not itself.
 //
-//   node bench/stdio-roundtrip.mjs [--calls 5000] [--rounds 3]
+// Each server first answers --warmup calls at the measured concurrency, so that the table shows the
+// steady state of a long-running server and not V8 tiering its code up (about 150 ms of CPU for
+// every server here, which weighs most on the fastest); --warmup 200 gives the cold figures.
+//
+//   node bench/stdio-roundtrip.mjs [--calls 5000] [--rounds 3] [--warmup 20000] [--in-flight 1,16,64]
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -15,6 +19,9 @@ const arg = (name, fallback) => {
 };
 const CALLS = arg('calls', 5000);
 const ROUNDS = arg('rounds', 3);
+const WARMUP = arg('warmup', 20000);
+const inFlightIndex = process.argv.indexOf('--in-flight');
+const IN_FLIGHT = inFlightIndex > 0 ? process.argv[inFlightIndex + 1].split(',').map(Number) : [1, 16, 64];
 /** USER_HZ: the unit of utime and stime in /proc/PID/stat (100 on Linux). */
 const CLOCK_TICKS = 100;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -29,6 +36,7 @@ const servers = {
 function start(args) {
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map();
+  const seen = { answerBytes: 0 };
   let buffered = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk) => {
@@ -36,6 +44,7 @@ function start(args) {
     let newline;
     while ((newline = buffered.indexOf('\n')) >= 0) {
       const message = JSON.parse(buffered.slice(0, newline));
+      seen.answerBytes = newline + 1;
       buffered = buffered.slice(newline + 1);
       const resolve = waiting.get(message.id);
       if (resolve) {
@@ -51,7 +60,7 @@ function start(args) {
       waiting.set(id, resolve);
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
-  return { child, request, notify: (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`) };
+  return { child, seen, request, notify: (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`) };
 }
 
 async function measure(name, concurrency) {
@@ -65,17 +74,20 @@ async function measure(name, concurrency) {
     if (!answer.result || answer.result.isError) throw new Error(`${name}: bad answer ${JSON.stringify(answer)}`);
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
-  for (let i = 0; i < 200; i++) await call(); // warm-up
+  const drive = async (calls, latencies) => {
+    let issued = 0;
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (issued < calls) {
+        issued++;
+        latencies.push(await call());
+      }
+    }));
+  };
+  await drive(WARMUP, []);
   const cpuBefore = cpuMs(server.child.pid);
   const latencies = [];
-  let issued = 0;
   const began = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (issued < CALLS) {
-      issued++;
-      latencies.push(await call());
-    }
-  }));
+  await drive(CALLS, latencies);
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
   const cpuPerCall = ((cpuMs(server.child.pid) - cpuBefore) * 1000) / CALLS;
   // Peak RSS of the server process, read from /proc before it exits.
@@ -84,7 +96,7 @@ async function measure(name, concurrency) {
   await new Promise((resolve) => server.child.on('exit', resolve));
   latencies.sort((a, b) => a - b);
   const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { rps: CALLS / seconds, p50: pick(0.5), p99: pick(0.99), rss, cpuPerCall };
+  return { rps: CALLS / seconds, p50: pick(0.5), p99: pick(0.99), rss, cpuPerCall, answerBytes: server.seen.answerBytes };
 }
 
 /**
@@ -97,7 +109,7 @@ function cpuMs(pid) {
 }
 
 const rows = [];
-for (const concurrency of [1, 16, 64]) {
+for (const concurrency of IN_FLIGHT) {
   const best = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of Object.keys(servers)) {
@@ -108,11 +120,11 @@ for (const concurrency of [1, 16, 64]) {
   for (const [name, result] of Object.entries(best)) rows.push({ concurrency, name, ...result });
 }
 
-console.log(`stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
-console.log('| in flight | server | calls/s | p50 ms | p99 ms | server CPU µs/call | peak RSS MiB | vs SDK v1 | vs SDK v2 |');
-console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(`stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds after ${WARMUP} warm-up calls, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
+console.log('| in flight | server | calls/s | p50 ms | p99 ms | server CPU µs/call | peak RSS MiB | answer bytes | vs SDK v1 | vs SDK v2 |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
   const ratio = (peer) => `${(row.rps / rows.find((r) => r.concurrency === row.concurrency && r.name === peer).rps).toFixed(2)}x`;
-  const cells = [row.concurrency, row.name, row.rps.toFixed(0), row.p50.toFixed(3), row.p99.toFixed(3), row.cpuPerCall.toFixed(1), row.rss.toFixed(1), ratio('official SDK McpServer'), ratio('official SDK v2 McpServer')];
+  const cells = [row.concurrency, row.name, row.rps.toFixed(0), row.p50.toFixed(3), row.p99.toFixed(3), row.cpuPerCall.toFixed(1), row.rss.toFixed(1), row.answerBytes, ratio('official SDK McpServer'), ratio('official SDK v2 McpServer')];
   console.log(`| ${cells.join(' | ')} |`);
 }
