@@ -109,15 +109,21 @@ function cpuMs(pid) {
 }
 
 const rows = [];
+/** Per in-flight level, Sextant's calls/s over each peer's within each round (servers measured back to back). */
+const paired = [];
 for (const concurrency of IN_FLIGHT) {
   const best = {};
+  const ratios = { 'official SDK McpServer': [], 'official SDK v2 McpServer': [] };
   for (let round = 0; round < ROUNDS; round++) {
+    const results = {};
     for (const name of Object.keys(servers)) {
-      const result = await measure(name, concurrency);
+      const result = (results[name] = await measure(name, concurrency));
       if (!best[name] || result.rps > best[name].rps) best[name] = result;
     }
+    for (const peer of Object.keys(ratios)) ratios[peer].push(results.sextant.rps / results[peer].rps);
   }
   for (const [name, result] of Object.entries(best)) rows.push({ concurrency, name, ...result });
+  paired.push({ concurrency, ratios });
 }
 
 console.log(`stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds after ${WARMUP} warm-up calls, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
@@ -127,4 +133,19 @@ for (const row of rows) {
   const ratio = (peer) => `${(row.rps / rows.find((r) => r.concurrency === row.concurrency && r.name === peer).rps).toFixed(2)}x`;
   const cells = [row.concurrency, row.name, row.rps.toFixed(0), row.p50.toFixed(3), row.p99.toFixed(3), row.cpuPerCall.toFixed(1), row.rss.toFixed(1), row.answerBytes, ratio('official SDK McpServer'), ratio('official SDK v2 McpServer')];
   console.log(`| ${cells.join(' | ')} |`);
+}
+
+// Best-of pairs Sextant's luckiest round with each peer's luckiest; on a shared host whose load
+// drifts, the ratio within a round, where the servers ran back to back, is the steadier figure.
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const ratioCells = (values) => [values.map((value) => value.toFixed(2)).join(', '), `${median(values).toFixed(2)}x`];
+console.log('');
+console.log('| in flight | sextant / SDK v1, each round | median | sextant / SDK v2, each round | median |');
+console.log('| ---: | --- | ---: | --- | ---: |');
+for (const { concurrency, ratios } of paired) {
+  console.log(`| ${[concurrency, ...ratioCells(ratios['official SDK McpServer']), ...ratioCells(ratios['official SDK v2 McpServer'])].join(' | ')} |`);
 }
