@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { discover } from '../src/index/discovery.js';
 import { buildIndex } from '../src/index/indexer.js';
+import { DEFAULT_BLOCK_BYTES } from '../src/index/extract.js';
 import { detectLanguage, KNOWN_LANGUAGES } from '../src/index/languages.js';
 import { IndexReader } from '../src/index/search.js';
 import { IndexIncompatibleError, IndexStore, projectDir } from '../src/index/store.js';
@@ -59,18 +60,32 @@ test('languages: by name, extension and shebang; more than 40 known', async () =
   assert.is(detectLanguage('notes'), undefined);
 });
 
-test('binary files are left out; files with very long lines stay searchable by scanning', async () => {
+test('binary files are left out; long lines keep no file out of the postings; data-like files are always scanned', async () => {
+  // Base64 of pseudo-random bytes, over a block: about one distinct trigram in two bytes.
+  let seed = 7;
+  const random = Buffer.from(Array.from({ length: 45_000 }, () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) >> 23));
+  const data = `${random.toString('base64').replace(/.{76}/g, '$&\n')}\nneedle_here\n`;
+  // One 36 KB line of the same few calls: many bytes, few trigrams, as in minified code.
+  const minified = `var a=${Array.from({ length: 4_000 }, (_, i) => `f${i % 50}(x)`).join(';')};needle_here;\n`;
   const root = tree({
     'bin.dat': Buffer.from([0x66, 0x6f, 0x6f, 0x00, 0x62]),
-    'minified.js': `var x=1;${'y'.repeat(3000)};needle_here\n`,
+    'blob.b64': data,
+    'bundle.min.js': minified,
+    'small.min.js': `var x=1;${'y'.repeat(3000)};needle_here\n`,
     'plain.txt': 'a needle_here b\n',
   });
+  assert.ok(data.length > DEFAULT_BLOCK_BYTES && minified.length > DEFAULT_BLOCK_BYTES && !minified.slice(0, -1).includes('\n'));
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   const summary = await buildIndex(root, { home });
   assert.is(summary.skipped.binary, 1);
-  assert.is(summary.unindexed, 1);
-  const found = IndexReader.open(root, home).search({ pattern: 'needle_here' });
-  assert.equal(found.matches.map((m) => m.path), ['minified.js', 'plain.txt']);
+  assert.is(summary.unindexed, 1, 'only the data file stays out of the postings');
+  const reader = IndexReader.open(root, home);
+  const found = reader.search({ pattern: 'needle_here' });
+  assert.equal(found.matches.map((m) => m.path).sort(), ['blob.b64', 'bundle.min.js', 'plain.txt', 'small.min.js']);
+  // A query no indexed file can match still reads the data file, and only it.
+  const absent = reader.search({ pattern: 'zq_absent_qz' });
+  assert.equal(absent.matches, []);
+  assert.is(absent.stats.candidates, 1);
 });
 
 test('the content cache never serves an edited file stale, nor a deleted one', async () => {

@@ -41,7 +41,7 @@ export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32A
     }
   };
   const indexed = evaluate(plan) ?? Uint32Array.from({ length: segment.documentCount }, (_, i) => i);
-  // Documents kept out of the postings (long lines, too many trigrams) are always candidates.
+  // Documents kept out of the postings (data-like files: too many distinct trigrams) are always candidates.
   return segment.unindexedIds.length === 0 ? indexed : union(indexed, segment.unindexedIds);
 }
 

@@ -25,7 +25,7 @@ export interface SegmentFile {
   /** Content hash, for incremental sync. */
   hash: string;
   language?: string;
-  /** Not in the trigram postings (very long lines, too many trigrams): always a candidate. */
+  /** Not in the trigram postings (too many distinct trigrams: data more than text): always a candidate. */
   unindexed?: boolean;
   /**
    * For a file indexed in blocks: the 0-based line where each block after the first starts
@@ -191,7 +191,7 @@ export function segmentFiles(read: (position: number, length: number) => Buffer)
 export class Segment {
   /** Paths this segment removes from older ones. */
   readonly tombstones: string[];
-  /** Documents kept out of the postings (files with long lines, too many trigrams): candidates for every query. */
+  /** Documents kept out of the postings (data-like files, too many distinct trigrams): candidates for every query. */
   readonly unindexedIds: Uint32Array;
   /** The file of each document, and the block of that file it is. */
   readonly documentFile: Uint32Array;
