@@ -15,6 +15,8 @@ import { buildIndex } from '../src/index/indexer.js';
 import { BIN, ROOT } from './helpers/process.js';
 
 const HEAVY = ['node_modules/ajv/', 'node_modules/web-tree-sitter/', 'src/mcp/server.ts', 'src/mcp/session.ts', 'src/transports/stdio.ts', 'node_modules/ws/'];
+/** What only builds an index or serves searches from workers: a one-shot search needs none of it. */
+const INDEXING = ['src/index/indexer.ts', 'src/index/discovery.ts', 'src/index/walk-cache.ts', 'src/index/extract.ts', 'src/index/search-service.ts'];
 
 /** The files a run of the bundle loaded (besides Node's own). */
 async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -39,14 +41,14 @@ async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[
 /** The built-in modules the last `loadedBy` run imported. */
 let builtins: string[] = [];
 
-function heavyIn(files: string[]): string[] {
+function heavyIn(files: string[], parts = HEAVY): string[] {
   return files.flatMap((file) => {
     const text = readFileSync(file, 'utf8');
-    return HEAVY.filter((part) => text.includes(`// ${part}`)).map((part) => `${file}: ${part}`);
+    return parts.filter((part) => text.includes(`// ${part}`)).map((part) => `${file}: ${part}`);
   });
 }
 
-test('--version and search load neither ajv, nor the parser, nor the MCP server', async () => {
+test('--version and search load neither ajv, nor the parser, nor the MCP server; search no indexing code', async () => {
   const version = await loadedBy(['--version'], {});
   assert.ok(version.includes(BIN), 'the entry itself was seen');
   assert.equal(heavyIn(version), []);
@@ -60,12 +62,15 @@ test('--version and search load neither ajv, nor the parser, nor the MCP server'
   const search = await loadedBy(['search', 'loadedMarker', root], { SEXTANT_HOME: home });
   assert.ok(search.length > version.length, 'search loads its own chunks');
   assert.equal(heavyIn(search), []);
+  assert.equal(heavyIn(search, INDEXING), [], 'search loads no indexing code');
+  assert.not.ok(builtins.includes('node:worker_threads'), `search starts no workers: ${builtins.join(', ')}`);
 });
 
 test('what the check looks for is in the bundle: every heavy part is in some chunk', () => {
   const chunks = readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.mjs')).map((name) => join(ROOT, 'dist', name));
   const found = heavyIn(chunks);
-  for (const part of HEAVY) assert.ok(found.some((hit) => hit.endsWith(`: ${part}`)), `${part} is bundled somewhere`);
+  const indexing = heavyIn(chunks, INDEXING);
+  for (const part of [...HEAVY, ...INDEXING]) assert.ok([...found, ...indexing].some((hit) => hit.endsWith(`: ${part}`)), `${part} is bundled somewhere`);
 });
 
 test.run();

@@ -6,16 +6,19 @@ import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { DEFAULT_BIND, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import { VERSION } from '../version.js';
 import { WORKER_ROLE_GLOBAL } from '../worker-role.js';
-import type { Output, searchCommand, symbolsCommand } from './index-commands.js';
+import type { Output } from './index-commands.js';
+import type { searchCommand, symbolsCommand } from './lookup-commands.js';
+import { SYMBOL_KINDS } from '../index/symbols/types.js';
+import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 
 /** The index commands, loaded by the command that runs (`--version` and `--help` load none of the index). */
 const commands = (): Promise<typeof import('./index-commands.js')> => import('./index-commands.js');
-import { SYMBOL_KINDS } from '../index/symbols/types.js';
+/** The commands that only read an index, without the indexing code. */
+const lookups = (): Promise<typeof import('./lookup-commands.js')> => import('./lookup-commands.js');
 
 function terminal(): Output {
   return { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTTY: process.stdout.isTTY === true };
 }
-import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 
 /**
  * Every command exits like rg: 0 found (or done), 1 nothing found (or, for replay, differences),
@@ -183,7 +186,7 @@ export async function main(argv: string[]): Promise<void> {
         };
         if (args['path-glob']) query.path = args['path-glob'];
         if (args.lang) query.language = args.lang;
-        process.exitCode = await exitCodeOf(async () => (await commands()).searchCommand(args.path, query, terminal()));
+        process.exitCode = await exitCodeOf(async () => (await lookups()).searchCommand(args.path, query, terminal()));
       },
     )
     .command(
@@ -200,7 +203,7 @@ export async function main(argv: string[]): Promise<void> {
         if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
         const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
         if (args.kind) options.kind = args.kind;
-        process.exitCode = await exitCodeOf(async () => (await commands()).symbolsCommand(args.name, args.path, options, terminal()));
+        process.exitCode = await exitCodeOf(async () => (await lookups()).symbolsCommand(args.name, args.path, options, terminal()));
       },
     )
     .command(

@@ -3,13 +3,12 @@
  * file's hash and language, extract its trigrams, write one segment and swap the manifest.
  * Progress is reported as stage events; an AbortSignal stops the job and keeps the old index.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
 import { discover, SKIPPED_EXAMPLES, type DiscoveryOptions } from './discovery.js';
 import { cpus } from 'node:os';
 import { addExtracted, buildPartitions, extract, type BuiltPartition } from './extract.js';
 import { Segment, SegmentBuilder } from './segment.js';
 import { writeWalkCache } from './walk-cache.js';
+import { resolveRoot } from './project-root.js';
 
 /** Below this many files, one thread builds faster than starting workers. */
 const PARALLEL_BUILD_FILES = 1_000;
@@ -44,38 +43,6 @@ export interface BuildSummary {
   skippedExamples: Record<string, string[]>;
   indexBytes: number;
   durationMs: number;
-}
-
-export class MissingPathError extends Error {
-  readonly code = 'SEXTANT_ERR_NO_SUCH_PATH';
-  constructor(path: string, isFile = false) {
-    super(isFile ? `${path} is a file, not a directory: give the project's folder` : `No such directory: ${path}`);
-    this.name = 'MissingPathError';
-  }
-}
-
-export function resolveRoot(path: string): string {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    throw new MissingPathError(path);
-  }
-  if (!statSync(real).isDirectory()) throw new MissingPathError(path, true);
-  return real;
-}
-
-/**
- * The indexed project a directory belongs to, as git finds its repository: the directory itself
- * if it is indexed, else its nearest indexed ancestor. `sub` is where `path` sits inside it
- * (posix separators; '' for the project root). Undefined when no ancestor is indexed.
- */
-export function findIndexedProject(path: string, home?: string): { root: string; sub: string } | undefined {
-  const start = resolveRoot(path);
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(new IndexStore(dir, home).manifestPath)) return { root: dir, sub: relative(dir, start).split(sep).join('/') };
-    if (dirname(dir) === dir) return undefined;
-  }
 }
 
 export async function buildIndex(path: string, options: BuildOptions = {}): Promise<BuildSummary> {

@@ -9,8 +9,7 @@
  * PatternTooExpensiveError, as a search through the server would.
  */
 import { runInThisContext } from 'node:vm';
-import { IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
-import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from './search-service.js';
+import { DEFAULT_SEARCH_BUDGET_MS, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './search.js';
 
 /** Where the search waits for the guarded script to call it (a global only for that call). */
 const HANDOFF = '__sextantOneShotSearch';

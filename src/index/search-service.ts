@@ -10,23 +10,16 @@ import { spawnWorker } from '../runtime.js';
 import { availableParallelism } from 'node:os';
 import { IdleHeapTrimmer } from '../idle-heap.js';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
-import { DEFAULT_SEARCH_LIMIT, IndexReader, type Match, type SearchQuery, type SearchResult } from './search.js';
+import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './search.js';
 import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from './store.js';
 import { bySourceFirst } from './path-signals.js';
 
-/** How long one search may run before it is stopped. */
-export const DEFAULT_SEARCH_BUDGET_MS = 5_000;
-const WORKER_ROLE = 'sextant-search';
+// Defined beside the reader, so that the CLI's one search (one-shot-search.ts) needs no worker code.
+export { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from './search.js';
 
-export class PatternTooExpensiveError extends Error {
-  readonly code = 'SEXTANT_ERR_PATTERN_TOO_EXPENSIVE';
-  constructor(budgetMs: number) {
-    super(`The search took longer than ${budgetMs} ms and was stopped: the pattern is too expensive (simplify it, or add a literal it must contain)`);
-    this.name = 'PatternTooExpensiveError';
-  }
-}
+const WORKER_ROLE = 'sextant-search';
 
 /** An error raised inside the worker, with its stable code kept. */
 export class SearchFailedError extends Error {

@@ -97,6 +97,17 @@ export interface SearchResult {
   stats: { files: number; candidates: number; durationMs: number };
 }
 
+/** How long one search may run before it is stopped (regexes can backtrack for ever). */
+export const DEFAULT_SEARCH_BUDGET_MS = 5_000;
+
+export class PatternTooExpensiveError extends Error {
+  readonly code = 'SEXTANT_ERR_PATTERN_TOO_EXPENSIVE';
+  constructor(budgetMs: number) {
+    super(`The search took longer than ${budgetMs} ms and was stopped: the pattern is too expensive (simplify it, or add a literal it must contain)`);
+    this.name = 'PatternTooExpensiveError';
+  }
+}
+
 export class NotIndexedError extends Error {
   readonly code = 'SEXTANT_ERR_NOT_INDEXED';
   constructor(root: string) {

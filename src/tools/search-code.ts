@@ -5,10 +5,9 @@
  * pages through `nextCursor` over one stable ranked order.
  */
 import { createHash } from 'node:crypto';
-import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from '../index/search-service.js';
 import { BadGlobError, workspaceGlob } from '../index/glob.js';
 import { KNOWN_LANGUAGES } from '../index/languages.js';
-import { publicMatch, type Match, type SearchResult } from '../index/search.js';
+import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError, publicMatch, type Match, type SearchResult } from '../index/search.js';
 import { unsearchedFiles } from '../index/manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';

@@ -1,0 +1,107 @@
+/**
+ * `sextant search` and `symbols`: thin shells over src/index that only read an index. Apart from
+ * index-commands.ts so that a lookup loads none of the indexing code (discovery, extraction,
+ * the walk cache): about 9 ms of a search's start.
+ */
+import { unsearchedFiles } from '../index/manifest.js';
+import { openForOneSearch, searchOnce } from '../index/one-shot-search.js';
+import { findIndexedProject, resolveRoot } from '../index/project-root.js';
+import { NotIndexedError, publicMatch, type Match, type SearchQuery } from '../index/search.js';
+import { IndexStore } from '../index/store.js';
+import { SymbolIndex } from '../index/symbols/symbol-index.js';
+import type { Output } from './index-commands.js';
+
+/** The indexed project holding `path` (it, or its nearest indexed ancestor), or NotIndexedError. */
+export function projectOf(path: string): { root: string; sub: string } {
+  const found = findIndexedProject(path);
+  if (!found) throw new NotIndexedError(resolveRoot(path));
+  return found;
+}
+
+export async function searchCommand(path: string, query: SearchQuery & { json?: boolean; rank?: boolean }, output: Output): Promise<number> {
+  const { json, rank, ...search } = query;
+  /** Said on stderr after the matches: more were found than shown. */
+  let more: string | undefined;
+  // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
+  const { root, sub } = projectOf(path);
+  if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
+  const color = output.isTTY;
+  const paint = (code: string, text: string): string => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  // Matches are printed as each file's are found. To a pipe in pieces of about 64 KiB (a write
+  // per line costs more than the search), to a terminal file by file.
+  let pending = '';
+  const write = (line: string): void => {
+    pending += line;
+    if (pending.length >= 65_536) {
+      output.out(pending);
+      pending = '';
+    }
+  };
+  const print = (matches: Match[]): void => {
+    for (const match of matches) {
+      for (const [offset, line] of (match.before ?? []).entries()) {
+        write(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
+      }
+      write(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
+      for (const [offset, line] of (match.after ?? []).entries()) write(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
+    }
+    if (output.isTTY && pending) {
+      output.out(pending);
+      pending = '';
+    }
+  };
+  // One search and exit: this thread, a lazily opened index, no workers (one-shot-search.ts).
+  const reader = openForOneSearch(root);
+  let result;
+  try {
+    const unsearched = unsearchedFiles(reader.manifest);
+    if (unsearched) {
+      output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
+    }
+    if (rank) {
+      // search_code's order (tools/ranking.ts): the pool it ranks, the definitions of the name, then the first --limit shown.
+      const { rankedSearch, RANKING_POOL } = await import('../tools/ranked-search.js');
+      const ranked = rankedSearch(root, reader, search, search.limit ?? 100);
+      result = ranked;
+      if (!json) print(ranked.matches);
+      if (ranked.ranked > ranked.matches.length) more = `(the first ${ranked.matches.length} of ${ranked.ranked} ranked matches; raise --limit for more)`;
+      if (ranked.truncated) more = `${more ? `${more}\n` : ''}(ranked ${RANKING_POOL} matches, source first, and the definitions of the name; narrow the query or the path)`;
+    } else {
+      result = searchOnce(reader, search, json ? undefined : print);
+      if (result.truncated) more = `(stopped at ${query.limit ?? 100} matches; raise --limit for more)`;
+    }
+  } finally {
+    reader.close();
+    // What was found before a failure (a budget spent, say) is still shown, then the error.
+    if (pending) output.out(pending);
+    pending = '';
+  }
+  if (json) {
+    output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
+    return result.matches.length > 0 ? 0 : 1;
+  }
+  if (more) output.err(`${more}\n`);
+  // Like grep and rg: exit 1 when nothing matched.
+  return result.matches.length > 0 ? 0 : 1;
+}
+
+export function symbolsCommand(name: string, path: string, options: { kind?: string; limit: number; json: boolean }, output: Output): number {
+  const { root } = projectOf(path);
+  const store = new IndexStore(root);
+  if (!store.readManifest()) throw new NotIndexedError(root);
+  const symbols = SymbolIndex.open(store);
+  if (!symbols) {
+    // Say why there is nothing, instead of a silent "not found".
+    const interrupted = store.interruptedJob();
+    const why = interrupted?.mode === 'symbols' ? `the symbol phase was interrupted at ${interrupted.done}/${interrupted.total} files` : 'the symbol phase has not run';
+    throw new Error(`No symbols for ${root} yet: ${why}; run "sextant sync ${root}" to build them`);
+  }
+  const lookup: { kind?: string; limit: number } = { limit: options.limit };
+  if (options.kind) lookup.kind = options.kind;
+  // Read in place: only the name-table entries searched and the records printed.
+  const found = symbols.find(name, lookup);
+  symbols.close();
+  if (options.json) output.out(`${JSON.stringify({ symbols: found })}\n`);
+  else for (const symbol of found) output.out(`${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName}  ${symbol.signature}\n`);
+  return found.length > 0 ? 0 : 1;
+}
