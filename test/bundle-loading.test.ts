@@ -26,7 +26,9 @@ async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:') || url.startsWith('node:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
   const register = join(dir, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  // Node's own modules are also listed at exit, which sees those loaded by process.getBuiltinModule too.
+  const internals = join(dir, 'internals.txt');
+  writeFileSync(register, `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\nprocess.on('exit', () => writeFileSync(${JSON.stringify(internals)}, process.moduleLoadList.join('\\n')));\n`);
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
     child.on('error', reject);
@@ -35,11 +37,14 @@ async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[
   assert.ok(code === 0 || code === 1, `exit ${code}`);
   const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
   builtins = urls.filter((url) => url.startsWith('node:'));
+  nodeModules = readFileSync(internals, 'utf8').split('\n');
   return urls.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
 }
 
 /** The built-in modules the last `loadedBy` run imported. */
 let builtins: string[] = [];
+/** Node's own modules the last `loadedBy` run had loaded by its exit (`NativeModule crypto`...). */
+let nodeModules: string[] = [];
 
 function heavyIn(files: string[], parts = HEAVY): string[] {
   return files.flatMap((file) => {
@@ -64,6 +69,8 @@ test('--version and search load neither ajv, nor the parser, nor the MCP server;
   assert.equal(heavyIn(search), []);
   assert.equal(heavyIn(search, INDEXING), [], 'search loads no indexing code');
   assert.not.ok(builtins.includes('node:worker_threads'), `search starts no workers: ${builtins.join(', ')}`);
+  assert.ok(nodeModules.includes('NativeModule fs'), 'Node\'s own modules are seen');
+  assert.not.ok(nodeModules.includes('NativeModule crypto'), 'search hashes nothing: node:crypto is not loaded');
 });
 
 test('what the check looks for is in the bundle: every heavy part is in some chunk', () => {

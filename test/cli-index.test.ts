@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -95,6 +95,36 @@ test('from a subdirectory the project is found upward and the search covers that
   const outside = await runCli(['search', 'hello'], '', env, realpathSync(mkdtempSync(join(tmpdir(), 'sextant-elsewhere-'))));
   assert.is(outside.code, 2);
   assert.match(outside.stderr, 'is not indexed yet');
+});
+
+test('an index is found by its folder\'s name and its manifest\'s root: namesakes stay apart, damage is reported as damage', async () => {
+  const ownHome = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const ownEnv = { SEXTANT_HOME: ownHome };
+  const first = join(realpathSync(mkdtempSync(join(tmpdir(), 'sextant-a-'))), 'app');
+  const second = join(realpathSync(mkdtempSync(join(tmpdir(), 'sextant-b-'))), 'app');
+  mkdirSync(join(first, 'lib/app'), { recursive: true });
+  mkdirSync(second);
+  writeFileSync(join(first, 'lib/app/a.txt'), 'alpha_marker\n');
+  writeFileSync(join(second, 'b.txt'), 'beta_marker\n');
+  for (const root of [first, second]) assert.is((await runCli(['index', root], '', ownEnv)).code, 0);
+  assert.equal(readdirSync(join(ownHome, 'projects')).filter((name) => name.startsWith('app-')).length, 2, 'two folders named after "app"');
+
+  const inSecond = await runCli(['search', 'alpha_marker'], '', ownEnv, second);
+  assert.is(inSecond.code, 1, 'the other "app" is not searched');
+  assert.is((await runCli(['search', 'beta_marker'], '', ownEnv, second)).stdout, 'b.txt:1:1: beta_marker\n');
+  // An unindexed directory named like the indexed ones: its project is found upward.
+  const nested = await runCli(['search', 'alpha_marker'], '', ownEnv, join(first, 'lib/app'));
+  assert.is(nested.stdout, 'lib/app/a.txt:1:1: alpha_marker\n', nested.stderr);
+  const symbols = await runCli(['symbols', 'nothing_like_it'], '', ownEnv, second);
+  assert.is(symbols.code, 1, symbols.stderr);
+
+  const [folder] = readdirSync(join(ownHome, 'projects')).filter((name) => existsSync(join(ownHome, 'projects', name, 'manifest.json')) && readFileSync(join(ownHome, 'projects', name, 'manifest.json'), 'utf8').includes(JSON.stringify(second)));
+  writeFileSync(join(ownHome, 'projects', folder!, 'manifest.json'), '{"format": 5, "root": ');
+  const damaged = await runCli(['search', 'beta_marker'], '', ownEnv, second);
+  assert.is(damaged.code, 2);
+  assert.match(damaged.stderr, /corrupt/i);
+  assert.not.match(damaged.stderr, 'not indexed');
+  assert.is((await runCli(['search', 'alpha_marker', first], '', ownEnv)).code, 0, 'the namesake is unaffected');
 });
 
 test('bad flag values, an empty query, unknown flags and unreadable files are usage errors (exit 2) with a clear message', async () => {

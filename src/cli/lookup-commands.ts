@@ -7,12 +7,12 @@ import { unsearchedFiles } from '../index/manifest.js';
 import { openForOneSearch, searchOnce } from '../index/one-shot-search.js';
 import { findIndexedProject, resolveRoot } from '../index/project-root.js';
 import { NotIndexedError, publicMatch, type Match, type SearchQuery } from '../index/search.js';
-import { IndexStore } from '../index/store.js';
+import type { IndexStore } from '../index/store.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import type { Output } from './index-commands.js';
 
 /** The indexed project holding `path` (it, or its nearest indexed ancestor), or NotIndexedError. */
-export function projectOf(path: string): { root: string; sub: string } {
+export function projectOf(path: string): { root: string; sub: string; store: IndexStore } {
   const found = findIndexedProject(path);
   if (!found) throw new NotIndexedError(resolveRoot(path));
   return found;
@@ -23,7 +23,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   /** Said on stderr after the matches: more were found than shown. */
   let more: string | undefined;
   // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
-  const { root, sub } = projectOf(path);
+  const { root, sub, store } = projectOf(path);
   if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
   const color = output.isTTY;
   const paint = (code: string, text: string): string => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -51,7 +51,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     }
   };
   // One search and exit: this thread, a lazily opened index, no workers (one-shot-search.ts).
-  const reader = openForOneSearch(root);
+  const reader = openForOneSearch(store);
   let result;
   try {
     const unsearched = unsearchedFiles(reader.manifest);
@@ -86,8 +86,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
 }
 
 export function symbolsCommand(name: string, path: string, options: { kind?: string; limit: number; json: boolean }, output: Output): number {
-  const { root } = projectOf(path);
-  const store = new IndexStore(root);
+  const { root, store } = projectOf(path);
   if (!store.readManifest()) throw new NotIndexedError(root);
   const symbols = SymbolIndex.open(store);
   if (!symbols) {

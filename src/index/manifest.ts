@@ -2,7 +2,7 @@
  * The manifest: the one file that says what an index is (its format, its segments, its
  * counts). It is swapped last by every commit, and checked field by field whenever it is read.
  */
-import { randomBytes } from 'node:crypto';
+import { crypto } from './lazy-crypto.js';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
 export const INDEX_FORMAT_VERSION = 5;
@@ -24,7 +24,7 @@ export interface Manifest {
 
 /** A new segment's name: unique even for two commits in one millisecond (a name is never reused). */
 export function newSegmentName(tag = ''): string {
-  return `segment-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}${tag ? `-${tag}` : ''}.sxt`;
+  return `segment-${Date.now().toString(36)}-${crypto().randomBytes(4).toString('hex')}${tag ? `-${tag}` : ''}.sxt`;
 }
 
 /** The only names a segment may have: a manifest that names anything else (`../x`) is corrupt. */

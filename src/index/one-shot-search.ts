@@ -9,13 +9,14 @@
  * PatternTooExpensiveError, as a search through the server would.
  */
 import { runInThisContext } from 'node:vm';
+import type { IndexStore } from './store.js';
 import { DEFAULT_SEARCH_BUDGET_MS, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './search.js';
 
 /** Where the search waits for the guarded script to call it (a global only for that call). */
 const HANDOFF = '__sextantOneShotSearch';
 
-export function openForOneSearch(root: string, home?: string): IndexReader {
-  return IndexReader.open(root, home, { lazy: true, cacheBypassCandidates: 0 });
+export function openForOneSearch(store: IndexStore): IndexReader {
+  return IndexReader.open(store.root, undefined, { store, lazy: true, cacheBypassCandidates: 0 });
 }
 
 /** `found` gets each file's matches as they are found (see IndexReader.search). */

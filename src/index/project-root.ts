@@ -3,9 +3,9 @@
  * it. Apart from the indexer so that the commands that only read an index (the CLI's search and
  * symbols) load none of the indexing code.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
-import { IndexStore } from './store.js';
+import { ProjectFolders, type IndexStore } from './store.js';
 
 export class MissingPathError extends Error {
   readonly code = 'SEXTANT_ERR_NO_SUCH_PATH';
@@ -29,12 +29,15 @@ export function resolveRoot(path: string): string {
 /**
  * The indexed project a directory belongs to, as git finds its repository: the directory itself
  * if it is indexed, else its nearest indexed ancestor. `sub` is where `path` sits inside it
- * (posix separators; '' for the project root). Undefined when no ancestor is indexed.
+ * (posix separators; '' for the project root), `store` its index. Undefined when no ancestor is
+ * indexed.
  */
-export function findIndexedProject(path: string, home?: string): { root: string; sub: string } | undefined {
+export function findIndexedProject(path: string, home?: string): { root: string; sub: string; store: IndexStore } | undefined {
   const start = resolveRoot(path);
+  const folders = new ProjectFolders(home);
   for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(new IndexStore(dir, home).manifestPath)) return { root: dir, sub: relative(dir, start).split(sep).join('/') };
+    const store = folders.indexed(dir);
+    if (store) return { root: dir, sub: relative(dir, start).split(sep).join('/'), store };
     if (dirname(dir) === dir) return undefined;
   }
 }

@@ -155,8 +155,9 @@ export class IndexReader {
    * (the CLI's one-shot search, the server's search workers); the reader then holds the files
    * open until `close()`.
    */
-  static open(root: string, home?: string, options: { cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; lazy?: boolean } = {}): IndexReader {
-    const store = new IndexStore(root, home);
+  /** `store`: the project's index when it was found already (ProjectFolders), instead of by `root` and `home`. */
+  static open(root: string, home?: string, options: { store?: IndexStore; cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; lazy?: boolean } = {}): IndexReader {
+    const store = options.store ?? new IndexStore(root, home);
     let manifest: Manifest | undefined;
     let segments: Segment[] = [];
     // A commit swaps the manifest, then deletes the segments only the old one named: an open

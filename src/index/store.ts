@@ -5,7 +5,7 @@
  * atomic (temp file, fsync, rename), and the manifest is swapped last, so a crash at any moment
  * leaves the previous complete index in place.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { crypto } from './lazy-crypto.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -85,10 +85,63 @@ export function sextantHome(env: NodeJS.ProcessEnv = process.env): string {
   return join(homedir(), '.cache', 'sextant');
 }
 
+/** A project folder's name before its key: the root's last component, made safe for a file name. */
+function folderStem(realRoot: string): string {
+  return basename(realRoot).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
+}
+
 /** The folder of one project's index, keyed by the project's real path. */
 export function projectDir(realRoot: string, home = sextantHome()): string {
-  const key = createHash('sha256').update(realRoot).digest('hex').slice(0, 16);
-  return join(home, 'projects', `${basename(realRoot).replace(/[^A-Za-z0-9._-]/g, '_') || 'root'}-${key}`);
+  const key = crypto().createHash('sha256').update(realRoot).digest('hex').slice(0, 16);
+  return join(home, 'projects', `${folderStem(realRoot)}-${key}`);
+}
+
+/** `<stem>-<16 hex digits>`: the stem of a project folder's name. */
+const PROJECT_FOLDER = /^(.+)-[0-9a-f]{16}$/;
+
+/**
+ * The project folders of a home, read once, to find which directories are indexed without
+ * hashing their paths: a folder named after a directory's last component whose manifest names
+ * that directory is its index. Hashing would load node:crypto, a tenth of a CLI search.
+ */
+export class ProjectFolders {
+  readonly #home: string;
+  readonly #byStem = new Map<string, string[]>();
+
+  constructor(home = sextantHome()) {
+    this.#home = home;
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(home, 'projects'));
+    } catch {
+      // No projects folder: nothing is indexed.
+    }
+    for (const name of names) {
+      const stem = PROJECT_FOLDER.exec(name)?.[1];
+      if (stem !== undefined) this.#byStem.set(stem, [...(this.#byStem.get(stem) ?? []), name]);
+    }
+  }
+
+  /**
+   * The store of `realRoot`'s index when it has a manifest. A manifest whose root cannot be
+   * read (damaged, say) is settled by the hash, so that reading it reports the damage.
+   */
+  indexed(realRoot: string): IndexStore | undefined {
+    for (const name of this.#byStem.get(folderStem(realRoot)) ?? []) {
+      const dir = join(this.#home, 'projects', name);
+      let root: unknown;
+      try {
+        root = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { root?: unknown } | null)?.root;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        const store = new IndexStore(realRoot, this.#home);
+        if (store.dir === dir) return store;
+        continue;
+      }
+      if (root === realRoot) return new IndexStore(realRoot, this.#home, dir);
+    }
+    return undefined;
+  }
 }
 
 /** Writes a file so that readers see the old content or the new, never a part. */
@@ -160,8 +213,9 @@ export class IndexStore {
   /** What this store wrote into job.lock while it holds it ("pid nonce"). */
   #lockContent: string | undefined;
 
-  constructor(realRoot: string, home = sextantHome()) {
-    this.dir = projectDir(realRoot, home);
+  /** `dir`: the project's folder when it is known already (ProjectFolders), else found by hashing the root. */
+  constructor(realRoot: string, home = sextantHome(), dir = projectDir(realRoot, home)) {
+    this.dir = dir;
     this.#root = realRoot;
   }
 
@@ -356,8 +410,8 @@ export class IndexStore {
    */
   lock(pid = process.pid): void {
     mkdirSync(this.dir, { recursive: true });
-    const content = `${pid} ${randomBytes(8).toString('hex')}`;
-    const staged = join(this.dir, `job.lock.${pid}-${randomBytes(4).toString('hex')}.new`);
+    const content = `${pid} ${crypto().randomBytes(8).toString('hex')}`;
+    const staged = join(this.dir, `job.lock.${pid}-${crypto().randomBytes(4).toString('hex')}.new`);
     writeFileSync(staged, content, { flag: 'wx' });
     try {
       for (let attempt = 0; attempt < 8; attempt++) {
@@ -378,7 +432,7 @@ export class IndexStore {
   #takeOver(held: string, staged: string): boolean {
     let key = held;
     for (let depth = 0; depth < 8; depth++) {
-      const claim = join(this.dir, `job.lock.takeover-${createHash('sha256').update(key).digest('hex').slice(0, 24)}`);
+      const claim = join(this.dir, `job.lock.takeover-${crypto().createHash('sha256').update(key).digest('hex').slice(0, 24)}`);
       if (tryLink(staged, claim)) {
         // Won: nobody else may replace `held` now. It must still be what is in place.
         if (readOrUndefined(this.lockPath) !== held) return false;

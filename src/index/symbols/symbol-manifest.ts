@@ -4,7 +4,7 @@
  * every commit (atomically) and checked field by field when read; segments it does not name
  * are debris.
  */
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../lazy-crypto.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
@@ -41,7 +41,7 @@ export interface SymbolsManifest {
 }
 
 export function newSymbolSegmentName(): string {
-  return `symbols-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.sxs`;
+  return `symbols-${Date.now().toString(36)}-${crypto().randomBytes(4).toString('hex')}.sxs`;
 }
 
 /** The manifest, or undefined when the symbol phase has not committed yet. */
