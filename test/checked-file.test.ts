@@ -108,6 +108,83 @@ test('a lazily opened segment answers as the loaded one, and a flipped byte in a
   assert.throws(() => IndexReader.open(root, home), /checksum mismatch/);
 });
 
+test('a lazily opened segment reads its directory a chunk at a time: a flipped byte there is index_corrupt for a lookup that reaches it, not for one that does not', async () => {
+  // Words from a fixed pseudo-random sequence: a directory of many chunks.
+  const root = mkdtempSync(join(tmpdir(), 'sextant-lazy-directory-'));
+  let seed = 11;
+  const letter = (): string => String.fromCharCode(97 + ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) >> 8) % 26);
+  for (let i = 0; i < 200; i++) writeFileSync(join(root, `words${i}.txt`), `${Array.from({ length: 60 }, () => Array.from({ length: 6 }, letter).join('')).join(' ')}\n`);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home, threads: 1 });
+  const store = new IndexStore(realpathSync(root), home);
+  const path = store.segmentPath(store.readManifest()!.segments[0]!);
+  const file = readFileSync(path);
+  const layout = directoryLayout(file);
+  assert.ok(layout.count * 4 > 8 * CHECKED_CHUNK_BYTES, `a directory of many chunks (${layout.count} trigrams)`);
+
+  // Two three-letter queries (one trigram each) whose lookups part ways: a chunk only the first reaches.
+  const wordOf = (slot: number): string => Buffer.from([(file.readInt32LE(layout.trigramsAt + slot * 4) >> 16) & 0xff, (file.readInt32LE(layout.trigramsAt + slot * 4) >> 8) & 0xff, file.readInt32LE(layout.trigramsAt + slot * 4) & 0xff]).toString('latin1');
+  const lettersFrom = (slot: number): string => {
+    while (!/^[a-z]{3}$/.test(wordOf(slot))) slot++;
+    return wordOf(slot);
+  };
+  const first = lettersFrom(Math.floor(layout.count * 0.1));
+  const second = lettersFrom(Math.floor(layout.count * 0.8));
+  const reachedByFirst = lookupChunks(file, layout, first);
+  const reachedBySecond = lookupChunks(file, layout, second);
+  const target = [...reachedByFirst].find((chunk) => !reachedBySecond.has(chunk) && chunk * CHECKED_CHUNK_BYTES >= layout.trigramsAt && (chunk + 1) * CHECKED_CHUNK_BYTES <= layout.offsetsAt);
+  assert.ok(target !== undefined, 'a chunk of the trigram table only the first lookup reaches');
+  const before = await runCli(['search', '--limit', '100000', second, root], '', { SEXTANT_HOME: home });
+  assert.is(before.code, 0, before.stderr);
+
+  flipByte(path, target * CHECKED_CHUNK_BYTES + 2);
+  const damaged = await runCli(['search', first, root], '', { SEXTANT_HOME: home });
+  assert.is(damaged.code, 2, damaged.stdout);
+  assert.match(damaged.stderr, 'checksum mismatch');
+  const after = await runCli(['search', '--limit', '100000', second, root], '', { SEXTANT_HOME: home });
+  assert.is(after.code, 0, after.stderr);
+  assert.is(after.stdout, before.stdout);
+});
+
+interface DirectoryLayout {
+  count: number;
+  trigramsAt: number;
+  offsetsAt: number;
+  postingsAt: number;
+}
+
+function directoryLayout(file: Buffer): DirectoryLayout {
+  const headerLength = file.readUInt32LE(8);
+  const at = 12 + headerLength + ((4 - ((12 + headerLength) % 4)) % 4);
+  const count = file.readUInt32LE(at);
+  return { count, trigramsAt: at + 4, offsetsAt: at + 4 + count * 4, postingsAt: at + 8 + count * 8 };
+}
+
+/** The chunks a lookup of `word`'s one trigram reads: its binary search, its offsets, its posting list. */
+function lookupChunks(file: Buffer, layout: DirectoryLayout, word: string): Set<number> {
+  const [trigram] = trigramsOf(Buffer.from(word));
+  const chunks = new Set<number>();
+  const chunkOf = (position: number): number => Math.floor(position / CHECKED_CHUNK_BYTES);
+  let low = 0;
+  let high = layout.count - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    chunks.add(chunkOf(layout.trigramsAt + mid * 4));
+    const value = file.readInt32LE(layout.trigramsAt + mid * 4);
+    if (value < trigram!) low = mid + 1;
+    else if (value > trigram!) high = mid - 1;
+    else {
+      chunks.add(chunkOf(layout.offsetsAt + mid * 4));
+      chunks.add(chunkOf(layout.offsetsAt + mid * 4 + 4));
+      const start = layout.postingsAt + file.readUInt32LE(layout.offsetsAt + mid * 4);
+      const end = layout.postingsAt + file.readUInt32LE(layout.offsetsAt + mid * 4 + 4);
+      for (let chunk = chunkOf(start); chunk <= chunkOf(end - 1); chunk++) chunks.add(chunk);
+      return chunks;
+    }
+  }
+  throw new Error(`${word} is not in the directory`);
+}
+
 /** The chunks of a segment file holding the posting lists of `pattern`'s trigrams. */
 function chunksRead(file: Buffer, pattern: string): Set<number> {
   const wanted = new Set(trigramsOf(Buffer.from(pattern)));

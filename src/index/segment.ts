@@ -199,7 +199,7 @@ export class Segment {
   /** Each file's first document. */
   readonly firstDocument: Uint32Array;
   readonly #table: FileTable;
-  readonly #trigrams: Int32Array;
+  readonly #parts: SegmentParts;
   readonly #list: (slot: number) => Uint8Array;
   readonly #close: (() => void) | undefined;
 
@@ -233,7 +233,7 @@ export class Segment {
       }
     }
     this.unindexedIds = Uint32Array.from(unindexed);
-    this.#trigrams = parts.trigrams;
+    this.#parts = parts;
     this.#list = parts.list;
     this.#close = parts.close;
   }
@@ -268,13 +268,13 @@ export class Segment {
     this.#close?.();
   }
   get trigramCount(): number {
-    return this.#trigrams.length;
+    return this.#parts.count;
   }
 
   /** Every trigram with its file ids, in trigram order (for merging segments). */
   *allPostings(): Generator<[trigram: number, ids: Uint32Array]> {
-    for (let slot = 0; slot < this.#trigrams.length; slot++) {
-      yield [this.#trigrams[slot]!, this.#decode(slot, false) as Uint32Array];
+    for (let slot = 0; slot < this.#parts.count; slot++) {
+      yield [this.#parts.trigramAt(slot), this.#decode(slot, false) as Uint32Array];
     }
   }
 
@@ -295,16 +295,7 @@ export class Segment {
   }
 
   #find(trigram: number): number {
-    let low = 0;
-    let high = this.#trigrams.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const value = this.#trigrams[mid]!;
-      if (value < trigram) low = mid + 1;
-      else if (value > trigram) high = mid - 1;
-      else return mid;
-    }
-    return -1;
+    return this.#parts.find(trigram);
   }
 
   #decode(slot: number, countOnly: boolean): Uint32Array | { length: number } {
