@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { CHECKED_CHUNK_BYTES, CheckedFile, checkedBody, ChecksumError, withChecksums } from '../src/index/checked-file.js';
 import { buildIndex } from '../src/index/indexer.js';
 import { IndexReader } from '../src/index/search.js';
+import { Segment } from '../src/index/segment.js';
 import { trigramsOf } from '../src/index/trigrams.js';
 import { IndexStore } from '../src/index/store.js';
 import { runCli } from './helpers/process.js';
@@ -144,6 +145,33 @@ test('a lazily opened segment reads its directory a chunk at a time: a flipped b
   const after = await runCli(['search', '--limit', '100000', second, root], '', { SEXTANT_HOME: home });
   assert.is(after.code, 0, after.stderr);
   assert.is(after.stdout, before.stdout);
+});
+
+test('a posting count comes from the start of its list alone: a flipped byte further in spoils the ids, not the count', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'sextant-counts-'));
+  const files = 6_000;
+  for (let i = 0; i < files; i++) writeFileSync(join(root, `f${i}.txt`), 'common_word\n');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home, threads: 1 });
+  const store = new IndexStore(realpathSync(root), home);
+  const path = store.segmentPath(store.readManifest()!.segments[0]!);
+  const file = readFileSync(path);
+  const layout = directoryLayout(file);
+  const [trigram] = trigramsOf(Buffer.from('com'));
+  let slot = 0;
+  while (file.readInt32LE(layout.trigramsAt + slot * 4) !== trigram) slot++;
+  const start = layout.postingsAt + file.readUInt32LE(layout.offsetsAt + slot * 4);
+  const end = layout.postingsAt + file.readUInt32LE(layout.offsetsAt + slot * 4 + 4);
+  const last = Math.floor((end - 1) / CHECKED_CHUNK_BYTES);
+  assert.ok(last > Math.floor((start + 5) / CHECKED_CHUNK_BYTES), 'the list runs past the chunk of its count');
+  flipByte(path, end - 1);
+  const segment = Segment.open(path);
+  try {
+    assert.is(segment.postingCount(trigram!), files);
+    assert.throws(() => segment.postings(trigram!), /checksum mismatch/);
+  } finally {
+    segment.close();
+  }
 });
 
 interface DirectoryLayout {

@@ -8,7 +8,7 @@
  * Every reader of project files that may meet one replaced since it was found (search, extraction,
  * the direct scan) opens it here, without blocking.
  */
-import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 const FIRST_BUFFER_BYTES = 1 << 20;
 /** A buffer grown past this for one large file is not kept for the next. */
@@ -57,7 +57,9 @@ export function readBytesOnce(path: string): Buffer | undefined {
     for (let read; (read = readSync(fd, bytes, length, bytes.length - length, length)) > 0; ) {
       length += read;
       if (length === bytes.length) {
-        const grown = Buffer.allocUnsafe(bytes.length * 2);
+        // Past the buffer: room for the whole file at once (and a byte to see its end), not
+        // doublings that each copy what was read.
+        const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, fstatSync(fd).size + 1));
         bytes.copy(grown, 0, 0, length);
         bytes = grown;
       }

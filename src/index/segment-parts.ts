@@ -29,6 +29,8 @@ export interface SegmentParts {
   trigramAt(slot: number): number;
   /** The bytes of the posting list in directory slot `slot`. */
   list(slot: number): Uint8Array;
+  /** Its first `bytes` bytes at most: enough for its count, without reading the whole list. */
+  listStart(slot: number, bytes: number): Uint8Array;
   close?(): void;
 }
 
@@ -87,6 +89,7 @@ export function partsInMemory(file: Uint8Array): SegmentParts {
     find: (trigram) => binarySearch(count, (slot) => trigrams[slot]!, trigram),
     trigramAt: (slot) => trigrams[slot]!,
     list: (slot) => postings.subarray(offsets[slot]!, offsets[slot + 1]!),
+    listStart: (slot, bytes) => postings.subarray(offsets[slot]!, Math.min(offsets[slot]! + bytes, offsets[slot + 1]!)),
   };
 }
 
@@ -137,19 +140,22 @@ export function partsOnDisk(path: string): SegmentParts {
     const postingsAt = offsetsAt + (count + 1) * 4;
     if (words.uint32(offsetsAt + count * 4) !== file.bodyLength - postingsAt) throw new CorruptSegmentError('postings length mismatch');
     const trigramAt = (slot: number): number => words.int32(trigramsAt + slot * 4);
-    // A query reads a list twice (its length to order the intersection, then its ids).
     const lists = new Map<number, Uint8Array>();
+    /** The posting list of `slot`, its first `limit` bytes at most. */
+    const read = (slot: number, limit: number): Uint8Array => {
+      try {
+        const from = words.uint32(offsetsAt + slot * 4);
+        const to = words.uint32(offsetsAt + slot * 4 + 4);
+        if (to < from || postingsAt + to > file.bodyLength) throw new CorruptSegmentError('bad posting offsets');
+        return file.read(postingsAt + from, Math.min(to - from, limit));
+      } catch (error) {
+        corrupt(error);
+      }
+    };
     const list = (slot: number): Uint8Array => {
       let bytes = lists.get(slot);
       if (!bytes) {
-        try {
-          const from = words.uint32(offsetsAt + slot * 4);
-          const to = words.uint32(offsetsAt + slot * 4 + 4);
-          if (to < from || postingsAt + to > file.bodyLength) throw new CorruptSegmentError('bad posting offsets');
-          bytes = file.read(postingsAt + from, to - from);
-        } catch (error) {
-          corrupt(error);
-        }
+        bytes = read(slot, Infinity);
         lists.set(slot, bytes);
       }
       return bytes;
@@ -167,6 +173,8 @@ export function partsOnDisk(path: string): SegmentParts {
       find: (trigram) => guarded(() => binarySearch(count, trigramAt, trigram)),
       trigramAt: (slot) => guarded(() => trigramAt(slot)),
       list,
+      // A list already read is not read again; else only its start (the count orders an intersection).
+      listStart: (slot, bytes) => lists.get(slot)?.subarray(0, bytes) ?? read(slot, bytes),
       close: () => file.close(),
     };
   } catch (error) {

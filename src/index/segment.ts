@@ -299,7 +299,8 @@ export class Segment {
   }
 
   #decode(slot: number, countOnly: boolean): Uint32Array | { length: number } {
-    const bytes = this.#list(slot);
+    // A count is one varint: five bytes at most.
+    const bytes = countOnly ? this.#parts.listStart(slot, 5) : this.#list(slot);
     let at = 0;
     const read = (): number => {
       let value = 0;
