@@ -90,13 +90,24 @@ export class FileTable {
     return this.#columns.paths[id]!;
   }
 
-  /** How many documents file `id` is in the postings (a file indexed in blocks is one per block). */
-  documentsOf(id: number): number {
-    return (this.#blocks.get(id)?.length ?? 0) + 1;
+  /** Each file's first document, and (last) how many documents there are, in one pass without a lookup per file. */
+  firstDocuments(): Uint32Array {
+    const first = new Uint32Array(this.count + 1);
+    const blocks = [...this.#blocks].sort((a, b) => a[0] - b[0]);
+    let documents = 0;
+    let id = 0;
+    for (const [blocked, lines] of blocks) {
+      for (; id <= blocked; id++) first[id] = documents++;
+      documents += lines.length;
+    }
+    for (; id < this.count; id++) first[id] = documents++;
+    first[this.count] = documents;
+    return first;
   }
 
-  isUnindexed(id: number): boolean {
-    return this.#unindexed.has(id);
+  /** The files kept out of the postings, ascending. */
+  unindexedIds(): number[] {
+    return [...this.#unindexed].sort((a, b) => a - b);
   }
 
   fileOf(id: number): SegmentFile {

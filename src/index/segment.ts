@@ -214,24 +214,23 @@ export class Segment {
     }
     const table = this.#table;
     this.tombstones = table.tombstones;
-    this.firstDocument = new Uint32Array(table.count);
-    let documents = 0;
-    for (let id = 0; id < table.count; id++) {
-      this.firstDocument[id] = documents;
-      documents += table.documentsOf(id);
-    }
+    // Plain passes over typed arrays: every CLI search does this once per segment, before its code warms up.
+    const firsts = table.firstDocuments();
+    const documents = firsts[table.count]!;
+    this.firstDocument = firsts.subarray(0, table.count);
     this.documentFile = new Uint32Array(documents);
     this.documentBlock = new Uint32Array(documents);
-    const unindexed: number[] = [];
     for (let id = 0; id < table.count; id++) {
-      const first = this.firstDocument[id]!;
-      const blocks = table.documentsOf(id);
-      for (let block = 0; block < blocks; block++) {
-        this.documentFile[first + block] = id;
-        this.documentBlock[first + block] = block;
-        if (table.isUnindexed(id)) unindexed.push(first + block);
+      const first = firsts[id]!;
+      const end = firsts[id + 1]!;
+      this.documentFile[first] = id;
+      for (let document = first + 1; document < end; document++) {
+        this.documentFile[document] = id;
+        this.documentBlock[document] = document - first;
       }
     }
+    const unindexed: number[] = [];
+    for (const id of table.unindexedIds()) for (let document = firsts[id]!; document < firsts[id + 1]!; document++) unindexed.push(document);
     this.unindexedIds = Uint32Array.from(unindexed);
     this.#parts = parts;
     this.#list = parts.list;
