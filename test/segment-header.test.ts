@@ -38,9 +38,33 @@ test('a segment built from those files reads back the same through every reader,
   assert.equal([...segment.unindexedIds], [segment.firstDocument[3]]);
   assert.equal(segmentFiles((position, length) => bytes.subarray(position, position + length)), { files: FILES, tombstones: ['gone.ts'] });
 
-  for (const header of ['{"paths":["a"],"sizes":[]}', '{"files":[]}', '[]', 'null', '{"paths":["a"],"sizes":[1],"mtimes":[1],"hashes":["x"],"languageNames":[],"languages":[0],"unindexed":[],"blocks":[],"tombstones":[]}']) {
-    assert.throws(() => parseHeader(header), `${header} is refused`);
-  }
+  const good = encodeHeader(FILES, []);
+  const metaOnly = (meta: string): Buffer => {
+    const json = Buffer.from(meta);
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(json.length);
+    return Buffer.concat([length, json, Buffer.alloc(8)]);
+  };
+  const longer = Buffer.from(good);
+  longer.writeUInt32LE(good.length, 0);
+  const bad: Array<[string, Uint8Array]> = [
+    ['empty', new Uint8Array(0)],
+    ['meta longer than the header', longer],
+    ['meta not an object', metaOnly('null')],
+    ['meta without its fields', metaOnly('{"count":1}')],
+    ['columns past the end', metaOnly('{"count":1000,"languageNames":[],"tombstones":[],"pathChars":0}')],
+    ['paths cut short', good.subarray(0, good.length - 3)],
+  ];
+  for (const [why, header] of bad) assert.throws(() => parseHeader(header), /not a segment header|JSON/, why);
+  // Through a segment, a bad header is CorruptSegmentError.
+  assert.throws(() => segmentFiles((position, length) => (position === 12 ? Buffer.alloc(length) : bytes.subarray(position, position + length))), /Corrupt index segment: unreadable header/);
+});
+
+test('a header holds any path (spaces, tabs, newlines, non-ASCII, astral) and reads each back alone', () => {
+  const files: SegmentFile[] = ['a', 'dir/naïve — ü.ts', 'tab\there', 'new\nline', '😀/emoji.md', ''].map((path, i) => ({ path, size: i, mtimeMs: i * 1.5, hash: `${i}`.repeat(16) }));
+  const table = parseHeader(encodeHeader(files, []));
+  assert.equal(files.map((_, id) => table.pathOf(id)), files.map((file) => file.path));
+  assert.equal(table.all(), files);
 });
 
 test.run();

@@ -5,7 +5,7 @@
 import { crypto } from './lazy-crypto.js';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
-export const INDEX_FORMAT_VERSION = 5;
+export const INDEX_FORMAT_VERSION = 6;
 
 export interface Manifest {
   format: number;

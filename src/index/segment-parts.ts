@@ -8,7 +8,7 @@
  */
 import { CHECKED_CHUNK_BYTES, CheckedFile, checkedBody, ChecksumError } from './checked-file.js';
 
-export const SEGMENT_MAGIC = 'SXTSEG04';
+export const SEGMENT_MAGIC = 'SXTSEG05';
 
 export class CorruptSegmentError extends Error {
   /** The tool error code it is reported as (see IndexCorruptError). */
@@ -21,7 +21,8 @@ export class CorruptSegmentError extends Error {
 
 /** A segment's parts: the header in memory, the directory and each posting list on demand. */
 export interface SegmentParts {
-  header: string;
+  /** The header's bytes (segment-header.ts). */
+  header: Uint8Array;
   /** Slots in the directory: one per distinct trigram, in ascending trigram order. */
   count: number;
   /** The slot of `trigram`, or -1. */
@@ -84,7 +85,7 @@ export function partsInMemory(file: Uint8Array): SegmentParts {
   const postings = body.subarray(at + 8 + count * 8);
   if (offsets[count] !== postings.length) throw new CorruptSegmentError('postings length mismatch');
   return {
-    header: body.toString('utf8', 12, 12 + headerLength),
+    header: body.subarray(12, 12 + headerLength),
     count,
     find: (trigram) => binarySearch(count, (slot) => trigrams[slot]!, trigram),
     trigramAt: (slot) => trigrams[slot]!,
@@ -168,7 +169,7 @@ export function partsOnDisk(path: string): SegmentParts {
       }
     };
     return {
-      header: file.read(12, headerLength).toString('utf8'),
+      header: file.read(12, headerLength),
       count,
       find: (trigram) => guarded(() => binarySearch(count, trigramAt, trigram)),
       trigramAt: (slot) => guarded(() => trigramAt(slot)),

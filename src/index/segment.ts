@@ -4,12 +4,12 @@
  * large file, one block of it (see `blocks`); documents are numbered in file order. One file on
  * disk:
  *
- *   "SXTSEG04" | u32 header length | header JSON (the file table, segment-header.ts) | pad to 4 | u32 trigram count
+ *   "SXTSEG05" | u32 header length | header (the file table, in binary: segment-header.ts) | pad to 4 | u32 trigram count
  *   | i32 trigrams[count] (sorted) | u32 offsets[count + 1] | postings bytes | chunk checksums
  *
  * The checksums (checked-file.ts: a CRC-32 per 4 KiB) are verified for every byte a reader
- * uses: all of them when a segment is loaded whole (the server), the header, directory and the
- * posting lists a query touches when it is opened lazily (`Segment.open`, the CLI's search). A
+ * uses: all of them when a segment is loaded whole (the server), the header and the directory
+ * chunks and posting lists a query touches when it is opened lazily (`Segment.open`, the CLI's search). A
  * torn or overwritten file is reported as corrupt (index_corrupt), never searched.
  */
 import { withChecksums } from './checked-file.js';
@@ -110,7 +110,7 @@ export class SegmentBuilder {
   }
 
   encode(): Buffer {
-    const header = Buffer.from(encodeHeader(this.files, this.tombstones), 'utf8');
+    const header = encodeHeader(this.files, this.tombstones);
     const pairs = this.#trigrams.length;
     const tri = this.#trigrams.data;
     const ids = this.#fileIds.data;
@@ -181,7 +181,7 @@ export function segmentFiles(read: (position: number, length: number) => Buffer)
   if (header.length < headerLength) throw new CorruptSegmentError('header past the end');
   let table: FileTable;
   try {
-    table = parseHeader(header.toString('utf8'));
+    table = parseHeader(header);
   } catch {
     throw new CorruptSegmentError('unreadable header');
   }
