@@ -4,6 +4,7 @@
 // the same path:line pairs, or the row says how many differ.
 //
 //   node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs 15]   (CORPUS indexed in that home)
+//       [--baseline OTHER_BINARY --baseline-home ITS_HOME]   (another build, alternated with the rest)
 //
 // Also the last part of bench/index-search.mjs, which indexes the corpus first.
 import { spawnSync } from 'node:child_process';
@@ -48,17 +49,19 @@ function linesOf(stdout, root) {
 
 const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-export function cliVersusRg(root, home, runs = 15) {
+/** `baseline`: another build of the binary ({ binary, home }: its own index), a column of its own. */
+export function cliVersusRg(root, home, runs = 15, baseline = undefined) {
   if (!existsSync(BINARY)) throw new Error('bench/cli-vs-rg.mjs: build dist/sextant first (npm run build:binary)');
   const env = { SEXTANT_HOME: home };
   const rows = [];
   for (const query of QUERIES) {
-    const times = { binary: [], bundle: [], rg: [] };
+    const times = { binary: [], bundle: [], rg: [], baseline: [] };
     let outputs;
     for (let i = 0; i < runs + 1; i++) {
       const binary = run(BINARY, sextantArgs(query, root), env);
       const bundle = run(process.execPath, [BUNDLE, ...sextantArgs(query, root)], env);
       const rg = run('rg', rgArgs(query, root), {});
+      const before = baseline ? run(baseline.binary, sextantArgs(query, root), { SEXTANT_HOME: baseline.home }) : undefined;
       if (i === 0) {
         outputs = { binary: binary.stdout, rg: rg.stdout }; // the first run warms the page cache
         continue;
@@ -66,17 +69,19 @@ export function cliVersusRg(root, home, runs = 15) {
       times.binary.push(binary.ms);
       times.bundle.push(bundle.ms);
       times.rg.push(rg.ms);
+      if (before) times.baseline.push(before.ms);
     }
     const ours = linesOf(outputs.binary, root);
     const theirs = linesOf(outputs.rg, root);
     const differ = [...ours].filter((line) => !theirs.has(line)).length + [...theirs].filter((line) => !ours.has(line)).length;
-    rows.push({ query, lines: ours.size, rgLines: theirs.size, differ, binary: p50(times.binary), bundle: p50(times.bundle), rg: p50(times.rg) });
+    rows.push({ query, lines: ours.size, rgLines: theirs.size, differ, binary: p50(times.binary), bundle: p50(times.bundle), rg: p50(times.rg), baseline: baseline ? p50(times.baseline) : undefined });
   }
-  console.log(`| CLI search, whole process (${runs} runs, p50 ms) | lines (sextant / rg) | dist/sextant | node ${process.versions.node} dist/sextant.mjs | rg | binary ÷ rg |`);
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  const extra = baseline ? ` baseline ${baseline.binary} |` : '';
+  console.log(`| CLI search, whole process (${runs} runs, p50 ms) | lines (sextant / rg) |${extra} dist/sextant | node ${process.versions.node} dist/sextant.mjs | rg | binary ÷ rg |`);
+  console.log(`| --- | ---: |${baseline ? ' ---: |' : ''} ---: | ---: | ---: | ---: |`);
   for (const row of rows) {
     const same = row.differ === 0 ? 'same' : `${row.differ} differ`;
-    console.log(`| ${row.query.name}: \`${row.query.pattern.replace(/\|/g, '\\|')}\` | ${row.lines} / ${row.rgLines} (${same}) | ${row.binary.toFixed(0)} | ${row.bundle.toFixed(0)} | ${row.rg.toFixed(0)} | ${(row.binary / row.rg).toFixed(2)} |`);
+    console.log(`| ${row.query.name}: \`${row.query.pattern.replace(/\|/g, '\\|')}\` | ${row.lines} / ${row.rgLines} (${same}) |${baseline ? ` ${row.baseline.toFixed(0)} |` : ''} ${row.binary.toFixed(0)} | ${row.bundle.toFixed(0)} | ${row.rg.toFixed(0)} | ${(row.binary / row.rg).toFixed(2)} |`);
   }
   return rows;
 }
@@ -85,9 +90,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = process.argv[2];
   const homeAt = process.argv.indexOf('--home');
   const runsAt = process.argv.indexOf('--runs');
+  const baselineAt = process.argv.indexOf('--baseline');
+  const baselineHomeAt = process.argv.indexOf('--baseline-home');
   if (!root || homeAt < 0) {
     console.error('usage: node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs N]');
     process.exit(2);
   }
-  cliVersusRg(root, process.argv[homeAt + 1], runsAt > 0 ? Number(process.argv[runsAt + 1]) : 15);
+  const baseline = baselineAt > 0 ? { binary: process.argv[baselineAt + 1], home: baselineHomeAt > 0 ? process.argv[baselineHomeAt + 1] : process.argv[homeAt + 1] } : undefined;
+  cliVersusRg(root, process.argv[homeAt + 1], runsAt > 0 ? Number(process.argv[runsAt + 1]) : 15, baseline);
 }
