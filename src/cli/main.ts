@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `sextant` command line: parses, then delegates to serve/replay. */
-import yargs from 'yargs';
+import yargs, { type ArgumentsCamelCase, type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
 import { DEFAULT_BIND, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
@@ -55,9 +55,30 @@ function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
 /** A mistake in how the command was called: exit code 2, like yargs' own usage errors. */
 class UsageError extends Error {}
 
+/**
+ * What a command does, run once yargs has parsed and checked the arguments rather than by yargs:
+ * after each handler it runs, yargs lays out the running command's help for a failure message
+ * (ours replaces it), 4–5 ms of a 65 ms search. By command name; the default command (serve)
+ * keeps its handler, for which yargs lays out nothing.
+ */
+const handlers = new Map<string, (args: object) => Promise<void>>();
+
+/** The builder of command `name`, its handler kept for after the parse (typed by the builder). */
+function later<T, U>(name: string, builder: (y: Argv<T>) => Argv<U>, handler: (args: ArgumentsCamelCase<U>) => Promise<void>): (y: Argv<T>) => Argv<U> {
+  handlers.set(name, handler as (args: object) => Promise<void>);
+  return builder;
+}
+
+/** Says what went wrong, with usage help for yargs' own complaints, and exits 2. */
+function usageFailure(message: string | undefined, error: Error | undefined): never {
+  if (error) process.stderr.write(`sextant: ${error.message}\n`);
+  else process.stderr.write(`sextant: ${message}\nRun "sextant --help" for usage.\n`);
+  process.exit(2);
+}
+
 export async function main(argv: string[]): Promise<void> {
   quietOnClosedPipe(process.stdout);
-  await yargs(argv)
+  const parsed = await yargs(argv)
     // Flags keep their one spelling: an unknown --some-flag is reported once, not also as someFlag.
     .parserConfiguration({ 'camel-case-expansion': false })
     .scriptName('sextant')
@@ -131,118 +152,130 @@ export async function main(argv: string[]): Promise<void> {
     .command(
       'replay <file>',
       'Re-run a recorded session against this server and report every difference',
-      (y) =>
-        y
-          .positional('file', { type: 'string', demandOption: true, describe: 'A JSONL recording (from --record or spec-fixtures/)' })
-          .option('profile', { choices: PROFILES, describe: 'Server profile (default: the recording\'s meta line, else "default")' }),
-      async (args) => {
-        const { replayCommand } = await import('./replay.js');
-        const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line) };
-        if (args.profile !== undefined) options.profile = args.profile;
-        process.exitCode = await exitCodeOf(() => replayCommand(options));
-      },
+      later(
+        'replay',
+        (y) =>
+          y
+            .positional('file', { type: 'string', demandOption: true, describe: 'A JSONL recording (from --record or spec-fixtures/)' })
+            .option('profile', { choices: PROFILES, describe: 'Server profile (default: the recording\'s meta line, else "default")' }),
+        async (args) => {
+          const { replayCommand } = await import('./replay.js');
+          const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line) };
+          if (args.profile !== undefined) options.profile = args.profile;
+          process.exitCode = await exitCodeOf(() => replayCommand(options));
+        },
+      ),
     )
     .command(
       'index [path]',
       'Build the search index of a project (default: the current directory)',
-      (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
-      async (args) => {
-        process.exitCode = await exitCodeOf(async () => (await commands()).indexCommand(args.path, terminal(), args.force));
-      },
+      later(
+        'index',
+        (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
+        async (args) => {
+          process.exitCode = await exitCodeOf(async () => (await commands()).indexCommand(args.path, terminal(), args.force));
+        },
+      ),
     )
     .command(
       'sync [path]',
       'Bring the index up to date: re-read only new and changed files',
-      (y) => y.positional('path', { type: 'string', default: '.' }),
-      async (args) => {
-        process.exitCode = await exitCodeOf(async () => (await commands()).syncCommand(args.path, terminal()));
-      },
+      later(
+        'sync',
+        (y) => y.positional('path', { type: 'string', default: '.' }),
+        async (args) => {
+          process.exitCode = await exitCodeOf(async () => (await commands()).syncCommand(args.path, terminal()));
+        },
+      ),
     )
     .command(
       'search <query> [path]',
       'Search an indexed project; output like rg: path:line:col: text',
-      (y) =>
-        y
-          .positional('query', { type: 'string', demandOption: true })
-          .positional('path', { type: 'string', default: '.' })
-          .option('regex', { type: 'boolean', default: false, describe: 'QUERY is a (JavaScript) regular expression' })
-          .option('case-sensitive', { type: 'boolean', default: false })
-          .option('path-glob', { alias: 'glob', type: 'string', describe: 'Only paths matching this glob' })
-          .option('lang', { type: 'string', describe: 'Only files of this language' })
-          .option('limit', { type: 'string', default: '100', coerce: count('limit', 1) })
-          .option('context', { type: 'string', default: '0', describe: 'Lines of context around each match', coerce: count('context', 0) })
-          .option('rank', { type: 'boolean', default: false, describe: "search_code's order (definitions first, tests and vendored code last) instead of path order; not streamed" })
-          .option('json', { type: 'boolean', default: false }),
-      async (args) => {
-        if (args.query === '') throw new UsageError('the query is empty: give the text (or, with --regex, the pattern) to search for');
-        const query: Parameters<typeof searchCommand>[1] = {
-          pattern: args.query,
-          regex: args.regex,
-          caseSensitive: args['case-sensitive'],
-          limit: args.limit,
-          context: args.context,
-          json: args.json,
-          rank: args.rank,
-        };
-        if (args['path-glob']) query.path = args['path-glob'];
-        if (args.lang) query.language = args.lang;
-        process.exitCode = await exitCodeOf(async () => (await lookups()).searchCommand(args.path, query, terminal()));
-      },
+      later(
+        'search',
+        (y) =>
+          y
+            .positional('query', { type: 'string', demandOption: true })
+            .positional('path', { type: 'string', default: '.' })
+            .option('regex', { type: 'boolean', default: false, describe: 'QUERY is a (JavaScript) regular expression' })
+            .option('case-sensitive', { type: 'boolean', default: false })
+            .option('path-glob', { alias: 'glob', type: 'string', describe: 'Only paths matching this glob' })
+            .option('lang', { type: 'string', describe: 'Only files of this language' })
+            .option('limit', { type: 'string', default: '100', coerce: count('limit', 1) })
+            .option('context', { type: 'string', default: '0', describe: 'Lines of context around each match', coerce: count('context', 0) })
+            .option('rank', { type: 'boolean', default: false, describe: "search_code's order (definitions first, tests and vendored code last) instead of path order; not streamed" })
+            .option('json', { type: 'boolean', default: false }),
+        async (args) => {
+          if (args.query === '') throw new UsageError('the query is empty: give the text (or, with --regex, the pattern) to search for');
+          const query: Parameters<typeof searchCommand>[1] = {
+            pattern: args.query,
+            regex: args.regex,
+            caseSensitive: args['case-sensitive'],
+            limit: args.limit,
+            context: args.context,
+            json: args.json,
+            rank: args.rank,
+          };
+          if (args['path-glob']) query.path = args['path-glob'];
+          if (args.lang) query.language = args.lang;
+          process.exitCode = await exitCodeOf(async () => (await lookups()).searchCommand(args.path, query, terminal()));
+        },
+      ),
     )
     .command(
       'symbols <name> [path]',
       'Find symbols by name: exact, case-insensitive, prefix or fuzzy (camelCase and snake_case aware)',
-      (y) =>
-        y
-          .positional('name', { type: 'string', demandOption: true })
-          .positional('path', { type: 'string', default: '.' })
-          .option('kind', { choices: SYMBOL_KINDS, describe: 'Only symbols of this kind' })
-          .option('limit', { type: 'string', default: '50', coerce: count('limit', 1) })
-          .option('json', { type: 'boolean', default: false }),
-      async (args) => {
-        if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
-        const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
-        if (args.kind) options.kind = args.kind;
-        process.exitCode = await exitCodeOf(async () => (await lookups()).symbolsCommand(args.name, args.path, options, terminal()));
-      },
+      later(
+        'symbols',
+        (y) =>
+          y
+            .positional('name', { type: 'string', demandOption: true })
+            .positional('path', { type: 'string', default: '.' })
+            .option('kind', { choices: SYMBOL_KINDS, describe: 'Only symbols of this kind' })
+            .option('limit', { type: 'string', default: '50', coerce: count('limit', 1) })
+            .option('json', { type: 'boolean', default: false }),
+        async (args) => {
+          if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
+          const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
+          if (args.kind) options.kind = args.kind;
+          process.exitCode = await exitCodeOf(async () => (await lookups()).symbolsCommand(args.name, args.path, options, terminal()));
+        },
+      ),
     )
     .command(
       'outline <file>',
       'List the symbols of one source file (functions, classes, methods...) with their lines',
-      (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
-      async (args) => {
-        process.exitCode = await exitCodeOf(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
-      },
+      later(
+        'outline',
+        (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
+        async (args) => {
+          process.exitCode = await exitCodeOf(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
+        },
+      ),
     )
     .command(
       'status [path]',
       'Show what is indexed for a project, and any interrupted job',
-      (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false }),
-      async (args) => {
-        process.exitCode = await exitCodeOf(async () => (await commands()).statusCommand(args.path, args.json, terminal()));
-      },
+      later(
+        'status',
+        (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false }),
+        async (args) => {
+          process.exitCode = await exitCodeOf(async () => (await commands()).statusCommand(args.path, args.json, terminal()));
+        },
+      ),
     )
     .strict()
-    // Help lines are not wrapped to the terminal's width: yargs lays out the running command's
-    // help after every handler (to have it ready), and wrapping was 20 ms of every command.
+    // Help lines are not wrapped to the terminal's width: wrapping was 20 ms of every command
+    // when yargs still laid out the running command's help after each (see `later`).
     .wrap(null)
     .version(VERSION)
     .alias('v', 'version')
     .help()
     .alias('h', 'help')
-    .fail((message, error) => {
-      if (error instanceof UsageError) {
-        process.stderr.write(`sextant: ${error.message}\n`);
-        process.exit(2);
-      }
-      if (error) {
-        process.stderr.write(`sextant: ${error.message}\n`);
-        process.exit(2);
-      }
-      process.stderr.write(`sextant: ${message}\nRun "sextant --help" for usage.\n`);
-      process.exit(2);
-    })
+    .fail((message, error) => usageFailure(message, error ?? undefined))
     .parseAsync();
+  const run = handlers.get(String(parsed._[0]));
+  if (run) await run(parsed).catch((error: unknown) => (error instanceof UsageError ? usageFailure(undefined, error) : Promise.reject(error)));
 }
 
 /**
