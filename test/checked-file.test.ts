@@ -113,14 +113,9 @@ test('a lazily opened segment reads its directory a chunk at a time: a flipped b
   // Words from a fixed pseudo-random sequence: a directory of many chunks.
   const root = mkdtempSync(join(tmpdir(), 'sextant-lazy-directory-'));
   let seed = 11;
-  const letter = (): string => String.fromCharCode(97 + ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) >> 8) % 26);
+  const letter = (): string => String.fromCharCode(97 + ((seed = (seed * 48_271) % 2_147_483_647) >> 8) % 26);
   for (let i = 0; i < 200; i++) writeFileSync(join(root, `words${i}.txt`), `${Array.from({ length: 60 }, () => Array.from({ length: 6 }, letter).join('')).join(' ')}\n`);
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  await buildIndex(root, { home, threads: 1 });
-  const store = new IndexStore(realpathSync(root), home);
-  const path = store.segmentPath(store.readManifest()!.segments[0]!);
-  const file = readFileSync(path);
-  const layout = directoryLayout(file);
+  const { home, path, file, layout } = await builtSegment(root);
   assert.ok(layout.count * 4 > 8 * CHECKED_CHUNK_BYTES, `a directory of many chunks (${layout.count} trigrams)`);
 
   // Two three-letter queries (one trigram each) whose lookups part ways: a chunk only the first reaches.
@@ -151,12 +146,7 @@ test('a posting count comes from the start of its list alone: a flipped byte fur
   const root = mkdtempSync(join(tmpdir(), 'sextant-counts-'));
   const files = 6_000;
   for (let i = 0; i < files; i++) writeFileSync(join(root, `f${i}.txt`), 'common_word\n');
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  await buildIndex(root, { home, threads: 1 });
-  const store = new IndexStore(realpathSync(root), home);
-  const path = store.segmentPath(store.readManifest()!.segments[0]!);
-  const file = readFileSync(path);
-  const layout = directoryLayout(file);
+  const { path, file, layout } = await builtSegment(root);
   const [trigram] = trigramsOf(Buffer.from('com'));
   let slot = 0;
   while (file.readInt32LE(layout.trigramsAt + slot * 4) !== trigram) slot++;
@@ -173,6 +163,16 @@ test('a posting count comes from the start of its list alone: a flipped byte fur
     segment.close();
   }
 });
+
+/** `root` indexed in a home of its own, and its one segment: where it is, its bytes, its directory's layout. */
+async function builtSegment(root: string): Promise<{ home: string; path: string; file: Buffer; layout: DirectoryLayout }> {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home, threads: 1 });
+  const store = new IndexStore(realpathSync(root), home);
+  const path = store.segmentPath(store.readManifest()!.segments[0]!);
+  const file = readFileSync(path);
+  return { home, path, file, layout: directoryLayout(file) };
+}
 
 interface DirectoryLayout {
   count: number;
