@@ -200,8 +200,6 @@ export class Segment {
   readonly firstDocument: Uint32Array;
   readonly #table: FileTable;
   readonly #parts: SegmentParts;
-  readonly #list: (slot: number) => Uint8Array;
-  readonly #close: (() => void) | undefined;
 
   /** A segment from the whole file's bytes (verified here). */
   constructor(file: Uint8Array | SegmentParts) {
@@ -233,8 +231,6 @@ export class Segment {
     for (const id of table.unindexedIds()) for (let document = firsts[id]!; document < firsts[id + 1]!; document++) unindexed.push(document);
     this.unindexedIds = Uint32Array.from(unindexed);
     this.#parts = parts;
-    this.#list = parts.list;
-    this.#close = parts.close;
   }
 
   /** Every file of the segment, in id order (built on first use: `pathOf` and `fileOf` build less). */
@@ -264,7 +260,7 @@ export class Segment {
 
   /** Lets go of the file of a segment opened lazily (nothing to do for one in memory). */
   close(): void {
-    this.#close?.();
+    this.#parts.close?.();
   }
   get trigramCount(): number {
     return this.#parts.count;
@@ -299,7 +295,7 @@ export class Segment {
 
   #decode(slot: number, countOnly: boolean): Uint32Array | { length: number } {
     // A count is one varint: five bytes at most.
-    const bytes = countOnly ? this.#parts.listStart(slot, 5) : this.#list(slot);
+    const bytes = countOnly ? this.#parts.listStart(slot, 5) : this.#parts.list(slot);
     let at = 0;
     const read = (): number => {
       let value = 0;
