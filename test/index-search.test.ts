@@ -301,7 +301,7 @@ test('a parallel build writes a segment per worker every partitionBytes of text 
 
 test('large files are indexed in blocks: only candidate blocks are searched, and results still equal a brute-force scan', async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
-  const { DEFAULT_BLOCK_BYTES } = await import('../src/index/extract.js');
+  const { DEFAULT_BLOCK_BYTES } = await import('../src/index/trigrams.js');
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-blocks-')));
   mkdirSync(join(root, 'big'));
   const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa', 'lambda', 'sigma'];

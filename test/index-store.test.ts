@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { discover } from '../src/index/discovery.js';
 import { buildIndex } from '../src/index/indexer.js';
-import { DEFAULT_BLOCK_BYTES } from '../src/index/extract.js';
+import { DEFAULT_BLOCK_BYTES } from '../src/index/trigrams.js';
 import { detectLanguage, KNOWN_LANGUAGES } from '../src/index/languages.js';
 import { IndexReader } from '../src/index/search.js';
 import { IndexIncompatibleError, IndexStore, projectDir } from '../src/index/store.js';
@@ -100,7 +100,8 @@ test('the content cache never serves an edited file stale, nor a deleted one', a
 });
 
 test('a catastrophic regex is stopped at the time budget with a clear error; the next search works', async () => {
-  const { SearchService, PatternTooExpensiveError } = await import('../src/index/search-service.js');
+  const { SearchService } = await import('../src/index/search-service.js');
+  const { PatternTooExpensiveError } = await import('../src/index/search.js');
   const root = tree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });

@@ -121,7 +121,8 @@ test('a search budget never pays for a worker cold start: first search, and the 
   // search room for a loaded machine's pauses, while a budget charged with the cold start fails
   // whenever that start is slow.
   const { buildIndex } = await import('../src/index/indexer.js');
-  const { SearchService, PatternTooExpensiveError } = await import('../src/index/search-service.js');
+  const { SearchService } = await import('../src/index/search-service.js');
+  const { PatternTooExpensiveError } = await import('../src/index/search.js');
   const root = projectTree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });

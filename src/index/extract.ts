@@ -16,8 +16,6 @@ import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
 import { blockTrigramsOf, DEFAULT_BLOCK_BYTES, trigramsOf } from './trigrams.js';
 
-export { DEFAULT_BLOCK_BYTES } from './trigrams.js';
-
 /**
  * A file with more distinct trigrams than this is searched by scanning, not through the postings:
  * data more than text (hashes, base64, compressed dumps), whose trigrams would mostly be keys of

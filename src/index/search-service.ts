@@ -16,9 +16,6 @@ import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from './store.js';
 import { bySourceFirst } from './path-signals.js';
 
-// Defined beside the reader, so that the CLI's one search (one-shot-search.ts) needs no worker code.
-export { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError } from './search.js';
-
 const WORKER_ROLE = 'sextant-search';
 
 /** An error raised inside the worker, with its stable code kept. */

@@ -151,11 +151,11 @@ export class IndexReader {
 
   /**
    * `cache` may be shared with the reader this one replaces: the text of unchanged files stays warm.
-   * `lazy`: read each segment's header and directory only, and the posting lists a query needs
-   * (the CLI's one-shot search, the server's search workers); the reader then holds the files
-   * open until `close()`.
+   * `lazy`: read each segment's header only, then the directory chunks and posting lists a query
+   * needs (the CLI's one-shot search, the server's search workers); the reader then holds the
+   * files open until `close()`. `store`: the project's index when it was found already
+   * (ProjectFolders), instead of by `root` and `home`.
    */
-  /** `store`: the project's index when it was found already (ProjectFolders), instead of by `root` and `home`. */
   static open(root: string, home?: string, options: { store?: IndexStore; cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; lazy?: boolean } = {}): IndexReader {
     const store = options.store ?? new IndexStore(root, home);
     let manifest: Manifest | undefined;

@@ -121,13 +121,15 @@ export function parseHeader(header: Uint8Array): FileTable {
   const hashesAt = take(HASH_BYTES, count);
   const paths = buffer.toString('utf8', at);
   if (paths.length !== (meta as Meta).pathChars || (count > 0 && pathEnds[count - 1] !== paths.length)) fail('paths');
-  for (let i = 0; i < unindexedCount; i++) if (unindexed[i]! >= count) fail('unindexed id');
+  // Both columns are written in id order (encodeHeader); readers rely on it.
+  for (let i = 0; i < unindexedCount; i++) if (unindexed[i]! >= count || (i > 0 && unindexed[i]! <= unindexed[i - 1]!)) fail('unindexed ids');
   const blocks = new Map<number, number[]>();
-  for (let i = 0; i < blockWords; ) {
+  for (let i = 0, previous = -1; i < blockWords; ) {
     const id = blockColumn[i]!;
     const n = blockColumn[i + 1]!;
-    if (id >= count || i + 2 + n > blockWords || blocks.has(id)) fail('blocks');
+    if (id >= count || id <= previous || i + 2 + n > blockWords) fail('blocks');
     blocks.set(id, Array.from(blockColumn.subarray(i + 2, i + 2 + n)));
+    previous = id;
     i += 2 + n;
   }
   return new FileTable({ meta: meta as Meta, sizes, mtimes, pathEnds, paths, languages, unindexed, blocks, hashes: buffer.subarray(hashesAt, hashesAt + count * HASH_BYTES) });
@@ -171,13 +173,12 @@ export class FileTable {
     return paths.slice(start, end);
   }
 
-  /** Each file's first document, and (last) how many documents there are, in one pass without a lookup per file. */
+  /** Each file's first document, and (last) how many documents there are: one pass over the block column (in id order). */
   firstDocuments(): Uint32Array {
     const first = new Uint32Array(this.count + 1);
-    const blocks = [...this.#columns.blocks].sort((a, b) => a[0] - b[0]);
     let documents = 0;
     let id = 0;
-    for (const [blocked, lines] of blocks) {
+    for (const [blocked, lines] of this.#columns.blocks) {
       for (; id <= blocked; id++) first[id] = documents++;
       documents += lines.length;
     }
@@ -187,8 +188,8 @@ export class FileTable {
   }
 
   /** The files kept out of the postings, ascending. */
-  unindexedIds(): number[] {
-    return [...this.#unindexed].sort((a, b) => a - b);
+  unindexedIds(): Uint32Array {
+    return this.#columns.unindexed;
   }
 
   fileOf(id: number): SegmentFile {

@@ -141,32 +141,27 @@ export function partsOnDisk(path: string): SegmentParts {
     const postingsAt = offsetsAt + (count + 1) * 4;
     if (words.uint32(offsetsAt + count * 4) !== file.bodyLength - postingsAt) throw new CorruptSegmentError('postings length mismatch');
     const trigramAt = (slot: number): number => words.int32(trigramsAt + slot * 4);
-    const lists = new Map<number, Uint8Array>();
-    /** The posting list of `slot`, its first `limit` bytes at most. */
-    const read = (slot: number, limit: number): Uint8Array => {
-      try {
-        const from = words.uint32(offsetsAt + slot * 4);
-        const to = words.uint32(offsetsAt + slot * 4 + 4);
-        if (to < from || postingsAt + to > file.bodyLength) throw new CorruptSegmentError('bad posting offsets');
-        return file.read(postingsAt + from, Math.min(to - from, limit));
-      } catch (error) {
-        corrupt(error);
-      }
-    };
-    const list = (slot: number): Uint8Array => {
-      let bytes = lists.get(slot);
-      if (!bytes) {
-        bytes = read(slot, Infinity);
-        lists.set(slot, bytes);
-      }
-      return bytes;
-    };
+    /** What a later read finds wrong with the file is the segment's corruption, as at open. */
     const guarded = <T>(read: () => T): T => {
       try {
         return read();
       } catch (error) {
         corrupt(error);
       }
+    };
+    /** The posting list of `slot`, its first `limit` bytes at most. */
+    const read = (slot: number, limit: number): Uint8Array =>
+      guarded(() => {
+        const from = words.uint32(offsetsAt + slot * 4);
+        const to = words.uint32(offsetsAt + slot * 4 + 4);
+        if (to < from || postingsAt + to > file.bodyLength) throw new CorruptSegmentError('bad posting offsets');
+        return file.read(postingsAt + from, Math.min(to - from, limit));
+      });
+    const lists = new Map<number, Uint8Array>();
+    const list = (slot: number): Uint8Array => {
+      let bytes = lists.get(slot);
+      if (!bytes) lists.set(slot, (bytes = read(slot, Infinity)));
+      return bytes;
     };
     return {
       header: file.read(12, headerLength),

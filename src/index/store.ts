@@ -118,7 +118,10 @@ export class ProjectFolders {
     }
     for (const name of names) {
       const stem = PROJECT_FOLDER.exec(name)?.[1];
-      if (stem !== undefined) this.#byStem.set(stem, [...(this.#byStem.get(stem) ?? []), name]);
+      if (stem === undefined) continue;
+      const named = this.#byStem.get(stem);
+      if (named) named.push(name);
+      else this.#byStem.set(stem, [name]);
     }
   }
 
