@@ -16,7 +16,10 @@ import type { ReferenceInfo, SymbolInfo, SymbolKind } from './types.js';
 
 const MAX_SIGNATURE = 200;
 /** Kinds that make what they contain a member (a function in a class is a method). */
-const CONTAINERS = new Set(['class', 'interface', 'impl', 'module', 'enum']);
+const TYPES = new Set(['class', 'interface', 'impl', 'enum']);
+const RECEIVER_IS_TYPE = new Set(['go', 'cpp', 'ruby']);
+/** Kinds whose variables are locals, not symbols. */
+const LOCAL_HOLDERS = new Set(['function', 'method']);
 /** When the same name is captured by two patterns, the more specific kind wins. */
 const SPECIFICITY: Record<string, number> = { impl: 0, variable: 1, constant: 2, type: 3, interface: 10, enum: 10 };
 
@@ -28,8 +31,10 @@ interface Definition {
   /** The definition's range in the source (UTF-16 indices), read once: each read crosses into wasm. */
   start: number;
   end: number;
-  /** A Go method's receiver type: its parent. */
+  /** The type a definition declared outside it belongs to (a Go method's receiver type): its parent. */
   receiver?: string;
+  /** A preprocessor definition belongs to no scope, wherever it stands. */
+  unscoped?: boolean;
 }
 
 interface LoadedLanguage {
@@ -84,9 +89,11 @@ export class SymbolExtractor {
       const query = options.references === false ? (loaded.definitions ??= new Query(loaded.language, loaded.definitionSource)) : loaded.all;
       for (const match of query.matches(tree.rootNode)) {
         let nameNode: Node | undefined;
+        let receiver: string | undefined;
         let outer: { name: string; node: Node } | undefined;
         for (const capture of match.captures) {
           if (capture.name === 'name') nameNode ??= capture.node;
+          else if (capture.name === 'receiver') receiver ??= capture.node.text;
           else outer ??= capture;
         }
         if (!nameNode || !outer) continue;
@@ -95,8 +102,14 @@ export class SymbolExtractor {
         const kind = outer.name.slice(dot + 1);
         const nameStart = toStart(nameNode.startIndex);
         if (role === 'definition') {
-          const receiver = language === 'go' && kind === 'method' ? /(\w+)\s*\)\s*$/.exec(outer.node.childForFieldName('receiver')?.text ?? '')?.[1] : undefined;
-          definitions.push({ name: nameNode.text, nameStart, kind, start: toStart(outer.node.startIndex), end: toEnd(outer.node.endIndex), receiver });
+          const start = toStart(outer.node.startIndex);
+          // PHP's `namespace A;` (no braces) holds the rest of the file.
+          const end = outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body') ? source.length : toEnd(outer.node.endIndex);
+          const definition: Definition = { name: nameNode.text, nameStart, kind, start, end: trimEnd(source, start, end) };
+          // Ruby's `class A::B`: B's parent is A, spelt with the qualified names' separator.
+          if (receiver !== undefined) definition.receiver = language === 'ruby' ? receiver.replaceAll('::', qualifiedSeparator(language)) : receiver;
+          if (outer.node.type.startsWith('preproc_')) definition.unscoped = true;
+          definitions.push(definition);
         } else references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: lines.line(nameStart), column: lines.column(nameStart) });
       }
       if (skeleton && options.references !== false) {
@@ -133,18 +146,24 @@ export class SymbolExtractor {
     definitions.sort((a, b) => a.start - b.start || b.end - a.end);
     const stack: Array<{ definition: Definition; qualified: string }> = [];
     const symbols: SymbolInfo[] = [];
+    const separator = qualifiedSeparator(language);
     for (const definition of definitions) {
-      while (stack.length > 0 && stack.at(-1)!.definition.end < definition.end) stack.pop();
-      const container = [...stack].reverse().find((entry) => CONTAINERS.has(entry.definition.kind));
+      // What ends before this one ends does not hold it; nor does a sibling of the same range (`var a, b`).
+      while (stack.length > 0 && (stack.at(-1)!.definition.end < definition.end || sameRange(stack.at(-1)!.definition, definition))) stack.pop();
+      // The parent is the innermost enclosing definition of any kind (a function nested in a
+      // function too), as ctags scopes it; a receiver declared outside its type is named after it.
+      const enclosing = definition.unscoped ? undefined : stack.at(-1);
+      if (LOCAL_HOLDERS.has(enclosing?.definition.kind ?? '') && (definition.kind === 'variable' || definition.kind === 'constant')) continue;
       const name = definition.name;
-      const separator = qualifiedSeparator(language);
-      // A Go method is declared at top level; its receiver's type is its parent.
-      const parentName = container?.qualified ?? definition.receiver;
+      const receiver = definition.receiver;
+      const parentName = receiver === undefined ? enclosing?.qualified : enclosing ? `${enclosing.qualified}${separator}${receiver}` : receiver;
       const qualified = parentName ? `${parentName}${separator}${name}` : name;
       stack.push({ definition, qualified });
       if (definition.kind === 'impl') continue;
       let kind = definition.kind as SymbolKind;
-      const inType = container !== undefined && container.definition.kind !== 'module';
+      // A receiver is a type in Go, C++ and Ruby; Lua's `M.f` and JavaScript's `a.b.f = function`
+      // are functions kept in a table or object (Lua's `M:f` is captured as a method).
+      const inType = (receiver !== undefined && RECEIVER_IS_TYPE.has(language)) || (enclosing !== undefined && TYPES.has(enclosing.definition.kind));
       if (kind === 'function' && inType) kind = 'method';
       // Ruby spells every function `def`; outside a class or module it is a plain function.
       if (kind === 'method' && !inType && language === 'ruby') kind = 'function';
@@ -167,14 +186,25 @@ export class SymbolExtractor {
   }
 }
 
+function sameRange(a: Definition, b: Definition): boolean {
+  return a.start === b.start && a.end === b.end;
+}
+
 function dedupe(definitions: Definition[]): Definition[] {
   const byName = new Map<number, Definition>();
   for (const definition of definitions) {
     const key = definition.nameStart;
     const existing = byName.get(key);
-    if (!existing || (SPECIFICITY[definition.kind] ?? 9) > (SPECIFICITY[existing.kind] ?? 9)) byName.set(key, definition);
+    const rank = (entry: Definition): number => (SPECIFICITY[entry.kind] ?? 9) * 2 + (entry.receiver === undefined ? 0 : 1);
+    if (!existing || rank(definition) > rank(existing)) byName.set(key, definition);
   }
   return [...byName.values()];
+}
+
+/** A node's end without the line break or blanks some grammars include (a `#define` ends on its own line). */
+function trimEnd(source: string, start: number, end: number): number {
+  while (end > start + 1 && /\s/.test(source[end - 1]!)) end--;
+  return end;
 }
 
 /** The first line of source[start, end): without slicing the whole definition (a class can be thousands of lines). */

@@ -1,6 +1,6 @@
 /**
  * Where each language's tree-sitter grammar comes from: `@vscode/tree-sitter-wasm` where it has
- * one, `tree-sitter-wasms` for the rest. In the single-file bundle the `.wasm` files sit in
+ * one, `tree-sitter-wasms` for the rest (Lua: its own grammar package). In the single-file bundle the `.wasm` files sit in
  * `grammars/` next to it (scripts/bundle.mjs copies them); from source they resolve through the
  * packages; in the single executable they are assets named by their file names.
  */
@@ -30,7 +30,8 @@ export const GRAMMARS: Record<string, { pkg: string; file: string }> = {
   kotlin: { pkg: WASMS, file: 'tree-sitter-kotlin.wasm' },
   swift: { pkg: WASMS, file: 'tree-sitter-swift.wasm' },
   scala: { pkg: WASMS, file: 'tree-sitter-scala.wasm' },
-  lua: { pkg: WASMS, file: 'tree-sitter-lua.wasm' },
+  // tree-sitter-wasms' Lua scanner keeps state across parses: every file after the first was misparsed.
+  lua: { pkg: '@tree-sitter-grammars/tree-sitter-lua', file: 'tree-sitter-lua.wasm' },
 };
 
 const require = createRequire(import.meta.url);

@@ -2,15 +2,21 @@
  * Tag queries per language, in tree-sitter's tags convention: `@name` is the symbol's name,
  * `@definition.<kind>` the whole definition, `@reference.call` / `@reference.import` uses.
  * `@definition.impl` (Rust) marks a container that names its methods but is not a symbol.
- * Variables count only at module level: locals are not worth a symbol.
+ * `@receiver` names the type a definition belongs to when it is declared outside that type (a Go
+ * method, C++ `int Point::norm()`, Lua `function M.run`): its parent.
+ * The `@definition` capture is on the definition itself, never on what holds it (a capture on
+ * Python's `module` once gave every module-level variable the whole file as its range).
+ * Variables count only at module (or class) level, in `if` and `try` blocks too: locals are not
+ * worth a symbol (the extractor drops a variable that a function encloses).
  */
 
 const TS_COMMON = `
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
-(method_definition name: (property_identifier) @name) @definition.method
+(method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @definition.function)
 (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @definition.function)
+(expression_statement (assignment_expression left: (member_expression object: (_) @receiver property: (property_identifier) @name) right: [(arrow_function) (function_expression)]) @definition.function)
 (program (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.variable)
 (export_statement (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.variable)
 (program (variable_declaration (variable_declarator name: (identifier) @name)) @definition.variable)
@@ -20,6 +26,8 @@ const TS_COMMON = `
 
 const TYPESCRIPT = `${TS_COMMON}
 (class_declaration name: (type_identifier) @name) @definition.class
+(method_signature name: (property_identifier) @name) @definition.method
+(abstract_method_signature name: (property_identifier) @name) @definition.method
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (type_alias_declaration name: (type_identifier) @name) @definition.type
@@ -51,19 +59,22 @@ export const TAG_QUERIES: Record<string, string> = {
   python: `
 (class_definition name: (identifier) @name) @definition.class
 (function_definition name: (identifier) @name) @definition.function
-(module (expression_statement (assignment left: (identifier) @name))) @definition.variable
+(expression_statement (assignment left: (identifier) @name)) @definition.variable
+(expression_statement (assignment left: (pattern_list (identifier) @name))) @definition.variable
 (call function: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.call
 (import_statement name: (dotted_name) @name) @reference.import
 (import_from_statement module_name: (dotted_name) @name) @reference.import
 `,
   go: `
 (function_declaration name: (identifier) @name) @definition.function
+(method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @receiver (pointer_type (type_identifier) @receiver) (generic_type type: (type_identifier) @receiver) (pointer_type (generic_type type: (type_identifier) @receiver))])) name: (field_identifier) @name) @definition.method
 (method_declaration name: (field_identifier) @name) @definition.method
 (type_spec name: (type_identifier) @name type: (struct_type)) @definition.class
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
 (type_spec name: (type_identifier) @name) @definition.type
-(const_spec name: (identifier) @name) @definition.constant
-(var_spec name: (identifier) @name) @definition.variable
+(source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
 (call_expression function: [(identifier) @name (selector_expression field: (field_identifier) @name)]) @reference.call
 (import_spec path: (interpreted_string_literal) @name) @reference.import
 `,
@@ -72,17 +83,20 @@ export const TAG_QUERIES: Record<string, string> = {
 (struct_item name: (type_identifier) @name) @definition.class
 (enum_item name: (type_identifier) @name) @definition.enum
 (trait_item name: (type_identifier) @name) @definition.interface
+(function_signature_item name: (identifier) @name) @definition.function
 (type_item name: (type_identifier) @name) @definition.type
 (mod_item name: (identifier) @name) @definition.module
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.variable
-(impl_item type: (type_identifier) @name) @definition.impl
+(impl_item type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (generic_type type: (scoped_type_identifier name: (type_identifier) @name)) (primitive_type) @name]) @definition.impl
 (call_expression function: [(identifier) @name (field_expression field: (field_identifier) @name) (scoped_identifier name: (identifier) @name)]) @reference.call
 (use_declaration argument: (_) @name) @reference.import
 `,
   java: `
 (class_declaration name: (identifier) @name) @definition.class
 (interface_declaration name: (identifier) @name) @definition.interface
+(annotation_type_declaration name: (identifier) @name) @definition.interface
+(annotation_type_element_declaration name: (identifier) @name) @definition.method
 (enum_declaration name: (identifier) @name) @definition.enum
 (record_declaration name: (identifier) @name) @definition.class
 (method_declaration name: (identifier) @name) @definition.method
@@ -94,6 +108,7 @@ export const TAG_QUERIES: Record<string, string> = {
   c: C_COMMON,
   cpp: `${C_COMMON}
 (function_definition declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name))) @definition.method
 (function_definition declarator: (function_declarator declarator: (qualified_identifier name: (identifier) @name))) @definition.method
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
 (namespace_definition name: (namespace_identifier) @name) @definition.module
@@ -105,17 +120,25 @@ export const TAG_QUERIES: Record<string, string> = {
 (enum_declaration name: (identifier) @name) @definition.enum
 (record_declaration name: (identifier) @name) @definition.class
 (method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+(property_declaration name: (identifier) @name) @definition.variable
+(field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.variable
 (namespace_declaration name: (_) @name) @definition.module
 (invocation_expression function: [(identifier) @name (member_access_expression name: (identifier) @name)]) @reference.call
 `,
   ruby: `
 (class name: (constant) @name) @definition.class
+(class name: (scope_resolution scope: (_) @receiver name: (constant) @name)) @definition.class
 (module name: (constant) @name) @definition.module
-(method name: (identifier) @name) @definition.method
+(module name: (scope_resolution scope: (_) @receiver name: (constant) @name)) @definition.module
+(program (assignment left: (constant) @name) @definition.constant)
+(body_statement (assignment left: (constant) @name) @definition.constant)
+(method name: [(identifier) (operator) (setter)] @name) @definition.method
 (singleton_method name: (identifier) @name) @definition.method
 (call method: (identifier) @name) @reference.call
 `,
   php: `
+(namespace_definition name: (namespace_name) @name) @definition.module
 (class_declaration name: (name) @name) @definition.class
 (interface_declaration name: (name) @name) @definition.interface
 (trait_declaration name: (name) @name) @definition.interface
@@ -149,9 +172,10 @@ export const TAG_QUERIES: Record<string, string> = {
 (call_expression function: (identifier) @name) @reference.call
 `,
   lua: `
-(function_definition_statement name: (identifier) @name) @definition.function
-(function_definition_statement name: (variable field: (identifier) @name)) @definition.function
-(local_function_definition_statement name: (identifier) @name) @definition.function
+(function_declaration name: (identifier) @name) @definition.function
+(function_declaration name: (dot_index_expression table: (identifier) @receiver field: (identifier) @name)) @definition.function
+(function_declaration name: (method_index_expression table: (identifier) @receiver method: (identifier) @name)) @definition.method
+(function_call name: [(identifier) @name (dot_index_expression field: (identifier) @name) (method_index_expression method: (identifier) @name)]) @reference.call
 `,
   bash: `
 (function_definition name: (word) @name) @definition.function

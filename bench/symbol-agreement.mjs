@@ -1,0 +1,123 @@
+// How far Sextant's symbols agree with Universal Ctags on real code, per language: of ctags'
+// definitions (the kinds both model), the share Sextant finds (same name, ctags' line inside
+// Sextant's range), and of those the share whose end line and parent agree. ctags gives end lines
+// only for some languages and kinds; where it gives none the range column counts what it has.
+//
+//   npm run build && node bench/symbol-agreement.mjs python=/usr/lib/python3.11 go=/usr/lib/go/src ...
+//
+// Prints a Markdown table, and with --misses N a sample of N disagreements per language (what to
+// turn into a fixture in test/fixtures/symbols).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { detectLanguage } from '../build/src/index/languages.js';
+import { SymbolExtractor } from '../build/src/index/symbols/extract.js';
+
+/** Sextant's language → ctags' name and the ctags kinds that are definitions Sextant also models. */
+const CTAGS = {
+  python: { language: 'Python', kinds: ['class', 'function', 'member', 'variable'] },
+  go: { language: 'Go', kinds: ['func', 'const', 'type', 'var', 'struct', 'interface'] },
+  typescript: { language: 'TypeScript', kinds: ['function', 'class', 'interface', 'enum', 'method', 'namespace'] },
+  javascript: { language: 'JavaScript', kinds: ['function', 'class', 'method'] },
+  c: { language: 'C', kinds: ['function', 'struct', 'union', 'enum', 'typedef', 'macro'] },
+  cpp: { language: 'C++', kinds: ['function', 'class', 'struct', 'namespace', 'enum'] },
+  rust: { language: 'Rust', kinds: ['function', 'method', 'struct', 'enum', 'interface', 'module', 'typedef'] },
+  ruby: { language: 'Ruby', kinds: ['class', 'module', 'method', 'singletonMethod'] },
+  java: { language: 'Java', kinds: ['class', 'interface', 'enum', 'method'] },
+  csharp: { language: 'C#', kinds: ['class', 'interface', 'struct', 'enum', 'method', 'namespace'] },
+  php: { language: 'PHP', kinds: ['class', 'interface', 'trait', 'function'] },
+  lua: { language: 'Lua', kinds: ['function'] },
+  kotlin: { language: 'Kotlin', kinds: ['class', 'interface', 'object', 'method'] },
+};
+
+const args = process.argv.slice(2);
+const missesAt = args.indexOf('--misses');
+const showMisses = missesAt >= 0 ? Number(args.splice(missesAt, 2)[1]) : 0;
+const limitAt = args.indexOf('--files');
+const maxFiles = limitAt >= 0 ? Number(args.splice(limitAt, 2)[1]) : 3000;
+if (args.length === 0) {
+  console.error('usage: node bench/symbol-agreement.mjs LANG=DIR ... [--files N] [--misses N]');
+  process.exit(2);
+}
+
+const extractor = await SymbolExtractor.create();
+const lastPart = (scope) => (scope ? scope.split(/::|\.|:|\\/).at(-1) : undefined);
+const rows = [];
+
+for (const spec of args) {
+  const [language, dir] = spec.split('=');
+  const ctags = CTAGS[language];
+  if (!ctags || !dir) throw new Error(`unknown language or missing directory: ${spec}`);
+  const files = sourceFiles(dir, language).slice(0, maxFiles);
+  const ours = new Map();
+  for (const file of files) {
+    const { symbols } = await extractor.extract(language, readFileSync(file, 'utf8'), { references: false });
+    ours.set(relative(dir, file), symbols);
+  }
+  const output = execFileSync('ctags', ['--output-format=json', '--fields=+neKZ', `--languages=${ctags.language}`, `--language-force=${ctags.language}`, '-f', '-', ...files.map((file) => relative(dir, file))], { cwd: dir, maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  let total = 0, found = 0, withEnd = 0, endAgrees = 0, parentAgrees = 0;
+  const misses = [];
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const tag = JSON.parse(line);
+    if (tag._type !== 'tag' || !ctags.kinds.includes(tag.kind)) continue;
+    total++;
+    const symbols = ours.get(tag.path) ?? [];
+    const name = lastPart(tag.name) ?? tag.name;
+    const match = symbols
+      .filter((symbol) => symbol.name === name && symbol.line <= tag.line && symbol.endLine >= tag.line)
+      .sort((a, b) => Math.abs(a.line - tag.line) - Math.abs(b.line - tag.line))[0];
+    if (!match) {
+      misses.push(`missing ${tag.kind} ${tag.name} ${tag.path}:${tag.line}`);
+      continue;
+    }
+    found++;
+    if (tag.end !== undefined) {
+      withEnd++;
+      if (tag.end === match.endLine) endAgrees++;
+      else misses.push(`end ${tag.kind} ${tag.name} ${tag.path}:${tag.line}: ctags ${tag.end}, ours ${match.endLine}`);
+    }
+    // A Go package is ctags' scope for everything at top level: no parent.
+    // Lua's `function M.f` is named `M.f` by ctags, with no scope: M is the parent.
+    const prefix = /^(.*)(?:[.:])[^.:]+$/.exec(tag.name)?.[1];
+    const scope = tag.scopeKind === 'package' ? undefined : (tag.scope ?? prefix);
+    if (lastPart(scope) === lastPart(match.parent)) parentAgrees++;
+    else misses.push(`parent ${tag.kind} ${tag.name} ${tag.path}:${tag.line}: ctags ${scope ?? '-'}, ours ${match.parent ?? '-'}`);
+  }
+  const pct = (part, whole) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(1)}%`);
+  rows.push(`| ${language} | ${dir} | ${files.length} | ${total} | ${pct(found, total)} | ${withEnd} | ${pct(endAgrees, withEnd)} | ${pct(parentAgrees, found)} |`);
+  if (showMisses > 0) {
+    console.log(`${language}: ${misses.length} disagreements, a sample:`);
+    for (const miss of sample(misses, showMisses)) console.log(`  ${miss}`);
+  }
+}
+
+console.log('| language | tree | files | ctags definitions | found | with a ctags end | end agrees | parent agrees |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const row of rows) console.log(row);
+
+function sourceFiles(dir, language) {
+  const out = [];
+  const walk = (at) => {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(at, entry.name);
+      let stat;
+      try {
+        stat = statSync(path);
+      } catch {
+        continue; // a dangling link
+      }
+      if (stat.isDirectory()) {
+        if (entry.name !== 'node_modules' && !entry.name.startsWith('.') && entry.name !== 'testdata') walk(path);
+      } else if (stat.isFile() && stat.size < 1_000_000 && detectLanguage(entry.name) === language) out.push(path);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Every k-th entry, so that the sample spreads over the tree. */
+function sample(list, count) {
+  const step = Math.max(1, Math.floor(list.length / count));
+  return list.filter((_, index) => index % step === 0).slice(0, count);
+}
