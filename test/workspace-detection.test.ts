@@ -31,7 +31,7 @@ test('roots win; unusable roots (non-file, relative, missing, Windows) are skipp
     roots = [{ uri: 'file:///nope' }];
     await client.sendRootsListChanged();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(await sessionProject(client), { root: env, source: 'environment' });
+    assert.equal(await sessionProject(client), { root: env, source: 'command_line' });
     assert.equal(h.problems(), []);
   } finally {
     await client.close();
@@ -76,7 +76,7 @@ test('a client that declares roots but never answers: the request is cancelled a
   const client = await sdkClient(h.http.urls.mcp, { answer: () => 'hang', onCancelled: () => (cancelled = true) });
   try {
     const started = Date.now();
-    assert.equal(await sessionProject(client), { root: env, source: 'environment' });
+    assert.equal(await sessionProject(client), { root: env, source: 'command_line' });
     assert.ok(Date.now() - started < 3_000);
     const cancel = h.sent.find((message) => (message as { method?: string }).method === 'notifications/cancelled') as { params: { requestId: unknown } };
     const request = h.sent.find((message) => (message as { method?: string }).method === 'roots/list') as { id: unknown };
@@ -97,9 +97,9 @@ test('a client that answers roots/list with -32601, or an empty list, falls thro
   const noHandler = await sdkClient(h.http.urls.mcp, {});
   const empty = await sdkClient(h.http.urls.mcp, { answer: () => [] });
   try {
-    assert.equal(await sessionProject(noHandler), { root: env, source: 'environment' });
+    assert.equal(await sessionProject(noHandler), { root: env, source: 'command_line' });
     assert.ok(h.logs.some((line) => line.startsWith('info: roots/list failed') && /method not found/i.test(line)), 'the -32601 reply is logged');
-    assert.equal(await sessionProject(empty), { root: env, source: 'environment' });
+    assert.equal(await sessionProject(empty), { root: env, source: 'command_line' });
     assert.equal(h.problems(), []);
   } finally {
     await noHandler.close();
@@ -122,8 +122,8 @@ test('project_path on the URL is the next source; a lower source that disagrees 
     await sessionProject(withRoots);
     const lines = h.logs.filter((line) => line.startsWith('info: Project from'));
     assert.equal(lines, [
-      `info: Project from query_parameter (${fromQuery}) wins over environment (${env})`,
-      `info: Project from roots (${fromRoots}) wins over query_parameter (${fromQuery}), environment (${env})`,
+      `info: Project from query_parameter (${fromQuery}) wins over command_line (${env})`,
+      `info: Project from roots (${fromRoots}) wins over query_parameter (${fromQuery}), command_line (${env})`,
     ]);
     assert.equal(h.problems(), []);
   } finally {
@@ -311,7 +311,7 @@ test('GET /health carries the same project list as health_check, and every regis
     const fromTool = (await call(client, 'health_check')).structuredContent!;
     const fromHttp = (await send(h.http.urls.health)).json();
     assert.equal(fromHttp.projects, fromTool.projects);
-    assert.equal(fromHttp.projects, [{ root: env, status: 'not_indexed', pinned: true, sources: ['environment'] }]);
+    assert.equal(fromHttp.projects, [{ root: env, status: 'not_indexed', pinned: true, sources: ['command_line'] }]);
     assert.is(fromHttp.status, fromTool.status);
   } finally {
     await client.close();

@@ -43,7 +43,7 @@ test('stdio: SEXTANT_PROJECT is the project when the client has no roots; roots 
     const found = await call(plain.client, 'search_code', { query: 'alpha' });
     assert.not.ok(found.isError, found.content[0]?.text);
     assert.equal((found.structuredContent!.results as Array<{ path: string; line: number }>).map((r) => `${r.path}:${r.line}`), ['a.ts:1']);
-    assert.ok(found.content.some((block) => block.text.includes('supports MCP roots')), 'hint: the project came from the environment');
+    assert.ok(found.content.some((block) => block.text.includes('came from the SEXTANT_PROJECT environment variable. A client that supports MCP roots')), 'hint: the project came from the environment');
     const health = (await call(withRoots.client, 'health_check')).structuredContent!;
     assert.equal(health.session_project, { root: rooted, source: 'roots' });
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -3,6 +3,8 @@
  * index-commands.ts so that a lookup loads none of the indexing code (discovery, extraction,
  * the walk cache): about 9 ms of a search's start.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { unsearchedFiles } from '../index/manifest.js';
 import { openForOneSearch, searchOnce } from '../index/one-shot-search.js';
 import { findIndexedProject, resolveRoot } from '../index/project-root.js';
@@ -88,7 +90,8 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
 export function symbolsCommand(name: string, path: string, options: { kind?: string; limit: number; json: boolean }, output: Output): number {
   const { root, store } = projectOf(path);
   if (!store.readManifest()) throw new NotIndexedError(root);
-  const symbols = SymbolIndex.open(store);
+  // A file removed since the index was written is not named (as in the server).
+  const symbols = SymbolIndex.open(store, { present: (file) => existsSync(join(root, file)) });
   if (!symbols) {
     // Say why there is nothing, instead of a silent "not found".
     const interrupted = store.interruptedJob();

@@ -15,6 +15,7 @@ import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 import { rankMatches } from './ranking.js';
 import { requireSymbols } from './symbol-tools.js';
+import { plural } from '../wording.js';
 
 export const DEFAULT_CONTEXT_TOKENS = 4_000;
 /** The most a caller may ask for: the output budget, less room for the structure around the code. */
@@ -172,7 +173,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         const remaining = ranked.length - items.length;
         const truncated = remaining > 0;
         const text = [
-          `${items.length} definitions for ${terms.join(', ')} (~${used} tokens of ${maxTokens}${truncated ? `; ${remaining} more candidates did not fit` : ''}):`,
+          `${plural(items.length, 'definition')} for ${terms.join(', ')} (~${used} tokens of ${maxTokens}${truncated ? `; ${remaining} more candidates did not fit` : ''}):`,
           ...items.map((item) => `\n## ${String(item.kind)} ${String(item.qualified_name)} — ${String(item.path)}:${String(item.line)}-${String(item.end_line)}\n${String(item.code)}${item.code_truncated ? '\n…' : ''}`),
         ].join('\n');
         const structured = {

@@ -102,6 +102,8 @@ export function fitCount<T>(items: T[], budget: number, size: (item: T) => numbe
   return items.length;
 }
 
+const PATH_REMEDY = 'Use a path inside the workspace: relative to its root, as search results list them.';
+
 /**
  * A path argument as a workspace-relative path ('/'-separated): relative to the root, or
  * absolute inside it. `..`, other absolute paths and symlinks that lead out are invalid_input;
@@ -110,14 +112,14 @@ export function fitCount<T>(items: T[], budget: number, size: (item: T) => numbe
 export function workspacePath(project: Project, value: string): string {
   const absolute = isAbsolute(value) ? value : resolve(project.root, value);
   const inside = (path: string): boolean => path === project.root || path.startsWith(project.root.endsWith(sep) ? project.root : `${project.root}${sep}`);
-  if (!inside(absolute)) throw toolError('invalid_input', `Path ${value} is outside the workspace ${project.root}`, { argument: 'path' });
+  if (!inside(absolute)) throw toolError('invalid_input', `Path ${value} is outside the workspace ${project.root}`, { argument: 'path' }, PATH_REMEDY);
   let real = absolute;
   try {
     real = realpathSync(absolute);
   } catch {
     // not on disk: checked against the index below
   }
-  if (!inside(real)) throw toolError('invalid_input', `Path ${value} leads outside the workspace ${project.root} (through a symlink)`, { argument: 'path' });
+  if (!inside(real)) throw toolError('invalid_input', `Path ${value} leads outside the workspace ${project.root} (through a symlink)`, { argument: 'path' }, PATH_REMEDY);
   return relative(project.root, real).split(sep).join('/');
 }
 

@@ -9,7 +9,7 @@ import { ToolError } from '../mcp/tools.js';
 export const TOOL_ERROR_CODES = {
   invalid_input: {
     meaning: 'An argument is malformed, or a path points outside the workspace.',
-    remedy: 'Fix the argument as the message says; paths must stay inside the workspace.',
+    remedy: 'Fix the argument as the message says.',
   },
   project_not_found: {
     meaning: 'No project could be detected, or the project path given does not exist.',

@@ -6,6 +6,7 @@ import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { JOB_PROPERTIES } from './common.js';
 import { projectTool } from './project-tool.js';
+import { plural } from '../wording.js';
 
 /** A job: one of this server (IndexJob.snapshot), or one read from the journal, which may say why it stopped. */
 const JOB_SCHEMA = {
@@ -121,7 +122,7 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
       if (manifest) {
         const disk = structured.disk_bytes as { total: number; segments: number; symbols: number; names: number; references: number };
         const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-        lines.push(`${manifest.files} files, ${mb(manifest.bytes)}, ${symbols} symbols; updated ${manifest.updatedAt}.`);
+        lines.push(`${plural(manifest.files, 'file')}, ${mb(manifest.bytes)}, ${plural(symbols, 'symbol')}; updated ${manifest.updatedAt}.`);
         lines.push(`On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, references ${mb(disk.references)}).`);
         const skipped = Object.entries(structured.skipped_files as Record<string, { count: number; examples: string[] }>).map(([reason, { count, examples }]) => `${count} ${reason}${examples.length > 0 ? ` (${examples.join(', ')}${count > examples.length ? ', …' : ''})` : ''}`);
         if (skipped.length > 0) lines.push(`Skipped: ${skipped.join(', ')}.`);

@@ -3,7 +3,7 @@
  * call references the symbol phase keeps), its siblings, what its file imports, and the other
  * definitions of its file, module (directory) or package, each with the relation named.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
@@ -12,6 +12,8 @@ import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { describeSymbol, enclosingSymbol, sameSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, type Completeness } from './common.js';
 import { projectTool } from './project-tool.js';
+import { resolveCall, RESOLUTIONS, RESOLUTION_MEANINGS, type Resolution } from './call-resolution.js';
+import { plural } from '../wording.js';
 import { requireSymbols, resolveSymbol } from './symbol-tools.js';
 
 export const DEFAULT_RELATED = 20;
@@ -31,6 +33,9 @@ interface RelatedEntry {
   /** For imports: the imported module or name; for calls: where the call is. */
   detail?: string;
   line?: number;
+  /** For calls and callers: how the call was tied to its definition. */
+  resolution?: Resolution;
+  candidates?: number;
 }
 
 /** The nearest directory at or above `dir` (inside the workspace) holding a package marker; else the top directory. */
@@ -45,15 +50,18 @@ function within(path: string, dir: string): boolean {
   return dir === '.' || dir === '' || path.startsWith(`${dir}/`);
 }
 
-/** The definition a name most likely means: in the same file, then the same directory, then anywhere. */
-function definitionOf(name: string, from: string, definitions: Array<{ symbol: SymbolInfo; path: string }>): { symbol: SymbolInfo; path: string } | undefined {
-  let best: { symbol: SymbolInfo; path: string; rank: number } | undefined;
-  for (const { symbol, path } of definitions) {
-    if (symbol.name !== name) continue;
-    const rank = path === from ? 0 : dirname(path) === dirname(from) ? 1 : 2;
-    if (!best || rank < best.rank) best = { symbol, path, rank };
-  }
-  return best;
+/** One entry as the model reads it: a definition with its place, or a name that has none, and how sure the link is. */
+function describeEntry(entry: RelatedEntry): string {
+  const call = entry.relation === 'calls' || entry.relation === 'called_by';
+  const what = entry.symbol
+    ? `${entry.symbol.kind} ${entry.symbol.qualifiedName} (${entry.path}:${entry.symbol.line})`
+    : entry.relation === 'calls'
+      ? entry.detail!
+      : `${entry.detail} (${entry.path}:${entry.line})`;
+  if (!call) return `${entry.relation}: ${what}`;
+  const sure = entry.resolution === 'name_only' ? `name_only: ${entry.candidates ? `one of ${plural(entry.candidates, 'definition')} of that name` : 'a guess by name'}` : `${entry.resolution}: ${RESOLUTION_MEANINGS[entry.resolution!]}`;
+  const where = entry.relation === 'calls' && !entry.symbol ? ` at ${entry.path}:${entry.line}` : ` at line ${entry.line}`;
+  return `${entry.relation}: ${what}${where} [${sure}]`;
 }
 
 /** Lines a (line, name id) key tells apart: ids are below 2^32, so a key stays below 2^53. */
@@ -66,6 +74,9 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
     description:
       'Lists what a symbol is related to, each with the relation: calls (what it calls), called_by (its callers), sibling (same parent), imports (what its file imports), ' +
       'same_file, same_module (same directory) and same_package (under the nearest package root). scope limits how far: file (default), module or package. ' +
+      'Each call and caller says how it was resolved (resolution): ' +
+      RESOLUTIONS.map((resolution) => `${resolution} (${RESOLUTION_MEANINGS[resolution]})`).join(', ') +
+      '; built-in and unresolved calls name no definition. Past limit, entries are counted in total_related, not listed. ' +
       'A name defined in several places needs path; the error lists the candidates.',
     inputSchema: {
       type: 'object',
@@ -94,6 +105,8 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
               line: { type: 'integer', minimum: 1 },
               detail: { type: 'string' },
               symbol: SYMBOL_SCHEMA,
+              resolution: { type: 'string', enum: [...RESOLUTIONS] },
+              candidates: { type: 'integer', minimum: 2, description: 'name_only: how many definitions share the name' },
             },
             required: ['relation', 'path'],
             additionalProperties: false,
@@ -126,20 +139,59 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
         entries.push(entry);
       };
       const { symbol } = target;
-      // What it calls: call references inside its range, resolved to definitions where possible.
+      // Past the list's room, entries are only counted: resolving them costs reads (a name called 18,000 times).
+      let counted = 0;
+      const fileLines = new Map<string, string[]>();
+      const lineOf = (path: string, line: number): string => {
+        if (!fileLines.has(path)) {
+          try {
+            fileLines.set(path, readFileSync(join(project.root, path), 'utf8').split('\n'));
+          } catch {
+            fileLines.set(path, []);
+          }
+        }
+        return fileLines.get(path)![line - 1] ?? '';
+      };
+      const importsOf = (path: string): string[] => (path === target.path ? homeReferences : loaded.referencesIn(path)).filter((reference) => reference.kind === 'import').map((reference) => reference.name);
+      const typeAround = (path: string, line: number): string | undefined => {
+        const around = enclosingSymbol(symbolsOf(path).filter((other) => other.kind === 'method' || other.kind === 'function'), line);
+        return around?.kind === 'method' ? around.parent : undefined;
+      };
+      const homeImports = importsOf(target.path);
+      // What it calls: call references inside its range, each with how its definition was found.
       for (const reference of homeReferences) {
         if (reference.kind !== 'call' || reference.line < symbol.line || reference.line > symbol.endLine || reference.name === symbol.name) continue;
-        const definition = definitionOf(reference.name, target.path, loaded.definitions(reference.name));
-        if (definition) add({ relation: 'calls', symbol: definition.symbol, path: definition.path, line: reference.line });
-        else add({ relation: 'calls', path: target.path, line: reference.line, detail: reference.name });
+        if (entries.length >= limit) {
+          counted++;
+          continue;
+        }
+        const site = { name: reference.name, path: target.path, lineText: lineOf(target.path, reference.line), column: reference.column, language: symbol.language, imports: homeImports, enclosingType: typeAround(target.path, reference.line) };
+        const resolved = resolveCall(site, loaded.definitions(reference.name));
+        const entry: RelatedEntry = { relation: 'calls', path: resolved.definition?.path ?? target.path, line: reference.line, resolution: resolved.resolution };
+        if (resolved.definition) entry.symbol = resolved.definition.symbol;
+        else entry.detail = reference.name;
+        if (resolved.candidates) entry.candidates = resolved.candidates;
+        add(entry);
       }
-      // Who calls it: call references by its name, each inside some caller.
+      // Who calls it: call references by its name, each inside some caller, unless the call means another definition.
+      const namesakes = loaded.definitions(symbol.name);
       for (const reference of loaded.referencesTo(symbol.name)) {
         if (reference.kind !== 'call') continue;
         if (reference.path === target.path && reference.line >= symbol.line && reference.line <= symbol.endLine) continue; // recursion
+        if (entries.length >= limit) {
+          counted++;
+          continue;
+        }
+        const site = { name: symbol.name, path: reference.path, lineText: lineOf(reference.path, reference.line), column: reference.column, language: symbol.language, imports: importsOf(reference.path), enclosingType: typeAround(reference.path, reference.line) };
+        const resolved = resolveCall(site, namesakes);
+        const meansTarget = resolved.definition !== undefined && resolved.definition.path === target.path && sameSymbol(resolved.definition.symbol, symbol);
+        if (!meansTarget && resolved.resolution !== 'name_only') continue; // it calls another definition of the name
         const caller = enclosingSymbol(symbolsOf(reference.path), reference.line);
-        if (caller) add({ relation: 'called_by', symbol: caller, path: reference.path, line: reference.line });
-        else add({ relation: 'called_by', path: reference.path, line: reference.line, detail: 'top-level code' });
+        const entry: RelatedEntry = { relation: 'called_by', path: reference.path, line: reference.line, resolution: meansTarget ? resolved.resolution : 'name_only' };
+        if (!meansTarget && resolved.candidates) entry.candidates = resolved.candidates;
+        if (caller) entry.symbol = caller;
+        else entry.detail = 'top-level code';
+        add(entry);
       }
       for (const other of home) {
         if (!sameSymbol(other, symbol) && other.parent === symbol.parent && (other.parent !== undefined || !enclosingSymbol(home.filter((s) => s !== other), other.line))) {
@@ -151,7 +203,6 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       // Other files' definitions: kept while the list has room, counted past it (a package can
       // hold hundreds of thousands). Each file is visited once per relation, so telling its own
       // definitions apart is all the deduplication they need.
-      let counted = 0;
       // (line, name id) as one number: past the list's room only counting goes on, and it makes no garbage.
       const distinct = new Set<number>();
       const addFile = (relation: Relation, path: string, topLevelOnly: boolean): void => {
@@ -184,13 +235,15 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
         if (entry.line !== undefined) json.line = entry.line;
         if (entry.detail !== undefined) json.detail = entry.detail;
         if (entry.symbol) json.symbol = describeSymbol(entry.symbol, entry.path);
+        if (entry.resolution) json.resolution = entry.resolution;
+        if (entry.candidates) json.candidates = entry.candidates;
         return json;
       });
       const fits = fitCount(kept, MAX_OUTPUT_CHARS / 2, (entry) => JSON.stringify(entry).length * 2);
       const completeness: Completeness = fits < total ? 'truncated' : 'complete';
-      const lines = entries.slice(0, fits).map((entry) => `${entry.relation}: ${entry.symbol ? `${entry.symbol.kind} ${entry.symbol.qualifiedName} (${entry.path}:${entry.symbol.line})` : `${entry.detail} (${entry.path}:${entry.line})`}${entry.relation === 'calls' || entry.relation === 'called_by' ? ` at line ${entry.line}` : ''}`);
+      const lines = entries.slice(0, fits).map(describeEntry);
       return {
-        content: [{ type: 'text', text: [`${symbol.kind} ${symbol.qualifiedName} (${target.path}:${symbol.line}): ${total} related${completeness === 'truncated' ? `, first ${fits} shown` : ''}`, ...lines].join('\n') }],
+        content: [{ type: 'text', text: [`${symbol.kind} ${symbol.qualifiedName} (${target.path}:${symbol.line}): ${total} related${completeness === 'truncated' ? `, first ${fits} shown (raise limit for more)` : ''}`, ...lines].join('\n') }],
         structuredContent: { ...statusFields(project, manifest, completeness), symbol: describeSymbol(symbol, target.path), scope, related: kept.slice(0, fits), total_related: total },
       };
     },

@@ -15,6 +15,7 @@ import type { ProjectService } from '../workspace/projects.js';
 import { fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
+import { plural } from '../wording.js';
 import { rankSearch, type Ranked } from './ranking.js';
 import { MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
 
@@ -54,6 +55,23 @@ function symbolsOf(project: Project): ProjectSymbols | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A result as text, everything its structure says: rg-style context lines (`path-N-text`), the
+ * match (`path:N:col: text`) and the definition that encloses it.
+ */
+function linesOf(item: { match: Match; result: Record<string, unknown> }): string[] {
+  const { path, line, column, text } = item.match;
+  const before = (item.result.before as string[] | undefined) ?? [];
+  const after = (item.result.after as string[] | undefined) ?? [];
+  const symbol = item.result.symbol as { kind: string; qualified_name: string } | undefined;
+  const where = symbol ? `  [in ${symbol.kind} ${symbol.qualified_name}]` : '';
+  return [
+    ...before.map((context, index) => `${path}-${line - before.length + index}-${context}`),
+    `${path}:${line}:${column}: ${text}${where}`,
+    ...after.map((context, index) => `${path}-${line + 1 + index}-${context}`),
+  ];
 }
 
 function fingerprint(args: Record<string, unknown>): string {
@@ -159,8 +177,10 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       } catch (error) {
         if (error instanceof PatternTooExpensiveError) throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
         const code = (error as { code?: unknown }).code;
-        if (code === 'SEXTANT_ERR_BAD_GLOB') throw toolError('invalid_input', (error as Error).message, { argument: 'path' });
-        if (code === 'SEXTANT_ERR_BAD_PATTERN') throw toolError('invalid_input', (error as Error).message, { argument: 'query' });
+        if (code === 'SEXTANT_ERR_BAD_GLOB') throw toolError('invalid_input', (error as Error).message, { argument: 'path' }, 'Fix the glob, or leave path out.');
+        if (code === 'SEXTANT_ERR_BAD_PATTERN') {
+          throw toolError('invalid_input', (error as Error).message, { argument: 'query' }, 'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.');
+        }
         throw error;
       }
       // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
@@ -171,8 +191,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         : rankSearch(project.root, symbolsOf(project), query, result.matches);
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: item.describe() }));
       const rankingMs = performance.now() - rankingStarted;
-      const lineOf = (item: { match: Match }): string => `${item.match.path}:${item.match.line}:${item.match.column}: ${item.match.text}`;
-      const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + lineOf(item).length + 1);
+      const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + linesOf(item).join('\n').length + 1);
       const shown = page.slice(0, fits);
       const next = offset + shown.length;
       let completeness: Completeness = direct || result.partial ? 'partial' : 'complete';
@@ -197,13 +216,20 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         ranking_ms: Math.round((rankingMs + Number.EPSILON) * 100) / 100,
       };
       if (unsearched) structured.unsearched_files = unsearched;
-      if (next < ranked.length) structured.nextCursor = Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url');
-      if (notes.length > 0) structured.note = notes.join(' ');
+      if (next < ranked.length) {
+        structured.nextCursor = Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url');
+        notes.push(`Next page: call again with the same arguments and cursor "${structured.nextCursor as string}".`);
+      }
+      const shownNotes = structured.nextCursor === undefined ? notes : notes.slice(0, -1);
+      if (shownNotes.length > 0) structured.note = shownNotes.join(' ');
       const header =
         ranked.length === 0
           ? `No matches for ${JSON.stringify(query.pattern)}.`
-          : `${ranked.length}${result.truncated ? '+' : ''} matches; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
-      const text = [header, ...shown.map(lineOf), ...notes].join('\n');
+          : `${plural(ranked.length, 'match', 'matches').replace(/^\d+/, (count) => `${count}${result.truncated ? '+' : ''}`)}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
+      // With context, groups are set apart by `--`, as rg does.
+      const groups = shown.map(linesOf);
+      const body = query.context > 0 ? groups.flatMap((lines, index) => (index === 0 ? lines : ['--', ...lines])) : groups.flat();
+      const text = [header, ...body, ...notes].join('\n');
       return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   });

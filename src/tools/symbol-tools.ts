@@ -7,11 +7,15 @@ import type { ProjectService } from '../workspace/projects.js';
 import { describeSymbol, fileSymbols, sameSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, workspacePath, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
+import { plural } from '../wording.js';
 
 export const DEFAULT_SYMBOL_RESULTS = 20;
 export const MAX_SYMBOL_RESULTS = 100;
 /** Candidates listed with an ambiguous_symbol error. */
 const MAX_CANDIDATES = 20;
+
+/** Scores from a prefix match up: with any of them, fuzzy look-alikes are noise. */
+const CLOSE_MATCH = 70;
 
 function matchType(score: number): string {
   return score >= 100 ? 'exact' : score >= 90 ? 'case_insensitive' : score >= 70 ? 'prefix' : 'fuzzy';
@@ -48,9 +52,13 @@ export function resolveSymbol(project: Project, name: string, path: string | und
   // Several: a qualified-name match or a container wins over members with the same short name only when unique.
   const byQualified = found.filter((entry) => entry.symbol.qualifiedName === name);
   if (byQualified.length === 1) return byQualified[0]!;
-  throw toolError('ambiguous_symbol', `${found.length} definitions are named ${JSON.stringify(name)}; pass path (or a qualified name) to pick one`, {
+  // The candidates go in the text too: many clients show the model nothing but the text.
+  const listed = found.slice(0, MAX_CANDIDATES);
+  const lines = listed.map((entry) => `  ${entry.path}:${entry.symbol.line}: ${entry.symbol.kind} ${entry.symbol.qualifiedName}`);
+  if (found.length > listed.length) lines.push(`  … and ${found.length - listed.length} more`);
+  throw toolError('ambiguous_symbol', `${found.length} definitions are named ${JSON.stringify(name)}; pass path (or a qualified name) to pick one:\n${lines.join('\n')}`, {
     symbol_name: name,
-    candidates: found.slice(0, MAX_CANDIDATES).map((entry) => ({ path: entry.path, line: entry.symbol.line, kind: entry.symbol.kind, qualified_name: entry.symbol.qualifiedName })),
+    candidates: listed.map((entry) => ({ path: entry.path, line: entry.symbol.line, kind: entry.symbol.kind, qualified_name: entry.symbol.qualifiedName })),
   });
 }
 
@@ -86,11 +94,12 @@ function renderOutline(nodes: OutlineNode[], depth: number, lines: string[]): vo
  * The leading part of a tree, in reading order, that fits `budget` characters (its JSON and its
  * text line, per node): whole nodes only, and a kept node keeps its place under its parent.
  */
-export function pruneTree(nodes: OutlineNode[], path: string, budget: number): { tree: OutlineNode[]; kept: number; total: number } {
+export function pruneTree(nodes: OutlineNode[], path: string, budget: number): { tree: OutlineNode[]; kept: number; total: number; nextLine?: number } {
   let used = 0;
   let kept = 0;
   let total = 0;
   let full = false;
+  let nextLine: number | undefined;
   const walk = (level: OutlineNode[]): OutlineNode[] => {
     const out: OutlineNode[] = [];
     for (const node of level) {
@@ -98,6 +107,7 @@ export function pruneTree(nodes: OutlineNode[], path: string, budget: number): {
       const cost = JSON.stringify(describeSymbol(node.symbol, path)).length + node.symbol.signature.length + 40;
       if (full || used + cost > budget) {
         full = true;
+        nextLine ??= node.symbol.line;
         total += countNodes(node.children);
         continue;
       }
@@ -107,7 +117,8 @@ export function pruneTree(nodes: OutlineNode[], path: string, budget: number): {
     }
     return out;
   };
-  return { tree: walk(nodes), kept, total };
+  const tree = walk(nodes);
+  return nextLine === undefined ? { tree, kept, total } : { tree, kept, total, nextLine };
 }
 
 function countNodes(nodes: OutlineNode[]): number {
@@ -160,6 +171,7 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
       properties: {
         ...STATUS_PROPERTIES,
         symbols: { type: 'array', items: { ...SYMBOL_SCHEMA, properties: { ...SYMBOL_SCHEMA.properties, match: { type: 'string', enum: ['exact', 'case_insensitive', 'prefix', 'fuzzy'] } } } },
+        fuzzy_omitted: { type: 'boolean', description: 'Fuzzy look-alikes were left out because exact, case-insensitive or prefix matches exist' },
       },
       required: [...STATUS_REQUIRED, 'symbols'],
       additionalProperties: false,
@@ -173,6 +185,10 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
       if (typeof args.kind === 'string') lookup.kind = args.kind;
       let found = symbols.find(name, lookup);
       if (typeof args.language === 'string') found = found.filter((symbol) => symbol.language === args.language);
+      // Fuzzy matches only when nothing closer exists: found is best first.
+      const close = found.length > 0 && found[0]!.score >= CLOSE_MATCH;
+      const fuzzyOmitted = close && found.some((symbol) => symbol.score < CLOSE_MATCH);
+      if (close) found = found.filter((symbol) => symbol.score >= CLOSE_MATCH);
       if (found.length === 0) throw toolError('symbol_not_found', `No symbol matches ${JSON.stringify(name)}${args.kind ? ` of kind ${String(args.kind)}` : ''}${args.language ? ` in ${String(args.language)}` : ''}`, { name });
       const more = found.length > limit;
       const kept = found.slice(0, limit);
@@ -181,8 +197,17 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
       const fits = fitCount(lines, MAX_OUTPUT_CHARS / 2, (line) => line.length * 3);
       const completeness: Completeness = more || fits < shown.length ? 'truncated' : 'complete';
       return {
-        content: [{ type: 'text', text: [`${fits} definitions for ${JSON.stringify(name)}${completeness === 'truncated' ? ' (more exist: raise limit or narrow by kind/language)' : ''}:`, ...lines.slice(0, fits)].join('\n') }],
-        structuredContent: { ...statusFields(project, manifest, completeness), symbols: shown.slice(0, fits) },
+        content: [
+          {
+            type: 'text',
+            text: [
+              `${plural(fits, 'definition')} for ${JSON.stringify(name)}${completeness === 'truncated' ? ' (more exist: raise limit or narrow by kind/language)' : ''}:`,
+              ...lines.slice(0, fits),
+              ...(fuzzyOmitted ? ['(fuzzy look-alikes left out: closer matches exist)'] : []),
+            ].join('\n'),
+          },
+        ],
+        structuredContent: { ...statusFields(project, manifest, completeness), symbols: shown.slice(0, fits), ...(fuzzyOmitted ? { fuzzy_omitted: true } : {}) },
       };
     },
   });
@@ -192,19 +217,29 @@ export function createFileOutlineTool(projects: ProjectService): ToolDefinition 
   return projectTool(projects, {
     name: 'get_file_outline',
     title: 'File outline',
-    description: 'Lists the symbols of one file as a tree (classes with their methods, …), each with its line range, kind and signature. depth "top" lists only top-level symbols.',
+    description:
+      'Lists the symbols of one file as a tree (classes with their methods, …), each with its line range, kind and signature. depth "top" lists only top-level symbols. ' +
+      'A file with more symbols than one answer holds is cut at a symbol boundary: next_start_line (also in the text) is where to continue with start_line; start_line and end_line list only the symbols that start in that range.',
     inputSchema: {
       type: 'object',
       properties: {
         path: { type: 'string', minLength: 1, description: 'Workspace-relative path, or an absolute path inside the workspace' },
         depth: { type: 'string', enum: ['top', 'all'], default: 'all' },
+        start_line: { type: 'integer', minimum: 1, description: 'Only symbols that start on or after this line' },
+        end_line: { type: 'integer', minimum: 1, description: 'Only symbols that start on or before this line' },
       },
       required: ['path'],
       additionalProperties: false,
     },
     outputSchema: {
       type: 'object',
-      properties: { ...STATUS_PROPERTIES, path: { type: 'string' }, symbols: { type: 'array', items: SYMBOL_SCHEMA }, symbol_count: { type: 'integer', minimum: 0 } },
+      properties: {
+        ...STATUS_PROPERTIES,
+        path: { type: 'string' },
+        symbols: { type: 'array', items: SYMBOL_SCHEMA },
+        symbol_count: { type: 'integer', minimum: 0, description: 'Symbols in the whole file' },
+        next_start_line: { type: 'integer', minimum: 1, description: 'The answer was cut: call again with this start_line for the rest' },
+      },
       required: [...STATUS_REQUIRED, 'path', 'symbols', 'symbol_count'],
       additionalProperties: false,
     },
@@ -214,16 +249,22 @@ export function createFileOutlineTool(projects: ProjectService): ToolDefinition 
       const path = workspacePath(project, args.path as string);
       const file = fileSymbols(project, path);
       const all = args.depth !== 'top';
-      const full = outlineOf(file.symbols);
-      const { tree, kept, total } = pruneTree(all ? full : full.map((node) => ({ ...node, children: [] })), path, MAX_OUTPUT_CHARS / 2);
+      const from = (args.start_line as number | undefined) ?? 1;
+      const to = (args.end_line as number | undefined) ?? Number.POSITIVE_INFINITY;
+      if (from > to) throw toolError('invalid_input', `start_line ${from} is after end_line ${to}`, { argument: 'start_line' });
+      const full = outlineOf(file.symbols.filter((symbol) => symbol.line >= from && symbol.line <= to));
+      const { tree, kept, total, nextLine } = pruneTree(all ? full : full.map((node) => ({ ...node, children: [] })), path, MAX_OUTPUT_CHARS / 2);
       const completeness: Completeness = kept < total ? 'truncated' : 'complete';
       const json = outlineJson(tree, path, all);
       const lines: string[] = [];
       renderOutline(tree, 0, lines);
-      if (completeness === 'truncated') lines.push(`(the first ${kept} of ${total} symbols, to stay within the output budget)`);
+      if (nextLine !== undefined) lines.push(`(the first ${kept} of ${total} symbols, to stay within the output budget: continue with start_line ${nextLine})`);
+      const range = from > 1 || to !== Number.POSITIVE_INFINITY ? ` (lines ${from}-${to === Number.POSITIVE_INFINITY ? 'end' : to}: ${plural(total, 'symbol')})` : '';
+      const structured: Record<string, unknown> = { ...statusFields(project, manifest, completeness), path, symbols: json, symbol_count: file.symbols.length };
+      if (nextLine !== undefined) structured.next_start_line = nextLine;
       return {
-        content: [{ type: 'text', text: [`${path}: ${file.symbols.length} symbols`, ...lines].join('\n') }],
-        structuredContent: { ...statusFields(project, manifest, completeness), path, symbols: json, symbol_count: file.symbols.length },
+        content: [{ type: 'text', text: [`${path}: ${plural(file.symbols.length, 'symbol')}${range}`, ...lines].join('\n') }],
+        structuredContent: structured,
       };
     },
   });

@@ -10,7 +10,8 @@ import type { Logger } from '../log.js';
 import type { WorkspaceConfig } from './config.js';
 import { listRoots, type RootsClient, type RootsOutcome } from './roots.js';
 
-export const PROJECT_SOURCES = ['workspace_argument', 'roots', 'query_parameter', 'environment', 'cwd'] as const;
+/** Where a project came from; `command_line` is --workspace (values are only ever added). */
+export const PROJECT_SOURCES = ['workspace_argument', 'roots', 'query_parameter', 'environment', 'cwd', 'command_line'] as const;
 export type ProjectSource = (typeof PROJECT_SOURCES)[number];
 
 export interface DetectedProject {
@@ -19,8 +20,16 @@ export interface DetectedProject {
 }
 
 export const NO_PROJECT_MESSAGE = 'No project detected. Set SEXTANT_PROJECT or use --project-from-cwd.';
-export const ROOTS_HINT =
-  'Hint: this project came from the server environment. A client that supports MCP roots lets Sextant detect the project you are working in automatically.';
+const HINT_ORIGINS: Partial<Record<ProjectSource, string>> = {
+  environment: 'the SEXTANT_PROJECT environment variable',
+  command_line: "the server's --workspace option",
+  cwd: "the server's working directory (--project-from-cwd)",
+};
+
+/** The one-time hint, naming where the project really came from. */
+export function rootsHint(source: ProjectSource): string {
+  return `Hint: this project came from ${HINT_ORIGINS[source] ?? source}. A client that supports MCP roots lets Sextant detect the project you are working in automatically.`;
+}
 
 /** A `project_path` value as a real directory, or what is wrong with it (HTTP answers 400 with it). */
 export function checkProjectPath(value: string): { path: string } | { error: string } {
@@ -71,7 +80,8 @@ export class SessionProjects {
       const checked = checkProjectPath(fromQuery);
       if ('path' in checked) candidates.push({ path: checked.path, source: 'query_parameter' });
     }
-    if (this.#config.envProject) candidates.push({ path: this.#config.envProject.path, source: 'environment' });
+    const env = this.#config.envProject;
+    if (env) candidates.push({ path: env.path, source: env.origin === '--workspace' ? 'command_line' : 'environment' });
     if (this.#config.cwdProject) candidates.push({ path: this.#config.cwdProject, source: 'cwd' });
     const winner = candidates[0];
     if (winner) this.#logDisagreement(winner, candidates.slice(1));
@@ -82,9 +92,9 @@ export class SessionProjects {
 
   /** The one-time hint for a session whose project came from env or cwd because roots were not available. */
   takeHint(winner: DetectedProject, roots: RootsOutcome): string | undefined {
-    if (this.#hinted || roots.status !== 'unavailable' || (winner.source !== 'environment' && winner.source !== 'cwd')) return undefined;
+    if (this.#hinted || roots.status !== 'unavailable' || HINT_ORIGINS[winner.source] === undefined) return undefined;
     this.#hinted = true;
-    return ROOTS_HINT;
+    return rootsHint(winner.source);
   }
 
   #logDisagreement(winner: DetectedProject, others: DetectedProject[]): void {

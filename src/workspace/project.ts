@@ -3,6 +3,8 @@
  * symbols (loaded once, again when the symbol phase rewrites them), and, once indexed, the
  * watcher that keeps it current.
  */
+import { article, capitalized } from '../wording.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { counted, type Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
@@ -96,12 +98,12 @@ export class Project {
   startJob(mode: JobMode, options: { force?: boolean } = {}): IndexJob {
     const running = this.job;
     if (running) {
-      throw toolError('index_in_progress', `A ${running.mode} job (${running.id}) is already running for ${this.root}: ${running.message}`, { workspace: this.root, job_id: running.id });
+      throw toolError('index_in_progress', `${capitalized(article(running.mode))} job (${running.id}) is already running for ${this.root}: ${running.message}`, { workspace: this.root, job_id: running.id });
     }
     // A live journal of this process is the watcher's sync: the job queues behind it (exclusive).
     const elsewhere = this.store.runningJob();
     if (elsewhere && elsewhere.pid !== process.pid) {
-      throw toolError('index_in_progress', `A ${elsewhere.mode} job started by process ${elsewhere.pid} is running for ${this.root}`, { workspace: this.root, pid: elsewhere.pid });
+      throw toolError('index_in_progress', `${capitalized(article(elsewhere.mode))} job started by process ${elsewhere.pid} is running for ${this.root}`, { workspace: this.root, pid: elsewhere.pid });
     }
     const state = this.indexState();
     if (state.incompatible && !options.force) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
@@ -130,7 +132,7 @@ export class Project {
       // The previous generation is not closed here: a lookup may still hold it (its reader closes when collected).
       this.#symbols = { stamp, value: undefined };
       try {
-        this.#symbols.value = SymbolIndex.open(this.store);
+        this.#symbols.value = SymbolIndex.open(this.store, { present: (path) => existsSync(join(this.root, path)) });
       } catch (error) {
         this.#symbols = undefined;
         if (error instanceof IndexIncompatibleError) throw toolError('index_incompatible', error.message, { workspace: this.root });
@@ -166,6 +168,9 @@ export class Project {
     try {
       this.#watcher = new IndexWatcher(this.root, options);
       this.#watcher.start();
+      // Changes made while no server watched (a checkout with the agent closed) are found now,
+      // not at the first periodic reconciliation; answers meanwhile skip files that are gone.
+      this.#watcher.reconcile().catch((error: unknown) => this.#logger?.warning(`Reconciling ${this.root} with the disk`, error));
     } catch (error) {
       this.#logger?.warning(`Could not watch ${this.root}; run sync_repo after changes`, error);
       this.#watcher = undefined;

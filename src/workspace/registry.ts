@@ -34,8 +34,8 @@ export class WorkspaceRegistry {
   constructor(config: WorkspaceConfig, hooks: RegistryHooks = {}) {
     this.#config = config;
     this.#hooks = hooks;
-    for (const root of config.workspaces) this.#pin(root, 'environment');
-    if (config.envProject) this.#pin(config.envProject.path, 'environment');
+    for (const root of config.workspaces) this.#pin(root, 'command_line');
+    if (config.envProject?.origin === 'SEXTANT_PROJECT') this.#pin(config.envProject.path, 'environment');
     if (config.cwdProject) this.#pin(config.cwdProject, 'cwd');
   }
 

@@ -52,18 +52,32 @@ interface Place {
   file: number;
 }
 
+export interface SymbolIndexOptions {
+  /**
+   * Whether a path is still on disk: lookups leave out the files it denies, asked once per file
+   * for this generation, so that no answer names a file removed since the index was written
+   * (before the watcher or a sync catches up). Writers open without it: they must see every entry.
+   */
+  present?: (path: string) => boolean;
+}
+
 export class SymbolIndex {
   readonly manifest: SymbolsManifest;
   readonly #segments: SymbolSegment[];
+  readonly #present: ((path: string) => boolean) | undefined;
+  /** Per segment, per file: 1 present, 2 gone (0 not asked yet). */
+  readonly #presence: Uint8Array[];
   #paths: string[] | undefined;
 
-  private constructor(manifest: SymbolsManifest, segments: SymbolSegment[]) {
+  private constructor(manifest: SymbolsManifest, segments: SymbolSegment[], options: SymbolIndexOptions) {
     this.manifest = manifest;
     this.#segments = segments;
+    this.#present = options.present;
+    this.#presence = options.present ? segments.map((segment) => new Uint8Array(segment.fileCount)) : [];
   }
 
   /** The project's symbols, or undefined before the first symbol phase committed. */
-  static open(store: IndexStore): SymbolIndex | undefined {
+  static open(store: IndexStore, options: SymbolIndexOptions = {}): SymbolIndex | undefined {
     const manifest = readSymbolsManifest(store);
     if (!manifest) return undefined;
     const segments: SymbolSegment[] = [];
@@ -73,7 +87,7 @@ export class SymbolIndex {
       for (const segment of segments) segment.close();
       throw error;
     }
-    return new SymbolIndex(manifest, segments);
+    return new SymbolIndex(manifest, segments, options);
   }
 
   /**
@@ -104,14 +118,21 @@ export class SymbolIndex {
   place(path: string): Place | undefined {
     for (let segment = this.#segments.length - 1; segment >= 0; segment--) {
       const file = this.#segments[segment]!.findFile(path);
-      if (file >= 0) return this.#segments[segment]!.isDeleted(file) ? undefined : { segment, file };
+      if (file >= 0) return this.#segments[segment]!.isDeleted(file) || !this.#onDisk(segment, file) ? undefined : { segment, file };
     }
     return undefined;
   }
 
+  #onDisk(segment: number, file: number): boolean {
+    if (!this.#present) return true;
+    const known = this.#presence[segment]!;
+    if (known[file] === 0) known[file] = this.#present(this.#segments[segment]!.path(file)) ? 1 : 2;
+    return known[file] === 1;
+  }
+
   #live(segment: number, file: number): boolean {
     const owner = this.#segments[segment]!;
-    if (owner.isDeleted(file)) return false;
+    if (owner.isDeleted(file) || !this.#onDisk(segment, file)) return false;
     if (segment === this.#segments.length - 1) return true;
     const path = owner.path(file);
     for (let newer = segment + 1; newer < this.#segments.length; newer++) if (this.#segments[newer]!.findFile(path) >= 0) return false;
