@@ -75,7 +75,12 @@ export function resolveCall(site: CallSite, definitions: Array<{ symbol: SymbolI
   const receiver = receiverOf(site.lineText, site.column);
   const throughSelf = receiver === 'self' || receiver === 'this' || receiver === 'cls';
   // A bare call names a function, not a method (methods need their receiver in these languages).
-  const candidates = definitions.filter((entry) => entry.symbol.name === site.name && (receiver !== undefined || entry.symbol.kind !== 'method' || !NEEDS_RECEIVER.has(site.language)));
+  // And `x.f()` through an object (not self/this, not an imported module) names a method, not a plain function.
+  const throughModule = receiver !== undefined && site.imports.some((module) => module.replace(/^["']|["']$/g, '') === receiver);
+  const throughObject = receiver !== undefined && !throughSelf && !throughModule && NEEDS_RECEIVER.has(site.language);
+  const candidates = definitions.filter(
+    (entry) => entry.symbol.name === site.name && (receiver !== undefined || entry.symbol.kind !== 'method' || !NEEDS_RECEIVER.has(site.language)) && (!throughObject || entry.symbol.kind === 'method'),
+  );
   if (throughSelf && site.enclosingType) {
     const own = candidates.find((entry) => entry.path === site.path && entry.symbol.parent === site.enclosingType);
     if (own) return { resolution: 'receiver', definition: own };
@@ -87,7 +92,7 @@ export function resolveCall(site: CallSite, definitions: Array<{ symbol: SymbolI
   const imported = candidates.filter((entry) => site.imports.some((module) => inModule(entry.path, module)));
   if (imported.length === 1) return { resolution: 'imported', definition: imported[0]! };
   // A call through a module the file imports that holds no such definition here (`warnings.warn`) is outside the project.
-  if (receiver && !throughSelf && site.imports.some((module) => module.replace(/^["']|["']$/g, '') === receiver) && imported.length === 0) return { resolution: 'unresolved' };
+  if (throughModule && imported.length === 0) return { resolution: 'unresolved' };
   if (candidates.length === 0) return { resolution: receiver === undefined && BUILTINS[site.language]?.has(site.name) ? 'builtin' : 'unresolved' };
   if (candidates.length === 1 && !(receiver === undefined && BUILTINS[site.language]?.has(site.name))) return { resolution: 'unique_name', definition: candidates[0]! };
   const nearest = [...candidates].sort((a, b) => nearness(a.path, site.path) - nearness(b.path, site.path))[0]!;

@@ -193,11 +193,8 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
         else entry.detail = 'top-level code';
         add(entry);
       }
-      for (const other of home) {
-        if (!sameSymbol(other, symbol) && other.parent === symbol.parent && (other.parent !== undefined || !enclosingSymbol(home.filter((s) => s !== other), other.line))) {
-          add({ relation: 'sibling', symbol: other, path: target.path });
-        }
-      }
+      // A parent is the innermost enclosing definition of any kind, so no parent means top level.
+      for (const other of home) if (!sameSymbol(other, symbol) && other.parent === symbol.parent) add({ relation: 'sibling', symbol: other, path: target.path });
       for (const reference of homeReferences) if (reference.kind === 'import') add({ relation: 'imports', path: target.path, line: reference.line, detail: reference.name });
       for (const other of home) if (!sameSymbol(other, symbol)) add({ relation: 'same_file', symbol: other, path: target.path });
       // Other files' definitions: kept while the list has room, counted past it (a package can
