@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { IndexStore } from '../src/index/store.js';
 import { SymbolIndex } from '../src/index/symbols/symbol-index.js';
 import { rootsHint } from '../src/workspace/detect.js';
-import { call, errorCode, projectHarness, projectTree, sdkClient, type ToolCallResult } from './helpers/projects.js';
+import { call, errorCode, projectHarness, projectTree, sdkClient, withIndexedProject, type ToolCallResult } from './helpers/projects.js';
 
 type Client = Awaited<ReturnType<typeof sdkClient>>;
 const text = (result: ToolCallResult): string => result.content.map((block) => block.text).join('\n');
@@ -28,23 +28,7 @@ const FILES = {
   'big/handlers.py': manyFunctions,
 };
 
-/** An indexed project served over Streamable HTTP to an SDK client; removed with everything it made. */
-async function withIndexed(work: (client: Client, root: string) => Promise<void>, files: Record<string, string> = FILES): Promise<void> {
-  const root = projectTree(files);
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const h = await projectHarness({ workspaces: [root] }, home);
-  const client = await sdkClient(h.http.urls.mcp);
-  try {
-    const indexed = await call(client, 'index_repo');
-    assert.not.ok(indexed.isError, text(indexed));
-    await work(client, root);
-  } finally {
-    await client.close();
-    await h.close();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
-}
+const withIndexed = (work: (client: Client, root: string) => Promise<void>): Promise<void> => withIndexedProject(FILES, work);
 
 test('ambiguous_symbol lists its candidates in the text', async () => {
   await withIndexed(async (client) => {

@@ -1,14 +1,11 @@
 /**
  * find_related_symbols says how sure each call is: a definition found in the same file, through
  * an import, or through self/this is told apart from a guess by name, and built-ins and calls
- * into code outside the project name no definition. Checked in Python and TypeScript.
+ * into code outside the project name no definition. Checked in Python, TypeScript and Go.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { call, projectHarness, projectTree, sdkClient, type ToolCallResult } from './helpers/projects.js';
+import { call, sdkClient, withIndexedProject, type ToolCallResult } from './helpers/projects.js';
 
 type Client = Awaited<ReturnType<typeof sdkClient>>;
 const text = (result: ToolCallResult): string => result.content.map((block) => block.text).join('\n');
@@ -20,24 +17,12 @@ const FILES = {
     'from pkg.util import helper\nimport warnings\n\n\nclass Job:\n    def step(self):\n        return 1\n\n    def run(self):\n        helper()\n        self.step()\n        warnings.warn("x")\n        len([])\n        local()\n\n\ndef local():\n    return 0\n',
   'src/a.ts': 'export function fetchUser(): number {\n  return 1;\n}\n',
   'src/b.ts': 'export function fetchUser(): number {\n  return 2;\n}\n',
+  'server/client.go': 'package server\n\ntype Client struct{}\n\nfunc (c *Client) Get() int { return 1 }\n',
+  'cmd/main.go': 'package main\n\nimport "net/http"\n\nfunc fetch() {\n\thttp.Get("x")\n}\n',
   'src/c.ts': "import { fetchUser } from './a';\n\nexport function main(): number {\n  return fetchUser();\n}\n",
 };
 
-async function withIndexed(work: (client: Client) => Promise<void>): Promise<void> {
-  const root = projectTree(FILES);
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const h = await projectHarness({ workspaces: [root] }, home);
-  const client = await sdkClient(h.http.urls.mcp);
-  try {
-    assert.not.ok((await call(client, 'index_repo')).isError);
-    await work(client);
-  } finally {
-    await client.close();
-    await h.close();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
-}
+const withIndexed = (work: (client: Client, root: string) => Promise<void>): Promise<void> => withIndexedProject(FILES, work);
 
 type Related = { relation: string; resolution?: string; symbol?: { qualified_name: string; path: string }; detail?: string };
 
@@ -75,6 +60,14 @@ test('TypeScript: a call resolved through its import, not to the namesake in ano
     assert.match(text(result), /calls: function fetchUser \(src\/a\.ts:1\) at line 4 \[imported:/);
     const namesake = await call(client, 'find_related_symbols', { symbol_name: 'fetchUser', path: 'src/b.ts' });
     assert.not.match(text(namesake), 'called_by');
+  });
+});
+
+test('Go: a call through an imported package outside the project is unresolved, not a method of the same name', async () => {
+  await withIndexed(async (client) => {
+    const result = await call(client, 'find_related_symbols', { symbol_name: 'fetch' });
+    assert.match(text(result), /calls: Get at cmd\/main\.go:6 \[unresolved:/);
+    assert.not.match(text(result), 'Client.Get');
   });
 });
 

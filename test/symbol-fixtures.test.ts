@@ -2,6 +2,7 @@
  * One small file per language with the constructs that broke (test/fixtures/symbols): every
  * symbol's range, kind, qualified name and parent, against the `.symbols` file beside it, which
  * was checked by hand and against Universal Ctags' end lines and scopes where ctags has them.
+ * After a deliberate change, `node scripts/record-symbol-fixtures.mjs` rewrites them: read the diff.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,14 +11,10 @@ import * as assert from 'uvu/assert';
 import { detectLanguage } from '../src/index/languages.js';
 import { SymbolExtractor } from '../src/index/symbols/extract.js';
 import { ROOT } from './helpers/process.js';
+import { describeSymbols } from './helpers/symbols.js';
 
 const DIR = join(ROOT, 'test/fixtures/symbols');
 const extractor = await SymbolExtractor.create();
-
-/** `start-end kind qualified.name < parent`, one line a symbol in source order: readable in a failure. */
-export function describeSymbols(symbols: Awaited<ReturnType<SymbolExtractor['extract']>>['symbols']): string[] {
-  return symbols.map((symbol) => `${symbol.line}-${symbol.endLine} ${symbol.kind} ${symbol.qualifiedName}${symbol.parent ? ` < ${symbol.parent}` : ''}`);
-}
 
 const sources = readdirSync(DIR).filter((name) => !name.endsWith('.symbols')).sort();
 

@@ -67,7 +67,8 @@ export function inModule(path: string, imported: string): boolean {
   const joined = `/${fileSegments.join('/')}/`;
   // The import's segments in a row, ending at the file or the directory that holds it.
   const tail = `/${segments.join('/')}/`;
-  return joined.endsWith(tail) || `/${dirname(path)}/`.endsWith(tail) || (fileSegments.at(-1) === '__init__' && `/${dirname(path)}/`.endsWith(tail));
+  // A file in the imported directory counts too (a Python package's modules, its __init__.py).
+  return joined.endsWith(tail) || `/${dirname(path)}/`.endsWith(tail);
 }
 
 /** The definition a call means, and how sure that is. */
@@ -76,7 +77,7 @@ export function resolveCall(site: CallSite, definitions: Array<{ symbol: SymbolI
   const throughSelf = receiver === 'self' || receiver === 'this' || receiver === 'cls';
   // A bare call names a function, not a method (methods need their receiver in these languages).
   // And `x.f()` through an object (not self/this, not an imported module) names a method, not a plain function.
-  const throughModule = receiver !== undefined && site.imports.some((module) => module.replace(/^["']|["']$/g, '') === receiver);
+  const throughModule = receiver !== undefined && site.imports.some((module) => namesOfImport(module).includes(receiver));
   const throughObject = receiver !== undefined && !throughSelf && !throughModule && NEEDS_RECEIVER.has(site.language);
   const candidates = definitions.filter(
     (entry) => entry.symbol.name === site.name && (receiver !== undefined || entry.symbol.kind !== 'method' || !NEEDS_RECEIVER.has(site.language)) && (!throughObject || entry.symbol.kind === 'method'),
@@ -97,6 +98,12 @@ export function resolveCall(site: CallSite, definitions: Array<{ symbol: SymbolI
   if (candidates.length === 1 && !(receiver === undefined && BUILTINS[site.language]?.has(site.name))) return { resolution: 'unique_name', definition: candidates[0]! };
   const nearest = [...candidates].sort((a, b) => nearness(a.path, site.path) - nearness(b.path, site.path))[0]!;
   return { resolution: 'name_only', definition: nearest, candidates: candidates.length };
+}
+
+/** What code calls an imported module by: `os.path` as written, and Go's `"net/http"` as `http`. */
+function namesOfImport(module: string): string[] {
+  const bare = module.replace(/^["'<]|["'>]$/g, '');
+  return [bare, bare.slice(bare.lastIndexOf('/') + 1)];
 }
 
 const NEEDS_RECEIVER = new Set(['python', 'javascript', 'typescript', 'tsx', 'go', 'rust', 'php']);

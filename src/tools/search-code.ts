@@ -15,7 +15,6 @@ import type { ProjectService } from '../workspace/projects.js';
 import { fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
-import { plural } from '../wording.js';
 import { rankSearch, type Ranked } from './ranking.js';
 import { MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
 
@@ -216,16 +215,15 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         ranking_ms: Math.round((rankingMs + Number.EPSILON) * 100) / 100,
       };
       if (unsearched) structured.unsearched_files = unsearched;
-      if (next < ranked.length) {
-        structured.nextCursor = Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url');
-        notes.push(`Next page: call again with the same arguments and cursor "${structured.nextCursor as string}".`);
-      }
-      const shownNotes = structured.nextCursor === undefined ? notes : notes.slice(0, -1);
-      if (shownNotes.length > 0) structured.note = shownNotes.join(' ');
+      const cursor = next < ranked.length ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url') : undefined;
+      if (cursor) structured.nextCursor = cursor;
+      if (notes.length > 0) structured.note = notes.join(' ');
+      // The cursor in the text too: a client that shows the model only the text still pages.
+      if (cursor) notes.push(`Next page: call again with the same arguments and cursor "${cursor}".`);
       const header =
         ranked.length === 0
           ? `No matches for ${JSON.stringify(query.pattern)}.`
-          : `${plural(ranked.length, 'match', 'matches').replace(/^\d+/, (count) => `${count}${result.truncated ? '+' : ''}`)}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
+          : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
       // With context, groups are set apart by `--`, as rg does.
       const groups = shown.map(linesOf);
       const body = query.context > 0 ? groups.flatMap((lines, index) => (index === 0 ? lines : ['--', ...lines])) : groups.flat();

@@ -3,7 +3,6 @@
  * symbols (loaded once, again when the symbol phase rewrites them), and, once indexed, the
  * watcher that keeps it current.
  */
-import { article, capitalized } from '../wording.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { counted, type Activity } from '../idle-heap.js';
@@ -14,6 +13,7 @@ import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import { SYMBOLS_MANIFEST } from '../index/symbols/symbol-manifest.js';
 import { IndexWatcher } from '../index/watcher.js';
 import { toolError } from '../tools/error-codes.js';
+import { article, capitalized } from '../wording.js';
 import { IndexJob, runJob, type JobMode } from './jobs.js';
 
 export type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
@@ -90,7 +90,7 @@ export class Project {
       }
       throw toolError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, { workspace: this.root });
     }
-    this.#ensureWatcher();
+    this.#ensureWatcher({ reconcile: true });
     return state.manifest;
   }
 
@@ -114,7 +114,8 @@ export class Project {
     this.#job = job;
     this.lastJob = job;
     void job.finished.then(() => {
-      if (job.status === 'completed') this.#ensureWatcher();
+      // The job has just brought the index up to date: nothing to reconcile.
+      if (job.status === 'completed') this.#ensureWatcher({ reconcile: false });
       else if (job.status === 'failed') this.#logger?.warning(`Index job ${job.id} for ${this.root} failed: ${job.error?.message}`);
     });
     return job;
@@ -156,7 +157,7 @@ export class Project {
     return this.#search;
   }
 
-  #ensureWatcher(): void {
+  #ensureWatcher(start: { reconcile: boolean }): void {
     if (!this.#watch || this.#watcher) return;
     const options: ConstructorParameters<typeof IndexWatcher>[1] = {
       symbols: true,
@@ -170,7 +171,7 @@ export class Project {
       this.#watcher.start();
       // Changes made while no server watched (a checkout with the agent closed) are found now,
       // not at the first periodic reconciliation; answers meanwhile skip files that are gone.
-      this.#watcher.reconcile().catch((error: unknown) => this.#logger?.warning(`Reconciling ${this.root} with the disk`, error));
+      if (start.reconcile) this.#watcher.reconcile().catch((error: unknown) => this.#logger?.warning(`Reconciling ${this.root} with the disk`, error));
     } catch (error) {
       this.#logger?.warning(`Could not watch ${this.root}; run sync_repo after changes`, error);
       this.#watcher = undefined;

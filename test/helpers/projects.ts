@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TapEntry } from '../../src/jsonrpc/index.js';
@@ -122,4 +122,28 @@ export async function call(client: Client, name: string, args: Record<string, un
 /** The stable code of a failed tool result. */
 export function errorCode(result: ToolCallResult): string | undefined {
   return (result._meta?.['dev.sextant/error'] as { code?: string } | undefined)?.code;
+}
+
+/**
+ * A project of `files`, indexed through index_repo and served over Streamable HTTP to an SDK
+ * client for `work`; the project, its index home and the server are gone afterwards.
+ */
+export async function withIndexedProject(files: Record<string, string>, work: (client: Client, root: string) => Promise<void>): Promise<void> {
+  const root = projectTree(files);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const h = await projectHarness({ workspaces: [root] }, home);
+  try {
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      const indexed = await call(client, 'index_repo');
+      if (indexed.isError) throw new Error(`index_repo failed: ${indexed.content[0]?.text}`);
+      await work(client, root);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await h.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
 }

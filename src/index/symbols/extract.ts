@@ -103,8 +103,8 @@ export class SymbolExtractor {
         const nameStart = toStart(nameNode.startIndex);
         if (role === 'definition') {
           const start = toStart(outer.node.startIndex);
-          // PHP's `namespace A;` (no braces) holds the rest of the file.
-          const end = outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body') ? source.length : toEnd(outer.node.endIndex);
+          // PHP's `namespace A;` (no braces) holds what follows, up to the next namespace.
+          const end = outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body') ? namespaceEnd(outer.node, source.length) : toEnd(outer.node.endIndex);
           const definition: Definition = { name: nameNode.text, nameStart, kind, start, end: trimEnd(source, start, end) };
           // Ruby's `class A::B`: B's parent is A, spelt with the qualified names' separator.
           if (receiver !== undefined) definition.receiver = language === 'ruby' ? receiver.replaceAll('::', qualifiedSeparator(language)) : receiver;
@@ -184,6 +184,11 @@ export class SymbolExtractor {
     }
     return symbols;
   }
+}
+
+function namespaceEnd(node: Node, fileEnd: number): number {
+  for (let next = node.nextNamedSibling; next; next = next.nextNamedSibling) if (next.type === 'namespace_definition') return next.startIndex;
+  return fileEnd;
 }
 
 function sameRange(a: Definition, b: Definition): boolean {
