@@ -1,11 +1,14 @@
 /**
  * `get_code_context`: the definitions most relevant to a question, with their code, packed into
- * a token budget. Terms of the question are looked up as symbol names and as text; definitions
- * that match more terms, and match them more exactly, come first. "breadth" gives many
- * definitions with a few lines each, "depth" fewer with their whole bodies.
+ * a token budget. Candidates are the definitions whose names hold a word of the question, that
+ * the question names, that its terms' text matches fall in, and those of files whose path holds a
+ * word; lexical-rank.ts ranks them. "breadth" gives many definitions with a few lines each,
+ * "depth" fewer with their whole bodies.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Project, ProjectSymbols } from '../workspace/project.js';
+import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
 import { lowValuePath } from '../index/path-signals.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
@@ -25,24 +28,154 @@ const BREADTH_LINES = 12;
 const TEXT_POOL = 300;
 const TEXT_MENTIONS = 60;
 const DEPTH_LINES = 200;
-const STOP_WORDS = new Set(['the', 'and', 'for', 'how', 'does', 'what', 'where', 'when', 'which', 'with', 'this', 'that', 'from', 'into', 'are', 'is', 'do', 'of', 'in', 'to', 'a', 'an', 'it', 'be', 'on', 'by', 'or', 'find', 'show', 'code', 'work', 'works', 'used', 'use']);
 
-/** Identifier-like terms of a question, with camelCase and snake_case pieces. */
+/** A question's filler; `get` and `set` are names in code (getUser), so they are looked up. */
+function stopWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return lower !== 'get' && lower !== 'set' && STOP_WORDS.has(lower);
+}
+
+/** Identifier-like terms of a question, with camelCase and snake_case pieces: looked up as names and as text. */
 export function termsOf(query: string): string[] {
   const words = query.match(/[A-Za-z_$][\w$]*/g) ?? [];
   const terms = new Set<string>();
   for (const word of words) {
-    if (word.length >= 3 && !STOP_WORDS.has(word.toLowerCase())) terms.add(word);
-    for (const piece of word.split(/_|(?<=[a-z0-9])(?=[A-Z])/)) if (piece.length >= 4 && !STOP_WORDS.has(piece.toLowerCase())) terms.add(piece);
+    if (word.length >= 3 && !stopWord(word)) terms.add(word);
+    for (const piece of word.split(/_|(?<=[a-z0-9])(?=[A-Z])/)) if (piece.length >= 4 && !stopWord(piece)) terms.add(piece);
   }
   return [...terms].slice(0, 12);
+}
+
+/** Definitions gathered per question word and per term, ranked by rankCandidates. */
+const PER_WORD = 200;
+/** Ranked by name, parent and path first; the best this many are read for their doc and first lines. */
+const READ_FOR_TEXT = 200;
+const DOC_LINES = 12;
+/** A question word that names more files than this in their paths is too common to gather them by. */
+const PATH_FILES = 8;
+/** Added to the score of a definition the question names as code: more than any words can give. */
+const NAMED_EXACTLY = 40;
+const NAMED_IN_OTHER_CASE = 30;
+
+/**
+ * A name's words, and also each question word it holds inside one word: `deepcopy` holds `copy`
+ * and `deep`, `fnmatch` holds `match` (names are not always split by case or `_`).
+ */
+function nameWords(name: string, question: Map<string, number>): string[] {
+  const words = wordsOf(name);
+  const folded = name.toLowerCase();
+  for (const word of question.keys()) if (word.length >= 3 && !words.includes(word) && folded.includes(searchKey(word))) words.push(word);
+  return words;
 }
 
 interface Candidate {
   symbol: SymbolInfo;
   path: string;
+  /** Terms of the question found in its body by the text search (words, stemmed). */
+  mentions: Set<string>;
+  /** What naming it in the question adds: NAMED_EXACTLY, NAMED_IN_OTHER_CASE or 0. */
+  nameHit: number;
   score: number;
-  terms: Set<string>;
+  matched: string[];
+}
+
+interface Gathered {
+  candidates: Candidate[];
+  /** Each question word with its idf. */
+  words: Map<string, number>;
+}
+
+/** Every candidate: definitions whose names hold a question word, named by a term, or whose code mentions a term. */
+async function gather(project: Project, symbols: ProjectSymbols, terms: string[], questionWordList: string[]): Promise<Gathered> {
+  const byKey = new Map<string, Candidate>();
+  const candidate = (symbol: SymbolInfo, path: string): Candidate => {
+    const key = `${path}\0${symbol.line}\0${symbol.name}`;
+    let known = byKey.get(key);
+    if (!known) byKey.set(key, (known = { symbol, path, mentions: new Set(), nameHit: 0, score: 0, matched: [] }));
+    return known;
+  };
+  const words = new Map<string, number>();
+  const total = Math.max(1, symbols.nameCount);
+  for (const word of questionWordList) {
+    const { found, names } = symbols.definitionsContaining(searchKey(word), PER_WORD);
+    words.set(word, idf(names, total));
+    for (const entry of found) candidate(entry.symbol, entry.path);
+  }
+  // The definitions of the few files whose path holds a question word (csv.py for "csv").
+  for (const word of questionWordList) {
+    const files = symbols.paths.filter((path) => wordsOf(path.replace(/\.[^./]+$/, '')).includes(word));
+    if (files.length === 0 || files.length > PATH_FILES) continue;
+    for (const path of files) for (const symbol of (symbols.symbolsIn(path) ?? []).slice(0, PER_WORD)) candidate(symbol, path);
+  }
+  const perFile = new Map<string, SymbolInfo[]>();
+  for (const term of terms) {
+    // By name: the definitions called like the term.
+    // A term written as code (saveUser, get_user, HTTPServer, Cache) names what it wants: that definition leads.
+    const code = /^[A-Z]|[a-z0-9][A-Z]|_|\d/.test(term);
+    for (const found of symbols.find(term, { limit: 25 })) {
+      const known = candidate(found, found.path);
+      if (code && found.score >= 90) known.nameHit = Math.max(known.nameHit, found.score === 100 ? NAMED_EXACTLY : NAMED_IN_OTHER_CASE);
+    }
+    // By text: the definitions whose code mentions it, the mentions taken in search_code's order (ranking.ts), not path order.
+    const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: TEXT_POOL, sourceFirst: true });
+    for (const { match: hit } of rankMatches(symbols, hits.matches, term, false, false).slice(0, TEXT_MENTIONS)) {
+      if (!perFile.has(hit.path)) perFile.set(hit.path, symbols.symbolsIn(hit.path) ?? []);
+      const symbol = enclosingSymbol(perFile.get(hit.path)!, hit.line);
+      if (symbol) for (const word of wordsOf(term)) candidate(symbol, hit.path).mentions.add(word);
+    }
+    // A term that is no question word (an identifier such as saveUser) still counts, by its pieces.
+    for (const word of wordsOf(term)) if (!words.has(word) && !STOP_WORDS.has(word)) words.set(word, idf(symbols.definitionsContaining(searchKey(word), 0).names, total));
+  }
+  return { candidates: [...byKey.values()], words };
+}
+
+/**
+ * Best first: BM25 over the name, parent and path words of every candidate, then again with the
+ * doc comment and first lines of the best READ_FOR_TEXT; a definition the question names exactly
+ * leads, tests, vendored and generated code come after all source, and a smaller definition wins a tie.
+ */
+function rankCandidates({ candidates, words }: Gathered, root: string): Candidate[] {
+  const score = (candidate: Candidate, text: string[]): void => {
+    const { symbol, path } = candidate;
+    const fields: Fields = { name: nameWords(symbol.name, words), parent: wordsOf(symbol.parent ?? ''), path: wordsOf(path.replace(/\.[^./]+$/, '')), text, body: [...candidate.mentions] };
+    const { score: lexical, matched } = bm25(fields, words);
+    candidate.score = lexical + candidate.nameHit;
+    candidate.matched = matched;
+  };
+  // Source before tests, test data, vendored and generated code, as search_code ranks.
+  const low = new Map(candidates.map((candidate) => [candidate, Number(lowValuePath(candidate.path))]));
+  const order = (list: Candidate[]): Candidate[] =>
+    list.sort((a, b) => low.get(a)! - low.get(b)! || b.score - a.score || a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) || a.path.localeCompare(b.path) || a.symbol.line - b.symbol.line);
+  for (const candidate of candidates) score(candidate, []);
+  const first = order(candidates);
+  const linesOf = fileLines(root);
+  const head = first.slice(0, READ_FOR_TEXT);
+  for (const candidate of head) score(candidate, wordsOf(docAndHead(linesOf(candidate.path), candidate.symbol).join('\n')));
+  return [...order(head), ...first.slice(READ_FOR_TEXT)];
+}
+
+/** The comment block just above a definition (and its decorators) and its first lines: signature, docstring. */
+function docAndHead(lines: string[], symbol: SymbolInfo): string[] {
+  let top = symbol.line - 1;
+  while (top > 0 && /^\s*(#|\/\/|\*|\/\*|@)/.test(lines[top - 1] ?? '')) top--;
+  return lines.slice(top, Math.min(symbol.endLine, symbol.line + DOC_LINES - 1));
+}
+
+/** A memoized reader of the project's files as lines (a file that cannot be read has none). */
+function fileLines(root: string): (path: string) => string[] {
+  const cache = new Map<string, string[]>();
+  return (path) => {
+    let lines = cache.get(path);
+    if (!lines) {
+      try {
+        lines = readFileSync(join(root, path), 'utf8').split('\n');
+      } catch {
+        lines = [];
+      }
+      cache.set(path, lines);
+    }
+    return lines;
+  };
 }
 
 export function createCodeContextTool(projects: ProjectService): ToolDefinition {
@@ -50,8 +183,10 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     name: 'get_code_context',
     title: 'Get code context',
     description:
-      'Gathers the definitions most relevant to a question (by the identifiers and words in it) with their code, packed into max_tokens ' +
-      `(default ${DEFAULT_CONTEXT_TOKENS}). strategy "breadth" (default) gives many definitions with their first lines; "depth" gives fewer, whole. ` +
+      'Gathers the definitions most relevant to a question with their code. A plain-language question works: definitions are ranked ' +
+      'by its words (BM25-style, rarer words counting more) in their names (camelCase and snake_case split), parents, paths, doc comments and first lines; ' +
+      'an identifier written as code (saveUser, get_user, Cache) puts that definition first; source comes before tests and vendored code. ' +
+      `Packed into max_tokens (default ${DEFAULT_CONTEXT_TOKENS}). strategy "breadth" (default) gives many definitions with their first lines; "depth" gives fewer, whole. ` +
       'Reports estimated_tokens, whether it was truncated, and how many candidates did not fit.',
     inputSchema: {
       type: 'object',
@@ -101,52 +236,21 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     async run(project, _resolved, args) {
       const { symbols, manifest } = requireSymbols(project);
       const terms = termsOf(args.query as string);
-      if (terms.length === 0) throw toolError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
+      if (terms.length === 0 && questionWords(args.query as string).length === 0) throw toolError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
       const strategy = args.strategy === 'depth' ? 'depth' : 'breadth';
-      const candidates = new Map<string, Candidate>();
-      const perFile = new Map<string, SymbolInfo[]>();
-      const consider = (symbol: SymbolInfo, path: string, term: string, score: number): void => {
-        const key = `${path}\0${symbol.line}\0${symbol.name}`;
-        const known = candidates.get(key) ?? { symbol, path, score: 0, terms: new Set<string>() };
-        if (!known.terms.has(term)) known.score += score;
-        known.terms.add(term);
-        candidates.set(key, known);
-      };
-      for (const term of terms) {
-        // By name: the definitions called like the term.
-        for (const found of symbols.find(term, { limit: 25 })) consider(found, found.path, term, found.score);
-        // By text: the definitions whose code mentions it, the mentions taken in search_code's order (ranking.ts), not path order.
-        const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: TEXT_POOL, sourceFirst: true });
-        for (const { match: hit } of rankMatches(symbols, hits.matches, term, false, false).slice(0, TEXT_MENTIONS)) {
-          if (!perFile.has(hit.path)) perFile.set(hit.path, symbols.symbolsIn(hit.path) ?? []);
-          const symbol = enclosingSymbol(perFile.get(hit.path)!, hit.line);
-          if (symbol) consider(symbol, hit.path, term, 15);
-        }
-      }
-      // More terms first, then source before tests, test data, vendored and generated code (as
-      // search_code ranks), then better name matches; smaller definitions before huge ones at a tie.
-      const ranked = [...candidates.values()].sort(
-        (a, b) => b.terms.size - a.terms.size || Number(lowValuePath(a.path)) - Number(lowValuePath(b.path)) || b.score - a.score || a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) || a.path.localeCompare(b.path),
-      );
+      const ranked = rankCandidates(await gather(project, symbols, terms, questionWords(args.query as string)), project.root);
       const items: Array<Record<string, unknown>> = [];
       let used = 0;
       let index = 0;
-      const lines = new Map<string, string[]>();
+      const linesOf = fileLines(project.root);
       for (; index < ranked.length; index++) {
         const candidate = ranked[index]!;
         const { symbol, path } = candidate;
-        if (!lines.has(path)) {
-          try {
-            lines.set(path, readFileSync(join(project.root, path), 'utf8').split('\n'));
-          } catch {
-            lines.set(path, []);
-          }
-        }
-        const fileLines = lines.get(path)!;
+        const lines = linesOf(path);
         const span = strategy === 'depth' ? DEPTH_LINES : BREADTH_LINES;
         const end = Math.min(symbol.endLine, symbol.line + span - 1);
-        const code = fileLines.slice(symbol.line - 1, end).join('\n');
+        const code = lines.slice(symbol.line - 1, end).join('\n');
         const tokens = estimateTokens(code) + 20;
         if (used + tokens > maxTokens) {
           if (items.length === 0 && tokens > maxTokens) continue; // too big alone: try the next one
@@ -161,7 +265,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
           line: symbol.line,
           end_line: symbol.endLine,
           code,
-          matched_terms: [...candidate.terms],
+          matched_terms: candidate.matched,
           tokens,
         };
         if (end < symbol.endLine) item.code_truncated = true;

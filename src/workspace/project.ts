@@ -28,7 +28,7 @@ export interface IndexState {
 }
 
 /** A project's symbols as the tools read them (see SymbolIndex). */
-export type ProjectSymbols = Pick<SymbolIndex, 'find' | 'definitions' | 'definitionsNamed' | 'symbolsIn' | 'visitBriefs' | 'symbolOf' | 'covers' | 'paths' | 'referencesIn' | 'referencesTo'>;
+export type ProjectSymbols = Pick<SymbolIndex, 'find' | 'definitions' | 'definitionsNamed' | 'symbolsIn' | 'visitBriefs' | 'symbolOf' | 'covers' | 'paths' | 'referencesIn' | 'referencesTo' | 'definitionsContaining' | 'nameCount'>;
 
 export class Project {
   readonly root: string;

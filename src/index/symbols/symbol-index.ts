@@ -325,6 +325,41 @@ export class SymbolIndex {
     return found.slice(0, limit).map((c) => ({ ...this.#segments[c.index]!.symbol(c.row, c.file), path: c.path, score: c.score }));
   }
 
+  /**
+   * Definitions whose case-folded name holds `word` (case-folded) anywhere: `handler` finds
+   * ProxyHandler and handle_request_handler. The shortest names first (the word is most of
+   * them), at most `limit`; `names`: how many distinct names hold it, all segments counted (a
+   * word's document frequency, for ranking by rarity).
+   */
+  definitionsContaining(word: string, limit: number): { found: Array<{ symbol: SymbolInfo; path: string }>; names: number } {
+    const folded = word.toLowerCase();
+    const entries: Array<{ index: number; entry: number; length: number }> = [];
+    this.#segments.forEach((segment, index) => {
+      segment.fuzzyEntries(folded, (entry) => {
+        const name = segment.folded(entry);
+        if (name.includes(folded)) entries.push({ index, entry, length: name.length });
+      });
+    });
+    entries.sort((a, b) => a.length - b.length || a.index - b.index || a.entry - b.entry);
+    const found: Array<{ symbol: SymbolInfo; path: string }> = [];
+    for (const { index, entry } of entries) {
+      const segment = this.#segments[index]!;
+      const { rowStart, rowCount } = segment.nameEntry(entry);
+      for (let at = rowStart; at < rowStart + rowCount && found.length < limit; at++) {
+        const row = segment.nameRow(at);
+        const file = segment.symbolFile(row);
+        if (this.#live(index, file)) found.push({ symbol: segment.symbol(row, file), path: segment.path(file) });
+      }
+      if (found.length >= limit) break;
+    }
+    return { found, names: entries.length };
+  }
+
+  /** Distinct names, all segments counted (the collection size that document frequencies are read against). */
+  get nameCount(): number {
+    return this.#segments.reduce((sum, segment) => sum + segment.nameCount, 0);
+  }
+
   /** Calls and imports in one file, by position. */
   referencesIn(path: string): FoundReference[] {
     const place = this.place(path);
