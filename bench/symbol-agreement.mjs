@@ -28,6 +28,7 @@ const CTAGS = {
   php: { language: 'PHP', kinds: ['class', 'interface', 'trait', 'function'] },
   lua: { language: 'Lua', kinds: ['function'] },
   kotlin: { language: 'Kotlin', kinds: ['class', 'interface', 'object', 'method'] },
+  bash: { language: 'Sh', kinds: ['function'] },
 };
 
 const args = process.argv.slice(2);
@@ -63,7 +64,8 @@ for (const spec of args) {
     if (tag._type !== 'tag' || !ctags.kinds.includes(tag.kind)) continue;
     total++;
     const symbols = ours.get(tag.path) ?? [];
-    const name = lastPart(tag.name) ?? tag.name;
+    // ctags writes `operator ()`, tree-sitter `operator()`.
+    const name = (lastPart(tag.name) ?? tag.name).replace(/^operator /, 'operator');
     const match = symbols
       .filter((symbol) => symbol.name === name && symbol.line <= tag.line && symbol.endLine >= tag.line)
       .sort((a, b) => Math.abs(a.line - tag.line) - Math.abs(b.line - tag.line))[0];
@@ -80,7 +82,9 @@ for (const spec of args) {
     // A Go package is ctags' scope for everything at top level: no parent.
     // Lua's `function M.f` is named `M.f` by ctags, with no scope: M is the parent.
     const prefix = /^(.*)(?:[.:])[^.:]+$/.exec(tag.name)?.[1];
-    const scope = tag.scopeKind === 'package' ? undefined : (tag.scope ?? prefix);
+    // An anonymous namespace or struct is ctags' `__anon…` scope: no name Sextant could give.
+    const named = (tag.scope ?? prefix)?.split('::').filter((part) => !part.startsWith('__anon')).join('::') || undefined;
+    const scope = tag.scopeKind === 'package' ? undefined : named;
     if (lastPart(scope) === lastPart(match.parent)) parentAgrees++;
     else misses.push(`parent ${tag.kind} ${tag.name} ${tag.path}:${tag.line}: ctags ${scope ?? '-'}, ours ${match.parent ?? '-'}`);
   }

@@ -107,9 +107,15 @@ export const TAG_QUERIES: Record<string, string> = {
 `,
   c: C_COMMON,
   cpp: `${C_COMMON}
-(function_definition declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
-(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name))) @definition.method
+(function_definition declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.method
+(function_definition declarator: (_ declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))) @definition.method
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier) (destructor_name) (operator_name)] @name))) @definition.method
+(function_definition declarator: (_ declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier) (destructor_name) (operator_name)] @name)))) @definition.method
 (function_definition declarator: (function_declarator declarator: (qualified_identifier name: (identifier) @name))) @definition.method
+(function_definition declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: [(field_identifier) (operator_name)] @name))) @definition.method
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier) (operator_name)] @name)))) @definition.method
+(function_definition declarator: (_ declarator: (_ declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)))) @definition.function
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
 (namespace_definition name: (namespace_identifier) @name) @definition.module
 `,
