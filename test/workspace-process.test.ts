@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveWorkspaceConfig } from '../src/workspace/config.js';
 import { WorkspaceRegistry } from '../src/workspace/registry.js';
-import { BIN, runCli } from './helpers/process.js';
+import { BIN, runCli, serverEnv } from './helpers/process.js';
 import { call, projectTree } from './helpers/projects.js';
 
 /** The real server over stdio, driven by the SDK client; its stderr kept apart from the protocol. */
@@ -17,7 +17,7 @@ async function stdioClient(options: { args?: string[]; env?: Record<string, stri
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', ...(options.args ?? [])],
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    env: serverEnv({ PATH: process.env.PATH ?? '', ...options.env }),
     cwd: options.cwd ?? tmpdir(),
     stderr: 'pipe',
   });

@@ -136,3 +136,13 @@ export async function killMidJob(command: 'index' | 'sync', root: string, home: 
   child.kill('SIGKILL');
   await new Promise((resolve) => child.on('exit', resolve));
 }
+
+/**
+ * What a server started through an SDK stdio transport must inherit besides the SDK's few
+ * defaults: the run's temp and cache folders (scripts/test.mjs), so that it writes nowhere else.
+ */
+export function serverEnv(env: Record<string, string> = {}): Record<string, string> {
+  const inherited: Record<string, string> = {};
+  for (const key of ['TMPDIR', 'XDG_CACHE_HOME', 'SEXTANT_HOME']) if (process.env[key] !== undefined) inherited[key] = process.env[key]!;
+  return { ...inherited, ...env };
+}

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, ROOT } from './process.js';
+import { BIN, ROOT, serverEnv } from './process.js';
 
 export interface SdkConversation {
   serverVersion: unknown;
@@ -28,6 +28,7 @@ export async function sdkConversation(revision: string, serverArgs: string[] = [
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', '--profile', 'conformance', '--log-level', 'warning', ...serverArgs],
+    env: serverEnv(),
     cwd: ROOT,
     stderr: 'pipe',
   });
@@ -86,7 +87,7 @@ export async function sdkCodeToolsConversation(root: string, home: string, serve
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', '--workspace', root, '--no-watch', '--log-level', 'warning', ...serverArgs],
-    env: { PATH: process.env.PATH ?? '', SEXTANT_HOME: home },
+    env: serverEnv({ PATH: process.env.PATH ?? '', SEXTANT_HOME: home }),
     cwd: ROOT,
     stderr: 'pipe',
   });

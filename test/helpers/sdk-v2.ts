@@ -5,7 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport, type VersionNegotiationMode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { BIN, ROOT } from './process.js';
+import { BIN, ROOT, serverEnv } from './process.js';
 
 export type V2Mode = VersionNegotiationMode;
 
@@ -25,7 +25,7 @@ export async function v2Client(mode: V2Mode, target: 'stdio' | URL, serverArgs: 
   const client = new Client({ name: 'sextant-v2-interop', version: '1.0.0' }, { versionNegotiation: { mode } });
   const transport =
     target === 'stdio'
-      ? new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--profile', 'conformance', '--log-level', 'warning', ...serverArgs], cwd: ROOT, stderr: 'pipe' })
+      ? new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--profile', 'conformance', '--log-level', 'warning', ...serverArgs], env: serverEnv(), cwd: ROOT, stderr: 'pipe' })
       : new StreamableHTTPClientTransport(target);
   await client.connect(transport);
   return client;
@@ -64,7 +64,7 @@ export async function v2RootsConversation(root: string, serverArgs: string[]): P
   const client = new Client({ name: 'sextant-v2-roots', version: '1.0.0' }, { capabilities: { roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
   const { pathToFileURL } = await import('node:url');
   client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'project' }] }));
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--log-level', 'warning', '--no-watch', ...serverArgs], cwd: ROOT, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--log-level', 'warning', '--no-watch', ...serverArgs], env: serverEnv(), cwd: ROOT, stderr: 'pipe' }));
   try {
     const status = await client.callTool({ name: 'index_status', arguments: {} });
     return status.structuredContent as { workspace: string; source: string };
