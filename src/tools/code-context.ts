@@ -5,16 +5,14 @@
  * word; lexical-rank.ts ranks them. "breadth" gives many definitions with a few lines each,
  * "depth" fewer with their whole bodies.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Project, ProjectSymbols } from '../workspace/project.js';
-import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
 import { lowValuePath } from '../index/path-signals.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
+import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
+import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, projectLines, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
+import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
 import { projectTool } from './project-tool.js';
 import { rankMatches } from './ranking.js';
 import { requireSymbols } from './symbol-tools.js';
@@ -47,7 +45,7 @@ export function termsOf(query: string): string[] {
 }
 
 /** Definitions gathered per question word and per term, ranked by rankCandidates. */
-const PER_WORD = 200;
+const PER_WORD = 80;
 /** Ranked by name, parent and path first; the best this many are read for their doc and first lines. */
 const READ_FOR_TEXT = 200;
 const DOC_LINES = 12;
@@ -148,35 +146,20 @@ function rankCandidates({ candidates, words }: Gathered, root: string): Candidat
     list.sort((a, b) => low.get(a)! - low.get(b)! || b.score - a.score || a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) || a.path.localeCompare(b.path) || a.symbol.line - b.symbol.line);
   for (const candidate of candidates) score(candidate, []);
   const first = order(candidates);
-  const linesOf = fileLines(root);
+  const linesOf = projectLines(root);
   const head = first.slice(0, READ_FOR_TEXT);
-  for (const candidate of head) score(candidate, wordsOf(docAndHead(linesOf(candidate.path), candidate.symbol).join('\n')));
+  for (const candidate of head) score(candidate, wordsOf(docAndHead(linesOf, candidate.path, candidate.symbol).join('\n')));
   return [...order(head), ...first.slice(READ_FOR_TEXT)];
 }
 
-/** The comment block just above a definition (and its decorators) and its first lines: signature, docstring. */
-function docAndHead(lines: string[], symbol: SymbolInfo): string[] {
-  let top = symbol.line - 1;
-  while (top > 0 && /^\s*(#|\/\/|\*|\/\*|@)/.test(lines[top - 1] ?? '')) top--;
-  return lines.slice(top, Math.min(symbol.endLine, symbol.line + DOC_LINES - 1));
+/** The comment block just above a definition (and its decorators), up to DOC_LINES, and its first lines: signature, docstring. */
+function docAndHead(linesOf: ReturnType<typeof projectLines>, path: string, symbol: SymbolInfo): string[] {
+  const above = linesOf(path, symbol.line - DOC_LINES, symbol.line - 1);
+  let keep = above.length;
+  while (keep > 0 && /^\s*(#|\/\/|\*|\/\*|@)/.test(above[keep - 1]!)) keep--;
+  return [...above.slice(keep), ...linesOf(path, symbol.line, Math.min(symbol.endLine, symbol.line + DOC_LINES - 1))];
 }
 
-/** A memoized reader of the project's files as lines (a file that cannot be read has none). */
-function fileLines(root: string): (path: string) => string[] {
-  const cache = new Map<string, string[]>();
-  return (path) => {
-    let lines = cache.get(path);
-    if (!lines) {
-      try {
-        lines = readFileSync(join(root, path), 'utf8').split('\n');
-      } catch {
-        lines = [];
-      }
-      cache.set(path, lines);
-    }
-    return lines;
-  };
-}
 
 export function createCodeContextTool(projects: ProjectService): ToolDefinition {
   return projectTool(projects, {
@@ -243,14 +226,13 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       const items: Array<Record<string, unknown>> = [];
       let used = 0;
       let index = 0;
-      const linesOf = fileLines(project.root);
+      const linesOf = projectLines(project.root);
       for (; index < ranked.length; index++) {
         const candidate = ranked[index]!;
         const { symbol, path } = candidate;
-        const lines = linesOf(path);
         const span = strategy === 'depth' ? DEPTH_LINES : BREADTH_LINES;
         const end = Math.min(symbol.endLine, symbol.line + span - 1);
-        const code = lines.slice(symbol.line - 1, end).join('\n');
+        const code = linesOf(path, symbol.line, end).join('\n');
         const tokens = estimateTokens(code) + 20;
         if (used + tokens > maxTokens) {
           if (items.length === 0 && tokens > maxTokens) continue; // too big alone: try the next one

@@ -2,8 +2,9 @@
  * What the code tools share: the status fields every result carries, the output budget, paths
  * checked against the workspace, and symbols found by position.
  */
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lineStartsOf } from '../index/line-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { Manifest } from '../index/store.js';
 import type { Project } from '../workspace/project.js';
@@ -149,4 +150,32 @@ export function enclosingSymbol(symbols: SymbolInfo[], line: number): SymbolInfo
 /** Rough tokens of a text, the way get_code_context and the budgets count them. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
+}
+
+/**
+ * Lines `from`-`to` (1-based, inclusive, clamped) of the project's files, for one tool call: each
+ * file is read once and kept as its text and line starts, not as a string per line (a ranking
+ * may look at a few lines of hundreds of large files). A file that cannot be read has no lines.
+ */
+export function projectLines(root: string): (path: string, from: number, to: number) => string[] {
+  const files = new Map<string, { text: string; starts: Int32Array }>();
+  return (path, from, to) => {
+    let file = files.get(path);
+    if (!file) {
+      let text = '';
+      try {
+        text = readFileSync(join(root, path), 'utf8');
+      } catch {
+        // no lines
+      }
+      file = { text, starts: text === '' ? new Int32Array(0) : lineStartsOf(text) };
+      files.set(path, file);
+    }
+    const { text, starts } = file;
+    const lines: string[] = [];
+    for (let line = Math.max(1, from); line <= Math.min(to, starts.length); line++) {
+      lines.push(text.slice(starts[line - 1]!, line < starts.length ? starts[line]! - 1 : text.length));
+    }
+    return lines;
+  };
 }

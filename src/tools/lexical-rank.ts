@@ -1,15 +1,18 @@
 /**
  * Ranking definitions by the words of a plain-language question, BM25-style: each definition is
  * a small document of fields (the words of its name, of its parent, of its path, of its first
- * lines and doc comment, and the question's words found further in its body), a word counts by how rare it is among the project's names, and a field
- * saturates (a word said five times is not five times the evidence). No model: words only.
+ * lines and doc comment, and the question's words found further in its body); a word counts by
+ * how rare it is among the project's names, and a field saturates (a word said five times is not
+ * five times the evidence). No model: words only.
  */
 
-/** Words a question uses that say nothing about code. */
+/**
+ * Words a question uses that say nothing about code. `get` and `set` are among them for the
+ * question's words ("how do I get…"), but a term written as code (getUser) keeps them.
+ */
 export const STOP_WORDS = new Set(
   'a an and are as at be by can do does for from given how i in into is it its me my of on or should some that the their then this to use used uses using what when where which while who why with work works show code get set'.split(' '),
 );
-// `get` and `set` stay out of the question's words but not out of names: they are stop words only for the question.
 
 /**
  * A word's stem, enough to meet plurals and -ing/-ed forms: a final `y`, `ie` or `ies` is `i`,

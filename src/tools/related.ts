@@ -3,14 +3,14 @@
  * call references the symbol phase keeps), its siblings, what its file imports, and the other
  * definitions of its file, module (directory) or package, each with the relation named.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { describeSymbol, enclosingSymbol, sameSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, type Completeness } from './common.js';
+import { describeSymbol, enclosingSymbol, sameSymbol, fitCount, MAX_OUTPUT_CHARS, projectLines, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, type Completeness } from './common.js';
 import { projectTool } from './project-tool.js';
 import { resolveCall, RESOLUTIONS, RESOLUTION_MEANINGS, type Resolution } from './call-resolution.js';
 import { plural } from '../wording.js';
@@ -141,17 +141,8 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       const { symbol } = target;
       // Past the list's room, entries are only counted: resolving them costs reads (a name called 18,000 times).
       let counted = 0;
-      const fileLines = new Map<string, string[]>();
-      const lineOf = (path: string, line: number): string => {
-        if (!fileLines.has(path)) {
-          try {
-            fileLines.set(path, readFileSync(join(project.root, path), 'utf8').split('\n'));
-          } catch {
-            fileLines.set(path, []);
-          }
-        }
-        return fileLines.get(path)![line - 1] ?? '';
-      };
+      const linesOf = projectLines(project.root);
+      const lineOf = (path: string, line: number): string => linesOf(path, line, line)[0] ?? '';
       const importsOf = (path: string): string[] => (path === target.path ? homeReferences : loaded.referencesIn(path)).filter((reference) => reference.kind === 'import').map((reference) => reference.name);
       const typeAround = (path: string, line: number): string | undefined => {
         const around = enclosingSymbol(symbolsOf(path).filter((other) => other.kind === 'method' || other.kind === 'function'), line);

@@ -294,6 +294,22 @@ export class SymbolSegment {
   }
 
   /**
+   * Name entries whose case-folded name holds `folded` anywhere, with that name's length: from
+   * the fuzzy lookup's table, so no name is read through the page cache to be tested.
+   */
+  entriesContaining(folded: string, visit: (entry: number, length: number) => void): void {
+    const wanted = letterMask(folded);
+    const { masks, offsets, bytes } = (this.#fuzzy ??= this.#readFuzzy());
+    const needle = Buffer.from(folded, 'utf8');
+    for (let entry = 0; entry < masks.length; entry++) {
+      if ((masks[entry]! & wanted) !== wanted) continue;
+      const start = offsets[entry]!;
+      const end = offsets[entry + 1]! - 1; // before the NUL
+      if (end - start >= needle.length && bytes.subarray(start, end).indexOf(needle) >= 0) visit(entry, end - start);
+    }
+  }
+
+  /**
    * What a fuzzy lookup scans, read whole on the first one and kept: per name its letter mask
    * and where its case-folded form starts, and the case-folded names (about 25 bytes a name).
    * A scan in memory takes a few milliseconds where paging it through the cache took tens.

@@ -130,9 +130,10 @@ export class SymbolIndex {
     return known[file] === 1;
   }
 
-  #live(segment: number, file: number): boolean {
+  /** Whether this is the path's newest entry, not a deletion, and (unless `disk` is false) still on disk. */
+  #live(segment: number, file: number, disk = true): boolean {
     const owner = this.#segments[segment]!;
-    if (owner.isDeleted(file) || !this.#onDisk(segment, file)) return false;
+    if (owner.isDeleted(file) || (disk && !this.#onDisk(segment, file))) return false;
     if (segment === this.#segments.length - 1) return true;
     const path = owner.path(file);
     for (let newer = segment + 1; newer < this.#segments.length; newer++) if (this.#segments[newer]!.findFile(path) >= 0) return false;
@@ -273,7 +274,8 @@ export class SymbolIndex {
       const score = qualifiedHit ? 100 : nameScore;
       if (score === 0) return;
       const file = segment.symbolFile(row);
-      if (!this.#live(index, file)) return;
+      // Presence on disk is checked below, only for the rows that make the cut (a stat each).
+      if (!this.#live(index, file, false)) return;
       seen.add(key);
       found.push({ index, row, file, score, nameLength, path: segment.path(file), line: segment.symbolField(row, 3) });
     };
@@ -322,7 +324,12 @@ export class SymbolIndex {
       }
     }
     found.sort((a, b) => b.score - a.score || a.nameLength - b.nameLength || compareKeys(a.path, b.path) || a.line - b.line);
-    return found.slice(0, limit).map((c) => ({ ...this.#segments[c.index]!.symbol(c.row, c.file), path: c.path, score: c.score }));
+    const kept: FoundSymbol[] = [];
+    for (const c of found) {
+      if (kept.length === limit) break;
+      if (this.#onDisk(c.index, c.file)) kept.push({ ...this.#segments[c.index]!.symbol(c.row, c.file), path: c.path, score: c.score });
+    }
+    return kept;
   }
 
   /**
@@ -334,12 +341,7 @@ export class SymbolIndex {
   definitionsContaining(word: string, limit: number): { found: Array<{ symbol: SymbolInfo; path: string }>; names: number } {
     const folded = word.toLowerCase();
     const entries: Array<{ index: number; entry: number; length: number }> = [];
-    this.#segments.forEach((segment, index) => {
-      segment.fuzzyEntries(folded, (entry) => {
-        const name = segment.folded(entry);
-        if (name.includes(folded)) entries.push({ index, entry, length: name.length });
-      });
-    });
+    this.#segments.forEach((segment, index) => segment.entriesContaining(folded, (entry, length) => entries.push({ index, entry, length })));
     entries.sort((a, b) => a.length - b.length || a.index - b.index || a.entry - b.entry);
     const found: Array<{ symbol: SymbolInfo; path: string }> = [];
     for (const { index, entry } of entries) {
