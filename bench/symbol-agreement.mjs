@@ -18,6 +18,7 @@ const CTAGS = {
   python: { language: 'Python', kinds: ['class', 'function', 'member', 'variable'] },
   go: { language: 'Go', kinds: ['func', 'const', 'type', 'var', 'struct', 'interface'] },
   typescript: { language: 'TypeScript', kinds: ['function', 'class', 'interface', 'enum', 'method', 'namespace'] },
+  tsx: { language: 'TypeScript', kinds: ['function', 'class', 'interface', 'enum', 'method', 'namespace'] },
   javascript: { language: 'JavaScript', kinds: ['function', 'class', 'method'] },
   c: { language: 'C', kinds: ['function', 'struct', 'union', 'enum', 'typedef', 'macro'] },
   cpp: { language: 'C++', kinds: ['function', 'class', 'struct', 'namespace', 'enum'] },
