@@ -32,6 +32,16 @@ const CTAGS = {
   bash: { language: 'Sh', kinds: ['function'] },
 };
 
+/**
+ * Where ctags has no parser (Swift, Scala), the reference is the declaration lines themselves:
+ * a keyword and the name after it, at the start of a line. It knows no ends or scopes, and it
+ * misses declarations split over lines: it checks only that each one is found.
+ */
+const LINE_REFERENCE = {
+  swift: /^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|open|fileprivate|final|static|class|override|required|convenience|mutating|nonmutating|@objc|indirect)\s+)*(class|struct|enum|protocol|func|init)\b\s*(?!var\b|let\b)([A-Za-z_]\w*)?/,
+  scala: /^\s*(?:(?:private|protected|final|sealed|abstract|implicit|override|case|lazy)\s+)*(class|object|trait|def)\s+([A-Za-z_]\w*)/,
+};
+
 const args = process.argv.slice(2);
 const missesAt = args.indexOf('--misses');
 const showMisses = missesAt >= 0 ? Number(args.splice(missesAt, 2)[1]) : 0;
@@ -49,12 +59,16 @@ const rows = [];
 for (const spec of args) {
   const [language, dir] = spec.split('=');
   const ctags = CTAGS[language];
-  if (!ctags || !dir) throw new Error(`unknown language or missing directory: ${spec}`);
+  if ((!ctags && !LINE_REFERENCE[language]) || !dir) throw new Error(`unknown language or missing directory: ${spec}`);
   const files = sourceFiles(dir, language).slice(0, maxFiles);
   const ours = new Map();
   for (const file of files) {
     const { symbols } = await extractor.extract(language, readFileSync(file, 'utf8'), { references: false });
     ours.set(relative(dir, file), symbols);
+  }
+  if (!ctags) {
+    rows.push(lineReferenceRow(language, dir, files, ours, showMisses));
+    continue;
   }
   const output = execFileSync('ctags', ['--output-format=json', '--fields=+neKZ', `--languages=${ctags.language}`, `--language-force=${ctags.language}`, '-f', '-', ...files.map((file) => relative(dir, file))], { cwd: dir, maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   let total = 0, found = 0, withEnd = 0, endAgrees = 0, parentAgrees = 0;
@@ -100,6 +114,33 @@ for (const spec of args) {
 console.log('| language | tree | files | ctags definitions | found | with a ctags end | end agrees | parent agrees |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) console.log(row);
+
+/** The table row of a language checked against its declaration lines (LINE_REFERENCE). */
+function lineReferenceRow(language, dir, files, ours, showMisses) {
+  let total = 0;
+  let found = 0;
+  const misses = [];
+  for (const file of files) {
+    const path = relative(dir, file);
+    const symbols = ours.get(path) ?? [];
+    readFileSync(file, 'utf8').split('\n').forEach((text, index) => {
+      const match = LINE_REFERENCE[language].exec(text);
+      // Swift's `init` has no name after it; a `backquoted` name is left out.
+      if (!match || (match[1] !== 'init' && match[2] === undefined)) return;
+      const name = match[2] ?? match[1];
+      const line = index + 1;
+      total++;
+      if (symbols.some((symbol) => symbol.name === name && symbol.line <= line && symbol.endLine >= line)) found++;
+      else misses.push(`missing ${match[1]} ${name} ${path}:${line}`);
+    });
+  }
+  if (showMisses > 0) {
+    console.log(`${language}: ${misses.length} disagreements, a sample:`);
+    for (const miss of sample(misses, showMisses)) console.log(`  ${miss}`);
+  }
+  const pct = (part, whole) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(1)}%`);
+  return `| ${language} | ${dir} (declaration lines, no ctags) | ${files.length} | ${total} | ${pct(found, total)} | 0 | n/a | n/a |`;
+}
 
 function sourceFiles(dir, language) {
   const out = [];

@@ -168,6 +168,7 @@ export const TAG_QUERIES: Record<string, string> = {
 (protocol_function_declaration name: (simple_identifier) @name) @definition.function
 (class_declaration name: (user_type (type_identifier) @name)) @definition.impl
 (function_declaration name: (simple_identifier) @name) @definition.function
+(init_declaration "init" @name) @definition.method
 (call_expression (simple_identifier) @name) @reference.call
 `,
   scala: `
