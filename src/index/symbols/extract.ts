@@ -18,6 +18,8 @@ const MAX_SIGNATURE = 200;
 /** Kinds that make what they contain a member (a function in a class is a method). */
 const TYPES = new Set(['class', 'interface', 'impl', 'enum']);
 const RECEIVER_IS_TYPE = new Set(['go', 'cpp', 'ruby']);
+/** A keyword captured as a name stands for the name the language gives it: Kotlin's unnamed `companion object` is `Companion`. */
+const KEYWORD_NAMES: Record<string, string> = { companion: 'Companion' };
 /** Kinds whose variables are locals, not symbols. */
 const LOCAL_HOLDERS = new Set(['function', 'method']);
 /** When the same name is captured by two patterns, the more specific kind wins. */
@@ -35,6 +37,8 @@ interface Definition {
   receiver?: string;
   /** A preprocessor definition belongs to no scope, wherever it stands. */
   unscoped?: boolean;
+  /** Named after a keyword (KEYWORD_NAMES): the fallback when the definition has no name of its own. */
+  keywordName?: boolean;
 }
 
 interface LoadedLanguage {
@@ -105,7 +109,9 @@ export class SymbolExtractor {
           const start = toStart(outer.node.startIndex);
           // PHP's `namespace A;` (no braces) holds what follows, up to the next namespace.
           const end = outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body') ? namespaceEnd(outer.node, source.length) : toEnd(outer.node.endIndex);
-          const definition: Definition = { name: nameNode.text, nameStart, kind, start, end: trimEnd(source, start, end) };
+          const keywordName = KEYWORD_NAMES[nameNode.type];
+          const definition: Definition = { name: keywordName ?? nameNode.text, nameStart, kind, start, end: trimEnd(source, start, end) };
+          if (keywordName !== undefined) definition.keywordName = true;
           // Ruby's `class A::B`: B's parent is A, spelt with the qualified names' separator.
           if (receiver !== undefined) definition.receiver = language === 'ruby' ? receiver.replaceAll('::', qualifiedSeparator(language)) : receiver;
           if (outer.node.type.startsWith('preproc_')) definition.unscoped = true;
@@ -203,7 +209,10 @@ function dedupe(definitions: Definition[]): Definition[] {
     const rank = (entry: Definition): number => (SPECIFICITY[entry.kind] ?? 9) * 2 + (entry.receiver === undefined ? 0 : 1);
     if (!existing || rank(definition) > rank(existing)) byName.set(key, definition);
   }
-  return [...byName.values()];
+  const kept = [...byName.values()];
+  // A keyword's name only where the definition has none of its own (`companion object Factory` is Factory).
+  const named = new Set(kept.filter((definition) => !definition.keywordName).map((definition) => `${definition.start}:${definition.end}`));
+  return kept.filter((definition) => !definition.keywordName || !named.has(`${definition.start}:${definition.end}`));
 }
 
 /** A node's end without the line break or blanks some grammars include (a `#define` ends on its own line). */

@@ -157,6 +157,8 @@ export const TAG_QUERIES: Record<string, string> = {
 (class_declaration "interface" (type_identifier) @name) @definition.interface
 (class_declaration (type_identifier) @name (enum_class_body)) @definition.enum
 (object_declaration (type_identifier) @name) @definition.class
+(companion_object (type_identifier) @name) @definition.class
+(companion_object "companion" @name) @definition.class
 (function_declaration (simple_identifier) @name) @definition.function
 (source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable)
 (call_expression (simple_identifier) @name) @reference.call
