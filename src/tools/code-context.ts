@@ -99,9 +99,10 @@ async function gather(project: Project, symbols: ProjectSymbols, terms: string[]
     words.set(word, idf(names, total));
     for (const entry of found) candidate(entry.symbol, entry.path);
   }
-  // The definitions of the few files whose path holds a question word (csv.py for "csv").
-  for (const word of questionWordList) {
-    const files = symbols.paths.filter((path) => wordsOf(path.replace(/\.[^./]+$/, '')).includes(word));
+  // The definitions of the few files whose path holds a question word (csv.py for "csv"): one pass over the paths.
+  const filesByWord = new Map(questionWordList.map((word) => [word, [] as string[]]));
+  for (const path of symbols.paths) for (const word of new Set(wordsOf(path.replace(/\.[^./]+$/, '')))) filesByWord.get(word)?.push(path);
+  for (const files of filesByWord.values()) {
     if (files.length === 0 || files.length > PATH_FILES) continue;
     for (const path of files) for (const symbol of (symbols.symbolsIn(path) ?? []).slice(0, PER_WORD)) candidate(symbol, path);
   }
@@ -159,7 +160,6 @@ function docAndHead(linesOf: ReturnType<typeof projectLines>, path: string, symb
   while (keep > 0 && /^\s*(#|\/\/|\*|\/\*|@)/.test(above[keep - 1]!)) keep--;
   return [...above.slice(keep), ...linesOf(path, symbol.line, Math.min(symbol.endLine, symbol.line + DOC_LINES - 1))];
 }
-
 
 export function createCodeContextTool(projects: ProjectService): ToolDefinition {
   return projectTool(projects, {
