@@ -2,7 +2,7 @@
  * Reliability of the watcher: a removed or renamed directory takes its files with it, and what
  * file events never reported is caught by the periodic reconciliation.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -125,6 +125,47 @@ test('what no file event reported is caught by the periodic reconciliation withi
     }, (wake) => wakers.add(wake), 'the reconciliation caught every unreported change');
   } finally {
     watcher.close();
+  }
+});
+
+test('links out of the workspace are neither watched nor indexed, whatever reports them', async () => {
+  const { watchTree } = await import('../src/index/tree-watcher.js');
+  const { syncIndex } = await import('../src/index/sync.js');
+  const root = projectTree({ 'keep.ts': 'export const kept = 1;\n', 'sub/inner.ts': 'export const inner_marker = 1;\n' });
+  const outside = projectTree({ 'secret.go': 'package secret\n\nfunc OutsideSecret() {}\n', 'deep/passwd.txt': 'outside_marker\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const seen: string[] = [];
+  const waiters = new Set<() => void>();
+  const watch = watchTree(root, (path) => {
+    seen.push(path);
+    for (const wake of waiters) wake();
+  });
+  const wakers = new Set<() => void>();
+  const watcher = new IndexWatcher(root, { home, reconcileMs: 0, onUpdate: () => wakers.forEach((wake) => wake()) });
+  watcher.start();
+  try {
+    symlinkSync(outside, join(root, 'linkdir'));
+    symlinkSync(join(outside, 'deep/passwd.txt'), join(root, 'linkfile.txt'));
+    symlinkSync('sub/inner.ts', join(root, 'inside-link.ts'));
+    await until(() => seen.includes('linkdir'), (wake) => waiters.add(wake), 'the link was reported');
+    // Written through the link after it appeared: a watch on the linked directory would report it.
+    writeFileSync(join(outside, 'later.go'), 'package secret\n');
+    writeFileSync(join(root, 'after.ts'), 'export const after_marker = 1;\n');
+    await until(() => seen.includes('after.ts'), (wake) => waiters.add(wake), 'after.ts was reported');
+    assert.equal(seen.filter((path) => path.startsWith('linkdir/')), [], 'nothing under the linked directory is watched');
+    await until(() => indexedPaths(root, home).includes('after.ts') && indexedPaths(root, home).includes('inside-link.ts'), (wake) => wakers.add(wake), 'after.ts and the inside link were indexed');
+    // A sync told of the paths directly (as a watcher elsewhere might be) takes none of them either.
+    await syncIndex(root, { home, paths: ['linkdir', 'linkdir/secret.go', 'linkdir/deep/passwd.txt', 'linkfile.txt'] });
+    const paths = indexedPaths(root, home);
+    assert.equal(paths.filter((path) => path.startsWith('linkdir') || path === 'linkfile.txt'), [], `outside files indexed: ${paths.join(', ')}`);
+    const reader = IndexReader.open(root, home);
+    assert.equal(reader.search({ pattern: 'outside_marker' }).matches, []);
+    assert.equal(reader.search({ pattern: 'OutsideSecret' }).matches, []);
+    assert.is(reader.search({ pattern: 'inner_marker' }).matches.length, 2, 'the file and the link to it inside');
+  } finally {
+    watcher.close();
+    watch.close();
   }
 });
 

@@ -197,13 +197,19 @@ function fileProblem(file: string, error: unknown): string {
 }
 
 export async function outlineCommand(file: string, json: boolean, output: Output): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
+  const { readFile, stat } = await import('node:fs/promises');
+  const { maxFileBytes } = await import('../index/discovery.js');
   const { detectLanguage } = await import('../index/languages.js');
   const { SymbolExtractor } = await import('../index/symbols/extract.js');
   let source: string;
   try {
+    // Looked at before it is opened: a FIFO or a device named here would block or never end.
+    const stats = await stat(file);
+    if (!stats.isFile() && !stats.isDirectory()) throw new Error(`${file} is not a regular file: outline takes one source file`);
+    if (stats.size > maxFileBytes()) throw new Error(`${file} is larger than the ${maxFileBytes()}-byte limit (SEXTANT_MAX_FILE_BYTES)`);
     source = await readFile(file, 'utf8');
   } catch (error) {
+    if (error instanceof Error && !('code' in error)) throw error;
     throw new Error(fileProblem(file, error));
   }
   const language = detectLanguage(file, source.slice(0, 200));

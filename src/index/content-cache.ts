@@ -6,8 +6,9 @@
  * not throw away the text of every file that did not change.
  */
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { lineAt, lineStartsOf } from './line-index.js';
-import { readTextOnce } from './read-text.js';
+import type { ProjectFiles } from './project-file.js';
 
 /** File text (and line starts) kept in memory, across all search workers. */
 export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -18,6 +19,7 @@ export interface FileText {
   text: string;
   mtimeMs: number;
   size: number;
+  ino: number;
   lineStarts?: Int32Array;
 }
 
@@ -44,8 +46,12 @@ export class ContentCache {
     return this.#bytes;
   }
 
-  /** The current text of the file at `path`, or undefined when it is gone or unreadable. */
-  get(path: string): FileText | undefined {
+  /**
+   * The current text of workspace-relative `path` in `files`, or undefined when it is gone or
+   * not to be read (ProjectFiles decides: the cache only remembers what it read).
+   */
+  get(files: ProjectFiles, relative: string): FileText | undefined {
+    const path = join(files.root, relative);
     let stats;
     try {
       stats = statSync(path);
@@ -59,15 +65,16 @@ export class ContentCache {
       return undefined;
     }
     const cached = this.#entries.get(path);
-    if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) {
+    // The inode too: a file swapped for a link to another with its size and mtime is read afresh.
+    if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size && cached.ino === stats.ino) {
       this.#entries.delete(path);
       this.#entries.set(path, cached); // most recently used last
       return cached;
     }
-    const text = readTextOnce(path);
-    if (text === undefined) return undefined;
+    const text = files.text(relative);
     this.#evict(path);
-    const entry: FileText = { path, mtimeMs: stats.mtimeMs, size: stats.size, text };
+    if (text === undefined) return undefined;
+    const entry: FileText = { path, mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino, text };
     this.#entries.set(path, entry);
     this.#grow(textBytes(text, stats.size));
     return entry;

@@ -3,11 +3,10 @@
  * does and match every text file directly. Exact for what it covers, but bounded in time, so a
  * large tree answers with what it found so far, marked partial, instead of not at all.
  */
-import { join } from 'node:path';
 import { discover } from './discovery.js';
 import { globToRegExp } from './glob.js';
 import { detectLanguage } from './languages.js';
-import { readBytesNonBlocking } from './read-text.js';
+import { ProjectFiles } from './project-file.js';
 import { compileMatcher, DEFAULT_SEARCH_LIMIT, matchText, type Match, type SearchQuery, type SearchResult } from './search.js';
 
 /** How long a direct scan may walk before it answers with what it has. */
@@ -24,6 +23,7 @@ export function directScan(root: string, query: SearchQuery, timeLimitMs = DEFAU
   const compiled = compileMatcher(query);
   const pathFilter = query.path ? globToRegExp(query.path) : undefined;
   const { files } = discover(root);
+  const projectFiles = new ProjectFiles(root);
   const matches: Match[] = [];
   let truncated = false;
   let partial = false;
@@ -34,12 +34,9 @@ export function directScan(root: string, query: SearchQuery, timeLimitMs = DEFAU
       break;
     }
     if (pathFilter && !pathFilter.test(file.path)) continue;
-    let bytes: Buffer;
-    try {
-      bytes = readBytesNonBlocking(join(root, file.path));
-    } catch {
-      continue;
-    }
+    const read = projectFiles.read(file.path);
+    if ('refused' in read) continue;
+    const bytes = read.bytes;
     if (bytes.subarray(0, 8192).includes(0)) continue; // binary, as the index would skip it
     const text = bytes.toString('utf8');
     if (query.language && detectLanguage(file.path, text.slice(0, 256)) !== query.language) continue;

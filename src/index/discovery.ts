@@ -201,6 +201,8 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
     } catch {
       stats = undefined;
     }
+    // A directory that became a link since it was listed (or an `under` given as one): not entered.
+    if (stats?.isSymbolicLink()) return;
     const cached = trustCache ? previous?.directories.get(rel) : undefined;
     if (cached && stats && stats.mtimeMs === cached.mtimeMs && stats.ctimeMs === cached.ctimeMs) {
       const gitignore = join(dir, '.gitignore');
@@ -275,6 +277,44 @@ function ancestorRules(root: string, path: string, base: Rules[]): Rules[] {
     if (gitignore) levels = [...levels, rulesOf(dir, () => gitignore)];
   }
   return levels;
+}
+
+/** What the walk would make of one path met alone (a watcher's event): see `lookAtPath`. */
+export type PathVerdict = { kind: 'file'; file: DiscoveredFile } | { kind: 'directory' } | { kind: 'gone' } | { kind: 'left_out' };
+
+/**
+ * The walk's rule for one workspace-relative path, judged without walking to it: under a linked
+ * directory nothing is (the walk never enters one); a link counts only as a file inside the
+ * workspace, within the size limit; a directory is a directory; FIFOs, devices and sockets are
+ * left out. Ignore rules are not looked at here (isIgnoredPath does that).
+ */
+export function lookAtPath(root: string, path: string, limit: number): PathVerdict {
+  const realRoot = realpathSync.native(root);
+  const absolute = join(realRoot, path);
+  const slash = path.lastIndexOf('/');
+  if (slash > 0) {
+    const parent = join(realRoot, path.slice(0, slash));
+    try {
+      if (realpathSync.native(parent) !== parent) return { kind: 'left_out' };
+    } catch {
+      return { kind: 'gone' };
+    }
+  }
+  let stats;
+  try {
+    stats = lstatSync(absolute);
+    if (stats.isSymbolicLink()) {
+      const target = realpathSync.native(absolute);
+      if (target !== realRoot && !target.startsWith(realRoot + sep)) return { kind: 'left_out' };
+      stats = statSync(target);
+      if (!stats.isFile()) return { kind: 'left_out' };
+    }
+  } catch {
+    return { kind: 'gone' };
+  }
+  if (stats.isDirectory()) return { kind: 'directory' };
+  if (!stats.isFile() || stats.size > limit) return { kind: 'left_out' };
+  return { kind: 'file', file: { path, size: stats.size, mtimeMs: stats.mtimeMs } };
 }
 
 /**

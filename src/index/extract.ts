@@ -8,10 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { spawnWorker } from '../runtime.js';
-import { readBytesNonBlocking } from './read-text.js';
+import { ProjectFiles } from './project-file.js';
 import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
 import { blockTrigramsOf, DEFAULT_BLOCK_BYTES, trigramsOf } from './trigrams.js';
@@ -40,13 +39,17 @@ export type Extracted =
   | { kind: 'binary' }
   | { kind: 'unreadable' };
 
+let lastFiles: ProjectFiles | undefined;
+/** One reader per root while a job runs (files of one root come in a row). */
+function filesOf(root: string): ProjectFiles {
+  if (lastFiles?.root !== root) lastFiles = new ProjectFiles(root);
+  return lastFiles;
+}
+
 export function extract(root: string, path: string): Extracted {
-  let content: Buffer;
-  try {
-    content = readBytesNonBlocking(join(root, path));
-  } catch {
-    return { kind: 'unreadable' };
-  }
+  const read = filesOf(root).read(path);
+  if ('refused' in read) return { kind: 'unreadable' };
+  const content = read.bytes;
   if (content.subarray(0, BINARY_PROBE_BYTES).includes(0)) return { kind: 'binary' };
   const result: Extracted = { kind: 'text', size: content.length, hash: createHash('sha1').update(content).digest('hex').slice(0, 16) };
   const language = detectLanguage(path, content.subarray(0, 200).toString('utf8'));

@@ -4,9 +4,8 @@
  * exactly what a scan of the indexed files would find, in path order, up to the limit.
  */
 import { ContentCache, type FileText } from './content-cache.js';
-import { join } from 'node:path';
 import { globToRegExp } from './glob.js';
-import { readBytesOnce } from './read-text.js';
+import { ProjectFiles } from './project-file.js';
 import { byteWindows } from './block-windows.js';
 import { compileMatcher, matchBytes, matchText, matchWindows } from './matcher.js';
 import type { TrigramQuery } from './query-plan.js';
@@ -122,6 +121,7 @@ export class IndexReader {
   /** Segments oldest first; `live[id]` is 0 where a newer segment replaced or deleted the file. */
   readonly #layers: Array<{ segment: Segment; live: Uint8Array }>;
   readonly #cache: ContentCache;
+  #files: ProjectFiles | undefined;
   #cacheBypass = CACHE_BYPASS_CANDIDATES;
   /** Live files across segments; fixed for the life of a reader. */
   readonly #liveFiles: number;
@@ -266,15 +266,15 @@ export class IndexReader {
     const scan = all.length > this.#cacheBypass;
     const matches: Match[] = [];
     let truncated = false;
+    const files = (this.#files ??= new ProjectFiles(this.root));
     for (const { file, blocks } of candidates) {
-      const path = join(this.root, file.path);
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;
       /** The file's text (or its head, from bytes), for the generated marker once it has a match. */
       let head = '';
       if (scan) {
-        const bytes = readBytesOnce(path);
+        const bytes = files.bytesShared(file.path);
         // Without context lines: only the candidate blocks are looked at, and only the lines that hold the required bytes decoded.
         const windows = bytes && blocks && context === 0 && bytes.length === file.size ? byteWindows(bytes, file.blocks!, blocks) : undefined;
         if (bytes && windows) more = matchWindows(file.path, bytes, windows, required, compiled, matches, limit);
@@ -282,7 +282,7 @@ export class IndexReader {
         else if (bytes) more = matchText(file.path, bytes.toString('utf8'), compiled, context, matches, limit);
         if (bytes && matches.length > before) head = bytes.toString('latin1', 0, GENERATED_HEAD_CHARS);
       } else {
-        const entry = this.#cache.get(path);
+        const entry = this.#cache.get(files, file.path);
         // Blocks are valid only for the text that was indexed: an edited file is searched whole.
         const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
         if (entry) more = matchText(file.path, entry.text, compiled, context, matches, limit, (offset) => this.#cache.lineOf(entry, offset), windows);

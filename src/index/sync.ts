@@ -4,9 +4,7 @@
  * for deleted files; swap the manifest. Deltas pile up until a merge (merge.ts) folds them;
  * the sync only says when one is due, so whoever runs it can do so off the save path.
  */
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
-import { discover, isIgnoredPath, maxFileBytes, SKIPPED_EXAMPLES, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
+import { discover, isIgnoredPath, lookAtPath, maxFileBytes, SKIPPED_EXAMPLES, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
 import { addExtracted, extractAll } from './extract.js';
 import type { BuildOptions } from './indexer.js';
 import { resolveRoot } from './project-root.js';
@@ -47,10 +45,11 @@ export interface SyncOptions extends BuildOptions {
 }
 
 /**
- * The given paths as discovery would see them now, and which indexed paths that settles: a file
- * is present or not; a directory is walked (a directory renamed into place brings its files); a
- * path that is gone may have been a directory, so everything indexed under it is gone too (an
- * `rm -rf` reports the directory, rarely every file in it).
+ * The given paths as discovery would see them now (lookAtPath: the walk's own rule), and which
+ * indexed paths that settles: a file is present or not; a directory is walked (a directory
+ * renamed into place brings its files); anything else (gone, a link out, a FIFO) may have been a
+ * directory, so everything indexed under it is gone too (an `rm -rf` reports the directory,
+ * rarely every file in it).
  */
 function lookAt(root: string, paths: string[], options: Pick<DiscoveryOptions, 'maxFileBytes' | 'signal'>): { files: DiscoveredFile[]; covers(path: string): boolean } {
   const limit = options.maxFileBytes ?? maxFileBytes();
@@ -60,17 +59,11 @@ function lookAt(root: string, paths: string[], options: Pick<DiscoveryOptions, '
   for (const path of new Set(paths)) {
     checked.add(path);
     if (isIgnoredPath(root, path)) continue;
-    let stats;
-    try {
-      stats = statSync(join(root, path));
-    } catch {
-      subtrees.push(path); // gone: and whatever was under it
-      continue;
-    }
-    if (stats.isFile() && stats.size <= limit) files.set(path, { path, size: stats.size, mtimeMs: stats.mtimeMs });
-    else if (stats.isDirectory()) {
+    const verdict = lookAtPath(root, path, limit);
+    if (verdict.kind === 'file') files.set(path, verdict.file);
+    else {
       subtrees.push(path);
-      for (const file of discover(root, { ...options, under: path }).files) files.set(file.path, file);
+      if (verdict.kind === 'directory') for (const file of discover(root, { ...options, under: path }).files) files.set(file.path, file);
     }
   }
   const prefixes = subtrees.map((path) => `${path}/`);

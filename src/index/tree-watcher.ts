@@ -5,7 +5,7 @@
  * held 89 MB. Directories are what inotify needs watching; files are reported through them.
  * Elsewhere the platform's native recursive watch is used as it is.
  */
-import { watch, readdirSync, statSync, type FSWatcher } from 'node:fs';
+import { lstatSync, watch, readdirSync, type FSWatcher } from 'node:fs';
 import { join, sep } from 'node:path';
 
 export interface TreeWatcherOptions {
@@ -129,9 +129,11 @@ class DirectoryWatches implements TreeWatch {
       // Created, moved in, removed or moved away: a directory that arrived is watched, one that left is not.
       // A directory there now was made or moved in (perhaps under the name of one just removed,
       // even with its inode reused): its subtree is watched afresh. Gone, it is not watched.
+      // Not followed through a link: the walk never enters a linked directory, so neither does
+      // the watch (a link to /usr would add a watch per directory there).
       let isDirectory = false;
       try {
-        isDirectory = statSync(join(this.#root, path)).isDirectory();
+        isDirectory = lstatSync(join(this.#root, path)).isDirectory();
       } catch {
         // gone
       }

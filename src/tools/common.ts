@@ -2,8 +2,9 @@
  * What the code tools share: the status fields every result carries, the output budget, paths
  * checked against the workspace, and symbols found by position.
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { ProjectFiles } from '../index/project-file.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { lineStartsOf } from '../index/line-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';
 import type { Manifest } from '../index/store.js';
@@ -155,19 +156,15 @@ export function estimateTokens(text: string): number {
 /**
  * Lines `from`-`to` (1-based, inclusive, clamped) of the project's files, for one tool call: each
  * file is read once and kept as its text and line starts, not as a string per line (a ranking
- * may look at a few lines of hundreds of large files). A file that cannot be read has no lines.
+ * may look at a few lines of hundreds of large files). A file ProjectFiles does not read has no lines.
  */
 export function projectLines(root: string): (path: string, from: number, to: number) => string[] {
   const files = new Map<string, { text: string; starts: Int32Array }>();
+  let reader: ProjectFiles | undefined;
   return (path, from, to) => {
     let file = files.get(path);
     if (!file) {
-      let text = '';
-      try {
-        text = readFileSync(join(root, path), 'utf8');
-      } catch {
-        // no lines
-      }
+      const text = (reader ??= new ProjectFiles(root)).text(path) ?? '';
       file = { text, starts: text === '' ? new Int32Array(0) : lineStartsOf(text) };
       files.set(path, file);
     }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { globToRegExp } from '../index/glob.js';
 import { detectLanguage } from '../index/languages.js';
 import { lowValuePath, pathDepth } from '../index/path-signals.js';
-import { readTextOnce } from '../index/read-text.js';
+import { ProjectFiles } from '../index/project-file.js';
 import { cacheOf, keep, touch } from '../index/lru.js';
 import { addContext } from '../index/matcher.js';
 import { saysGenerated, type Match, type SearchQuery } from '../index/search.js';
@@ -86,15 +86,16 @@ function readSeeds(root: string, symbols: ProjectSymbols, query: SeedQuery, modi
     keep: (path) => (!pathFilter || pathFilter.test(path)) && (!query.language || detectLanguage(path) === query.language),
   });
   const matches: Match[] = [];
+  let files: ProjectFiles | undefined;
   let lines: string[] | undefined;
   let linesOf = '';
   let generated = false;
   for (const { symbol, path } of found) {
     if (path !== linesOf) {
       linesOf = path;
-      // Opened without blocking (a FIFO since indexing reads as empty); gone or unreadable: no line.
+      // Read only as ProjectFiles allows (a FIFO, a link out, a file grown huge: no line).
       modified.set(path, modifiedAt(join(root, path)));
-      const text = readTextOnce(join(root, path));
+      const text = (files ??= new ProjectFiles(root)).text(path);
       generated = text !== undefined && saysGenerated(text);
       lines = text?.split('\n');
       // A final newline ends the last line; it does not start another.

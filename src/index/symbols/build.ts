@@ -7,11 +7,10 @@
  * hash are unchanged are not read at all; a phase with nothing to parse and nothing deleted
  * writes nothing.
  */
-import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../runtime.js';
+import { ProjectFiles } from '../project-file.js';
 import { IndexStore, type JobJournal } from '../store.js';
 import type { SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
@@ -281,12 +280,14 @@ function startJobs<Reply>(workers: Worker[], jobs: Job[], options: SymbolsOption
 
 async function parseBatch(extractor: SymbolExtractor, job: Job): Promise<PackedFiles> {
   const batch = new PackedBuilder();
+  const files = new ProjectFiles(job.root);
   for (const file of job.files) {
     let extracted: { symbols: SymbolInfo[]; references: ReferenceInfo[] } = { symbols: [], references: [] };
+    const text = files.text(file.path);
     try {
-      extracted = await extractor.extract(file.language, readFileSync(join(job.root, file.path), 'utf8'));
+      if (text !== undefined) extracted = await extractor.extract(file.language, text);
     } catch {
-      // unreadable now, or a grammar failure: the file simply has no symbols
+      // a grammar failure: the file simply has no symbols (so has one ProjectFiles would not read)
     }
     batch.add(file.path, file.hash, file.language, extracted.symbols, extracted.references);
   }
