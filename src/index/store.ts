@@ -9,6 +9,7 @@ import { crypto } from './lazy-crypto.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
 import { HEADER_BYTES, sectionAt } from './symbols/segment-layout.js';
 
@@ -77,6 +78,12 @@ function readOrUndefined(path: string): string | undefined {
 function holderPid(content: string): number | undefined {
   const pid = Number(content.trim().split(/\s+/)[0]);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** The thread of this process that holds a lock ("pid nonce thread-N"); undefined for older locks. */
+function lockThread(content: string): number | undefined {
+  const match = /\sthread-(\d+)\s*$/.exec(content);
+  return match ? Number(match[1]) : undefined;
 }
 
 export function sextantHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -152,14 +159,20 @@ export function writeAtomic(path: string, data: Buffer | string): void {
   const temp = `${path}.tmp-${process.pid}-${Date.now()}`;
   const fd = openSync(temp, 'w');
   try {
-    const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let written = 0;
-    while (written < buffer.length) written += writeSync(fd, buffer, written);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      let written = 0;
+      while (written < buffer.length) written += writeSync(fd, buffer, written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    // A full disk, or something in the way: the part written is removed, not left for later.
+    rmSync(temp, { force: true });
+    throw error;
   }
-  renameSync(temp, path);
   // The rename itself must reach the disk too.
   const dirFd = openSync(join(path, '..'), 'r');
   try {
@@ -367,7 +380,8 @@ export class IndexStore {
 
   /**
    * Removes what interrupted jobs left behind; only the lock holder calls it (startJob does).
-   * Temporary files of processes that are gone, takeover claims and staged locks, and, when the
+   * Temporary files of processes that are gone (or of this one: every writer here holds the lock,
+   * so none is being written now), takeover claims and staged locks, and, when the
    * manifest can be read, segments it does not name. What was removed is returned (tests, logs).
    */
   collectDebris(): string[] {
@@ -378,7 +392,8 @@ export class IndexStore {
       const owner = Number((temp ?? staged)?.[1]);
       // A claim only matters while nobody holds the lock, and this process holds it now.
       if (/^job\.lock\.takeover-[0-9a-f]+$/.test(name)) removed.push(name);
-      else if ((temp || staged) && owner !== process.pid && !alive(owner)) removed.push(name);
+      else if (temp && (owner === process.pid || !alive(owner))) removed.push(name);
+      else if (staged && owner !== process.pid && !alive(owner)) removed.push(name);
     }
     for (const name of removed) rmSync(join(this.dir, name), { force: true });
     let manifest: Manifest | undefined;
@@ -413,7 +428,8 @@ export class IndexStore {
    */
   lock(pid = process.pid): void {
     mkdirSync(this.dir, { recursive: true });
-    const content = `${pid} ${crypto().randomBytes(8).toString('hex')}`;
+    // The thread too: a thread stopped while it holds the lock is released by its parent (abandonThread).
+    const content = `${pid} ${crypto().randomBytes(8).toString('hex')} thread-${threadId}`;
     const staged = join(this.dir, `job.lock.${pid}-${crypto().randomBytes(4).toString('hex')}.new`);
     writeFileSync(staged, content, { flag: 'wx' });
     try {
@@ -460,26 +476,51 @@ export class IndexStore {
     this.unlock();
   }
 
+  /**
+   * A thread of this process (`threadId`), terminated mid-job, can no longer end its job: if it
+   * holds the lock, its stop record is written and the lock released for it. A job that ended
+   * meanwhile, or a lock someone else holds now, is left as it is.
+   */
+  abandonThread(threadId: number, reason: string): void {
+    const lock = readOrUndefined(this.lockPath);
+    if (lock === undefined || holderPid(lock) !== process.pid || lockThread(lock) !== threadId) return;
+    try {
+      const journal = this.#journal();
+      if (journal && !journal.stopped) writeAtomic(this.journalPath, JSON.stringify({ ...journal, stopped: reason }));
+    } finally {
+      if (readOrUndefined(this.lockPath) === lock) rmSync(this.lockPath, { force: true });
+    }
+  }
+
   /** Releases the lock if this store holds it (never another holder's). */
   unlock(): void {
     if (this.#lockContent !== undefined && readOrUndefined(this.lockPath) === this.#lockContent) rmSync(this.lockPath, { force: true });
     this.#lockContent = undefined;
   }
 
-  /** The job stopped early in a process that lives on: the journal says why, the lock is released. */
+  /**
+   * The job stopped early in a process that lives on: the journal says why, the lock is released.
+   * Where even the stop record cannot be written (a full disk), the journal is removed instead:
+   * a journal left saying "running" would show a job that nothing runs.
+   */
   stopJob(journal: JobJournal): void {
     try {
       writeAtomic(this.journalPath, JSON.stringify(journal));
+    } catch {
+      rmSync(this.journalPath, { force: true, recursive: true });
     } finally {
       this.unlock();
     }
   }
 
-  /** A journal whose process still runs it: a job in progress (maybe in another process). */
+  /**
+   * A journal whose job still runs (maybe in another process): its process is alive and holds the
+   * lock. Every running job holds it, so a journal without it is a job that stopped unrecorded.
+   */
   runningJob(): JobJournal | undefined {
     const journal = this.#journal();
-    if (!journal || journal.stopped) return undefined;
-    return alive(journal.pid) ? journal : undefined;
+    if (!journal || journal.stopped || !alive(journal.pid)) return undefined;
+    return holderPid(readOrUndefined(this.lockPath) ?? '') === journal.pid ? journal : undefined;
   }
 
   #journal(): JobJournal | undefined {
@@ -501,6 +542,6 @@ export class IndexStore {
       return undefined;
     }
     if (journal.stopped) return journal;
-    return alive(journal.pid) ? undefined : journal;
+    return alive(journal.pid) && holderPid(readOrUndefined(this.lockPath) ?? '') === journal.pid ? undefined : journal;
   }
 }

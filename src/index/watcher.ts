@@ -16,6 +16,11 @@ export const DEFAULT_MERGE_IDLE_MS = 2_000;
 /** How soon saved paths are tried again when another job holds the index. */
 export const BUSY_RETRY_MS = 500;
 /**
+ * The longest wait before saved paths are tried again after a failed update (a full disk, a
+ * read-only home): the waits double from BUSY_RETRY_MS up to this, and the paths are kept.
+ */
+export const MAX_FAILED_RETRY_MS = 30_000;
+/**
  * How often the whole tree is compared with the index (a sync without paths: a walk and a stat
  * per file, reading only what changed). File events can be lost (an overflowing inotify queue, a
  * change made while the watch was down, a filesystem that reports nothing): whatever the events
@@ -50,6 +55,8 @@ export class IndexWatcher {
   /** Work that waits for saves to pause, by kind: one timer each. */
   readonly #quietTimers = new Map<'merge' | 'symbols', NodeJS.Timeout>();
   #running: Promise<void> | undefined;
+  /** Updates failed in a row (not counting "busy"): the next try waits longer. */
+  #failures = 0;
   #reconciler: NodeJS.Timeout | undefined;
 
   constructor(root: string, options: WatcherOptions = {}) {
@@ -89,12 +96,22 @@ export class IndexWatcher {
     this.#pending.clear();
     const syncOptions: Parameters<typeof syncIndex>[1] = { paths };
     if (this.#options.home) syncOptions.home = this.#options.home;
-    const summary = await this.#inTurn('Index update', () => syncIndex(this.#root, syncOptions), () => {
-      // Another process holds the index: keep the paths and try again shortly.
+    const keep = (delayMs: number): void => {
       for (const path of paths) this.#pending.add(path);
-      this.#retry();
-    });
-    if (summary) this.#afterSync(summary);
+      this.#retry(delayMs);
+    };
+    const summary = await this.#inTurn(
+      'Index update',
+      () => syncIndex(this.#root, syncOptions),
+      // Another process holds the index: keep the paths and try again shortly.
+      () => keep(BUSY_RETRY_MS),
+      // The write failed (a full disk, say): the saves are not lost; tried again, less often each time.
+      () => keep(Math.min(MAX_FAILED_RETRY_MS, BUSY_RETRY_MS * 2 ** this.#failures++)),
+    );
+    if (summary) {
+      this.#failures = 0;
+      this.#afterSync(summary);
+    }
   }
 
   #afterSync(summary: SyncSummary): void {
@@ -137,9 +154,10 @@ export class IndexWatcher {
 
   /**
    * Runs one update after the ones before it (and inside the owner's lock), never two at once.
-   * Its failure is logged, not thrown; when another process holds the index, `onBusy` decides.
+   * Its failure is logged, not thrown, then `onFailed` decides; when another process holds the
+   * index, `onBusy` does.
    */
-  async #inTurn<T>(what: string, task: () => Promise<T>, onBusy?: () => void): Promise<T | undefined> {
+  async #inTurn<T>(what: string, task: () => Promise<T>, onBusy?: () => void, onFailed?: () => void): Promise<T | undefined> {
     while (this.#running) await this.#running;
     let result: T | undefined;
     const turn = (this.#options.exclusive ? this.#options.exclusive(task) : task())
@@ -149,6 +167,7 @@ export class IndexWatcher {
       .catch((error: unknown) => {
         if (onBusy && (error as { code?: unknown }).code === 'index_in_progress') return onBusy();
         this.#options.logger?.warning(`${what} failed`, error);
+        onFailed?.();
         this.#options.onError?.(error);
       })
       .finally(() => {
@@ -180,9 +199,9 @@ export class IndexWatcher {
     this.#quietTimers.set(kind, timer);
   }
 
-  #retry(): void {
+  #retry(delayMs: number): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.flush(), BUSY_RETRY_MS);
+    this.#timer = setTimeout(() => void this.flush(), delayMs);
   }
 
   #schedule(): void {

@@ -4,12 +4,16 @@
  * The thread stays up for a while after a phase (IDLE_MS): a watcher refresh after a save then
  * finds the code loaded and the grammars compiled, instead of paying for both again. Progress
  * comes back as messages; cancelling terminates the thread (every file it writes is written
- * atomically, so the previous symbols stay whole).
+ * atomically, so the previous symbols stay whole). A thread stopped holding the project's lock
+ * cannot release it: the lock names its thread, and once the thread has exited this side writes
+ * the stop record and releases the lock for it (IndexStore.abandonThread).
+ * Only then is the caller told: the next job finds the project free.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search.js';
+import { IndexStore } from '../store.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
 
 const WORKER_ROLE = 'sextant-symbols-job';
@@ -69,9 +73,15 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      if (reusable) putBack(worker);
-      else void worker.terminate();
-      finish();
+      if (reusable) return void (putBack(worker), finish());
+      const { threadId } = worker;
+      void worker.terminate().then(() => {
+        try {
+          new IndexStore(root, options.home).abandonThread(threadId, 'The symbol phase was stopped before it finished');
+        } finally {
+          finish();
+        }
+      });
     };
     const onAbort = (): void => settle(() => reject(options.signal!.reason), false);
     const onMessage = (message: Message): void => {
