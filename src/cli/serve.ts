@@ -61,6 +61,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   try {
     await serveWith(options, server, projects);
   } finally {
+    // Before the jobs are stopped: a task whose job is stopped by the shutdown failed, it did not complete.
+    tasks.close();
     heap.close();
     await projects.close();
   }

@@ -5,6 +5,7 @@
  * atomic (temp file, fsync, rename), and the manifest is swapped last, so a crash at any moment
  * leaves the previous complete index in place.
  */
+import { processAlive as alive } from '../process-alive.js';
 import { crypto } from './lazy-crypto.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -40,17 +41,6 @@ export class IndexBusyError extends Error {
     super(`Another index job (process ${pid}) is updating this project's index; try again when it ends`);
     this.name = 'IndexBusyError';
     this.pid = pid;
-  }
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -9,11 +9,17 @@
  * With a directory (`serve` uses `tasks/` under SEXTANT_HOME) every task is also written there at
  * each change, so any process sharing the home answers `tasks/get` for it; the work itself, its
  * mid-flight input and its cancellation stay with the process that runs it.
+ *
+ * Every task reaches a terminal state, here or after a restart: a server that stops fails its
+ * unfinished tasks (close), and a task whose process died without a word (kill -9) is failed by
+ * whichever process next reads it. Files of finished tasks are removed once past their ttlMs,
+ * whoever wrote them.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidParamsError, MissingRequiredClientCapabilityError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
+import { processAlive } from '../process-alive.js';
+import { InternalError, InvalidParamsError, MissingRequiredClientCapabilityError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
 import type { InputRequest } from './mrtr.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -23,6 +29,8 @@ export const DEFAULT_TASK_TTL_MS = 10 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 /** Tasks one server holds at once; the oldest finished ones go first. */
 export const DEFAULT_MAX_TASKS = 1_000;
+/** How often the task directory is looked through for the files of other (perhaps ended) processes. */
+export const DIRECTORY_SWEEP_MS = 60_000;
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
@@ -65,9 +73,15 @@ export function requireTasks(capabilities: Params): void {
 }
 
 /** What a task looks like on disk: its state, without the work's live parts. */
-type TaskFile = Pick<TaskRecord, 'taskId' | 'status' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'pollIntervalMs' | 'expiresAt' | 'result' | 'error'> & { pending: Array<[string, InputRequest]> };
+type TaskFile = Pick<TaskRecord, 'taskId' | 'status' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'pollIntervalMs' | 'expiresAt' | 'result' | 'error'> & {
+  pending: Array<[string, InputRequest]>;
+  /** The process that runs it: a task unfinished when its process is gone never will be. */
+  ownerPid?: number;
+};
 
 const TASK_ID = /^[0-9a-f-]{36}$/;
+const TASK_FILE = /^([0-9a-f-]{36})\.json$/;
+const TEMP_FILE = /^[0-9a-f-]{36}\.json\.tmp-(\d+)$/;
 
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
@@ -75,6 +89,8 @@ export class TaskStore {
   readonly #watchers = new Set<(taskId: string) => void>();
   readonly #now: () => number;
   readonly #dir: string | undefined;
+  /** When the directory was last looked through (-Infinity: not yet). */
+  #directorySweptAt = -Infinity;
 
   constructor(options: { now?: () => number; dir?: string } = {}) {
     this.#now = options.now ?? Date.now;
@@ -179,6 +195,19 @@ export class TaskStore {
     return {};
   }
 
+  /**
+   * The server stops: every unfinished task of this process fails with `reason` (its work is
+   * told to stop too), so no client polls a task that nobody runs.
+   */
+  close(reason = 'The server stopped before the task finished'): void {
+    for (const task of this.#tasks.values()) {
+      if (TERMINAL.has(task.status)) continue;
+      task.error = toErrorObject(new InternalError(reason));
+      this.#set(task, 'failed');
+      task.controller.abort(new Error(reason));
+    }
+  }
+
   /** Whether this process runs the task (only its owner sees it change). */
   owns(taskId: string): boolean {
     return this.#tasks.has(taskId);
@@ -206,6 +235,10 @@ export class TaskStore {
 
   /** Written whole (temp file, rename): a reader in another process sees the old state or the new. */
   #persist(task: TaskRecord): void {
+    this.#write(task, process.pid);
+  }
+
+  #write(task: TaskRecord, ownerPid: number): void {
     if (!this.#dir) return;
     const file: TaskFile = {
       taskId: task.taskId,
@@ -216,6 +249,7 @@ export class TaskStore {
       pollIntervalMs: task.pollIntervalMs,
       expiresAt: task.expiresAt,
       pending: [...task.pending],
+      ownerPid,
       ...(task.result ? { result: task.result } : {}),
       ...(task.error ? { error: task.error } : {}),
     };
@@ -239,8 +273,58 @@ export class TaskStore {
       return undefined;
     }
     if (file.expiresAt < this.#now() && TERMINAL.has(file.status)) return undefined;
-    const { pending, ...rest } = file;
-    return { ...rest, pending: new Map(pending), answers: {}, controller: new AbortController() };
+    return this.#settleOrphan(file);
+  }
+
+  /** A task from another process's file; failed here (and on disk) if that process is gone unfinished. */
+  #settleOrphan(file: TaskFile): TaskRecord {
+    const { pending, ownerPid, ...rest } = file;
+    const task: TaskRecord = { ...rest, pending: new Map(pending), answers: {}, controller: new AbortController() };
+    // This pid running it would have it in memory: the pid is a new process's, the owner is gone.
+    const orphaned = ownerPid !== undefined && (ownerPid === process.pid || !processAlive(ownerPid));
+    if (!TERMINAL.has(task.status) && orphaned) {
+      task.error = toErrorObject(new InternalError(`The process running this task (pid ${ownerPid}) stopped before it finished`));
+      task.pending.clear();
+      const now = this.#now();
+      task.status = 'failed';
+      task.lastUpdatedAt = new Date(now).toISOString();
+      task.expiresAt = now + task.ttlMs;
+      this.#write(task, ownerPid);
+    }
+    return task;
+  }
+
+  /**
+   * The files of other processes: finished ones past their ttlMs removed, unfinished ones of
+   * processes that are gone failed (then removed in turn), temporary files of the gone removed.
+   */
+  #sweepDirectory(): void {
+    const now = this.#now();
+    if (!this.#dir || now - this.#directorySweptAt < DIRECTORY_SWEEP_MS) return;
+    this.#directorySweptAt = now;
+    let names: string[];
+    try {
+      names = readdirSync(this.#dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const temp = TEMP_FILE.exec(name);
+      if (temp) {
+        if (!processAlive(Number(temp[1]))) rmSync(join(this.#dir, name), { force: true });
+        continue;
+      }
+      const id = TASK_FILE.exec(name)?.[1];
+      if (!id || this.#tasks.has(id)) continue;
+      let file: TaskFile;
+      try {
+        file = JSON.parse(readFileSync(join(this.#dir, name), 'utf8')) as TaskFile;
+      } catch {
+        continue; // being written, or not ours to judge
+      }
+      if (!TERMINAL.has(file.status)) this.#settleOrphan(file);
+      else if (file.expiresAt < now) rmSync(join(this.#dir, name), { force: true });
+    }
   }
 
   #find(taskId: unknown): TaskRecord {
@@ -251,6 +335,7 @@ export class TaskStore {
   }
 
   #sweep(): void {
+    this.#sweepDirectory();
     const now = this.#now();
     for (const [id, task] of this.#tasks) {
       if (!TERMINAL.has(task.status) || task.expiresAt >= now) continue;
@@ -260,7 +345,9 @@ export class TaskStore {
     // Bounded: past the cap, the oldest finished tasks go first.
     for (const [id, task] of this.#tasks) {
       if (this.#tasks.size <= DEFAULT_MAX_TASKS) break;
-      if (TERMINAL.has(task.status)) this.#tasks.delete(id);
+      if (!TERMINAL.has(task.status)) continue;
+      this.#tasks.delete(id);
+      if (this.#dir) rmSync(join(this.#dir, `${id}.json`), { force: true });
     }
   }
 }
