@@ -4,6 +4,7 @@
  * connection for seconds, not minutes.
  */
 import { connect } from 'node:net';
+import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initializeBody, JSON_AND_SSE, openSession, send, startTestHttp } from './helpers/http.js';
@@ -86,6 +87,43 @@ test('headers that never end are cut off at the headers timeout (slowloris)', as
       setTimeout(() => reject(new Error('still open after 20 s')), 20_000).unref();
     });
     assert.match(closed, /^HTTP\/1\.1 408/);
+  } finally {
+    await http.close();
+  }
+});
+
+test('a request that reuses the id of one in flight is refused (400, -32600); the first still gets its answer and the session can go idle', async () => {
+  const http = await startTestHttp();
+  try {
+    const response = await send(http.urls.mcp, { body: initializeBody(1, '2025-11-25', { elicitation: {} }) });
+    const session = String(response.headers['mcp-session-id']);
+    const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    await send(http.urls.mcp, { body: { jsonrpc: '2.0', method: 'notifications/initialized' }, headers });
+    // In flight until the client answers the elicitation it asks for: no clock involved.
+    const first = await request(http.urls.mcp, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'who?' } } }) });
+    const events = first.body[Symbol.asyncIterator]();
+    let streamed = '';
+    const next = async (pattern: RegExp): Promise<RegExpExecArray> => {
+      for (;;) {
+        const match = pattern.exec(streamed);
+        if (match) return match;
+        const chunk = await events.next();
+        assert.not.ok(chunk.done, `the stream ended before ${pattern}: ${streamed}`);
+        streamed += Buffer.from(chunk.value as Uint8Array).toString('utf8');
+      }
+    };
+    const asked = JSON.parse((await next(/data: (\{[^\n]*"elicitation\/create"[^\n]*\})\n/))[1]!) as { id: number };
+    const duplicate = await send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 5, method: 'ping' }, headers });
+    assert.is(duplicate.status, 400, duplicate.text);
+    assert.is((duplicate.json().error as { code: number }).code, -32600);
+    assert.match(duplicate.text, 'already in use');
+    const answered = await send(http.urls.mcp, { body: { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } } }, headers });
+    assert.is(answered.status, 202);
+    const answer = JSON.parse((await next(/data: (\{[^\n]*"id":5[^\n]*\})\n/))[1]!) as { result: { content: Array<{ text: string }> } };
+    assert.match(answer.result.content[0]!.text, 'ada@example.com');
+    // The first stream ends with its answer: nothing keeps the session from going idle.
+    for (let chunk = await events.next(); !chunk.done; chunk = await events.next());
+    assert.is((await ping(http.urls.mcp, session)).status, 200);
   } finally {
     await http.close();
   }

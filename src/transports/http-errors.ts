@@ -33,6 +33,8 @@ export const httpErrors = {
       allow: allow.join(', '),
     }),
   notAcceptable: (message: string) => new HttpError(406, ErrorCodes.InvalidRequest, 'HTTP_NOT_ACCEPTABLE', message),
+  /** A request reusing the id of one of the session's requests still in flight: refused here, so the first keeps its answer. */
+  idInUse: (id: unknown) => new HttpError(400, ErrorCodes.InvalidRequest, 'HTTP_ID_IN_USE', `Invalid request: id ${JSON.stringify(id)} is already in use by a request in flight`),
   conflict: (message: string) => new HttpError(409, ErrorCodes.InvalidRequest, 'HTTP_CONFLICT', message),
   tooLarge: (limit: number) =>
     new HttpError(413, ErrorCodes.InvalidRequest, 'HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`),

@@ -138,6 +138,11 @@ export class HttpSession {
     return exchange;
   }
 
+  /** Whether a request with this id still waits for its answer (a second one would take its exchange). */
+  inFlight(id: RequestId): boolean {
+    return this.#exchanges.has(id);
+  }
+
   readonly createdAt = Date.now();
 
   /** A request of this session still waits for its answer. */

@@ -122,6 +122,7 @@ export class StreamableHttpEndpoint {
       res.writeHead(202).end();
       return;
     }
+    if (session.inFlight(single.message.id)) throw httpErrors.idInUse(single.message.id);
     const exchange = session.exchange(res, [single.message.id], false);
     exchange.sseAfter(this.#options.sseAfterMs ?? DEFAULT_SSE_AFTER_MS);
     await session.mcp.receive(body, extra);
@@ -167,6 +168,8 @@ export class StreamableHttpEndpoint {
       res.writeHead(202).end();
       return;
     }
+    const reused = ids.find((id) => session.inFlight(id));
+    if (reused !== undefined) throw httpErrors.idInUse(reused);
     session.exchange(res, ids, true);
     await session.mcp.receive(body, extra);
   }
