@@ -198,7 +198,7 @@ function fileProblem(file: string, error: unknown): string {
 
 export async function outlineCommand(file: string, json: boolean, output: Output): Promise<number> {
   const { readFile, stat } = await import('node:fs/promises');
-  const { maxFileBytes } = await import('../index/discovery.js');
+  const { maxFileBytes } = await import('../index/file-limit.js');
   const { detectLanguage } = await import('../index/languages.js');
   const { SymbolExtractor } = await import('../index/symbols/extract.js');
   let source: string;

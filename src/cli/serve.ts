@@ -71,7 +71,7 @@ export async function serve(options: ServeOptions): Promise<void> {
 async function serveWith(options: ServeOptions, server: ReturnType<typeof createSextantServer>, projects: ProjectService): Promise<void> {
   const { logger } = options;
   describeProjects(projects, logger);
-  const tap = options.record ? createRecorder(options.record) : undefined;
+  const tap = options.record ? createRecorder(options.record, { onError: (error) => logger.error(`Recording to ${options.record} stopped: it can no longer be written`, error) }) : undefined;
   if (options.record) logger.info(`Recording every message to ${options.record}`);
   const tools = server.registries.tools.names().join(', ');
   if (options.transport === 'stdio') return serveOverStdio(options, server, tap, tools);

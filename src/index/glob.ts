@@ -69,7 +69,10 @@ export function globToRegExp(glob: string): RegExp {
   }
   const anchored = glob.includes('/') ? `^${source.replace(/^\//, '')}$` : `(?:^|/)${source}$`;
   try {
-    return new RegExp(anchored);
+    const compiled = new RegExp(anchored);
+    // V8 compiles on first use: "too large" surfaces there, so it is made to surface here.
+    compiled.test('');
+    return compiled;
   } catch (error) {
     throw new BadGlobError(glob, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
   }

@@ -12,7 +12,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
-import { maxFileBytes } from './discovery.js';
+import { maxFileBytes } from './file-limit.js';
 
 const FIRST_BUFFER_BYTES = 1 << 20;
 /** A buffer grown past this for one large file is not kept for the next. */

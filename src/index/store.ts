@@ -10,7 +10,6 @@ import { crypto } from './lazy-crypto.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
 import { HEADER_BYTES, sectionAt } from './symbols/segment-layout.js';
 
@@ -68,6 +67,17 @@ function readOrUndefined(path: string): string | undefined {
 function holderPid(content: string): number | undefined {
   const pid = Number(content.trim().split(/\s+/)[0]);
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * The thread that takes locks here (0: the main thread). A worker thread that writes an index
+ * says which it is (setLockThread), so that its parent can release a lock it was stopped holding;
+ * worker_threads is not loaded for that, so the CLI's search starts light.
+ */
+let lockThreadId = 0;
+
+export function setLockThread(threadId: number): void {
+  lockThreadId = threadId;
 }
 
 /** The thread of this process that holds a lock ("pid nonce thread-N"); undefined for older locks. */
@@ -419,7 +429,7 @@ export class IndexStore {
   lock(pid = process.pid): void {
     mkdirSync(this.dir, { recursive: true });
     // The thread too: a thread stopped while it holds the lock is released by its parent (abandonThread).
-    const content = `${pid} ${crypto().randomBytes(8).toString('hex')} thread-${threadId}`;
+    const content = `${pid} ${crypto().randomBytes(8).toString('hex')} thread-${lockThreadId}`;
     const staged = join(this.dir, `job.lock.${pid}-${crypto().randomBytes(4).toString('hex')}.new`);
     writeFileSync(staged, content, { flag: 'wx' });
     try {

@@ -9,6 +9,7 @@
  *
  * Each numeric code is defined exactly once, in `ErrorCodes`.
  */
+import { clipText, clipValue, MAX_ERROR_MESSAGE_CHARS } from './bounded.js';
 
 export const ErrorCodes = {
   /** JSON-RPC 2.0: the text is not JSON. */
@@ -64,9 +65,10 @@ export class JsonRpcError extends Error {
     this.data = data;
   }
 
+  /** The error as it goes on the wire: its message and data bounded (bounded.ts), whatever they quote. */
   toErrorObject(): ErrorObject {
-    const object: ErrorObject = { code: this.rpcCode, message: this.message };
-    if (this.data !== undefined) object.data = this.data;
+    const object: ErrorObject = { code: this.rpcCode, message: clipText(this.message, MAX_ERROR_MESSAGE_CHARS) };
+    if (this.data !== undefined) object.data = clipValue(this.data) as ErrorData;
     return object;
   }
 }

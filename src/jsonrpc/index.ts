@@ -1,3 +1,4 @@
 export * from './errors.js';
 export * from './messages.js';
 export * from './peer.js';
+export * from './bounded.js';

@@ -6,6 +6,7 @@
  */
 import { Ajv, type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { clipText } from '../jsonrpc/index.js';
 
 const DRAFT_2020_12 = new Set(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#']);
 const DRAFT_07 = new Set(['http://json-schema.org/draft-07/schema', 'http://json-schema.org/draft-07/schema#']);
@@ -17,6 +18,11 @@ export class UnsupportedSchemaDialectError extends Error {
     this.name = 'UnsupportedSchemaDialectError';
   }
 }
+
+/** Validation problems described in an answer; the rest are counted. */
+export const MAX_DESCRIBED_ERRORS = 10;
+/** The longest argument name quoted in a problem. */
+const MAX_QUOTED_NAME_CHARS = 100;
 
 export type ValidationResult = { valid: true } | { valid: false; errors: string[] };
 
@@ -45,21 +51,44 @@ export class SchemaValidator {
   }
 
   validate(schema: Record<string, unknown>, value: unknown): ValidationResult {
+    // Many unknown arguments are counted by hand: ajv would build an error object for each one.
+    const unknown = unknownProperties(schema, value);
+    if (unknown.count > MAX_DESCRIBED_ERRORS) {
+      const described = unknown.first.map((name) => `unknown argument "${clipText(name, MAX_QUOTED_NAME_CHARS)}"`);
+      return { valid: false, errors: [...described, `and ${unknown.count - described.length} more unknown arguments`] };
+    }
     const validate = this.compile(schema);
     if (validate(value)) return { valid: true };
-    return { valid: false, errors: (validate.errors ?? []).map(describeError) };
+    // Only the first few are described: 700,000 unknown arguments are not 700,000 lines of answer.
+    const errors = validate.errors ?? [];
+    const described = errors.slice(0, MAX_DESCRIBED_ERRORS).map(describeError);
+    if (errors.length > MAX_DESCRIBED_ERRORS) described.push(`and ${errors.length - MAX_DESCRIBED_ERRORS} more problems`);
+    return { valid: false, errors: described };
   }
+}
+
+/** The keys of `value` a closed object schema does not list: how many, and the first few. */
+function unknownProperties(schema: Record<string, unknown>, value: unknown): { count: number; first: string[] } {
+  const known = schema.properties;
+  if (schema.additionalProperties !== false || typeof known !== 'object' || known === null || typeof value !== 'object' || value === null || Array.isArray(value)) return { count: 0, first: [] };
+  let count = 0;
+  const first: string[] = [];
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(known, key)) continue;
+    if (count++ < MAX_DESCRIBED_ERRORS) first.push(key);
+  }
+  return { count, first };
 }
 
 /** One line a problem, phrased so that a model reading it knows which argument to fix. */
 function describeError(error: AjvError): string {
-  const where = error.instancePath === '' ? 'arguments' : `argument "${error.instancePath.slice(1).replaceAll('/', '.')}"`;
+  const where = error.instancePath === '' ? 'arguments' : `argument "${clipText(error.instancePath.slice(1).replaceAll('/', '.'), MAX_QUOTED_NAME_CHARS)}"`;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
       return `missing required argument "${String(params.missingProperty)}"`;
     case 'additionalProperties':
-      return `unknown argument "${String(params.additionalProperty)}"`;
+      return `unknown argument "${clipText(String(params.additionalProperty), MAX_QUOTED_NAME_CHARS)}"`;
     case 'enum':
       return `${where} must be one of ${JSON.stringify(params.allowedValues)}`;
     default:

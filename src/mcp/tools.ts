@@ -3,7 +3,7 @@
  * `tools/call` with argument validation kept outside the handlers.
  */
 import { counted, type Activity } from '../idle-heap.js';
-import { InvalidParamsError, JsonRpcError, type Params } from '../jsonrpc/index.js';
+import { clipText, clipValue, InvalidParamsError, JsonRpcError, MAX_ERROR_MESSAGE_CHARS, type Params } from '../jsonrpc/index.js';
 import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
@@ -179,7 +179,10 @@ export class ToolRegistry {
     if (!checked.valid) {
       const text = `Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`;
       // 2025-11-25 (SEP-1303) wants the model to see and fix this; earlier revisions call it a protocol error.
-      if (features.argumentErrorsInResult) return errorResult(text);
+      if (features.argumentErrorsInResult) {
+        // The product's code for a malformed argument (tools/error-codes.ts), so that every failure reads alike.
+        return toolErrorResult(new ToolError(text, { code: 'invalid_input', remedy: "Fix the arguments as listed: the tool's inputSchema says what each one takes." }));
+      }
       throw new InvalidParamsError(text, { errors: checked.errors });
     }
 
@@ -240,25 +243,44 @@ export class ToolRegistry {
     if (output.structuredContent && (!structured || !content.some((block) => block.type === 'text'))) {
       content.push({ type: 'text', text: JSON.stringify(output.structuredContent) });
     }
-    const result: CallToolResult = { content };
+    const result: CallToolResult = { content: boundedContent(content) };
     if (structured && output.structuredContent) result.structuredContent = output.structuredContent;
     if (output.isError) result.isError = true;
     return result;
   }
 }
 
+/**
+ * Characters of text one tool result may hold: about 12,000 tokens at the usual ~4 characters a
+ * token, well under the 25,000-token limit some clients enforce. Tools cut their lists to stay
+ * under it; whatever still comes out longer (an echo of a huge input) is cut here.
+ */
+export const MAX_OUTPUT_CHARS = 48_000;
+
+/** A failed result; its text (which may quote the input) bounded like an error message. */
 export function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+  return { content: [{ type: 'text', text: clipText(text, MAX_ERROR_MESSAGE_CHARS) }], isError: true };
+}
+
+/** Text blocks cut so that together they stay within MAX_OUTPUT_CHARS. */
+function boundedContent(content: ContentBlock[]): ContentBlock[] {
+  let left = MAX_OUTPUT_CHARS;
+  return content.map((block) => {
+    if (block.type !== 'text' || typeof block.text !== 'string') return block;
+    const text = clipText(block.text, Math.max(left, 200));
+    left -= text.length;
+    return text === block.text ? block : { ...block, text };
+  });
 }
 
 /** A coded failure: readable text for the model, the same facts under `_meta` for programs. */
 function toolErrorResult(error: ToolError): CallToolResult {
-  const notes = error.notes.map((text) => ({ type: 'text' as const, text }));
-  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy) return { ...errorResult(error.message), content: [{ type: 'text', text: error.message }, ...notes] };
-  const text = `Error ${error.code}: ${error.message}${error.remedy ? `\nRemedy: ${error.remedy}` : ''}`;
+  const notes = error.notes.map((text) => ({ type: 'text' as const, text: clipText(text, MAX_ERROR_MESSAGE_CHARS) }));
+  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy) return { ...errorResult(error.message), content: [...errorResult(error.message).content, ...notes] };
+  const text = `Error ${error.code}: ${clipText(error.message, MAX_ERROR_MESSAGE_CHARS)}${error.remedy ? `\nRemedy: ${error.remedy}` : ''}`;
   const result = errorResult(text);
   result.content.push(...notes);
-  result._meta = { [TOOL_ERROR_META_KEY]: { code: error.code, message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}), ...error.data } };
+  result._meta = { [TOOL_ERROR_META_KEY]: clipValue({ code: error.code, message: clipText(error.message, MAX_ERROR_MESSAGE_CHARS), ...(error.remedy ? { remedy: error.remedy } : {}), ...error.data }) as JsonObject };
   return result;
 }
 

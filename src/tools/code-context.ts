@@ -10,7 +10,7 @@ import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, projectLines, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
+import { enclosingSymbol, estimateTokens, MAX_OUTPUT_CHARS, MAX_QUESTION_CHARS, projectLines, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
 import { toolError } from './error-codes.js';
 import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
 import { projectTool } from './project-tool.js';
@@ -174,7 +174,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', minLength: 1, description: 'A question or some identifiers, e.g. "how does IndexReader verify candidates"' },
+        query: { type: 'string', minLength: 1, maxLength: MAX_QUESTION_CHARS, description: 'A question or some identifiers, e.g. "how does IndexReader verify candidates"' },
         max_tokens: { type: 'integer', minimum: 100, maximum: MAX_CONTEXT_TOKENS, default: DEFAULT_CONTEXT_TOKENS },
         strategy: { type: 'string', enum: ['breadth', 'depth'], default: 'breadth' },
       },

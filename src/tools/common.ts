@@ -12,11 +12,16 @@ import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';
 
 /**
- * Characters one tool result may hold, structured and text together: about 12,000 tokens at
- * the usual ~4 characters a token, well under the 25,000-token limit some clients enforce.
- * Over it, lists are cut (with a note and, where the tool pages, a cursor), never the JSON.
+ * The longest argument of each sort a tool takes: longer is invalid_input at the schema, before
+ * any work and without an answer that echoes it. A name or a question this long is not one; a
+ * path this long is past what any filesystem resolves (PATH_MAX).
  */
-export const MAX_OUTPUT_CHARS = 48_000;
+export const MAX_NAME_CHARS = 1_000;
+export const MAX_PATH_CHARS = 4_096;
+export const MAX_QUESTION_CHARS = 10_000;
+
+/** Characters one tool result may hold (see mcp/tools.ts): lists are cut to it, with a note and, where the tool pages, a cursor. */
+export { MAX_OUTPUT_CHARS } from '../mcp/tools.js';
 
 export const STATUS_PROPERTIES = {
   workspace: { type: 'string', description: 'The project root this answer is about' },

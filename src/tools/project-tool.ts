@@ -10,11 +10,13 @@ import { TaskStarted } from '../mcp/tasks.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';
+import { MAX_PATH_CHARS } from './common.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { RootsClient } from '../workspace/roots.js';
 
 export const WORKSPACE_PROPERTY = {
   type: 'string',
+  maxLength: MAX_PATH_CHARS,
   description:
     "Absolute path of the project to work on. Default: the project detected for this session (client roots, then the project_path URL parameter, then SEXTANT_PROJECT or the server's first --workspace, then the server's working directory if it was started with --project-from-cwd).",
 };

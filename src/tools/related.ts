@@ -10,7 +10,7 @@ import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { describeSymbol, enclosingSymbol, sameSymbol, fitCount, MAX_OUTPUT_CHARS, projectLines, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, type Completeness } from './common.js';
+import { describeSymbol, enclosingSymbol, sameSymbol, fitCount, MAX_NAME_CHARS, MAX_OUTPUT_CHARS, MAX_PATH_CHARS, projectLines, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, type Completeness } from './common.js';
 import { projectTool } from './project-tool.js';
 import { resolveCall, RESOLUTIONS, RESOLUTION_MEANINGS, type Resolution } from './call-resolution.js';
 import { plural } from '../wording.js';
@@ -81,8 +81,8 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
     inputSchema: {
       type: 'object',
       properties: {
-        symbol_name: { type: 'string', minLength: 1 },
-        path: { type: 'string' },
+        symbol_name: { type: 'string', minLength: 1, maxLength: MAX_NAME_CHARS },
+        path: { type: 'string', maxLength: MAX_PATH_CHARS },
         scope: { type: 'string', enum: ['file', 'module', 'package'], default: 'file' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_RELATED, default: DEFAULT_RELATED },
       },

@@ -12,7 +12,8 @@ import { unsearchedFiles } from '../index/manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
+import { fitCount, MAX_OUTPUT_CHARS, MAX_PATH_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './common.js';
+import { clipText } from '../jsonrpc/index.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 import { rankSearch, type Ranked } from './ranking.js';
@@ -23,6 +24,15 @@ export const MAX_SEARCH_RESULTS = 200;
 export const MAX_CONTEXT_LINES = 10;
 /** Matches gathered and ranked per query; pages are cut from this pool. */
 export const RANKING_POOL = 1_000;
+/**
+ * The longest line shown whole; a longer one (a minified bundle's) is shown around its match.
+ * Every result then fits a page, so paging always moves on.
+ */
+export const MAX_SHOWN_LINE_CHARS = 1_000;
+/** Of a clipped line, how much is shown before the match. */
+const CLIPPED_LEAD_CHARS = 200;
+/** Of the query, how much an answer quotes back (a 2 MB literal is searched, not echoed). */
+const MAX_ECHO_CHARS = 200;
 
 const MATCH_SCHEMA = {
   type: 'object',
@@ -41,6 +51,7 @@ const MATCH_SCHEMA = {
       additionalProperties: false,
     },
     definition: { type: 'boolean', description: 'The match is on the line that defines a symbol named like the query' },
+    clipped: { type: 'boolean', description: `The line (or a context line) is longer than ${MAX_SHOWN_LINE_CHARS} characters: its text is the part around the match, cut ends marked with …` },
     rank_notes: { type: 'array', items: { type: 'string' } },
   },
   required: ['path', 'line', 'column', 'text'],
@@ -56,12 +67,34 @@ function symbolsOf(project: Project): ProjectSymbols | undefined {
   }
 }
 
+/** `text` cut to MAX_SHOWN_LINE_CHARS around 1-based `column` (the start when there is none); ends cut are marked with …. */
+function clipLine(text: string, column = 1): string {
+  if (text.length <= MAX_SHOWN_LINE_CHARS) return text;
+  const start = Math.max(0, Math.min(column - 1 - CLIPPED_LEAD_CHARS, text.length - MAX_SHOWN_LINE_CHARS));
+  const end = start + MAX_SHOWN_LINE_CHARS;
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** A result with its long lines clipped (clipLine), said in `clipped`. */
+function clipResult(result: Record<string, unknown>): Record<string, unknown> {
+  const text = result.text as string;
+  const before = result.before as string[] | undefined;
+  const after = result.after as string[] | undefined;
+  const long = (line: string): boolean => line.length > MAX_SHOWN_LINE_CHARS;
+  if (!long(text) && !before?.some(long) && !after?.some(long)) return result;
+  const clipped: Record<string, unknown> = { ...result, text: clipLine(text, result.column as number), clipped: true };
+  if (before) clipped.before = before.map((line) => clipLine(line));
+  if (after) clipped.after = after.map((line) => clipLine(line));
+  return clipped;
+}
+
 /**
  * A result as text, everything its structure says: rg-style context lines (`path-N-text`), the
  * match (`path:N:col: text`) and the definition that encloses it.
  */
 function linesOf(item: { match: Match; result: Record<string, unknown> }): string[] {
-  const { path, line, column, text } = item.match;
+  const { path, line, column } = item.match;
+  const text = item.result.text as string;
   const before = (item.result.before as string[] | undefined) ?? [];
   const after = (item.result.after as string[] | undefined) ?? [];
   const symbol = item.result.symbol as { kind: string; qualified_name: string } | undefined;
@@ -105,7 +138,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         query: { type: 'string', minLength: 1, description: 'Text to find, or a regex with regex: true' },
         regex: { type: 'boolean', default: false },
         case_sensitive: { type: 'boolean', default: false },
-        path: { type: 'string', description: 'Glob over workspace-relative paths' },
+        path: { type: 'string', maxLength: MAX_PATH_CHARS, description: 'Glob over workspace-relative paths' },
         language: { type: 'string', description: 'Only files of this language (e.g. typescript, python, c)' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_RESULTS, default: DEFAULT_SEARCH_RESULTS },
         context_lines: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT_LINES, default: 0 },
@@ -188,9 +221,10 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       const { ranked, seeds } = direct
         ? { ranked: result.matches.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })), seeds: 0 }
         : rankSearch(project.root, symbolsOf(project), query, result.matches);
-      const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: item.describe() }));
+      const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: clipResult(item.describe()) }));
       const rankingMs = performance.now() - rankingStarted;
-      const fits = fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + linesOf(item).join('\n').length + 1);
+      // At least one: a clipped result always fits, and a page that showed none would page for ever.
+      const fits = Math.max(Math.min(page.length, 1), fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + linesOf(item).join('\n').length + 1));
       const shown = page.slice(0, fits);
       const next = offset + shown.length;
       let completeness: Completeness = direct || result.partial ? 'partial' : 'complete';
@@ -222,7 +256,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       if (cursor) notes.push(`Next page: call again with the same arguments and cursor "${cursor}".`);
       const header =
         ranked.length === 0
-          ? `No matches for ${JSON.stringify(query.pattern)}.`
+          ? `No matches for ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)}.`
           : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
       // With context, groups are set apart by `--`, as rg does.
       const groups = shown.map(linesOf);

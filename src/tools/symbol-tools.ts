@@ -4,7 +4,7 @@ import type { SymbolInfo } from '../index/symbols/types.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { describeSymbol, fileSymbols, sameSymbol, fitCount, MAX_OUTPUT_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, workspacePath, type Completeness } from './common.js';
+import { describeSymbol, fileSymbols, sameSymbol, fitCount, MAX_NAME_CHARS, MAX_OUTPUT_CHARS, MAX_PATH_CHARS, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, SYMBOL_SCHEMA, workspacePath, type Completeness } from './common.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 import { plural } from '../wording.js';
@@ -158,7 +158,7 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
     inputSchema: {
       type: 'object',
       properties: {
-        name: { type: 'string', minLength: 1 },
+        name: { type: 'string', minLength: 1, maxLength: MAX_NAME_CHARS },
         kind: { type: 'string', enum: ['function', 'method', 'class', 'interface', 'type', 'enum', 'variable', 'constant', 'module'] },
         language: { type: 'string' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_SYMBOL_RESULTS, default: DEFAULT_SYMBOL_RESULTS },
@@ -223,7 +223,7 @@ export function createFileOutlineTool(projects: ProjectService): ToolDefinition 
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', minLength: 1, description: 'Workspace-relative path, or an absolute path inside the workspace' },
+        path: { type: 'string', minLength: 1, maxLength: MAX_PATH_CHARS, description: 'Workspace-relative path, or an absolute path inside the workspace' },
         depth: { type: 'string', enum: ['top', 'all'], default: 'all' },
         start_line: { type: 'integer', minimum: 1, description: 'Only symbols that start on or after this line' },
         end_line: { type: 'integer', minimum: 1, description: 'Only symbols that start on or before this line' },
@@ -280,7 +280,7 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
     inputSchema: {
       type: 'object',
       properties: {
-        symbol_name: { type: 'string', minLength: 1 },
+        symbol_name: { type: 'string', minLength: 1, maxLength: MAX_NAME_CHARS },
         path: { type: 'string', description: 'The file that defines it, to pick one of several' },
         direction: { type: 'string', enum: ['ancestors', 'descendants'], default: 'ancestors' },
       },

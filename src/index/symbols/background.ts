@@ -9,11 +9,11 @@
  * the stop record and releases the lock for it (IndexStore.abandonThread).
  * Only then is the caller told: the next job finds the project free.
  */
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
 import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search.js';
-import { IndexStore } from '../store.js';
+import { IndexStore, setLockThread } from '../store.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
 
 const WORKER_ROLE = 'sextant-symbols-job';
@@ -101,6 +101,7 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
 }
 
 function serve(): void {
+  setLockThread(threadId);
   // Between phases the thread keeps the heap the last one grew: trimmed once it is quiet (idle-heap.ts).
   const heap = new IdleHeapTrimmer();
   parentPort!.on('message', (request: Request) => void counted(heap, () => buildAndReport(request)));
