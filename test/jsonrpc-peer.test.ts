@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  MAX_BATCH_ENTRIES,
   ConnectionClosedError,
   ErrorCodes,
   InvalidParamsError,
@@ -265,6 +266,14 @@ test('batches are refused unless a policy accepts them; accepted ones answer as 
   const before = out.length;
   await lenient.receive([{ jsonrpc: '2.0', method: 'notifications/x' }], undefined);
   assert.is(out.length, before);
+  // Bounded: past MAX_BATCH_ENTRIES the whole batch is refused, none of it run.
+  let runs = 0;
+  lenient.onRequest('count', () => ({ runs: ++runs }));
+  await lenient.receive(Array.from({ length: MAX_BATCH_ENTRIES + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'count' })), undefined);
+  assert.equal(out.pop(), { jsonrpc: '2.0', error: { code: -32600, message: `Invalid request: a batch of ${MAX_BATCH_ENTRIES + 1} messages is over the limit of ${MAX_BATCH_ENTRIES}; send it in smaller batches` } });
+  assert.is(runs, 0);
+  await lenient.receive(Array.from({ length: MAX_BATCH_ENTRIES }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'count' })), undefined);
+  assert.is((out.pop() as unknown[]).length, MAX_BATCH_ENTRIES);
 });
 
 test('an invalid response to our request fails it at once instead of timing out', async () => {

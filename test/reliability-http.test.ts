@@ -129,4 +129,25 @@ test('a request that reuses the id of one in flight is refused (400, -32600); th
   }
 });
 
+test('a batch is bounded: over 100 messages is refused whole (400, -32600); 100 are answered, each once', async () => {
+  const http = await startTestHttp();
+  try {
+    const session = await openSession(http.urls.mcp, '2025-03-26');
+    const headers = { ...JSON_AND_SSE, 'mcp-session-id': session };
+    const batch = (count: number) => Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' }));
+    const refused = await send(http.urls.mcp, { body: batch(10_000), headers });
+    assert.is(refused.status, 400);
+    assert.is((refused.json().error as { code: number }).code, -32600);
+    assert.match(refused.text, 'over the limit of 100');
+    const answered = await send(http.urls.mcp, { body: batch(100), headers });
+    assert.is(answered.status, 200, answered.text.slice(0, 300));
+    const answers = JSON.parse(answered.text) as Array<{ id: number; result?: unknown }>;
+    assert.is(answers.length, 100);
+    assert.equal(new Set(answers.map((answer) => answer.id)).size, 100);
+    assert.is((await ping(http.urls.mcp, session)).status, 200);
+  } finally {
+    await http.close();
+  }
+});
+
 test.run();

@@ -27,6 +27,17 @@ import {
 } from './messages.js';
 import { InboundRequest } from './inbound-request.js';
 
+/**
+ * The most messages one batch may hold. Its answer is sent whole, so the entries bound what one
+ * batch can cost: at most this many answers, each within its own cap.
+ */
+export const MAX_BATCH_ENTRIES = 100;
+
+/** The refusal of a batch with `count` entries, past MAX_BATCH_ENTRIES. */
+export function batchTooLarge(count: number): InvalidRequestError {
+  return new InvalidRequestError(`Invalid request: a batch of ${count} messages is over the limit of ${MAX_BATCH_ENTRIES}; send it in smaller batches`);
+}
+
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export type Result = Record<string, unknown>;
@@ -146,6 +157,7 @@ export class Peer<E = unknown> {
       return;
     }
     if (value.length === 0) return this.rejectMalformed(new InvalidRequestError('Invalid request: empty batch'));
+    if (value.length > MAX_BATCH_ENTRIES) return this.rejectMalformed(batchTooLarge(value.length));
     const refusal = this.#options.batchPolicy
       ? this.#options.batchPolicy(value)
       : new InvalidRequestError('Invalid request: batches are not supported');

@@ -4,7 +4,7 @@
  * (headers, session, version) happen here; everything else is the session's business.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classify, type Params, type RequestId } from '../jsonrpc/index.js';
+import { batchTooLarge, classify, MAX_BATCH_ENTRIES, type Params, type RequestId } from '../jsonrpc/index.js';
 import { isModernRequest } from '../mcp/modern.js';
 import type { Logger } from '../log.js';
 import type { McpServer } from '../mcp/server.js';
@@ -153,6 +153,8 @@ export class StreamableHttpEndpoint {
   async #batch(session: HttpSession, body: unknown[], res: ServerResponse, extra: MessageContext): Promise<void> {
     const version = session.mcp.protocolVersion;
     if (body.length === 0) throw httpErrors.badRequest('Invalid request: empty batch');
+    // Refused here, not by the engine: its refusal has no id, so no exchange of this POST would carry it.
+    if (body.length > MAX_BATCH_ENTRIES) throw httpErrors.badRequest(batchTooLarge(body.length).message);
     if (!version || !featuresOf(version).batches) {
       throw httpErrors.badRequest(`Invalid request: a POST body must be a single message in protocol revision ${version ?? 'unknown'}`);
     }
