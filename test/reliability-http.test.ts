@@ -3,7 +3,8 @@
  * lock others out, half-open handshakes expire quickly, and a body that never arrives costs a
  * connection for seconds, not minutes.
  */
-import { connect } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -145,6 +146,86 @@ test('a batch is bounded: over 100 messages is refused whole (400, -32600); 100 
     assert.is(answers.length, 100);
     assert.equal(new Set(answers.map((answer) => answer.id)).size, 100);
     assert.is((await ping(http.urls.mcp, session)).status, 200);
+  } finally {
+    await http.close();
+  }
+});
+
+/** A WebSocket text frame from a client (masked, as the protocol requires). */
+function clientFrame(text: string): Buffer {
+  const payload = Buffer.from(text, 'utf8');
+  const mask = randomBytes(4);
+  const length = payload.length < 126 ? Buffer.from([0x80 | payload.length]) : payload.length < 65_536 ? Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 255]) : Buffer.concat([Buffer.from([0x80 | 127]), (() => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(payload.length)); return b; })()]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
+  return Buffer.concat([Buffer.from([0x81]), length, mask, masked]);
+}
+
+/** Opens a raw connection, sends `request`, and resolves once the response head (and `until`) arrived: the caller then stops reading. */
+function rawConnection(port: number, request: string, until: RegExp): Promise<{ socket: Socket; seen: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let seen = '';
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.toString('latin1');
+      if (!until.test(seen)) return;
+      socket.off('data', onData);
+      socket.pause();
+      resolve({ socket, seen });
+    };
+    socket.on('data', onData);
+    socket.on('error', reject);
+  });
+}
+
+async function sessionsOf(healthUrl: string): Promise<Record<string, number>> {
+  return (await send(healthUrl)).json().sessions as Record<string, number>;
+}
+
+/** Until the health endpoint shows `transport` with no session (the state a dropped client leads to). */
+async function dropped(healthUrl: string, transport: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; (await sessionsOf(healthUrl))[transport]! > 0; ) {
+    assert.ok(Date.now() < deadline, `the ${transport} client that does not read was never dropped`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const listTools = (id: number): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' });
+const initialize = (protocolVersion: string): string => JSON.stringify(initializeBody(1, protocolVersion));
+
+test('a WebSocket client that never reads is dropped once its queued output passes the bound', async () => {
+  const http = await startTestHttp({ maxQueuedOutputBytes: 256 * 1024 });
+  try {
+    const port = Number(new URL(http.urls.ws).port);
+    const { socket } = await rawConnection(port, `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mcp\r\n\r\n`, /\r\n\r\n/);
+    socket.write(clientFrame(initialize('2025-06-18')));
+    socket.write(clientFrame(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })));
+    assert.is((await sessionsOf(http.urls.health)).websocket, 1);
+    for (let id = 2; id < 4_000; id++) socket.write(clientFrame(listTools(id)));
+    await dropped(http.urls.health, 'websocket');
+    socket.destroy();
+    // Others are served on.
+    assert.is((await send(http.urls.health)).status, 200);
+  } finally {
+    await http.close();
+  }
+});
+
+test('a legacy SSE client that never reads its stream is dropped once its queued output passes the bound', async () => {
+  const http = await startTestHttp({ maxQueuedOutputBytes: 256 * 1024 });
+  try {
+    const port = Number(new URL(http.urls.sse).port);
+    const { socket, seen } = await rawConnection(port, `GET /sse HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`, /sessionId=[\w-]+/);
+    const endpoint = `http://127.0.0.1:${port}/messages?sessionId=${/sessionId=([\w-]+)/.exec(seen)![1]}`;
+    const post = (body: string) => send(endpoint, { raw: body, headers: { 'content-type': 'application/json' } });
+    assert.is((await post(initialize('2024-11-05'))).status, 202);
+    await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    assert.is((await sessionsOf(http.urls.health)).sse, 1);
+    for (let id = 2; ((await sessionsOf(http.urls.health)).sse ?? 0) > 0; id += 200) {
+      assert.ok(id < 20_000, 'never dropped');
+      await Promise.all(Array.from({ length: 200 }, (_, i) => post(listTools(id + i))));
+    }
+    await dropped(http.urls.health, 'sse');
+    socket.destroy();
   } finally {
     await http.close();
   }

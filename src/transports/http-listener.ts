@@ -39,6 +39,8 @@ export interface HttpServerOptions {
   allowedOrigins?: string[];
   maxBodyBytes?: number;
   maxSessions?: number;
+  /** See DEFAULT_MAX_QUEUED_OUTPUT_BYTES. */
+  maxQueuedOutputBytes?: number;
   sessionIdleMs?: number;
   /** See DEFAULT_UNINITIALIZED_IDLE_MS. */
   uninitializedIdleMs?: number;
@@ -103,9 +105,9 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const startedAt = Date.now();
 
-  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'uninitializedIdleMs', 'retryMs', 'pollAfterMs', 'tap') });
-  const legacy = new LegacySseEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'tap') });
-  const websocket = new WebSocketEndpoint({ server, logger, maxPayloadBytes: maxBodyBytes, maxSessions, ...pick(options, 'tap') });
+  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'uninitializedIdleMs', 'retryMs', 'pollAfterMs', 'maxQueuedOutputBytes', 'tap') });
+  const legacy = new LegacySseEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'maxQueuedOutputBytes', 'tap') });
+  const websocket = new WebSocketEndpoint({ server, logger, maxPayloadBytes: maxBodyBytes, maxSessions, ...pick(options, 'maxQueuedOutputBytes', 'tap') });
 
   /** Host and Origin against DNS rebinding, then the token. Throws the HttpError to answer with. */
   const gate = (req: IncomingMessage, needsToken: boolean): void => {

@@ -11,7 +11,7 @@ import { isResponse, type JsonRpcMessage, type OutboundInfo, type RequestId } fr
 import type { Logger } from '../log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { McpSession } from '../mcp/session.js';
-import { DEFAULT_RETRY_MS, SseStream } from './sse-stream.js';
+import { DEFAULT_RETRY_MS, SseStream, type SseStreamOptions } from './sse-stream.js';
 
 /**
  * A request still unanswered after this long gets an SSE stream (with its priming event), so a
@@ -104,6 +104,7 @@ export interface HttpSessionOptions {
   server: McpServer;
   logger: Logger;
   maxQueuedMessages?: number;
+  maxQueuedOutputBytes?: number;
   retryMs?: number;
   /** Close a call's stream after this long without ending it; the client resumes with Last-Event-ID. */
   pollAfterMs?: number;
@@ -167,7 +168,7 @@ export class HttpSession {
 
   /** Opens the standalone GET stream and flushes what waited for it. */
   openGetStream(res: ServerResponse): void {
-    const stream = new SseStream(`g${this.#nextStream++}`, { withIds: true });
+    const stream = new SseStream(`g${this.#nextStream++}`, this.#streamOptions());
     this.#streams.set(stream.id, stream);
     this.#getStream = stream;
     stream.attach(res, { prime: this.#primes(), retryMs: this.#options.retryMs ?? DEFAULT_RETRY_MS });
@@ -194,6 +195,14 @@ export class HttpSession {
     this.#exchanges.clear();
   }
 
+  #streamOptions(): SseStreamOptions {
+    return {
+      withIds: true,
+      ...(this.#options.maxQueuedOutputBytes !== undefined ? { maxQueuedBytes: this.#options.maxQueuedOutputBytes } : {}),
+      onOverflow: (queued) => this.#options.logger.warning(`Streamable HTTP session ${this.id.slice(0, 8)}…: a stream was dropped with ${queued} bytes queued for a client that does not read`),
+    };
+  }
+
   /** 2025-11-25 clients expect a priming event; older ones may choke on its empty data. */
   #primes(): boolean {
     const version = this.mcp.protocolVersion;
@@ -201,7 +210,7 @@ export class HttpSession {
   }
 
   #openPostStream(exchange: Exchange): SseStream {
-    const stream = new SseStream(`p${this.#nextStream++}`, { withIds: true });
+    const stream = new SseStream(`p${this.#nextStream++}`, this.#streamOptions());
     this.#streams.set(stream.id, stream);
     this.#forgetOldStreams();
     const retryMs = this.#options.retryMs ?? DEFAULT_RETRY_MS;

@@ -19,6 +19,7 @@ export interface LegacySseOptions {
   logger: Logger;
   maxBodyBytes: number;
   maxSessions: number;
+  maxQueuedOutputBytes?: number;
   tap?: (sessionLabel: string) => Parameters<McpServer['createSession']>[0]['tap'];
 }
 
@@ -44,7 +45,11 @@ export class LegacySseEndpoint {
   open(req: IncomingMessage, res: ServerResponse, query: Record<string, string>): void {
     if (this.#sessions.size >= this.#options.maxSessions) return sendHttpError(res, httpErrors.busy(this.#options.maxSessions));
     const id = randomBytes(24).toString('base64url');
-    const stream = new SseStream('legacy', { withIds: false });
+    const stream = new SseStream('legacy', {
+      withIds: false,
+      ...(this.#options.maxQueuedOutputBytes !== undefined ? { maxQueuedBytes: this.#options.maxQueuedOutputBytes } : {}),
+      onOverflow: (queued) => this.#options.logger.warning(`Legacy SSE session ${id.slice(0, 8)}… dropped: ${queued} bytes queued for a client that does not read`),
+    });
     const sessionOptions: Parameters<McpServer['createSession']>[0] = {
       send: (payload) => {
         if (!stream.finished) stream.send('message', JSON.stringify(payload));

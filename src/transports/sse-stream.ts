@@ -3,6 +3,7 @@
  * connection that may come and go (Streamable HTTP resumability). Knows nothing of MCP.
  */
 import type { ServerResponse } from 'node:http';
+import { DEFAULT_MAX_QUEUED_OUTPUT_BYTES } from './http-defaults.js';
 
 /** Events kept per stream for replay after a dropped connection. */
 export const DEFAULT_REPLAY_EVENTS = 500;
@@ -13,6 +14,10 @@ export interface SseStreamOptions {
   /** Number events so that clients can resume with Last-Event-ID. */
   withIds: boolean;
   maxReplayEvents?: number;
+  /** Bytes the connection may hold unsent (DEFAULT_MAX_QUEUED_OUTPUT_BYTES); past them it is dropped. */
+  maxQueuedBytes?: number;
+  /** Told when the connection was dropped for a client that does not read. */
+  onOverflow?(queuedBytes: number): void;
 }
 
 interface BufferedEvent {
@@ -109,6 +114,13 @@ export class SseStream {
       });
     }
     res.write(chunk);
+    const queued = res.writableLength;
+    if (queued > (this.#options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_OUTPUT_BYTES)) {
+      // The client is not reading: what it would be sent next is dropped with the connection.
+      this.#res = undefined;
+      res.destroy();
+      this.#options.onOverflow?.(queued);
+    }
   }
 
   /** Ends the stream for good; a connected client sees the response end. */

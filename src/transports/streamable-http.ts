@@ -36,6 +36,7 @@ export interface StreamableHttpOptions {
   uninitializedIdleMs?: number;
   retryMs?: number;
   pollAfterMs?: number;
+  maxQueuedOutputBytes?: number;
   /** See DEFAULT_SSE_AFTER_MS. */
   sseAfterMs?: number;
   tap?: (sessionId: string) => Parameters<McpServer['createSession']>[0]['tap'];
@@ -134,6 +135,7 @@ export class StreamableHttpEndpoint {
     const sessionOptions: ConstructorParameters<typeof HttpSession>[0] = { server: this.#options.server, logger: this.#options.logger };
     if (this.#options.retryMs !== undefined) sessionOptions.retryMs = this.#options.retryMs;
     if (this.#options.pollAfterMs !== undefined) sessionOptions.pollAfterMs = this.#options.pollAfterMs;
+    if (this.#options.maxQueuedOutputBytes !== undefined) sessionOptions.maxQueuedOutputBytes = this.#options.maxQueuedOutputBytes;
     if (this.#options.tap) sessionOptions.tap = this.#options.tap;
     const session = new HttpSession(sessionOptions);
     const id = (body as { id: RequestId }).id;

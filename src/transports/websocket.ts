@@ -10,6 +10,7 @@ import { InvalidRequestError } from '../jsonrpc/index.js';
 import type { Logger } from '../log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
+import { DEFAULT_MAX_QUEUED_OUTPUT_BYTES } from './http-defaults.js';
 
 export const WEBSOCKET_SUBPROTOCOL = 'mcp';
 
@@ -18,6 +19,7 @@ export interface WebSocketOptions {
   logger: Logger;
   maxPayloadBytes: number;
   maxSessions: number;
+  maxQueuedOutputBytes?: number;
   tap?: (sessionLabel: string) => Parameters<McpServer['createSession']>[0]['tap'];
 }
 
@@ -57,7 +59,13 @@ export class WebSocketEndpoint {
     this.#count++;
     const sessionOptions: Parameters<McpServer['createSession']>[0] = {
       send: (payload) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload));
+        if (ws.readyState !== ws.OPEN) return;
+        ws.send(JSON.stringify(payload));
+        // A client that does not read: dropped (a close frame would wait behind what it never reads).
+        if (ws.bufferedAmount > (this.#options.maxQueuedOutputBytes ?? DEFAULT_MAX_QUEUED_OUTPUT_BYTES)) {
+          this.#options.logger.warning(`WebSocket session ${label} dropped: ${ws.bufferedAmount} bytes queued for a client that does not read`);
+          ws.terminate();
+        }
       },
     };
     const tap = this.#options.tap?.(label);
