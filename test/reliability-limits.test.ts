@@ -28,7 +28,8 @@ const textOf = (result: { content: Array<{ text: string }> }): string => result.
 
 test('a definition at the end of a 117,751-character line is shown, clipped around it; paging over long lines moves on', async () => {
   const long = `var data = "${'x'.repeat(117_700)}"; function targetAtEnd() { return 1; }`;
-  const files: Record<string, string> = { 'bundle.js': `${long}\n` };
+  // Hand-written lines after it: not minified, so its symbols are parsed and the definition is seeded from them.
+  const files: Record<string, string> = { 'bundle.js': `${long}\n${Array.from({ length: 400 }, (_, i) => `var short${i} = ${i};`).join('\n')}\n` };
   for (let i = 0; i < 30; i++) files[`many/f${i}.js`] = `var pad${i} = "${'y'.repeat(60_000)}"; var longMarker${i} = ${i};\n`;
   const { rpc } = await indexedServer(files);
   const found = await rpc.tool('search_code', { query: 'targetAtEnd' });
@@ -99,6 +100,34 @@ test('serve --record to a file that cannot be written: a clear error and exit co
     assert.match(run.stderr, `Cannot record to ${file}`);
     assert.is(run.stdout, '');
   }
+});
+
+test('a minified bundle and a file past the parse limit are searched as text, given no symbols, and named by index_status', async () => {
+  const bundle = Array.from({ length: 60_000 }, (_, i) => `var a${i}=function(b){return b+${i}},k${i}={x:a${i}};`).join('');
+  const huge = Array.from({ length: 400_000 }, (_, i) => `function huge${i}() { return ${i}; }`).join('\n');
+  assert.ok(huge.length > 10 * 1024 * 1024);
+  const { root, home, rpc } = await indexedServer({ 'bundle.js': `${bundle}\n`, 'huge.js': `${huge}\n`, 'app.js': 'export function appMain() {\n  return 1;\n}\n' });
+  const status = await rpc.tool('index_status');
+  const skipped = status.structuredContent!.skipped_files as Record<string, { count: number; examples: string[] }>;
+  assert.equal(skipped.minified, { count: 1, examples: ['bundle.js'] });
+  assert.equal(skipped.tooLargeToParse, { count: 1, examples: ['huge.js'] });
+  assert.match(textOf(status), 'Searched as text, without symbols: 1 minified (bundle.js), 1 tooLargeToParse (huge.js).');
+  // As text, both are searched; the hand-written file has its symbols.
+  assert.is(((await rpc.tool('search_code', { query: 'k59999={x:a59999}' })).structuredContent!.results as unknown[]).length, 1);
+  assert.is(((await rpc.tool('search_code', { query: 'function huge399999' })).structuredContent!.results as unknown[]).length, 1);
+  const located = await rpc.tool('locate_symbol', { name: 'appMain' });
+  assert.not.ok(located.isError, textOf(located));
+  await rpc.close();
+  // A sync keeps the account: the bundle edited is still unparsed, once; gone, it leaves the list.
+  const { writeFileSync, rmSync } = await import('node:fs');
+  writeFileSync(join(root, 'bundle.js'), `${bundle}var more=1;\n`);
+  rmSync(join(root, 'huge.js'));
+  assert.is((await runCli(['sync', root], '', { SEXTANT_HOME: home })).code, 0);
+  const again = await stdioRpc({ SEXTANT_HOME: home, SEXTANT_PROJECT: root });
+  const after = (await again.tool('index_status')).structuredContent!.skipped_files as Record<string, { count: number; examples: string[] }>;
+  assert.equal(after.minified, { count: 1, examples: ['bundle.js'] });
+  assert.is(after.tooLargeToParse, undefined);
+  await again.close();
 });
 
 test.run();

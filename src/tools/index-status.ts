@@ -1,5 +1,6 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
 import { resumeCommand, type JobJournal } from '../index/store.js';
+import { SKIPPED_EXAMPLES } from '../index/discovery.js';
 import { readSymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
@@ -65,7 +66,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         },
         skipped_files: {
           type: 'object',
-          description: 'Files the index left out, by reason (tooLarge, unreadable, binary, ignored, outsideLinks, brokenLinks): how many, and the first few',
+          description:
+            'Files the index left out, by reason (tooLarge, unreadable, binary, ignored, outsideLinks, brokenLinks), and files searched as text but given no symbols (minified, tooLargeToParse): how many, and the first few',
           additionalProperties: {
             type: 'object',
             properties: { count: { type: 'integer', minimum: 1 }, examples: { type: 'array', items: { type: 'string' } } },
@@ -92,8 +94,11 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
       const manifest = state.manifest;
       // The symbols manifest's counts, not the symbols themselves: a status call must stay cheap on a large project.
       let symbols = 0;
+      let unparsed: Partial<Record<string, string[]>> = {};
       try {
-        symbols = manifest ? (readSymbolsManifest(project.store)?.symbols ?? 0) : 0;
+        const symbolsManifest = manifest ? readSymbolsManifest(project.store) : undefined;
+        symbols = symbolsManifest?.symbols ?? 0;
+        unparsed = symbolsManifest?.unparsed ?? {};
       } catch {
         // unreadable symbols are reported by the symbol tools (index_incompatible, index_corrupt)
       }
@@ -110,7 +115,10 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         symbols,
         segments: manifest?.segments.length ?? 0,
         disk_bytes: project.store.sizes(),
-        skipped_files: Object.fromEntries(Object.entries(manifest?.skipped ?? {}).filter(([, count]) => count > 0).map(([reason, count]) => [reason, { count, examples: manifest?.skippedExamples?.[reason] ?? [] }])),
+        skipped_files: Object.fromEntries([
+          ...Object.entries(manifest?.skipped ?? {}).filter(([, count]) => count > 0).map(([reason, count]) => [reason, { count, examples: manifest?.skippedExamples?.[reason] ?? [] }]),
+          ...Object.entries(unparsed).flatMap(([reason, paths]) => (paths && paths.length > 0 ? [[reason, { count: paths.length, examples: paths.slice(0, SKIPPED_EXAMPLES) }]] : [])),
+        ]),
         updated_at: manifest?.updatedAt ?? null,
         active_job: live ? live.snapshot() : running ? describeJob(running) : null,
         last_job: last ? last.snapshot() : null,
@@ -124,8 +132,13 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
         lines.push(`${plural(manifest.files, 'file')}, ${mb(manifest.bytes)}, ${plural(symbols, 'symbol')}; updated ${manifest.updatedAt}.`);
         lines.push(`On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, references ${mb(disk.references)}).`);
-        const skipped = Object.entries(structured.skipped_files as Record<string, { count: number; examples: string[] }>).map(([reason, { count, examples }]) => `${count} ${reason}${examples.length > 0 ? ` (${examples.join(', ')}${count > examples.length ? ', …' : ''})` : ''}`);
+        const described = (entries: Array<[string, { count: number; examples: string[] }]>): string[] =>
+          entries.map(([reason, { count, examples }]) => `${count} ${reason}${examples.length > 0 ? ` (${examples.join(', ')}${count > examples.length ? ', …' : ''})` : ''}`);
+        const entries = Object.entries(structured.skipped_files as Record<string, { count: number; examples: string[] }>);
+        const skipped = described(entries.filter(([reason]) => !(reason in unparsed)));
+        const textOnly = described(entries.filter(([reason]) => reason in unparsed));
         if (skipped.length > 0) lines.push(`Skipped: ${skipped.join(', ')}.`);
+        if (textOnly.length > 0) lines.push(`Searched as text, without symbols: ${textOnly.join(', ')}.`);
       }
       else if (!state.incompatible && !state.corrupt) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
       if (state.incompatible) lines.push(state.incompatible);

@@ -15,10 +15,11 @@ import { IndexStore, type JobJournal } from '../store.js';
 import type { SegmentFile } from '../segment.js';
 import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
 import { FILE_FIELDS, PackedBuilder, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
+import { UNPARSED_KEPT, UNPARSED_REASONS, unparsedReason, type Unparsed } from './parse-limits.js';
 import { collectSymbolDebris, commitBaseSegments, commitSymbols, writeSymbolSegment, type Written } from './symbol-commit.js';
 import { SegmentStrings } from './segment-writer.js';
 import { SymbolIndex } from './symbol-index.js';
-import { writeSymbolsManifest, type SymbolSegmentEntry } from './symbol-manifest.js';
+import { writeSymbolsManifest, type SymbolSegmentEntry, type SymbolsManifest } from './symbol-manifest.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
@@ -130,6 +131,16 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
       else todo.push({ path: file.path, hash: file.hash, language: file.language! });
     }
     const deleted = [...committed.keys()].filter((path) => !kept.has(path));
+    // Files left unparsed, by reason: the last phase's, but for what is parsed again or gone, then this phase's.
+    const unparsed: Array<[string, Unparsed]> = [];
+    const redone = new Set([...todo.map((file) => file.path), ...deleted]);
+    const unparsedNow = (): SymbolsManifest['unparsed'] => {
+      const lists: Partial<Record<Unparsed, string[]>> = {};
+      for (const reason of UNPARSED_REASONS) for (const path of current?.manifest.unparsed?.[reason] ?? []) if (!redone.has(path)) (lists[reason] ??= []).push(path);
+      for (const [path, reason] of unparsed) (lists[reason] ??= []).push(path);
+      for (const reason of UNPARSED_REASONS) if (lists[reason]) lists[reason] = lists[reason]!.sort().slice(0, UNPARSED_KEPT);
+      return Object.keys(lists).length > 0 ? lists : undefined;
+    };
     const reused = wanted.length - todo.length;
     const summary = (symbols: number, written: SymbolsSummary['written']): SymbolsSummary => ({ files: wanted.length, parsed: todo.length, reused, deleted: deleted.length, symbols, durationMs: Date.now() - started, written });
     options.onProgress?.(reused, wanted.length, reusedSymbols);
@@ -141,20 +152,21 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
     if (!current && todo.length > INLINE_FILES) {
       // A full build: each parser thread keeps what it parsed and writes it as a base segment of
       // its own, the threads at once (encoding is a third of the phase on one thread).
-      const bases = await parseIntoBases(store, todo, options, (done, symbols) => options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols));
+      const bases = await parseIntoBases(store, todo, options, unparsed, (done, symbols) => options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols));
       const symbols = bases.reduce((sum, entry) => sum + entry.symbols, 0);
-      return summary(symbols, commitBaseSegments(store, bases, { files: wanted.length, symbols }, options.textUpdatedAt));
+      return summary(symbols, commitBaseSegments(store, bases, { files: wanted.length, symbols, unparsed: unparsedNow() }, options.textUpdatedAt));
     }
     // Each batch's strings are numbered as it comes back: the main thread is idle while the parser threads work.
     const strings = new SegmentStrings();
     const parsed = await parse(root, todo, options, (batch, done, symbols) => {
       strings.add(batch);
+      if (batch.unparsed) unparsed.push(...batch.unparsed);
       options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols);
     });
     options.signal?.throwIfAborted();
     const parsedSymbols = parsed.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
     const symbols = reusedSymbols + parsedSymbols;
-    return summary(symbols, commitSymbols(store, current, { parsed, deleted, strings }, { files: wanted.length, symbols }, options.textUpdatedAt));
+    return summary(symbols, commitSymbols(store, current, { parsed, deleted, strings }, { files: wanted.length, symbols, unparsed: unparsedNow() }, options.textUpdatedAt));
   } finally {
     current?.close();
   }
@@ -194,7 +206,7 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
  * writes them as one segment of its own (paths never overlap: a file is in one batch). The
  * segments, in the threads' order, are the base of a full build.
  */
-async function parseIntoBases(store: IndexStore, todo: Job['files'], options: SymbolsOptions, onBatch: (done: number, symbols: number) => void): Promise<SymbolSegmentEntry[]> {
+async function parseIntoBases(store: IndexStore, todo: Job['files'], options: SymbolsOptions, unparsed: Array<[string, Unparsed]>, onBatch: (done: number, symbols: number) => void): Promise<SymbolSegmentEntry[]> {
   const workers = startParsers(todo, options, true);
   let done = 0;
   let symbols = 0;
@@ -202,6 +214,7 @@ async function parseIntoBases(store: IndexStore, todo: Job['files'], options: Sy
     // A thread writes its segment as soon as it has parsed its last batch, while the other may still parse.
     const written = await Promise.all(
       startJobs(workers, jobsOf(store.root, todo), options, (kept: BatchCount) => {
+        if (kept.unparsed) unparsed.push(...kept.unparsed);
         done += kept.files;
         symbols += kept.symbols;
         onBatch(done, symbols);
@@ -281,22 +294,27 @@ function startJobs<Reply>(workers: Worker[], jobs: Job[], options: SymbolsOption
 async function parseBatch(extractor: SymbolExtractor, job: Job): Promise<PackedFiles> {
   const batch = new PackedBuilder();
   const files = new ProjectFiles(job.root);
+  const unparsed: Array<[string, Unparsed]> = [];
   for (const file of job.files) {
     let extracted: { symbols: SymbolInfo[]; references: ReferenceInfo[] } = { symbols: [], references: [] };
     const text = files.text(file.path);
+    const reason = text === undefined ? undefined : unparsedReason(text);
+    if (reason) unparsed.push([file.path, reason]);
     try {
-      if (text !== undefined) extracted = await extractor.extract(file.language, text);
+      if (text !== undefined && !reason) extracted = await extractor.extract(file.language, text);
     } catch {
       // a grammar failure: the file simply has no symbols (so has one ProjectFiles would not read)
     }
     batch.add(file.path, file.hash, file.language, extracted.symbols, extracted.references);
   }
-  return batch.build();
+  const packed = batch.build();
+  return unparsed.length > 0 ? { ...packed, unparsed } : packed;
 }
 
 interface BatchCount {
   files: number;
   symbols: number;
+  unparsed?: Array<[string, Unparsed]>;
 }
 
 interface WriteRequest {
@@ -324,7 +342,7 @@ function startWorker(): void {
       const packed = await parseBatch(await ready, message);
       if (keep) {
         kept.push(packed);
-        parentPort!.postMessage({ files: packed.files.length / FILE_FIELDS, symbols: packed.symbols.length / SYMBOL_FIELDS } satisfies BatchCount);
+        parentPort!.postMessage({ files: packed.files.length / FILE_FIELDS, symbols: packed.symbols.length / SYMBOL_FIELDS, ...(packed.unparsed ? { unparsed: packed.unparsed } : {}) } satisfies BatchCount);
       } else parentPort!.postMessage(packed, [packed.files.buffer as ArrayBuffer, packed.symbols.buffer as ArrayBuffer, packed.references.buffer as ArrayBuffer]);
     });
   });

@@ -4,6 +4,7 @@
  * copied, and no per-symbol object crosses threads) and how a merge reads a segment back.
  */
 import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo } from './types.js';
+import type { Unparsed } from './parse-limits.js';
 
 /** Per file: path, hash, language (string ids), symbol count, reference count, flags. */
 export const FILE_FIELDS = 6;
@@ -22,6 +23,8 @@ export interface PackedFiles {
   files: Uint32Array;
   symbols: Uint32Array;
   references: Uint32Array;
+  /** Files of the batch left unparsed, and why (parse-limits.ts): they are in `files`, with no symbols. */
+  unparsed?: Array<[string, Unparsed]>;
 }
 
 /** Strings numbered as first met, each once; id 0 is the empty string. */

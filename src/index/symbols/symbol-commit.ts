@@ -10,7 +10,7 @@ import { writeAtomic, type IndexStore } from '../store.js';
 import { FILE_FIELDS, PackedBuilder, type PackedFiles } from './packed.js';
 import type { SymbolIndex } from './symbol-index.js';
 import { encodeSymbolSegment, type SegmentStrings } from './segment-writer.js';
-import { baseSegmentsOf, LEGACY_SYMBOL_FILES, newSymbolSegmentName, readSymbolsManifest, SYMBOL_SEGMENT_NAME, SYMBOLS_FORMAT, writeSymbolsManifest, type SymbolSegmentEntry } from './symbol-manifest.js';
+import { baseSegmentsOf, LEGACY_SYMBOL_FILES, newSymbolSegmentName, readSymbolsManifest, SYMBOL_SEGMENT_NAME, SYMBOLS_FORMAT, writeSymbolsManifest, type SymbolSegmentEntry, type SymbolsManifest } from './symbol-manifest.js';
 
 /** Segments before the deltas are folded into one. */
 export const MAX_SYMBOL_SEGMENTS = 6;
@@ -90,7 +90,10 @@ function packDeltas(current: SymbolIndex, except: Set<string>): PackedFiles[] {
  * Makes `bases` (written by the parser threads of a full build, one each, their paths apart) the
  * project's symbols: the first symbols, or a forced rebuild's. `live` as for commitSymbols.
  */
-export function commitBaseSegments(store: IndexStore, bases: SymbolSegmentEntry[], live: { files: number; symbols: number }, textUpdatedAt?: string): Written {
+/** The live counts a commit records, and the files left unparsed. */
+type Live = Pick<SymbolsManifest, 'files' | 'symbols' | 'unparsed'>;
+
+export function commitBaseSegments(store: IndexStore, bases: SymbolSegmentEntry[], live: Live, textUpdatedAt?: string): Written {
   commitManifest(store, bases, bases.length, live, textUpdatedAt);
   return 'full';
 }
@@ -100,8 +103,8 @@ export function commitBaseSegments(store: IndexStore, bases: SymbolSegmentEntry[
  * removes the segments no longer named; a reader that holds one open keeps reading it until it
  * closes.
  */
-function commitManifest(store: IndexStore, segments: SymbolSegmentEntry[], baseSegments: number, live: { files: number; symbols: number }, textUpdatedAt?: string): void {
-  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, ...(baseSegments > 1 ? { baseSegments } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}) });
+function commitManifest(store: IndexStore, segments: SymbolSegmentEntry[], baseSegments: number, live: Live, textUpdatedAt?: string): void {
+  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, ...(baseSegments > 1 ? { baseSegments } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}), ...(live.unparsed ? { unparsed: live.unparsed } : {}) });
   collectSymbolDebris(store);
 }
 
@@ -109,7 +112,7 @@ function commitManifest(store: IndexStore, segments: SymbolSegmentEntry[], baseS
  * Writes `changes` over `current` (undefined: the first symbols, or a forced rebuild, where
  * `changes.parsed` is everything). `live` is the live count of files and symbols afterwards.
  */
-export function commitSymbols(store: IndexStore, current: SymbolIndex | undefined, changes: SymbolChanges, live: { files: number; symbols: number }, textUpdatedAt?: string): Written {
+export function commitSymbols(store: IndexStore, current: SymbolIndex | undefined, changes: SymbolChanges, live: Live, textUpdatedAt?: string): Written {
   const changed = new Set<string>();
   for (const part of changes.parsed) for (let field = 0; field < part.files.length; field += FILE_FIELDS) changed.add(part.strings[part.files[field]!]!);
   for (const path of changes.deleted) changed.add(path);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
 import { writeAtomic, type IndexStore } from '../store.js';
+import type { Unparsed } from './parse-limits.js';
 
 export const SYMBOLS_MANIFEST = 'symbols-manifest.json';
 /** Bump with the segment layout: symbols of another format are rebuilt, never misread. */
@@ -38,6 +39,8 @@ export interface SymbolsManifest {
   updatedAt: string;
   /** The text index (its manifest's updatedAt) these symbols were built from. */
   textUpdatedAt?: string;
+  /** Files with no symbols because they were not parsed, by reason (parse-limits.ts): the first UNPARSED_KEPT paths. */
+  unparsed?: Partial<Record<Unparsed, string[]>>;
 }
 
 export function newSymbolSegmentName(): string {
@@ -74,6 +77,9 @@ export function readSymbolsManifest(store: IndexStore): SymbolsManifest | undefi
   };
   if (!Array.isArray(segments) || !segments.every(valid)) throw bad('"segments" is not a list of symbol segments');
   if (new Set(segments.map((entry: SymbolSegmentEntry) => entry.name)).size !== segments.length) throw bad('"segments" names a segment twice');
+  const unparsed = manifest.unparsed;
+  const paths = (list: unknown): boolean => Array.isArray(list) && list.every((path) => typeof path === 'string');
+  if (unparsed !== undefined && (typeof unparsed !== 'object' || unparsed === null || !Object.values(unparsed).every(paths))) throw bad('"unparsed" is not lists of paths');
   const bases = manifest.baseSegments;
   if (bases !== undefined && !(Number.isSafeInteger(bases) && (bases as number) >= 1 && (bases as number) <= Math.max(1, segments.length))) throw bad('"baseSegments" is not a count of its segments');
   return manifest as unknown as SymbolsManifest;
