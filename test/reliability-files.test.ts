@@ -63,4 +63,23 @@ test('files replaced by a FIFO, a link to /dev/zero and a link out: every tool a
   await rpc.close();
 });
 
+test('FIFOs where the walk reads its rules (.gitignore, .sextantignore) do not block indexing or a sync', async () => {
+  const { execFile } = await import('node:child_process');
+  const { BIN } = await import('./helpers/process.js');
+  const root = projectTree({ 'a.go': goFile('Alpha'), 'sub/b.go': goFile('Beta') });
+  execFileSync('mkfifo', [join(root, '.sextantignore')]);
+  execFileSync('mkfifo', [join(root, 'sub/.gitignore')]);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  // Bounded: a walk blocked on a FIFO would never end; it fails the test instead.
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, [BIN, ...args], { env: { ...process.env, SEXTANT_HOME: home }, timeout: 60_000 }, (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }));
+    });
+  const indexed = await run(['index', root]);
+  assert.is(indexed.code, 0, indexed.stderr);
+  const found = await run(['search', 'func Beta', root]);
+  assert.is(found.code, 0, found.stderr);
+  assert.is((await run(['sync', root])).code, 0);
+});
+
 test.run();

@@ -6,9 +6,10 @@
  * A whole walk can start from the last one's walk cache (walk-cache.ts): directories unchanged
  * since are not read or matched again, only their files' sizes and mtimes are looked at.
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readRulesFile } from './project-file.js';
 import { RACY_DIRECTORY_MS, sameStamp, type RulesStamp, type WalkCache } from './walk-cache.js';
 
 export { DEFAULT_MAX_FILE_BYTES, maxFileBytes, MaxFileBytesError } from './file-limit.js';
@@ -58,12 +59,9 @@ function rulesOf(base: string, load: () => string | undefined): Rules {
   return { base, matcher: () => (compiled ??= ignore().add(load() ?? '')) };
 }
 
+/** An ignore file's rules (ProjectFiles' rules: a FIFO named .gitignore does not block the walk). */
 function readRules(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return readRulesFile(file);
 }
 
 /** A rules file's size and mtime, null when there is none. */

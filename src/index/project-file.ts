@@ -113,6 +113,33 @@ export class ProjectFiles {
   }
 }
 
+/**
+ * The text of a small file the walk itself needs (a .gitignore, .sextantignore, info/exclude),
+ * read as ProjectFiles reads: a regular file only, opened without blocking, at most `maxBytes`.
+ * Undefined when there is none or it is not to be read.
+ */
+export function readRulesFile(absolute: string, maxBytes = RULES_FILE_BYTES): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > maxBytes) return undefined;
+    const read = readBounded(fd, stats.size, maxBytes, false);
+    return 'bytes' in read ? read.bytes.toString('utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The largest ignore file read (a larger one is not a list of rules). */
+const RULES_FILE_BYTES = 4 * 1024 * 1024;
+
 /** The real path of what `fd` opened (a link in a directory on the way is resolved too). */
 function whereOpened(fd: number, opened: string): string {
   if (FD_PATHS) {
