@@ -472,8 +472,11 @@ export class IndexStore {
   }
 
   endJob(): void {
-    rmSync(this.journalPath, { force: true });
-    this.unlock();
+    try {
+      rmSync(this.journalPath, { force: true });
+    } finally {
+      this.unlock();
+    }
   }
 
   /**
