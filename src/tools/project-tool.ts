@@ -59,7 +59,9 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         }
         client = projects.modernClient(declared ? answer : undefined);
       }
-      const resolved = await projects.resolve(args.workspace, client, extra?.query);
+      // Asked on behalf of this call: over HTTP, roots/list then travels on the call's own stream.
+      const via: RootsClient | undefined = context.input ? undefined : { clientCapabilities: client.clientCapabilities, requestClient: (method, params, options) => context.request(method, params, options) };
+      const resolved = await projects.resolve(args.workspace, client, extra?.query, via);
       let output: ToolOutcome;
       try {
         output = await tool.run(projects.project(resolved.root), resolved, args, context);

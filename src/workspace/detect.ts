@@ -58,21 +58,28 @@ export class SessionProjects {
     this.#logger = logger;
   }
 
-  /** Asks the client for its roots again (the session is ready, or its roots changed). */
-  refreshRoots(): void {
-    const options: Parameters<typeof listRoots>[1] = { timeoutMs: this.#config.rootsTimeoutMs };
-    if (this.#logger) options.logger = this.#logger;
-    this.#roots = listRoots(this.#client, options);
+  /** The client's roots changed: the next call that needs them asks again. */
+  forgetRoots(): void {
+    this.#roots = undefined;
   }
 
-  roots(): Promise<RootsOutcome> {
-    if (!this.#roots) this.refreshRoots();
-    return this.#roots!;
+  /**
+   * The client's roots, asked for once (until they change). `via` asks on behalf of the call that
+   * needs them, so that the request travels with it (over HTTP, on that call's own stream: a
+   * client need not open a GET stream to be asked).
+   */
+  roots(via: RootsClient = this.#client): Promise<RootsOutcome> {
+    if (!this.#roots) {
+      const options: Parameters<typeof listRoots>[1] = { timeoutMs: this.#config.rootsTimeoutMs };
+      if (this.#logger) options.logger = this.#logger;
+      this.#roots = listRoots(via, options);
+    }
+    return this.#roots;
   }
 
   /** The winner of the chain below the `workspace` argument, and every source that had a say. */
-  async detect(query: Record<string, string> | undefined): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
-    const roots = await this.roots();
+  async detect(query: Record<string, string> | undefined, via?: RootsClient): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
+    const roots = await this.roots(via);
     const candidates: DetectedProject[] = [];
     if (roots.status === 'listed' && roots.paths[0]) candidates.push({ path: roots.paths[0], source: 'roots' });
     const fromQuery = query?.project_path;

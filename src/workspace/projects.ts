@@ -97,20 +97,23 @@ export class ProjectService {
     return client;
   }
 
-  /** The client's roots changed: detect again from fresh roots. */
+  /** The client's roots changed: the next call detects again from fresh roots (asked for on its behalf). */
   rootsChanged(session: RootsClient & object): void {
-    this.forSession(session).refreshRoots();
+    this.forSession(session).forgetRoots();
   }
 
-  /** The project a tool call works on, or the tool error that says why there is none. */
-  async resolve(workspace: unknown, session: RootsClient & object, query: Record<string, string> | undefined): Promise<ResolvedProject> {
+  /**
+   * The project a tool call works on, or the tool error that says why there is none. `via`: the
+   * call's own way to ask the client (see SessionProjects.roots); the session's otherwise.
+   */
+  async resolve(workspace: unknown, session: RootsClient & object, query: Record<string, string> | undefined, via?: RootsClient): Promise<ResolvedProject> {
     const projects = this.forSession(session);
     if (workspace !== undefined) {
-      const roots = await projects.roots();
+      const roots = await projects.roots(via);
       const chosen = this.registry.resolveArgument(workspace, roots.status === 'listed' ? roots.paths : []);
       return { root: chosen.root, source: 'workspace_argument' };
     }
-    const { winner, roots } = await projects.detect(query);
+    const { winner, roots } = await projects.detect(query, via);
     if (!winner) throw toolError('project_not_found', NO_PROJECT_MESSAGE);
     this.registry.admit(winner.path, winner.source);
     const resolved: ResolvedProject = { root: winner.path, source: winner.source };
