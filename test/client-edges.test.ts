@@ -53,4 +53,42 @@ test('a 2025-11-25 client that declares roots and opens no GET stream is asked o
   }
 });
 
+test('a session-less GET with MCP-Protocol-Version is refused (405), not taken for a legacy SSE client; one without it still is', async () => {
+  const { startTestHttp } = await import('./helpers/http.js');
+  const http = await startTestHttp();
+  try {
+    // Only the head is awaited: a stream taken for a legacy one would never end.
+    const modern = await request(http.urls.mcp, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
+    assert.is(modern.statusCode, 405);
+    assert.is(modern.headers.allow, 'POST');
+    assert.is(((await modern.body.json()) as { error: { code: number } }).error.code, -32600);
+    assert.is(((await send(http.urls.health)).json().sessions as { sse: number }).sse, 0, 'no stray legacy session');
+    // A 2024-11-05 client sends no such header: it still gets its legacy stream and endpoint event.
+    const legacy = await request(http.urls.mcp, { method: 'GET', headers: { accept: 'text/event-stream' } });
+    assert.is(legacy.statusCode, 200);
+    const first = await legacy.body[Symbol.asyncIterator]().next();
+    assert.match(Buffer.from(first.value as Uint8Array).toString('utf8'), 'event: endpoint');
+    legacy.body.destroy();
+  } finally {
+    await http.close();
+  }
+});
+
+test('with --auth-token, OAuth discovery paths answer 404 (a static token is not OAuth), other paths still 401', async () => {
+  const { startTestHttp } = await import('./helpers/http.js');
+  const http = await startTestHttp({ authToken: 'secret-token' });
+  try {
+    const base = new URL(http.urls.mcp).origin;
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const answer = await send(`${base}${path}`);
+      assert.is(answer.status, 404, `${path}: ${answer.status}`);
+      assert.is(answer.headers['www-authenticate'], undefined);
+    }
+    assert.is((await send(http.urls.mcp, { body: initializeBody() })).status, 401);
+    assert.is((await send(http.urls.mcp, { body: initializeBody(), headers: { ...JSON_AND_SSE, authorization: 'Bearer secret-token' } })).status, 200);
+  } finally {
+    await http.close();
+  }
+});
+
 test.run();

@@ -2,7 +2,7 @@
  * The one node:http server behind every network transport: routing, the security gate (Host,
  * Origin, bearer token) applied to every request and upgrade, and `/health`.
  *
- *   /mcp       Streamable HTTP; a GET without a session id is a legacy SSE connection
+ *   /mcp       Streamable HTTP; a GET without a session id or a protocol version is a legacy SSE connection
  *   /sse       legacy HTTP+SSE stream      /messages  legacy HTTP+SSE posts
  *   /ws        WebSocket (upgrade)         /health    liveness for load balancers
  */
@@ -149,15 +149,23 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     const url = new URL(req.url ?? '/', 'http://localhost');
     const query = Object.fromEntries(url.searchParams);
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    gate(req, path !== '/health');
+    // A static token is not MCP authorization: OAuth discovery finds nothing here, token or not,
+    // so a client does not start an OAuth flow that cannot exist (Host and Origin still apply).
+    const discovery = path.startsWith('/.well-known/');
+    gate(req, path !== '/health' && !discovery);
+    if (discovery) throw httpErrors.notFound(path);
     if (path !== '/health') checkProjectParameter(query);
     switch (path) {
       case '/health':
         if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
         return health(res);
       case '/mcp':
-        // A GET without a session id that wants SSE is an old (2024-11-05) client looking for the legacy stream.
+        // A GET without a session id that wants SSE is an old (2024-11-05) client looking for the
+        // legacy stream, unless it sends MCP-Protocol-Version, which no 2024-11-05 client does: a
+        // Streamable HTTP client (the AI SDK opens one before initialize) is told there is no
+        // stream for it without a session (405: the answer clients take for "no GET stream").
         if (req.method === 'GET' && req.headers['mcp-session-id'] === undefined && (req.headers.accept ?? '').includes('text/event-stream')) {
+          if (req.headers['mcp-protocol-version'] !== undefined) throw httpErrors.noSessionStream();
           return legacy.open(req, res, query);
         }
         return streamable.handle(req, res, query);
