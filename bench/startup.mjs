@@ -1,8 +1,10 @@
 // Start-up, whole process, side by side: the binary and the .mjs bundle against bare Node (the
-// binary's own base, Node 24, and the Node running this script). Needs `npm run build:binary`.
+// binary's own base, Node 24, and the Node running this script); then the time from a server's
+// start to its first answer over stdio (an `initialize` already waiting on stdin), against bare
+// Node answering one line. The binary's rows need `npm run build:binary`; without it they are left out.
 //
 //   node bench/startup.mjs [--runs 30] [-- ARGS...]   (ARGS: a command to time besides --version)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -14,10 +16,8 @@ const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 30;
 const binary = resolve('dist/sextant');
 const bundle = resolve('dist/sextant.mjs');
 const base = resolve('node_modules/.cache/sextant-node/24.21.0/package/bin/node');
-if (!existsSync(binary) || !existsSync(base)) {
-  console.error('bench/startup.mjs: run `npm run build:binary` first');
-  process.exit(2);
-}
+const haveBinary = existsSync(binary) && existsSync(base);
+if (!haveBinary) console.error('bench/startup.mjs: no dist/sextant (npm run build:binary): its rows are left out');
 
 // NODE_EXTRA_CA_CERTS makes Node 20 read a CA bundle at start-up (~40 ms here; Node 24 reads it
 // when TLS is first used): a setting of this machine, not of Node or Sextant, so it is left out.
@@ -38,20 +38,58 @@ function time(command, args) {
   return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
 }
 
-const rows = [
-  ['node 24 -e 0 (the binary\'s base)', base, ['-e', '0']],
-  [`node ${process.versions.node} -e 0`, process.execPath, ['-e', '0']],
-  ['dist/sextant --version', binary, ['--version']],
-  [`node ${process.versions.node} dist/sextant.mjs --version`, process.execPath, [bundle, '--version']],
-];
-if (extra.length > 0) {
-  rows.push([`dist/sextant ${extra.join(' ')}`, binary, extra]);
-  rows.push([`node dist/sextant.mjs ${extra.join(' ')}`, process.execPath, [bundle, ...extra]]);
+if (haveBinary) {
+  const rows = [
+    ['node 24 -e 0 (the binary\'s base)', base, ['-e', '0']],
+    [`node ${process.versions.node} -e 0`, process.execPath, ['-e', '0']],
+    ['dist/sextant --version', binary, ['--version']],
+    [`node ${process.versions.node} dist/sextant.mjs --version`, process.execPath, [bundle, '--version']],
+  ];
+  if (extra.length > 0) {
+    rows.push([`dist/sextant ${extra.join(' ')}`, binary, extra]);
+    rows.push([`node dist/sextant.mjs ${extra.join(' ')}`, process.execPath, [bundle, ...extra]]);
+  }
+  const results = rows.map(([label, command, args]) => ({ label, ...time(command, args) }));
+  const node24 = results[0].p50;
+  const node20 = results[1].p50;
+  console.log(`start-up, ${runs} runs each (p50 / p90 ms; ratio of p50 to bare node 24 and node ${process.versions.node})${strippedCa ? '; NODE_EXTRA_CA_CERTS unset for every process' : ''}`);
+  console.log('| process | p50 ms | p90 ms | × node 24 | × node ' + process.versions.node.split('.')[0] + ' |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const { label, p50, p90 } of results) console.log(`| ${label} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${(p50 / node24).toFixed(2)} | ${(p50 / node20).toFixed(2)} |`);
+  console.log('');
 }
-const results = rows.map(([label, command, args]) => ({ label, ...time(command, args) }));
-const node24 = results[0].p50;
-const node20 = results[1].p50;
-console.log(`start-up, ${runs} runs each (p50 / p90 ms; ratio of p50 to bare node 24 and node ${process.versions.node})${strippedCa ? '; NODE_EXTRA_CA_CERTS unset for every process' : ''}`);
-console.log('| process | p50 ms | p90 ms | × node 24 | × node ' + process.versions.node.split('.')[0] + ' |');
-console.log('| --- | ---: | ---: | ---: | ---: |');
-for (const { label, p50, p90 } of results) console.log(`| ${label} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${(p50 / node24).toFixed(2)} | ${(p50 / node20).toFixed(2)} |`);
+
+/** From spawn to the first line on stdout, `initialize` written to stdin at once; the process is then killed. */
+async function firstAnswer(command, args) {
+  const line = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`;
+  const samples = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...env, SEXTANT_PROJECT: process.cwd() } });
+    child.stdin.write(line);
+    await new Promise((resolve, reject) => {
+      child.stdout.once('data', resolve);
+      child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited ${code} before answering`)));
+    });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    child.removeAllListeners('exit');
+    child.kill();
+    await new Promise((resolve) => child.once('exit', resolve));
+    if (i >= 3) samples.push(ms);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
+}
+
+const echo = `process.stdin.once('data', () => process.stdout.write('{}\\n'))`;
+const answers = [
+  [`node ${process.versions.node} answering one line (bare)`, process.execPath, ['-e', echo]],
+  [`node ${process.versions.node} dist/sextant.mjs serve`, process.execPath, [bundle, 'serve']],
+];
+if (haveBinary) answers.push(['dist/sextant serve', binary, ['serve']]);
+const measured = [];
+for (const [label, command, args] of answers) measured.push({ label, ...(await firstAnswer(command, args)) });
+console.log(`first answer over stdio (initialize), ${runs} runs each: p50 / p90 ms from spawn, and p50 beyond bare node`);
+console.log('| process | p50 ms | p90 ms | p50 − bare ms |');
+console.log('| --- | ---: | ---: | ---: |');
+for (const { label, p50, p90 } of measured) console.log(`| ${label} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${(p50 - measured[0].p50).toFixed(1)} |`);

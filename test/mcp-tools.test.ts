@@ -181,4 +181,11 @@ test('JSON Schema 2020-12 keywords work in inputSchema ($defs, prefixItems)', as
   c.close();
 });
 
+test('every tool schema of every profile compiles (schemas are compiled on first use, so this is where a broken one shows)', () => {
+  for (const profile of ['default', 'conformance'] as const) createSextantServer({ profile }).registries.tools.compileAll();
+  const registry = new ToolRegistry();
+  registry.register(tool('broken', { inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }));
+  assert.throws(() => registry.compileAll(), /Tool "broken": invalid schema/);
+});
+
 test.run();

@@ -29,9 +29,17 @@ export type ValidationResult = { valid: true } | { valid: false; errors: string[
 export class SchemaValidator {
   // `strict: false` because MCP schemas may carry annotations (title, examples, x-*) that ajv's
   // strict mode rejects; they do not change what is valid.
-  readonly #ajv2020 = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-  readonly #ajv07 = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  // Made on first use: building one compiles its meta-schemas, a cost the first answer should not pay.
+  #ajv2020: Ajv2020 | undefined;
+  #ajv07: Ajv | undefined;
   readonly #compiled = new WeakMap<object, ValidateFunction>();
+
+  /** Throws UnsupportedSchemaDialectError unless `schema` is 2020-12 (the default) or draft-07: cheap, no compiling. */
+  static checkDialect(schema: Record<string, unknown>): void {
+    const dialect = schema.$schema;
+    if (dialect === undefined || (typeof dialect === 'string' && (DRAFT_2020_12.has(dialect) || DRAFT_07.has(dialect)))) return;
+    throw new UnsupportedSchemaDialectError(String(dialect));
+  }
 
   /** Compiles (once per schema object) and throws for an unsupported dialect or an invalid schema. */
   compile(schema: Record<string, unknown>): ValidateFunction {
@@ -40,9 +48,9 @@ export class SchemaValidator {
     const dialect = schema.$schema;
     let validate: ValidateFunction;
     if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.has(dialect))) {
-      validate = this.#ajv2020.compile(schema);
+      validate = (this.#ajv2020 ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false })).compile(schema);
     } else if (typeof dialect === 'string' && DRAFT_07.has(dialect)) {
-      validate = this.#ajv07.compile(schema);
+      validate = (this.#ajv07 ??= new Ajv({ allErrors: true, strict: false, validateFormats: false })).compile(schema);
     } else {
       throw new UnsupportedSchemaDialectError(String(dialect));
     }

@@ -132,9 +132,10 @@ export class ToolRegistry {
     if (tool.outputSchema && tool.outputSchema.type !== 'object') {
       throw new TypeError(`Tool "${tool.name}": outputSchema must have type "object"`);
     }
-    // Compile now so that a broken schema fails at start-up, not on the first call.
-    this.#validator.compile(tool.inputSchema);
-    if (tool.outputSchema) this.#validator.compile(tool.outputSchema);
+    // Schemas are compiled on a tool's first call, not here: compiling all of them was half of the
+    // time to a server's first answer. Their dialect is checked now; compileAll() compiles them at
+    // once (the tests call it for every profile).
+    for (const schema of [tool.inputSchema, tool.modernInputSchema, tool.outputSchema]) if (schema) SchemaValidator.checkDialect(schema);
     this.#tools.set(tool.name, tool);
     this.#sorted = [...this.#tools.values()].sort((a, b) => compare(a.name, b.name));
     return this;
@@ -142,6 +143,20 @@ export class ToolRegistry {
 
   get size(): number {
     return this.#tools.size;
+  }
+
+  /** Compiles every schema of every tool now: throws for the first that is not a valid schema. */
+  compileAll(): void {
+    for (const tool of this.#tools.values()) {
+      for (const schema of [tool.inputSchema, tool.modernInputSchema, tool.outputSchema]) {
+        if (!schema) continue;
+        try {
+          this.#validator.compile(schema);
+        } catch (error) {
+          throw new TypeError(`Tool "${tool.name}": invalid schema: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
   }
 
   names(): string[] {
