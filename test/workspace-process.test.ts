@@ -55,21 +55,28 @@ test('stdio: SEXTANT_PROJECT is the project when the client has no roots; roots 
   }
 });
 
-test('stdio: --project-from-cwd takes an absolute PWD, ignores a relative one for the real working directory, and is off by default', async () => {
-  const launchedFrom = projectTree({});
+test('stdio: --project-from-cwd takes the working directory the client set; a PWD left from another directory (or relative) is ignored, said in the log; off by default', async () => {
+  const { symlinkSync } = await import('node:fs');
+  const staleParent = projectTree({});
   const actualCwd = projectTree({});
-  const cases: Array<[Record<string, string>, string[], string | null]> = [
-    [{ PWD: launchedFrom }, ['--project-from-cwd'], launchedFrom],
-    [{ PWD: '.' }, ['--project-from-cwd'], actualCwd],
-    [{ PWD: '../x' }, ['--project-from-cwd'], actualCwd],
-    [{ PWD: launchedFrom }, [], null],
+  const link = join(projectTree({}), 'link-to-cwd');
+  symlinkSync(actualCwd, link);
+  const cases: Array<[Record<string, string>, string[], string | null, string | undefined]> = [
+    // The parent's PWD, inherited by a client that set cwd: not the launch directory.
+    [{ PWD: staleParent }, ['--project-from-cwd'], actualCwd, 'is not the working directory'],
+    // A shell's logical name for the same directory: agreed with, no note.
+    [{ PWD: link }, ['--project-from-cwd'], actualCwd, undefined],
+    [{ PWD: '.' }, ['--project-from-cwd'], actualCwd, 'is not absolute and was ignored'],
+    [{ PWD: '../x' }, ['--project-from-cwd'], actualCwd, 'is not absolute and was ignored'],
+    [{ PWD: staleParent }, [], null, undefined],
   ];
-  for (const [env, args, expected] of cases) {
+  for (const [env, args, expected, note] of cases) {
     const server = await stdioClient({ env, args, cwd: actualCwd });
     try {
       const health = (await call(server.client, 'health_check')).structuredContent!;
       assert.equal(health.session_project, expected ? { root: expected, source: 'cwd' } : null, JSON.stringify(env));
-      if (env.PWD !== launchedFrom) assert.match(server.stderr(), 'is not absolute and was ignored');
+      if (note) assert.match(server.stderr(), note);
+      else assert.not.match(server.stderr(), /PWD/);
     } finally {
       await server.client.close();
     }

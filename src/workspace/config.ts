@@ -87,20 +87,23 @@ export function resolveWorkspaceConfig(options: WorkspaceOptions = {}): Workspac
     config.envProject = { path: workspaces[0], origin: '--workspace' };
   }
   if (options.projectFromCwd) {
-    // PWD is where the client launched us (a shell or an editor sets it); cwd() may differ
-    // when a wrapper changed directory. A relative PWD is not a location: ignore it.
+    // The working directory is where the client launched us. PWD is only a shell's name for it:
+    // a client that sets `cwd` but passes on its own environment leaves the parent's PWD behind
+    // (an editor started from ~ would index the home folder). So PWD is believed only when it
+    // names the working directory itself, as POSIX shells check it; then both agree anyway.
+    const actual = existingDirectory(cwd(), 'The working directory');
     const pwd = env.PWD;
-    let chosen: string | undefined;
-    if (pwd && isAbsolute(pwd)) {
+    if (pwd && !isAbsolute(pwd)) notes.push(`PWD "${pwd}" is not absolute and was ignored; using the working directory (${actual})`);
+    else if (pwd) {
+      let named: string | undefined;
       try {
-        chosen = existingDirectory(pwd, 'PWD');
+        named = realpathSync(pwd);
       } catch {
-        notes.push(`PWD (${pwd}) does not exist; using the working directory instead`);
+        // gone: said below
       }
-    } else if (pwd) {
-      notes.push(`PWD "${pwd}" is not absolute and was ignored; using the working directory instead`);
+      if (named !== actual) notes.push(`PWD (${pwd}) is not the working directory (${actual}): inherited from another process, so ignored; using the working directory`);
     }
-    config.cwdProject = chosen ?? existingDirectory(cwd(), 'The working directory');
+    config.cwdProject = actual;
   }
   return config;
 }
