@@ -70,6 +70,14 @@ function later<T, U>(name: string, builder: (y: Argv<T>) => Argv<U>, handler: (a
 }
 
 /** Says what went wrong, with usage help for yargs' own complaints, and exits 2. */
+/** A --lang value as the index names languages (any case), or a usage error listing them: a typo must not read as "no matches". */
+async function knownLanguage(value: string): Promise<string> {
+  const { KNOWN_LANGUAGES } = await import('../index/languages.js');
+  const language = value.toLowerCase();
+  if (KNOWN_LANGUAGES.includes(language)) return language;
+  throw new UsageError(`unknown language "${value}" for --lang; known: ${KNOWN_LANGUAGES.join(', ')}`);
+}
+
 function usageFailure(message: string | undefined, error: Error | undefined): never {
   if (error) process.stderr.write(`sextant: ${error.message}\n`);
   else process.stderr.write(`sextant: ${message}\nRun "sextant --help" for usage.\n`);
@@ -217,7 +225,7 @@ export async function main(argv: string[]): Promise<void> {
             rank: args.rank,
           };
           if (args['path-glob']) query.path = args['path-glob'];
-          if (args.lang) query.language = args.lang;
+          if (args.lang !== undefined) query.language = await knownLanguage(args.lang);
           process.exitCode = await exitCodeOf(async () => (await lookups()).searchCommand(args.path, query, terminal()));
         },
       ),
