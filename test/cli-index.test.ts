@@ -14,13 +14,16 @@ writeFileSync(join(project, 'src/util.ts'), 'export function hello(name: string)
 
 test('status before indexing says how to index; index prints a summary; status then counts the files', async () => {
   const before = await runCli(['status', project], '', env);
-  assert.is(before.code, 0);
-  assert.match(before.stdout, `not indexed (run "sextant index ${project}")`);
+  assert.is(before.code, 2, 'an unindexed project is exit 2, as the README\'s table says');
+  assert.match(before.stderr, `is not indexed yet: run "sextant index ${project}"`);
+  const beforeJson = await runCli(['status', project, '--json'], '', env);
+  assert.is(beforeJson.code, 2);
+  assert.is((JSON.parse(beforeJson.stdout) as { indexed: boolean }).indexed, false);
   const indexed = await runCli(['index', project], '', env);
   assert.is(indexed.code, 0, indexed.stderr);
   assert.match(indexed.stdout, /Indexed 2 files \(0\.0 MB\)/);
   assert.match(indexed.stderr, 'indexing:', 'plain progress lines when stderr is not a terminal');
-  assert.match(indexed.stderr, 'symbols: 2/2 files parsed', 'the symbol phase counts too, as plain lines');
+  assert.match(indexed.stderr, 'symbols: 2/2 files, ', 'the symbol phase counts too, as plain lines');
   // Every part of the index on disk, not only the text segments.
   assert.match(indexed.stdout, /Index on disk: [\d.]+ MB \([\d.]+% of source\): text segments [\d.]+ MB, symbols [\d.]+ MB, name index [\d.]+ MB, references [\d.]+ MB/);
   const after = await runCli(['status', project, '--json'], '', env);

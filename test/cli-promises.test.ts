@@ -31,4 +31,39 @@ test('--lang takes a language in any case, and refuses one it does not know (exi
   assert.is(typo.stdout, '');
 });
 
+test('progress on a stderr that is not a terminal: plain lines, no terminal codes, no line twice, a stage begun and ended; the counts agree with the summary', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1_500; i++) files[`d${i % 30}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+  for (let i = 0; i < 20; i++) files[`bin/b${i}.dat`] = `binary\u0000${i}`;
+  const root = projectTree(files);
+  const env = { SEXTANT_HOME: mkdtempSync(join(tmpdir(), 'sextant-home-')) };
+  const run = await runCli(['index', root], '', env);
+  assert.is(run.code, 0, run.stderr);
+  assert.not.match(run.stderr, /\r|\x1b\[/, 'no terminal codes in a log');
+  const lines = run.stderr.split('\n').filter(Boolean);
+  assert.equal(lines.length, new Set(lines).size, `a line repeated: ${run.stderr}`);
+  const indexing = lines.filter((line) => line.startsWith('indexing:'));
+  assert.ok(indexing.length >= 1 && indexing.length <= 6, `throttled: ${indexing.length} indexing lines`);
+  assert.is(indexing.at(-1), 'indexing: 1520/1520 files read', 'the last line says where the stage ended');
+  assert.match(run.stdout, /Indexed 1500 files .*skipped 20 binary/);
+  assert.ok(lines.some((line) => line === 'symbols: 1500/1500 files, 1500 symbols'), run.stderr);
+  // A sync that parses one file: the progress counts files done, as its summary does.
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(root, 'd0/f0.ts'), 'export const v0 = 100;\nexport const w0 = 1;\n');
+  const sync = await runCli(['sync', root], '', env);
+  assert.is(sync.code, 0, sync.stderr);
+  assert.match(sync.stderr, 'symbols: 1500/1500 files, 1501 symbols');
+  assert.match(sync.stdout, '1 parsed, 1499 unchanged');
+});
+
+test('a search into a pipe leaves out the "more matches" note (the reader may be gone); --json says truncated', async () => {
+  const { root, env } = await indexed({ 'a.txt': 'needle one\nneedle two\nneedle three\n' });
+  const piped = await runCli(['search', 'needle', root, '--limit', '1'], '', env);
+  assert.is(piped.code, 0);
+  assert.is(piped.stdout.split('\n').filter(Boolean).length, 1);
+  assert.is(piped.stderr, '', 'nothing after the reader may have stopped reading');
+  const json = JSON.parse((await runCli(['search', 'needle', root, '--limit', '1', '--json'], '', env)).stdout) as { truncated: boolean };
+  assert.is(json.truncated, true);
+});
+
 test.run();

@@ -14,6 +14,10 @@ export interface Output {
   out(text: string): void;
   err(text: string): void;
   isTTY: boolean;
+  /** stderr, where progress goes, is a terminal (a counter rewrites itself there). */
+  errIsTTY?: boolean;
+  /** stdout is a pipe: its reader may have stopped early (`| head`), so notes about the output are left out. */
+  toPipe?: boolean;
 }
 
 function formatProgress(event: IndexProgress): string | undefined {
@@ -21,7 +25,8 @@ function formatProgress(event: IndexProgress): string | undefined {
     case 'discovery':
       return `discovery: ${event.scanned} files scanned`;
     case 'indexing':
-      return `indexing: ${event.done}/${event.total} files`;
+      // Files read, binaries included: the summary then says how many were text.
+      return `indexing: ${event.done}/${event.total} files read`;
     case 'finalizing':
       return 'finalizing: writing the index';
     default:
@@ -29,23 +34,46 @@ function formatProgress(event: IndexProgress): string | undefined {
   }
 }
 
-/** How often a non-terminal gets a progress line of the symbol phase. */
+/** How often a non-terminal gets a progress line of a stage that goes on. */
 const PLAIN_PROGRESS_MS = 2_000;
 
 /**
- * The symbol phase's progress: a counter that rewrites itself on a terminal; otherwise a plain
- * line every couple of seconds, and one at the end (logs and CI see it move, without a flood).
+ * Progress on stderr: a counter that rewrites itself when stderr is a terminal; otherwise a plain
+ * line when a stage begins, every couple of seconds while it goes on, and at its end, never the
+ * same line twice (logs and CI see it move, without a flood).
  */
-function symbolProgress(output: Output): (done: number, total: number, symbols: number) => void {
-  let lastLine = 0;
-  return (done, total, symbols) => {
-    const line = `symbols: ${done}/${total} files parsed, ${symbols} symbols`;
-    if (output.isTTY) return output.err(`\r\x1b[K${line}`);
-    const now = Date.now();
-    if (done !== total && now - lastLine < PLAIN_PROGRESS_MS) return;
-    lastLine = now;
-    output.err(`${line}\n`);
+function progressLines(output: Output): { line(text: string, final: boolean): void; done(): void } {
+  let lastAt = 0;
+  let lastText = '';
+  let lastStage = '';
+  return {
+    line(text, final) {
+      if (output.errIsTTY) return output.err(`\r\x1b[K${text}`);
+      const stage = text.slice(0, text.indexOf(':'));
+      const now = Date.now();
+      if (text === lastText || (stage === lastStage && !final && now - lastAt < PLAIN_PROGRESS_MS)) return;
+      lastAt = now;
+      lastText = text;
+      lastStage = stage;
+      output.err(`${text}\n`);
+    },
+    done() {
+      if (output.errIsTTY) output.err('\r\x1b[K');
+    },
   };
+}
+
+/** The text phase's progress events as progress lines. */
+function textProgress(lines: ReturnType<typeof progressLines>): (event: IndexProgress) => void {
+  return (event) => {
+    const text = formatProgress(event);
+    if (text) lines.line(text, event.stage !== 'indexing' || event.done === event.total);
+  };
+}
+
+/** The symbol phase's: files done (parsed, or kept unchanged), as the summary counts them. */
+function symbolProgress(lines: ReturnType<typeof progressLines>): (done: number, total: number, symbols: number) => void {
+  return (done, total, symbols) => lines.line(`symbols: ${done}/${total} files, ${symbols} symbols`, done === total);
 }
 
 /** Skipped files by reason, with the first few named: `3 tooLarge (a.bin, b.json, …)`. */
@@ -76,24 +104,16 @@ function diskLine(store: IndexStore, sourceBytes: number): string {
 }
 
 export async function indexCommand(path: string, output: Output, force = false): Promise<number> {
-  const options: Parameters<typeof buildIndex>[1] = {
-    force,
-    onProgress: (event) => {
-      const line = formatProgress(event);
-      if (!line) return;
-      // A progress line that rewrites itself on a terminal; plain lines otherwise.
-      if (output.isTTY) output.err(`\r\x1b[K${line}`);
-      else output.err(`${line}\n`);
-    },
-  };
+  const lines = progressLines(output);
+  const options: Parameters<typeof buildIndex>[1] = { force, onProgress: textProgress(lines) };
   const summary = await buildIndex(path, options);
-  if (output.isTTY) output.err('\r\x1b[K');
+  lines.done();
   // Symbols come second: the text index is already committed and searchable meanwhile.
   // The parser is loaded only by the commands that parse: a lookup starts without it.
   const { buildSymbols } = await import('../index/symbols/build.js');
   const live = IndexReader.liveFiles(summary.root);
-  const symbols = await buildSymbols(summary.root, live.files, { force, textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(output) });
-  if (output.isTTY) output.err('\r\x1b[K');
+  const symbols = await buildSymbols(summary.root, live.files, { force, textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(lines) });
+  lines.done();
   const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
   const skipped = skippedLine(summary.skipped, summary.skippedExamples);
@@ -124,8 +144,9 @@ export async function syncCommand(path: string, output: Output): Promise<number>
   const live = IndexReader.liveFiles(summary.root);
   // Only changed files are parsed again: the others keep their symbols by content hash.
   const { buildSymbols } = await import('../index/symbols/build.js');
-  const symbols = await buildSymbols(summary.root, live.files, { textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(output) });
-  if (output.isTTY) output.err('\r\x1b[K');
+  const lines = progressLines(output);
+  const symbols = await buildSymbols(summary.root, live.files, { textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(lines) });
+  lines.done();
   output.out(`Symbols: ${symbolsLine(symbols)}\n`);
   return 0;
 }
@@ -163,12 +184,17 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     symbols: symbols ? { files: symbols.files, symbols: symbols.symbols, segments: symbols.segments.length, updatedAt: symbols.updatedAt } : null,
     diskBytes: store.sizes(),
   };
+  // An unindexed project is an error of the command (exit 2, as for search), said on stderr; the
+  // JSON document still describes it, on stdout.
   if (json) {
     output.out(`${JSON.stringify(status)}\n`);
-    return 0;
+    return manifest || problem ? 0 : 2;
   }
   if (problem) output.out(`${root}: ${problem.code}: ${problem.message}\n`);
-  else if (!manifest) output.out(`${root}: not indexed (run "sextant index ${root}")\n`);
+  else if (!manifest) {
+    output.err(`sextant: ${root} is not indexed yet: run "sextant index ${root}"\n`);
+    return 2;
+  }
   else {
     const symbolLine = symbols ? `${symbols.symbols} symbols in ${symbols.files} files, updated ${symbols.updatedAt}` : 'no symbols yet';
     const skipped = skippedLine(manifest.skipped, manifest.skippedExamples);

@@ -82,7 +82,9 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
     return result.matches.length > 0 ? 0 : 1;
   }
-  if (more) output.err(`${more}\n`);
+  // Into a pipe the reader may be gone (`| head -1`): a note about what it did not read would
+  // only confuse; --json carries `truncated` for programs.
+  if (more && !output.toPipe) output.err(`${more}\n`);
   // Like grep and rg: exit 1 when nothing matched.
   return result.matches.length > 0 ? 0 : 1;
 }

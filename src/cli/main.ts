@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `sextant` command line: parses, then delegates to serve/replay. */
+import { fstatSync } from 'node:fs';
 import yargs, { type ArgumentsCamelCase, type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { createLogger, LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
@@ -17,7 +18,15 @@ const commands = (): Promise<typeof import('./index-commands.js')> => import('./
 const lookups = (): Promise<typeof import('./lookup-commands.js')> => import('./lookup-commands.js');
 
 function terminal(): Output {
-  return { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTTY: process.stdout.isTTY === true };
+  let toPipe = false;
+  try {
+    // A shell's `|` is a FIFO; a parent process's pipe (Node's spawn) is a socket pair.
+    const stdout = fstatSync(1);
+    toPipe = stdout.isFIFO() || stdout.isSocket();
+  } catch {
+    // no stdout at all
+  }
+  return { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTTY: process.stdout.isTTY === true, errIsTTY: process.stderr.isTTY === true, toPipe };
 }
 
 /**
