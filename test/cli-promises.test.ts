@@ -66,4 +66,33 @@ test('a search into a pipe leaves out the "more matches" note (the reader may be
   assert.is(json.truncated, true);
 });
 
+test('search takes a FILE, as rg does: only that file is searched', async () => {
+  const { root, env } = await indexed({ 'src/one.ts': 'const needle = 1;\n', 'src/two.ts': 'const needle = 2;\n', 'src/we[ir]d {x}.ts': 'const needle = 3;\n' });
+  const one = await runCli(['search', 'needle', join(root, 'src/one.ts')], '', env);
+  assert.is(one.code, 0, one.stderr);
+  assert.is(one.stdout, 'src/one.ts:1:7: const needle = 1;\n');
+  const weird = await runCli(['search', 'needle', join(root, 'src/we[ir]d {x}.ts')], '', env);
+  assert.is(weird.stdout, 'src/we[ir]d {x}.ts:1:7: const needle = 3;\n', 'a name with glob characters is that name');
+  const missing = await runCli(['search', 'needle', join(root, 'src/none.ts')], '', env);
+  assert.is(missing.code, 2);
+});
+
+test('the skipped account names examples for every reason: ignored paths, links out of the project and links to nothing', async () => {
+  const { symlinkSync } = await import('node:fs');
+  const root = projectTree({ '.gitignore': 'build/\n*.log\n', 'build/out.js': 'x\n', 'debug.log': 'x\n', 'src/a.ts': 'export const a = 1;\n' });
+  const outside = projectTree({ 'secret.txt': 'x\n' });
+  symlinkSync(join(outside, 'secret.txt'), join(root, 'src/out-link.txt'));
+  symlinkSync(join(root, 'nothing-here'), join(root, 'src/broken-link.txt'));
+  const env = { SEXTANT_HOME: mkdtempSync(join(tmpdir(), 'sextant-home-')) };
+  const run = await runCli(['index', root], '', env);
+  assert.is(run.code, 0, run.stderr);
+  for (const named of ['2 ignored (build/, debug.log)', '1 outsideLinks (src/out-link.txt)', '1 brokenLinks (src/broken-link.txt)']) assert.match(run.stdout, named);
+  // A second walk reuses the walk cache for unchanged directories: the names are still there.
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(root, 'src/b.ts'), 'export const b = 2;\n');
+  assert.is((await runCli(['sync', root], '', env)).code, 0);
+  const status = await runCli(['status', root], '', env);
+  for (const named of ['2 ignored (build/, debug.log)', '1 outsideLinks (src/out-link.txt)', '1 brokenLinks (src/broken-link.txt)']) assert.match(status.stdout, named);
+});
+
 test.run();

@@ -3,8 +3,8 @@
  * index-commands.ts so that a lookup loads none of the indexing code (discovery, extraction,
  * the walk cache): about 9 ms of a search's start.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { unsearchedFiles } from '../index/manifest.js';
 import { openForOneSearch, searchOnce } from '../index/one-shot-search.js';
 import { findIndexedProject, resolveRoot } from '../index/project-root.js';
@@ -12,6 +12,21 @@ import { NotIndexedError, publicMatch, type Match, type SearchQuery } from '../i
 import type { IndexStore } from '../index/store.js';
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import type { Output } from './index-commands.js';
+
+/** `path` resolved, when it names a regular file (a search of one file, as rg takes one). */
+function regularFile(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path as a glob that matches only itself: the glob's special characters in classes of one. */
+function globLiteral(path: string): string {
+  return path.replace(/[*?[{},]/g, (c) => `[${c}]`);
+}
 
 /** The indexed project holding `path` (it, or its nearest indexed ancestor), or NotIndexedError. */
 export function projectOf(path: string): { root: string; sub: string; store: IndexStore } {
@@ -24,9 +39,14 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   const { json, rank, ...search } = query;
   /** Said on stderr after the matches: more were found than shown. */
   let more: string | undefined;
-  // From inside a project, as rg does: the search covers that directory (paths stay project-relative).
-  const { root, sub, store } = projectOf(path);
-  if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
+  // From inside a project, as rg does: the search covers that directory (paths stay project-relative),
+  // or that one file.
+  const file = regularFile(path);
+  const { root, sub, store } = projectOf(file ? dirname(file) : path);
+  if (file) {
+    if (search.path) throw new Error(`--glob cannot narrow a search of one file (${path})`);
+    search.path = `/${globLiteral(relative(root, file).split(sep).join('/'))}`;
+  } else if (sub !== '') search.path = search.path ? `${sub}/${search.path}` : `${sub}/**`;
   const color = output.isTTY;
   const paint = (code: string, text: string): string => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   // Matches are printed as each file's are found. To a pipe in pieces of about 64 KiB (a write

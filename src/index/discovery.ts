@@ -27,7 +27,7 @@ export interface DiscoveredFile {
 export interface DiscoveryResult {
   files: DiscoveredFile[];
   skipped: { ignored: number; tooLarge: number; outsideLinks: number; brokenLinks: number; unreadable: number };
-  /** The first few files skipped for each reason that leaves text unsearched (too large, unreadable). */
+  /** The first few paths skipped for each reason (links and ignored paths too). */
   examples: Record<string, string[]>;
   /** What this walk saw, for the next one (whole walks only). */
   walkCache?: WalkCache;
@@ -101,10 +101,13 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
   const files: DiscoveredFile[] = [];
   const skipped = { ignored: 0, tooLarge: 0, outsideLinks: 0, brokenLinks: 0, unreadable: 0 };
   const examples: Record<string, string[]> = {};
-  const note = (reason: 'tooLarge' | 'unreadable', path: string): void => {
-    skipped[reason]++;
+  const example = (reason: keyof typeof skipped, path: string): void => {
     const list = (examples[reason] ??= []);
     if (list.length < SKIPPED_EXAMPLES) list.push(path);
+  };
+  const note = (reason: keyof typeof skipped, path: string): void => {
+    skipped[reason]++;
+    example(reason, path);
   };
   const whole = options.under === undefined || options.under === '';
   const walkStarted = Date.now();
@@ -139,11 +142,11 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
     try {
       target = realpathSync(absolute);
     } catch {
-      skipped.brokenLinks++; // a link to nothing: no text is missing
+      note('brokenLinks', path); // a link to nothing: no text is missing
       return;
     }
     if (target !== realRoot && !target.startsWith(realRoot + sep)) {
-      skipped.outsideLinks++;
+      note('outsideLinks', path);
       return;
     }
     let isFile: boolean;
@@ -155,7 +158,7 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
     }
     if (!isFile) return;
     if (isIgnored(path, false, levels)) {
-      skipped.ignored++;
+      note('ignored', path);
       return;
     }
     addFile(path, absolute, true);
@@ -189,6 +192,7 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
         reused++;
         next.directories.set(rel, cached);
         skipped.ignored += cached.ignored;
+        for (const name of cached.ignoredExamples ?? []) example('ignored', rel === '' ? name : `${rel}/${name}`);
         for (const entry of cached.entries) visit(entry, dir, rel, levels, true);
         return;
       }
@@ -216,20 +220,25 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
     }
     const entries: string[] = [];
     let ignored = 0;
+    const ignoredExamples: string[] = [];
     for (const dirent of dirents) {
       if (dirent.name === '.git') continue;
       const path = rel === '' ? dirent.name : `${rel}/${dirent.name}`;
       if (dirent.isSymbolicLink()) entries.push(`l${dirent.name}`);
       else if (dirent.isDirectory() || dirent.isFile()) {
-        if (isIgnored(path, dirent.isDirectory(), levels)) ignored++;
-        else entries.push(`${dirent.isDirectory() ? 'd' : 'f'}${dirent.name}`);
+        if (isIgnored(path, dirent.isDirectory(), levels)) {
+          ignored++;
+          const shown = dirent.isDirectory() ? `${dirent.name}/` : dirent.name;
+          if (ignoredExamples.length < SKIPPED_EXAMPLES) ignoredExamples.push(shown);
+          example('ignored', rel === '' ? shown : `${rel}/${shown}`);
+        } else entries.push(`${dirent.isDirectory() ? 'd' : 'f'}${dirent.name}`);
       }
     }
     skipped.ignored += ignored;
     // A directory changed just now could change again within its timestamp's tick, unseen. An
     // older mtime is safe whatever the ctime: any change to the entries sets a new mtime.
     if (whole && stats && stats.mtimeMs < walkStarted - RACY_DIRECTORY_MS) {
-      next.directories.set(rel, { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ...(gitignore ? { gitignore } : {}), entries, ignored });
+      next.directories.set(rel, { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ...(gitignore ? { gitignore } : {}), entries, ignored, ...(ignoredExamples.length > 0 ? { ignoredExamples } : {}) });
     }
     for (const entry of entries) visit(entry, dir, rel, levels, trustCache);
   };

@@ -29,6 +29,8 @@ export interface CachedDirectory {
   entries: string[];
   /** Entries the rules left out (counted as `ignored` in the skipped account). */
   ignored: number;
+  /** The first of them (directories end with `/`), to name in the account. */
+  ignoredExamples?: string[];
 }
 
 export interface WalkCache {
@@ -49,6 +51,7 @@ function isDirectory(value: unknown): value is CachedDirectory {
     typeof entry.ctimeMs === 'number' &&
     typeof entry.ignored === 'number' &&
     (entry.gitignore === undefined || isStamp(entry.gitignore)) &&
+    (entry.ignoredExamples === undefined || (Array.isArray(entry.ignoredExamples) && entry.ignoredExamples.every((name) => typeof name === 'string'))) &&
     Array.isArray(entry.entries) &&
     entry.entries.every((name) => typeof name === 'string' && /^[fdl]./.test(name))
   );
