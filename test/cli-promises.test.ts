@@ -95,4 +95,35 @@ test('the skipped account names examples for every reason: ignored paths, links 
   for (const named of ['2 ignored (build/, debug.log)', '1 outsideLinks (src/out-link.txt)', '1 brokenLinks (src/broken-link.txt)']) assert.match(status.stdout, named);
 });
 
+test('--help: serve flags under `serve --help` only, examples and environment at the top, every search flag described', async () => {
+  const top = await runCli(['--help']);
+  assert.is(top.code, 0);
+  assert.not.match(top.stdout, /^\s+--(transport|auth-token|auto-index)\s/m, 'serve flags are not listed as global options');
+  assert.match(top.stdout, 'Examples:');
+  assert.match(top.stdout, 'Environment:');
+  for (const name of ['SEXTANT_PROJECT', 'SEXTANT_HOME', 'SEXTANT_MAX_FILE_BYTES']) assert.match(top.stdout, name);
+  assert.match(top.stdout, 'sextant serve --help');
+  const serve = await runCli(['serve', '--help']);
+  for (const flag of ['--transport', '--auth-token', '--project-from-cwd', '--auto-index']) assert.match(serve.stdout, flag);
+  const search = await runCli(['search', '--help']);
+  for (const flag of ['--case-sensitive', '--limit', '--json', '--jsonl', '--context']) {
+    const line = search.stdout.split('\n').find((text) => text.trimStart().startsWith(flag + ' '));
+    assert.ok(line, `${flag} is listed`);
+    assert.ok(line!.replace(flag, '').replace(/\[[^\]]*\]/g, '').trim().length > 10, `${flag} is described: ${line}`);
+    assert.not.match(line!, '[string]');
+  }
+});
+
+test('--jsonl: a match a line as found, then a summary line; --json is one document', async () => {
+  const { root, env } = await indexed({ 'a.txt': 'needle one\nneedle two\n' });
+  const lines = await runCli(['search', 'needle', root, '--jsonl'], '', env);
+  assert.is(lines.code, 0, lines.stderr);
+  const parsed = lines.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; path?: string; line?: number; matches?: number; truncated?: boolean });
+  assert.equal(parsed.map((item) => [item.type, item.line]), [['match', 1], ['match', 2], ['summary', undefined]]);
+  assert.equal([parsed[2]!.matches, parsed[2]!.truncated], [2, false]);
+  const doc = JSON.parse((await runCli(['search', 'needle', root, '--json'], '', env)).stdout) as { matches: unknown[] };
+  assert.is(doc.matches.length, 2);
+  assert.is((await runCli(['search', 'needle', root, '--json', '--jsonl'], '', env)).code, 2);
+});
+
 test.run();

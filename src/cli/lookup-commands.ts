@@ -35,8 +35,8 @@ export function projectOf(path: string): { root: string; sub: string; store: Ind
   return found;
 }
 
-export async function searchCommand(path: string, query: SearchQuery & { json?: boolean; rank?: boolean }, output: Output): Promise<number> {
-  const { json, rank, ...search } = query;
+export async function searchCommand(path: string, query: SearchQuery & { json?: boolean; jsonl?: boolean; rank?: boolean }, output: Output): Promise<number> {
+  const { json, jsonl, rank, ...search } = query;
   /** Said on stderr after the matches: more were found than shown. */
   let more: string | undefined;
   // From inside a project, as rg does: the search covers that directory (paths stay project-relative),
@@ -60,7 +60,9 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     }
   };
   const print = (matches: Match[]): void => {
-    for (const match of matches) {
+    // JSON Lines: a match a line, as it is found (the search's own summary is the last line).
+    if (jsonl) for (const match of matches) write(`${JSON.stringify({ type: 'match', ...publicMatch(match) })}\n`);
+    else for (const match of matches) {
       for (const [offset, line] of (match.before ?? []).entries()) {
         write(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
       }
@@ -97,6 +99,11 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     // What was found before a failure (a budget spent, say) is still shown, then the error.
     if (pending) output.out(pending);
     pending = '';
+  }
+  if (jsonl) {
+    const { matches: _matches, ...summary } = result;
+    output.out(`${JSON.stringify({ type: 'summary', ...summary, matches: result.matches.length })}\n`);
+    return result.matches.length > 0 ? 0 : 1;
   }
   if (json) {
     output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);

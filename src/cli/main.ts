@@ -43,12 +43,26 @@ async function exitCodeOf(run: () => number | Promise<number>): Promise<number> 
 }
 
 /** A count flag: an integer of at least `min`, or a usage error naming the flag and the value. */
+/** What `serve` takes: hidden from the top-level help (see its builder). */
+const SERVE_OPTIONS = ['transport', 'port', 'bind', 'auth-token', 'allowed-origin', 'profile', 'record', 'workspace', 'auto-workspace', 'allowed-root', 'max-workspaces', 'project-from-cwd', 'watch', 'auto-index'];
+
+/**
+ * Serving is the default command, so yargs would list its options under the top-level help as if
+ * they applied to every command: there they are hidden (`sextant serve --help` shows them). They
+ * are declared hidden first; the options declared after keep `hidden` off by default.
+ */
+function hideUnlessServing<T>(y: Argv<T>, argv: string[]): Argv<T> {
+  if (argv[0] === 'serve') return y;
+  for (const key of SERVE_OPTIONS) y.hide(key);
+  return y;
+}
+
 function count(flag: string, min: number): (value: unknown) => number {
   return (value) => {
     // Given twice, the last one counts (as with every other flag).
     const given = Array.isArray(value) ? value.at(-1) : value;
     const number = typeof given === 'string' && given.trim() !== '' ? Number(given) : typeof given === 'number' ? given : NaN;
-    if (!Number.isInteger(number) || number < min) throw new UsageError(`--${flag} must be a whole number of at least ${min} (got ${JSON.stringify(given)})`);
+    if (!Number.isInteger(number) || number < min) throw new UsageError(`--${flag} must be a whole number of at least ${min} (got ${JSON.stringify(String(given))})`);
     return number;
   };
 }
@@ -109,7 +123,7 @@ export async function main(argv: string[]): Promise<void> {
       ['serve', '$0'],
       'Serve MCP to one client (the default command)',
       (y) =>
-        y
+        hideUnlessServing(y, argv)
           .option('transport', {
             choices: TRANSPORTS,
             default: (process.env.SEXTANT_TRANSPORT ?? 'stdio') as Transport,
@@ -215,15 +229,17 @@ export async function main(argv: string[]): Promise<void> {
             .positional('query', { type: 'string', demandOption: true })
             .positional('path', { type: 'string', default: '.' })
             .option('regex', { type: 'boolean', default: false, describe: 'QUERY is a (JavaScript) regular expression' })
-            .option('case-sensitive', { type: 'boolean', default: false })
+            .option('case-sensitive', { type: 'boolean', default: false, describe: 'Match case exactly (default: ignore case)' })
             .option('path-glob', { alias: 'glob', type: 'string', describe: 'Only paths matching this glob' })
             .option('lang', { type: 'string', describe: 'Only files of this language' })
-            .option('limit', { type: 'string', default: '100', coerce: count('limit', 1) })
-            .option('context', { type: 'string', default: '0', describe: 'Lines of context around each match', coerce: count('context', 0) })
+            .option('limit', { requiresArg: true, default: 100, coerce: count('limit', 1), describe: 'Stop after this many matches (a whole number)' })
+            .option('context', { requiresArg: true, default: 0, describe: 'Lines of context around each match (a whole number)', coerce: count('context', 0) })
             .option('rank', { type: 'boolean', default: false, describe: "search_code's order (definitions first, tests and vendored code last) instead of path order; not streamed" })
-            .option('json', { type: 'boolean', default: false }),
+            .option('json', { type: 'boolean', default: false, describe: 'One JSON document: the matches, whether the search stopped at --limit (truncated), and its statistics' })
+            .option('jsonl', { type: 'boolean', default: false, describe: 'JSON Lines instead: a {"type":"match"} line per match as it is found, then a {"type":"summary"} line' }),
         async (args) => {
           if (args.query === '') throw new UsageError('the query is empty: give the text (or, with --regex, the pattern) to search for');
+          if (args.json && args.jsonl) throw new UsageError('--json and --jsonl are two forms of the same output: give one');
           const query: Parameters<typeof searchCommand>[1] = {
             pattern: args.query,
             regex: args.regex,
@@ -231,6 +247,7 @@ export async function main(argv: string[]): Promise<void> {
             limit: args.limit,
             context: args.context,
             json: args.json,
+            jsonl: args.jsonl,
             rank: args.rank,
           };
           if (args['path-glob']) query.path = args['path-glob'];
@@ -249,8 +266,8 @@ export async function main(argv: string[]): Promise<void> {
             .positional('name', { type: 'string', demandOption: true })
             .positional('path', { type: 'string', default: '.' })
             .option('kind', { choices: SYMBOL_KINDS, describe: 'Only symbols of this kind' })
-            .option('limit', { type: 'string', default: '50', coerce: count('limit', 1) })
-            .option('json', { type: 'boolean', default: false }),
+            .option('limit', { requiresArg: true, default: 50, coerce: count('limit', 1), describe: 'At most this many symbols (a whole number)' })
+            .option('json', { type: 'boolean', default: false, describe: 'One JSON document: {"symbols": [...]}' }),
         async (args) => {
           if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
           const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
@@ -264,7 +281,7 @@ export async function main(argv: string[]): Promise<void> {
       'List the symbols of one source file (functions, classes, methods...) with their lines',
       later(
         'outline',
-        (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false }),
+        (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'One JSON document: the file, its language and its symbols' }),
         async (args) => {
           process.exitCode = await exitCodeOf(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
         },
@@ -275,11 +292,30 @@ export async function main(argv: string[]): Promise<void> {
       'Show what is indexed for a project, and any interrupted job',
       later(
         'status',
-        (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false }),
+        (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false, describe: 'One JSON document (exit 2 still, when the project is not indexed)' }),
         async (args) => {
           process.exitCode = await exitCodeOf(async () => (await commands()).statusCommand(args.path, args.json, terminal()));
         },
       ),
+    )
+    .example('$0 index ~/src/app', 'index a project (once; the server keeps it current)')
+    .example('$0 search "func main" ~/src/app --lang go', 'search it like rg')
+    .example('$0 symbols getUserById ~/src/app', 'find a symbol by name')
+    .example('$0 serve --project-from-cwd --auto-index', 'serve MCP over stdio to the client that launched it')
+    .example('$0 serve --transport http --port 3000', 'serve Streamable HTTP, SSE and WebSocket on one port')
+    .epilogue(
+      [
+        'Server options: sextant serve --help. Exit codes: 0 found or done, 1 nothing found, 2 an error (on stderr).',
+        '',
+        'Environment:',
+        '  SEXTANT_PROJECT         the default project of a server (an absolute path)',
+        '  SEXTANT_HOME            where indexes and task files live (else $XDG_CACHE_HOME/sextant, else ~/.cache/sextant)',
+        '  SEXTANT_TRANSPORT       --transport of serve',
+        '  SEXTANT_MCP_PORT        --port of serve',
+        '  SEXTANT_AUTH_TOKEN      --auth-token of serve',
+        '  SEXTANT_MAX_FILE_BYTES  files larger than this are not indexed (default 16 MiB)',
+        '  SEXTANT_STATE_KEY       the key that seals 2026-07-28 request state, shared by servers of one home',
+      ].join('\n'),
     )
     .strict()
     // Help lines are not wrapped to the terminal's width: wrapping was 20 ms of every command
