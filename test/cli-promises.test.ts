@@ -126,4 +126,37 @@ test('--jsonl: a match a line as found, then a summary line; --json is one docum
   assert.is((await runCli(['search', 'needle', root, '--json', '--jsonl'], '', env)).code, 2);
 });
 
+test('list shows every index and its size; remove takes one back (never while a job writes it); remove --gone those whose project is gone', async () => {
+  const { existsSync, rmSync } = await import('node:fs');
+  const { IndexStore } = await import('../src/index/store.js');
+  const env = { SEXTANT_HOME: mkdtempSync(join(tmpdir(), 'sextant-home-')) };
+  const kept = projectTree({ 'a.ts': 'export const a = 1;\n' });
+  const deleted = projectTree({ 'b.ts': 'export const b = 1;\n' });
+  for (const root of [kept, deleted]) assert.is((await runCli(['index', root], '', env)).code, 0);
+  const listedBefore = JSON.parse((await runCli(['list', '--json'], '', env)).stdout) as { indexes: Array<{ root: string; files: number; diskBytes: number; gone: boolean; indexDir: string }>; diskBytes: number };
+  assert.equal(listedBefore.indexes.map((index) => index.root).sort(), [kept, deleted].sort());
+  assert.ok(listedBefore.indexes.every((index) => index.files === 1 && index.diskBytes > 0 && !index.gone));
+  assert.is(listedBefore.diskBytes, listedBefore.indexes.reduce((sum, index) => sum + index.diskBytes, 0));
+  rmSync(deleted, { recursive: true });
+  const text = await runCli(['list'], '', env);
+  assert.match(text.stdout, `${deleted}: 1 files`);
+  assert.match(text.stdout, '(project folder gone)');
+  assert.match(text.stdout, /2 indexes, [\d.]+ MB in /);
+  // A job writing the index: remove refuses, exit 2, and the index stays.
+  const store = new IndexStore(kept, env.SEXTANT_HOME);
+  store.startJob({ mode: 'sync', pid: process.pid, startedAt: new Date().toISOString(), stage: 'indexing', done: 0, total: 1 });
+  const busy = await runCli(['remove', kept], '', env);
+  assert.is(busy.code, 2);
+  assert.match(busy.stderr, `is writing the index of ${kept}`);
+  store.endJob();
+  const removed = await runCli(['remove', kept], '', env);
+  assert.is(removed.code, 0, removed.stderr);
+  assert.match(removed.stdout, `Removed the index of ${kept}`);
+  assert.ok(existsSync(kept), 'the project itself is untouched');
+  assert.is((await runCli(['remove', kept], '', env)).code, 2, 'no index left to remove');
+  const gone = await runCli(['remove', '--gone'], '', env);
+  assert.match(gone.stdout, '1 index removed');
+  assert.equal((JSON.parse((await runCli(['list', '--json'], '', env)).stdout) as { indexes: unknown[] }).indexes, []);
+});
+
 test.run();

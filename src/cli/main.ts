@@ -16,6 +16,7 @@ import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, t
 const commands = (): Promise<typeof import('./index-commands.js')> => import('./index-commands.js');
 /** The commands that only read an index, without the indexing code. */
 const lookups = (): Promise<typeof import('./lookup-commands.js')> => import('./lookup-commands.js');
+const homeCommands = (): Promise<typeof import('./home-commands.js')> => import('./home-commands.js');
 
 function terminal(): Output {
   let toPipe = false;
@@ -92,7 +93,6 @@ function later<T, U>(name: string, builder: (y: Argv<T>) => Argv<U>, handler: (a
   return builder;
 }
 
-/** Says what went wrong, with usage help for yargs' own complaints, and exits 2. */
 /** A --lang value as the index names languages (any case), or a usage error listing them: a typo must not read as "no matches". */
 async function knownLanguage(value: string): Promise<string> {
   const { KNOWN_LANGUAGES } = await import('../index/languages.js');
@@ -101,6 +101,7 @@ async function knownLanguage(value: string): Promise<string> {
   throw new UsageError(`unknown language "${value}" for --lang; known: ${KNOWN_LANGUAGES.join(', ')}`);
 }
 
+/** Says what went wrong, with usage help for yargs' own complaints, and exits 2. */
 function usageFailure(message: string | undefined, error: Error | undefined): never {
   if (error) process.stderr.write(`sextant: ${error.message}\n`);
   else process.stderr.write(`sextant: ${message}\nRun "sextant --help" for usage.\n`);
@@ -284,6 +285,28 @@ export async function main(argv: string[]): Promise<void> {
         (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'One JSON document: the file, its language and its symbols' }),
         async (args) => {
           process.exitCode = await exitCodeOf(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
+        },
+      ),
+    )
+    .command(
+      'list',
+      'List the indexes under SEXTANT_HOME: each project, its size on disk, and whether its folder still exists',
+      later(
+        'list',
+        (y) => y.option('json', { type: 'boolean', default: false, describe: 'One JSON document: {"home", "indexes": [...], "diskBytes"}' }),
+        async (args) => {
+          process.exitCode = await exitCodeOf(async () => (await homeCommands()).listCommand(args.json, terminal()));
+        },
+      ),
+    )
+    .command(
+      'remove [path]',
+      "Remove a project's index (never the project itself); --gone: every index whose project folder no longer exists",
+      later(
+        'remove',
+        (y) => y.positional('path', { type: 'string', describe: 'The project whose index goes' }).option('gone', { type: 'boolean', default: false, describe: 'Remove the indexes of projects whose folder is gone' }),
+        async (args) => {
+          process.exitCode = await exitCodeOf(async () => (await homeCommands()).removeCommand(args.path, args.gone, terminal()));
         },
       ),
     )
