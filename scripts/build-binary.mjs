@@ -107,6 +107,22 @@ mkdirSync(resolve(output, '..'), { recursive: true });
 const staged = `${output}.tmp-${process.pid}`;
 copyFileSync(node, staged);
 chmodSync(staged, 0o755);
-await inject(staged, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+// LIEF, inside postject, warns once per ELF note section it cannot name ("Can't find string
+// offset for section name '.note…'"): Node's own binaries carry such notes, the injection is
+// unaffected, and Node's SEA guide calls them harmless. Those lines only are held back; anything
+// else postject says still shows, and a failed injection still throws.
+const harmless = /Can't find string offset for section name/;
+const quiet = (write) => (chunk, ...rest) => (harmless.test(String(chunk)) ? true : write(chunk, ...rest));
+const writes = { out: process.stdout.write, err: process.stderr.write, log: console.log, warn: console.warn, error: console.error };
+process.stdout.write = quiet(writes.out.bind(process.stdout));
+process.stderr.write = quiet(writes.err.bind(process.stderr));
+for (const level of ['log', 'warn', 'error']) console[level] = (...args) => (harmless.test(args.map(String).join(' ')) ? undefined : writes[level](...args));
+try {
+  await inject(staged, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+} finally {
+  process.stdout.write = writes.out;
+  process.stderr.write = writes.err;
+  Object.assign(console, { log: writes.log, warn: writes.warn, error: writes.error });
+}
 renameSync(staged, output);
 console.log(`build:binary: ${output} (${(statSync(output).size / 1024 / 1024).toFixed(1)} MiB, Node ${NODE_VERSION}, linux-x64)`);

@@ -14,8 +14,10 @@ export const BINARY = join(ROOT, 'dist/sextant');
 function ensureBuilt(): void {
   const bundle = join(ROOT, 'dist/sextant.mjs');
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(bundle).mtimeMs) return;
-  // postject's notes about ELF sections are noise; a failure still throws with its output.
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-binary.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  // The build prints no noise: postject's notes about ELF sections are held back by the script
+  // (issue 25), and what it prints is checked here. A failure still throws with its output.
+  const output = execFileSync(process.execPath, [join(ROOT, 'scripts/build-binary.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (/warning|Can't find string offset/i.test(output)) throw new Error(`build:binary printed warnings:\n${output}`);
 }
 
 export interface Alone {
