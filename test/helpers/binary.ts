@@ -3,7 +3,7 @@
  * older than the bundle it is made from, then copied alone into an empty folder: no node on
  * PATH, no node_modules beside it, nothing but what the binary carries.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,9 @@ function ensureBuilt(): void {
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(bundle).mtimeMs) return;
   // The build prints no noise: postject's notes about ELF sections are held back by the script
   // (issue 25), and what it prints is checked here. A failure still throws with its output.
-  const output = execFileSync(process.execPath, [join(ROOT, 'scripts/build-binary.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build-binary.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const output = `${build.stdout}${build.stderr}`;
+  if (build.status !== 0) throw new Error(`build:binary failed (${build.status}):\n${output}`);
   if (/warning|Can't find string offset/i.test(output)) throw new Error(`build:binary printed warnings:\n${output}`);
 }
 
