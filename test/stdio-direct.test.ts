@@ -96,8 +96,12 @@ test('in process: an output destroyed under the session (its reader exited) clos
   const logger = { ...silentLogger, warning: (message: string) => void warnings.push(message) };
   const input = new PassThrough();
   const connection = serveStdio(createSextantServer(), { input, output: socket, logger });
-  input.write(initializeLine());
+  // The reader exits, and its end of the pipe is closed under the session. (Writing before that
+  // raced the close: the answer could meet EPIPE first, the other test's case.)
+  const closedUnder = new Promise((resolve) => socket.once('close', resolve));
   child.kill();
+  await closedUnder;
+  input.write(initializeLine());
   await connection.closed;
   assert.ok(socket.destroyed);
   assert.equal(warnings, ['stdout closed; closing the session']);

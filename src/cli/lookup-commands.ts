@@ -87,9 +87,12 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
       const { rankedSearch, RANKING_POOL } = await import('../tools/ranked-search.js');
       const ranked = rankedSearch(root, reader, search, search.limit ?? 100);
       result = ranked;
+      // Known before a line is printed, so said first: whoever reads the output is still there.
+      const notes: string[] = [];
+      if (ranked.ranked > ranked.matches.length) notes.push(`(the first ${ranked.matches.length} of ${ranked.ranked} ranked matches; raise --limit for more)`);
+      if (ranked.truncated) notes.push(`(ranked ${RANKING_POOL} matches, source first, and the definitions of the name; narrow the query or the path)`);
+      if (notes.length > 0 && !json && !jsonl) output.err(`${notes.join('\n')}\n`);
       if (!json) print(ranked.matches);
-      if (ranked.ranked > ranked.matches.length) more = `(the first ${ranked.matches.length} of ${ranked.ranked} ranked matches; raise --limit for more)`;
-      if (ranked.truncated) more = `${more ? `${more}\n` : ''}(ranked ${RANKING_POOL} matches, source first, and the definitions of the name; narrow the query or the path)`;
     } else {
       result = searchOnce(reader, search, json ? undefined : print);
       if (result.truncated) more = `(stopped at ${query.limit ?? 100} matches; raise --limit for more)`;
@@ -109,8 +112,8 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     output.out(`${JSON.stringify({ ...result, matches: result.matches.map(publicMatch) })}\n`);
     return result.matches.length > 0 ? 0 : 1;
   }
-  // Into a pipe the reader may be gone (`| head -1`): a note about what it did not read would
-  // only confuse; --json carries `truncated` for programs.
+  // Known only once the matches are out: into a pipe the reader may be gone by then (`| head -1`),
+  // and a note about what it did not read would only confuse; --json carries `truncated`.
   if (more && !output.toPipe) output.err(`${more}\n`);
   // Like grep and rg: exit 1 when nothing matched.
   return result.matches.length > 0 ? 0 : 1;
