@@ -15,12 +15,32 @@ mkdirSync(temp);
 mkdirSync(cache);
 const uvu = fileURLToPath(new URL('../node_modules/uvu/bin.js', import.meta.url));
 const child = spawn(process.execPath, [uvu, 'build/test', '\\.test\\.js$', ...process.argv.slice(2)], {
-  stdio: 'inherit',
+  stdio: ['inherit', 'pipe', 'inherit'],
   env: { ...process.env, TMPDIR: temp, XDG_CACHE_HOME: cache },
 });
+// uvu's output passes through; its totals are read at the end. A suite whose `before` hook throws
+// runs none of its tests and uvu says nothing but "(0 / N)", exiting 0: a test that did not run
+// is a failure here.
+let tail = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  tail = (tail + chunk.toString('utf8')).slice(-4096);
+});
+const totals = () => {
+  const plain = tail.replace(/\x1b\[[0-9;]*m/g, '');
+  const count = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(plain)?.[1] ?? NaN);
+  return { total: count('Total'), passed: count('Passed'), skipped: count('Skipped') };
+};
 const finish = (code) => {
   rmSync(run, { recursive: true, force: true });
   process.exit(code);
 };
-child.on('exit', (code, signal) => finish(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  const { total, passed, skipped } = totals();
+  if (code === 0 && Number.isFinite(total) && passed + skipped < total) {
+    process.stderr.write(`\n${total - passed - skipped} test(s) did not run: a suite's before hook failed (see "(0 / N)" above)\n`);
+    return finish(1);
+  }
+  finish(code ?? (signal ? 1 : 0));
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

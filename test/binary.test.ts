@@ -32,7 +32,13 @@ const GENERATED_FILES = 1_200;
 let alone: Alone;
 
 test.before(() => {
-  alone = binaryAlone();
+  try {
+    alone = binaryAlone();
+  } catch (error) {
+    // uvu runs no test of a suite whose before hook throws, and says nothing of why.
+    console.error('binary.test.ts: the binary could not be prepared:', error);
+    throw error;
+  }
   const generated = join(alone.project, 'gen');
   mkdirSync(generated);
   for (let i = 0; i < GENERATED_FILES; i++) writeFileSync(join(generated, `unit_${i}.ts`), `export function generatedUnit${i}(value: number): number {\n  return value + ${i};\n}\n`);

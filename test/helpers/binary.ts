@@ -19,7 +19,8 @@ function ensureBuilt(): void {
   const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build-binary.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   const output = `${build.stdout}${build.stderr}`;
   if (build.status !== 0) throw new Error(`build:binary failed (${build.status}):\n${output}`);
-  if (/warning|Can't find string offset/i.test(output)) throw new Error(`build:binary printed warnings:\n${output}`);
+  // postject's own notes only: the environment may add Node's (NO_COLOR beside FORCE_COLOR, say).
+  if (/Can't find string offset|postject|LIEF/i.test(output)) throw new Error(`build:binary printed postject's warnings:\n${output}`);
 }
 
 export interface Alone {
