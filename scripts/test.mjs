@@ -14,7 +14,16 @@ const cache = join(run, 'cache');
 mkdirSync(temp);
 mkdirSync(cache);
 const uvu = fileURLToPath(new URL('../node_modules/uvu/bin.js', import.meta.url));
-const child = spawn(process.execPath, [uvu, 'build/test', '\\.test\\.js$', ...process.argv.slice(2)], {
+// `node scripts/test.mjs NAME...` runs only those test files (NAME: a file's name without
+// `.test.ts`, or a pattern of one); flags (`-i PATTERN`, `-b`) go to uvu as they are.
+const names = [];
+const flags = [];
+for (let args = process.argv.slice(2), i = 0; i < args.length; i++) {
+  if (!args[i].startsWith('-')) names.push(args[i]);
+  else flags.push(args[i], ...(['-i', '--ignore'].includes(args[i]) && i + 1 < args.length ? [args[++i]] : []));
+}
+const pattern = names.length > 0 ? `^(${names.join('|')})\\.test\\.js$` : '\\.test\\.js$';
+const child = spawn(process.execPath, [uvu, 'build/test', pattern, ...flags], {
   stdio: ['inherit', 'pipe', 'inherit'],
   env: { ...process.env, TMPDIR: temp, XDG_CACHE_HOME: cache },
 });

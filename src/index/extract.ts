@@ -8,12 +8,13 @@
  */
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { spawnWorker } from '../runtime.js';
 import { ProjectFiles } from './project-file.js';
 import { detectLanguage } from './languages.js';
 import { SegmentBuilder, type SegmentFile } from './segment.js';
 import { blockTrigramsOf, DEFAULT_BLOCK_BYTES, trigramsOf } from './trigrams.js';
+import { workerMain } from '../worker-main.js';
 
 /**
  * A file with more distinct trigrams than this is searched by scanning, not through the postings:
@@ -297,4 +298,4 @@ function startWorker(): void {
   });
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) startWorker();
+workerMain(WORKER_ROLE, startWorker);

@@ -5,7 +5,7 @@
  * So the reader lives in a worker; a search over budget kills it, the caller gets
  * PatternTooExpensiveError, and the next search starts a fresh worker.
  */
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { spawnWorker } from '../runtime.js';
 import { availableParallelism } from 'node:os';
 import { IdleHeapTrimmer } from '../idle-heap.js';
@@ -15,6 +15,7 @@ import { byPath } from './segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from './store.js';
 import { bySourceFirst } from './path-signals.js';
+import { workerMain } from '../worker-main.js';
 
 const WORKER_ROLE = 'sextant-search';
 
@@ -374,4 +375,4 @@ function startWorker(): void {
   parentPort!.postMessage({ ready: true, id: 0 } satisfies Reply);
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) startWorker();
+workerMain(WORKER_ROLE, startWorker);

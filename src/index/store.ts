@@ -6,7 +6,7 @@
  * leaves the previous complete index in place.
  */
 import { processAlive as alive } from '../process-alive.js';
-import { crypto } from './lazy-crypto.js';
+import { crypto } from '../util/lazy-crypto.js';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';

@@ -6,7 +6,7 @@
  */
 import { detectLanguage } from '../index/languages.js';
 import { pathDepth, pathPenalty } from '../index/path-signals.js';
-import { cacheOf, keep, touch } from '../index/lru.js';
+import { cacheOf, keep, touch } from '../util/lru.js';
 import { publicMatch, type Match, type SearchQuery } from '../index/search.js';
 import type { BriefSymbol } from '../index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../index/symbols/types.js';

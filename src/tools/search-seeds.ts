@@ -11,7 +11,7 @@ import { globToRegExp } from '../index/glob.js';
 import { detectLanguage } from '../index/languages.js';
 import { lowValuePath, pathDepth } from '../index/path-signals.js';
 import { ProjectFiles } from '../index/project-file.js';
-import { cacheOf, keep, touch } from '../index/lru.js';
+import { cacheOf, keep, touch } from '../util/lru.js';
 import { addContext } from '../index/matcher.js';
 import { saysGenerated, type Match, type SearchQuery } from '../index/search.js';
 import type { ProjectSymbols } from '../workspace/project.js';

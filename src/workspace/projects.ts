@@ -10,7 +10,7 @@ import type { WorkspaceConfig } from './config.js';
 import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type ProjectSource } from './detect.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
-import { keep, touch } from '../index/lru.js';
+import { keep, touch } from '../util/lru.js';
 
 /** Distinct roots lists remembered for 2026-07-28 requests. */
 const MAX_MODERN_CLIENTS = 256;

@@ -9,12 +9,13 @@
  * the stop record and releases the lock for it (IndexStore.abandonThread).
  * Only then is the caller told: the next job finds the project free.
  */
-import { isMainThread, parentPort, threadId, Worker, workerData } from 'node:worker_threads';
+import { parentPort, threadId, Worker } from 'node:worker_threads';
 import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search.js';
 import { IndexStore, setLockThread } from '../store.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
+import { workerMain } from '../../worker-main.js';
 
 const WORKER_ROLE = 'sextant-symbols-job';
 /** How long an idle symbol thread is kept for the next phase. */
@@ -123,4 +124,4 @@ async function buildAndReport({ job, root, home, force }: Request): Promise<void
   }
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) serve();
+workerMain(WORKER_ROLE, serve);

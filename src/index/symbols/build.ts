@@ -8,7 +8,7 @@
  * writes nothing.
  */
 import { cpus } from 'node:os';
-import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
+import { parentPort, workerData, type Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../runtime.js';
 import { ProjectFiles } from '../project-file.js';
 import { IndexStore, type JobJournal } from '../store.js';
@@ -20,6 +20,7 @@ import { collectSymbolDebris, commitBaseSegments, commitSymbols, writeSymbolSegm
 import { SegmentStrings } from './segment-writer.js';
 import { SymbolIndex } from './symbol-index.js';
 import { writeSymbolsManifest, type SymbolSegmentEntry, type SymbolsManifest } from './symbol-manifest.js';
+import { workerMain } from '../../worker-main.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;
@@ -348,4 +349,4 @@ function startWorker(): void {
   });
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) startWorker();
+workerMain(WORKER_ROLE, startWorker);

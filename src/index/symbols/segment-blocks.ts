@@ -5,7 +5,7 @@
  * index_corrupt where it is read.
  */
 import { inflateRawSync } from 'node:zlib';
-import { keep, touch } from '../lru.js';
+import { keep, touch } from '../../util/lru.js';
 import { IndexCorruptError } from '../manifest.js';
 import type { PagedFile } from './paged-file.js';
 import { decodeBlock, type Predictor } from './record-blocks.js';

@@ -4,7 +4,7 @@
  * every commit (atomically) and checked field by field when read; segments it does not name
  * are debris.
  */
-import { crypto } from '../lazy-crypto.js';
+import { crypto } from '../../util/lazy-crypto.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
