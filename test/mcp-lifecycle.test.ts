@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/versions.js';
+import { HANDSHAKE_PROTOCOL_VERSIONS } from '../src/mcp/versions.js';
 import { createSextantServer } from '../src/tools/index.js';
 import { connect } from './helpers/connect.js';
 import { expectRpcError } from './helpers/errors.js';
@@ -11,7 +11,7 @@ const server = createSextantServer();
 const clientInfo = { name: 'raw', version: '0' };
 
 test('the supported revisions are exactly the four the issue names, newest first', () => {
-  assert.equal([...SUPPORTED_PROTOCOL_VERSIONS], ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
+  assert.equal([...HANDSHAKE_PROTOCOL_VERSIONS], ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
 });
 
 for (const revision of REVISIONS) {

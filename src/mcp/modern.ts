@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { InvalidParamsError, UnsupportedProtocolVersionError, type Params, type Result } from '../jsonrpc/index.js';
 import { isLogLevel, type LogLevel } from './logging.js';
-import { ALL_PROTOCOL_VERSIONS, isModernVersion, type ModernProtocolVersion } from './versions.js';
+import { ALL_PROTOCOL_VERSIONS, isStatelessVersion, type StatelessProtocolVersion } from './versions.js';
 
 /** The reserved `_meta` keys of the modern era (basic §_meta). */
 export const META_KEYS = {
@@ -26,7 +26,7 @@ const MODERN_ONLY_METHODS = new Set(['server/discover']);
 
 /** What a modern request says about itself. */
 export interface ModernRequest {
-  version: ModernProtocolVersion;
+  version: StatelessProtocolVersion;
   capabilities: Params;
   clientInfo?: Params;
   /** Absent: the client wants no `notifications/message` for this request. */
@@ -50,7 +50,7 @@ export function readModernRequest(meta: Params | undefined): ModernRequest {
   if (typeof version !== 'string') {
     throw new InvalidParamsError(`Invalid params: _meta["${META_KEYS.protocolVersion}"] is required (a protocol version string)`);
   }
-  if (!isModernVersion(version)) throw new UnsupportedProtocolVersionError(version, ALL_PROTOCOL_VERSIONS);
+  if (!isStatelessVersion(version)) throw new UnsupportedProtocolVersionError(version, ALL_PROTOCOL_VERSIONS);
   const capabilities = meta![META_KEYS.clientCapabilities];
   if (!isObject(capabilities)) throw new InvalidParamsError(`Invalid params: _meta["${META_KEYS.clientCapabilities}"] is required (an object)`);
   const request: ModernRequest = { version, capabilities };

@@ -30,7 +30,7 @@ import type { RoundInput } from './mrtr.js';
 import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
 import { requireTasks, TASKS_EXTENSION, TaskStore } from './tasks.js';
-import { ALL_PROTOCOL_VERSIONS, featuresOf, isModernVersion, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from './versions.js';
+import { ALL_PROTOCOL_VERSIONS, featuresOf, isStatelessVersion, negotiateVersion, HANDSHAKE_PROTOCOL_VERSIONS, type AnyProtocolVersion, type HandshakeProtocolVersion } from './versions.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
 export interface MessageContext {
@@ -96,7 +96,7 @@ export class McpSession {
   readonly peer: Peer<MessageContext>;
   readonly #options: McpSessionOptions;
   readonly #logger: Logger;
-  #version: ProtocolVersion | undefined;
+  #version: HandshakeProtocolVersion | undefined;
   #clientInfo: ClientInfo | undefined;
   #clientCapabilities: Params = {};
   #clientReady = false;
@@ -118,7 +118,7 @@ export class McpSession {
   }
 
   /** The negotiated revision, once `initialize` has been answered. */
-  get protocolVersion(): ProtocolVersion | undefined {
+  get protocolVersion(): HandshakeProtocolVersion | undefined {
     return this.#version;
   }
 
@@ -180,7 +180,7 @@ export class McpSession {
       prompts: { listChanged: false },
     };
     if (featuresOf(version).completionsCapability) capabilities.completions = {};
-    if (isModernVersion(version)) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    if (isStatelessVersion(version)) capabilities.extensions = { [TASKS_EXTENSION]: {} };
     return capabilities;
   }
 
@@ -325,7 +325,7 @@ export class McpSession {
     }
     const version = negotiateVersion(protocolVersion);
     if (version !== protocolVersion) {
-      this.#logger.info(`Client asked for protocol ${protocolVersion}; offering ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+      this.#logger.info(`Client asked for protocol ${protocolVersion}; offering ${version} (supported: ${HANDSHAKE_PROTOCOL_VERSIONS.join(', ')})`);
     }
     this.#version = version;
     this.#clientInfo = clientInfo as ClientInfo;

@@ -8,7 +8,7 @@ import type { Params, RequestContext, RequestOptions, Result } from '../jsonrpc/
 import { isAtLeast, type LogLevel } from './logging.js';
 import type { MessageContext } from './session.js';
 import type { ToolContext } from './tools.js';
-import { featuresOf, type ProtocolVersion } from './versions.js';
+import { featuresOf, type HandshakeProtocolVersion } from './versions.js';
 
 /** The parts of a session a call context speaks through. */
 export interface CallingSession {
@@ -17,14 +17,14 @@ export interface CallingSession {
 }
 
 export class ToolCallContext implements ToolContext {
-  readonly protocolVersion: ProtocolVersion;
+  readonly protocolVersion: HandshakeProtocolVersion;
   readonly clientCapabilities: Record<string, unknown>;
   readonly session: CallingSession;
   readonly call: RequestContext<MessageContext>;
   /** The tool's name: the `logger` of the log notifications it sends. */
   readonly toolName: string | undefined;
 
-  constructor(session: CallingSession, version: ProtocolVersion, clientCapabilities: Record<string, unknown>, call: RequestContext<MessageContext>, toolName: string | undefined) {
+  constructor(session: CallingSession, version: HandshakeProtocolVersion, clientCapabilities: Record<string, unknown>, call: RequestContext<MessageContext>, toolName: string | undefined) {
     this.session = session;
     this.protocolVersion = version;
     this.clientCapabilities = clientCapabilities;

@@ -8,7 +8,7 @@ import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
-import { featuresOf, isModernVersion, type AnyProtocolVersion } from './versions.js';
+import { featuresOf, isStatelessVersion, type AnyProtocolVersion } from './versions.js';
 import { InputRequired, type RoundInput } from './mrtr.js';
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
 import { MissingClientCapabilityError } from './client-capability.js';
@@ -164,7 +164,7 @@ export class ToolRegistry {
   }
 
   list(version: AnyProtocolVersion, cursor: unknown): Record<string, unknown> {
-    const modern = isModernVersion(version);
+    const modern = isStatelessVersion(version);
     const tools = modern ? this.#sorted : this.#sorted.filter((tool) => !tool.modernOnly);
     return listResult('tools', tools, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
   }
@@ -183,7 +183,7 @@ export class ToolRegistry {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
     const tool = this.#tools.get(name);
-    if (!tool || (tool.modernOnly && !isModernVersion(context.protocolVersion))) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
+    if (!tool || (tool.modernOnly && !isStatelessVersion(context.protocolVersion))) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new InvalidParamsError('Invalid params: "arguments" must be an object');
@@ -300,7 +300,7 @@ function toolErrorResult(error: ToolError): CallToolResult {
 }
 
 function inputSchemaFor(tool: ToolDefinition, version: AnyProtocolVersion): JsonObject {
-  return isModernVersion(version) && tool.modernInputSchema ? tool.modernInputSchema : tool.inputSchema;
+  return isStatelessVersion(version) && tool.modernInputSchema ? tool.modernInputSchema : tool.inputSchema;
 }
 
 /** A tool definition with only the fields the negotiated revision defines. */

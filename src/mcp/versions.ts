@@ -2,23 +2,24 @@
  * The protocol revisions Sextant speaks, newest first, and what differs between them. Every
  * version-dependent decision in the server reads this table instead of comparing date strings.
  *
- * Two eras: the handshake revisions (a session begins with `initialize`) and the modern ones
- * (2026-07-28: every request carries its version in `_meta`, nothing lives between requests).
+ * Two eras, each named for what it is: the handshake revisions (a session begins with
+ * `initialize`) and the stateless ones (2026-07-28: every request carries its version in `_meta`,
+ * nothing lives between requests). Neither list is "the supported" one: both are.
  */
-/** Revisions negotiated by `initialize` (the legacy era). */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
-export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+/** Revisions negotiated by `initialize`, newest first. */
+export const HANDSHAKE_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export type HandshakeProtocolVersion = (typeof HANDSHAKE_PROTOCOL_VERSIONS)[number];
+export const LATEST_HANDSHAKE_VERSION: HandshakeProtocolVersion = HANDSHAKE_PROTOCOL_VERSIONS[0];
 
-/** Revisions served per request, without a session (the modern era). */
-export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
-export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+/** Revisions served per request, without a session (the stateless era). */
+export const STATELESS_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export type StatelessProtocolVersion = (typeof STATELESS_PROTOCOL_VERSIONS)[number];
 /** Every revision, newest first: what `server/discover` and UnsupportedProtocolVersion list. */
-export const ALL_PROTOCOL_VERSIONS = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS] as const;
-export type AnyProtocolVersion = ProtocolVersion | ModernProtocolVersion;
+export const ALL_PROTOCOL_VERSIONS = [...STATELESS_PROTOCOL_VERSIONS, ...HANDSHAKE_PROTOCOL_VERSIONS] as const;
+export type AnyProtocolVersion = HandshakeProtocolVersion | StatelessProtocolVersion;
 
-export function isModernVersion(version: unknown): version is ModernProtocolVersion {
-  return (MODERN_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
+export function isStatelessVersion(version: unknown): version is StatelessProtocolVersion {
+  return (STATELESS_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
 }
 
 export interface VersionFeatures {
@@ -100,13 +101,13 @@ const FEATURES: Record<AnyProtocolVersion, VersionFeatures> = {
   },
 };
 
-export function isSupportedVersion(version: unknown): version is ProtocolVersion {
-  return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
+export function isHandshakeVersion(version: unknown): version is HandshakeProtocolVersion {
+  return (HANDSHAKE_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
 }
 
 /** Echo a version we speak; otherwise answer with our latest and let the client decide (lifecycle §Version Negotiation). */
-export function negotiateVersion(requested: string): ProtocolVersion {
-  return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
+export function negotiateVersion(requested: string): HandshakeProtocolVersion {
+  return isHandshakeVersion(requested) ? requested : LATEST_HANDSHAKE_VERSION;
 }
 
 export function featuresOf(version: AnyProtocolVersion): VersionFeatures {

@@ -9,7 +9,7 @@ import { isModernRequest } from '../mcp/modern.js';
 import type { Logger } from '../log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
-import { featuresOf, isSupportedVersion } from '../mcp/versions.js';
+import { featuresOf, isHandshakeVersion } from '../mcp/versions.js';
 import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { DEFAULT_SSE_AFTER_MS, HttpSession } from './http-session.js';
 import { readJsonBody } from './http-body.js';
@@ -213,7 +213,7 @@ export class StreamableHttpEndpoint {
   #checkVersionHeader(req: IncomingMessage): void {
     const version = header(req, 'mcp-protocol-version');
     // Absent: assume 2025-03-26, as the spec says. Present: it must be a revision we speak.
-    if (version !== undefined && !isSupportedVersion(version)) {
+    if (version !== undefined && !isHandshakeVersion(version)) {
       throw httpErrors.badRequest(`Unsupported MCP-Protocol-Version "${version}"`);
     }
   }
