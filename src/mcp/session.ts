@@ -31,6 +31,7 @@ import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
 import { requireTasks, TASKS_EXTENSION, TaskStore } from './tasks.js';
 import { ALL_PROTOCOL_VERSIONS, featuresOf, isStatelessVersion, negotiateVersion, HANDSHAKE_PROTOCOL_VERSIONS, type AnyProtocolVersion, type HandshakeProtocolVersion } from './versions.js';
+import { batchRefusal } from './batches.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
 export interface MessageContext {
@@ -108,7 +109,7 @@ export class McpSession {
     this.#logger = options.logger ?? silentLogger;
     const peerOptions: PeerOptions = {
       send: options.send,
-      batchPolicy: (items) => this.#batchRefusal(items),
+      batchPolicy: (items) => batchRefusal(this.#version, items),
       log: (level, message, detail) => this.#logger[level](message, detail),
     };
     if (options.tap) peerOptions.tap = options.tap;
@@ -361,15 +362,4 @@ export class McpSession {
 
   #ownEra: ModernEra | undefined;
 
-  #batchRefusal(items: unknown[]): InvalidRequestError | undefined {
-    if (!this.#version || !featuresOf(this.#version).batches) {
-      return new InvalidRequestError(
-        `Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26 (this session: ${this.#version ?? 'not initialized'})`,
-      );
-    }
-    if (items.some((item) => isObject(item) && item.method === 'initialize')) {
-      return new InvalidRequestError('Invalid request: "initialize" must not be part of a batch');
-    }
-    return undefined;
-  }
 }

@@ -9,7 +9,8 @@ import { isModernRequest } from '../mcp/modern.js';
 import type { Logger } from '../log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
-import { featuresOf, isHandshakeVersion } from '../mcp/versions.js';
+import { batchRefusal } from '../mcp/batches.js';
+import { isHandshakeVersion } from '../mcp/versions.js';
 import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { DEFAULT_SSE_AFTER_MS, HttpSession } from './http-session.js';
 import { readJsonBody } from './http-body.js';
@@ -153,16 +154,11 @@ export class StreamableHttpEndpoint {
   }
 
   async #batch(session: HttpSession, body: unknown[], res: ServerResponse, extra: MessageContext): Promise<void> {
-    const version = session.mcp.protocolVersion;
     if (body.length === 0) throw httpErrors.badRequest('Invalid request: empty batch');
     // Refused here, not by the engine: its refusal has no id, so no exchange of this POST would carry it.
     if (body.length > MAX_BATCH_ENTRIES) throw httpErrors.badRequest(batchTooLarge(body.length).message);
-    if (!version || !featuresOf(version).batches) {
-      throw httpErrors.badRequest(`Invalid request: a POST body must be a single message in protocol revision ${version ?? 'unknown'}`);
-    }
-    if (body.some((item) => classify(item).kind === 'request' && (item as { method: string }).method === 'initialize')) {
-      throw httpErrors.badRequest('Invalid request: "initialize" must not be part of a batch');
-    }
+    const refusal = batchRefusal(session.mcp.protocolVersion, body);
+    if (refusal) throw httpErrors.badRequest(refusal.message);
     const ids = body.flatMap((item) => {
       const classified = classify(item);
       return classified.kind === 'request' ? [classified.message.id] : [];
