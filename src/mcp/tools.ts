@@ -12,6 +12,7 @@ import { featuresOf, isStatelessVersion, type AnyProtocolVersion } from './versi
 import { InputRequired, type RoundInput } from './mrtr.js';
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
 import { MissingClientCapabilityError } from './client-capability.js';
+import { CodedError as ToolError } from '../errors.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -84,23 +85,8 @@ export interface ToolDefinition {
   run(args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
 }
 
-/** A failure the tool wants the model to read: reported as `isError: true`, never as a protocol error. */
-export class ToolError extends Error {
-  /** A stable string code the caller can branch on (the product's registry), else a generic one. */
-  readonly code: string;
-  readonly remedy: string | undefined;
-  readonly data: Record<string, unknown> | undefined;
-  /** Further text blocks for the reader (a one-time hint…), after the error itself. */
-  readonly notes: string[] = [];
-
-  constructor(message: string, details: { code?: string; remedy?: string; data?: Record<string, unknown> } = {}) {
-    super(message);
-    this.name = 'ToolError';
-    this.code = details.code ?? 'SEXTANT_TOOL_ERROR';
-    this.remedy = details.remedy;
-    this.data = details.data;
-  }
-}
+/** A failure the tool wants the model to read (src/errors.ts): reported as `isError: true`, never as a protocol error. */
+export { CodedError as ToolError } from '../errors.js';
 
 /** Where a coded tool error's details travel in the result, for programs (basic §_meta key format). */
 export const TOOL_ERROR_META_KEY = 'dev.sextant/error';

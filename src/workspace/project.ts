@@ -12,7 +12,7 @@ import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type 
 import { SymbolIndex } from '../index/symbols/symbol-index.js';
 import { SYMBOLS_MANIFEST } from '../index/symbols/symbol-manifest.js';
 import { IndexWatcher } from '../index/watcher.js';
-import { toolError } from '../tools/error-codes.js';
+import { codedError } from '../errors.js';
 import { article, capitalized } from '../wording.js';
 import { IndexJob, runJob, type JobMode } from './jobs.js';
 
@@ -79,16 +79,16 @@ export class Project {
   /** The index, or the error a tool should answer with. */
   requireIndex(): Manifest {
     const state = this.indexState();
-    if (state.incompatible) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
-    if (state.corrupt) throw toolError('index_corrupt', state.corrupt, { workspace: this.root });
+    if (state.incompatible) throw codedError('index_incompatible', state.incompatible, { workspace: this.root });
+    if (state.corrupt) throw codedError('index_corrupt', state.corrupt, { workspace: this.root });
     if (!state.manifest) {
       if (this.job) {
-        throw toolError('index_not_ready', `Project ${this.root} is being indexed (job ${this.job.id}, ${this.job.percent}%): retry when it is done`, {
+        throw codedError('index_not_ready', `Project ${this.root} is being indexed (job ${this.job.id}, ${this.job.percent}%): retry when it is done`, {
           workspace: this.root,
           job_id: this.job.id,
         }, 'Follow the job with index_status, then retry.');
       }
-      throw toolError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, { workspace: this.root });
+      throw codedError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, { workspace: this.root });
     }
     this.#ensureWatcher({ reconcile: true });
     return state.manifest;
@@ -98,16 +98,16 @@ export class Project {
   startJob(mode: JobMode, options: { force?: boolean } = {}): IndexJob {
     const running = this.job;
     if (running) {
-      throw toolError('index_in_progress', `${capitalized(article(running.mode))} job (${running.id}) is already running for ${this.root}: ${running.message}`, { workspace: this.root, job_id: running.id });
+      throw codedError('index_in_progress', `${capitalized(article(running.mode))} job (${running.id}) is already running for ${this.root}: ${running.message}`, { workspace: this.root, job_id: running.id });
     }
     // A live journal of this process is the watcher's sync: the job queues behind it (exclusive).
     const elsewhere = this.store.runningJob();
     if (elsewhere && elsewhere.pid !== process.pid) {
-      throw toolError('index_in_progress', `${capitalized(article(elsewhere.mode))} job started by process ${elsewhere.pid} is running for ${this.root}`, { workspace: this.root, pid: elsewhere.pid });
+      throw codedError('index_in_progress', `${capitalized(article(elsewhere.mode))} job started by process ${elsewhere.pid} is running for ${this.root}`, { workspace: this.root, pid: elsewhere.pid });
     }
     const state = this.indexState();
-    if (state.incompatible && !options.force) throw toolError('index_incompatible', state.incompatible, { workspace: this.root });
-    if (state.corrupt && mode === 'sync' && !options.force) throw toolError('index_corrupt', state.corrupt, { workspace: this.root });
+    if (state.incompatible && !options.force) throw codedError('index_incompatible', state.incompatible, { workspace: this.root });
+    if (state.corrupt && mode === 'sync' && !options.force) throw codedError('index_corrupt', state.corrupt, { workspace: this.root });
     if (mode === 'sync' && !state.manifest && !state.incompatible) mode = 'index'; // nothing to sync from: build
     const work = runJob(mode, this.root, { ...(this.#home ? { home: this.#home } : {}), force: options.force === true });
     const job = new IndexJob(mode, this.root, (running, signal) => this.exclusive(() => work(running, signal)));
@@ -136,8 +136,8 @@ export class Project {
         this.#symbols.value = SymbolIndex.open(this.store, { present: (path) => existsSync(join(this.root, path)) });
       } catch (error) {
         this.#symbols = undefined;
-        if (error instanceof IndexIncompatibleError) throw toolError('index_incompatible', error.message, { workspace: this.root });
-        if (error instanceof IndexCorruptError) throw toolError('index_corrupt', error.message, { workspace: this.root });
+        if (error instanceof IndexIncompatibleError) throw codedError('index_incompatible', error.message, { workspace: this.root });
+        if (error instanceof IndexCorruptError) throw codedError('index_corrupt', error.message, { workspace: this.root });
         throw error;
       }
     }

@@ -5,7 +5,7 @@
 import type { Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { Project } from './project.js';
-import { toolError } from '../tools/error-codes.js';
+import { codedError } from '../errors.js';
 import type { WorkspaceConfig } from './config.js';
 import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type ProjectSource } from './detect.js';
 import { WorkspaceRegistry } from './registry.js';
@@ -114,7 +114,7 @@ export class ProjectService {
       return { root: chosen.root, source: 'workspace_argument' };
     }
     const { winner, roots } = await projects.detect(query, via);
-    if (!winner) throw toolError('project_not_found', NO_PROJECT_MESSAGE);
+    if (!winner) throw codedError('project_not_found', NO_PROJECT_MESSAGE);
     this.registry.admit(winner.path, winner.source);
     const resolved: ResolvedProject = { root: winner.path, source: winner.source };
     const hint = projects.takeHint(winner, roots);

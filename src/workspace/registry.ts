@@ -7,7 +7,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { toolError } from '../tools/error-codes.js';
+import { codedError } from '../errors.js';
 import { isWithin, type WorkspaceConfig } from './config.js';
 import type { ProjectSource } from './detect.js';
 
@@ -55,7 +55,7 @@ export class WorkspaceRegistry {
     if (discovered.length >= this.#config.maxWorkspaces) {
       const idle = discovered.filter((workspace) => !this.#hooks.isBusy?.(workspace.root)).sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (!idle) {
-        throw toolError('workspace_limit_exceeded', `The server already holds ${this.#config.maxWorkspaces} discovered workspaces, all busy; ${root} cannot be added now`, {
+        throw codedError('workspace_limit_exceeded', `The server already holds ${this.#config.maxWorkspaces} discovered workspaces, all busy; ${root} cannot be added now`, {
           limit: this.#config.maxWorkspaces,
         });
       }
@@ -70,19 +70,19 @@ export class WorkspaceRegistry {
   /** The `workspace` tool argument, checked against registration, allowed roots and the client's roots. */
   resolveArgument(value: unknown, clientRoots: string[]): Workspace {
     if (typeof value !== 'string' || !isAbsolute(value)) {
-      throw toolError('invalid_input', `"workspace" must be an absolute path, got ${JSON.stringify(value)}`, { argument: 'workspace' });
+      throw codedError('invalid_input', `"workspace" must be an absolute path, got ${JSON.stringify(value)}`, { argument: 'workspace' });
     }
     let root: string;
     try {
       root = realpathSync(value);
       if (!statSync(root).isDirectory()) throw new Error('not a directory');
     } catch {
-      throw toolError('project_not_found', `Workspace does not exist or is not a directory: ${value}`, { workspace: value });
+      throw codedError('project_not_found', `Workspace does not exist or is not a directory: ${value}`, { workspace: value });
     }
     const inAllowed = this.#config.allowedRoots.some((allowed) => isWithin(root, allowed));
     const inClientRoots = clientRoots.some((clientRoot) => isWithin(root, clientRoot));
     if (clientRoots.length > 0 && !inClientRoots && !inAllowed) {
-      throw toolError('workspace_not_allowed', `Workspace ${root} is outside every root this client shared and every allowed root`, {
+      throw codedError('workspace_not_allowed', `Workspace ${root} is outside every root this client shared and every allowed root`, {
         workspace: root,
         roots: clientRoots,
       });
@@ -91,12 +91,12 @@ export class WorkspaceRegistry {
     if (known) return this.#touch(known, 'workspace_argument');
     if (inClientRoots || (this.#config.autoWorkspace && inAllowed)) return this.admit(root, 'workspace_argument');
     if (this.#config.autoWorkspace) {
-      throw toolError('workspace_not_allowed', `Workspace ${root} is not under any allowed root (${this.#config.allowedRoots.join(', ')})`, {
+      throw codedError('workspace_not_allowed', `Workspace ${root} is not under any allowed root (${this.#config.allowedRoots.join(', ')})`, {
         workspace: root,
         allowed_roots: this.#config.allowedRoots,
       });
     }
-    throw toolError('workspace_not_registered', `Workspace ${root} is not registered with this server`, {
+    throw codedError('workspace_not_registered', `Workspace ${root} is not registered with this server`, {
       workspace: root,
       registered: this.list().map((workspace) => workspace.root),
     });
