@@ -7,7 +7,8 @@
  * its `initialize` began.
  */
 import { createHash } from 'node:crypto';
-import { InvalidParamsError, UnsupportedProtocolVersionError, type Params, type Result } from '../jsonrpc/index.js';
+import { InvalidParamsError, type Params, type Result } from '../jsonrpc/index.js';
+import { UnsupportedProtocolVersionError } from './errors.js';
 import { isLogLevel, type LogLevel } from './logging.js';
 import { ALL_PROTOCOL_VERSIONS, isStatelessVersion, type StatelessProtocolVersion } from './versions.js';
 

@@ -5,7 +5,8 @@
  * requests and the sealed state; the client retries the same request with `inputResponses` and the
  * state, and the handler runs again from scratch with them in hand. Nothing is kept in between.
  */
-import { MissingRequiredClientCapabilityError, type Params, type Result } from '../jsonrpc/index.js';
+import { type Params, type Result } from '../jsonrpc/index.js';
+import { MissingRequiredClientCapabilityError } from './errors.js';
 import type { RequestStateSealer } from './request-state.js';
 
 /** A request the server needs the client to answer (one of elicitation/create, sampling/createMessage, roots/list). */

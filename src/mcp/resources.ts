@@ -3,7 +3,7 @@
  * first, then templates), and which URIs a client may subscribe to.
  */
 import { InputRequired, type RoundInput } from './mrtr.js';
-import { ResourceNotFoundError } from '../jsonrpc/index.js';
+import { ResourceNotFoundError } from './errors.js';
 import { listResult } from './pagination.js';
 
 export interface ResourceContents {

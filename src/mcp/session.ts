@@ -3,20 +3,8 @@
  * server-side methods, all on top of a JSON-RPC peer. Nothing here is shared between sessions
  * except the registries, which are read-only once serving starts.
  */
-import {
-  InvalidParamsError,
-  InvalidRequestError,
-  MethodNotFoundError,
-  NotInitializedError,
-  Peer,
-  ResourceNotFoundError,
-  type Params,
-  type PeerOptions,
-  type RequestContext,
-  type RequestHandler,
-  type RequestOptions,
-  type Result,
-} from '../jsonrpc/index.js';
+import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, Peer, type Params, type PeerOptions, type RequestContext, type RequestHandler, type RequestOptions, type Result } from '../jsonrpc/index.js';
+import { NotInitializedError, ResourceNotFoundError } from './errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
 import type { PromptRegistry } from './prompts.js';

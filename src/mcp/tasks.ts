@@ -19,7 +19,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../process-alive.js';
-import { InternalError, InvalidParamsError, MissingRequiredClientCapabilityError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
+import { InternalError, InvalidParamsError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
+import { MissingRequiredClientCapabilityError } from './errors.js';
 import type { InputRequest } from './mrtr.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -3,7 +3,7 @@
  * served only with `--profile conformance`. They exercise the engine (progress, logging,
  * cancellation, error results); they are not code-intelligence tools.
  */
-import { MissingRequiredClientCapabilityError } from '../jsonrpc/index.js';
+import { MissingRequiredClientCapabilityError } from '../mcp/errors.js';
 import { ToolError, type ToolDefinition } from '../mcp/tools.js';
 import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './conformance-fixtures.js';
 

@@ -9,16 +9,8 @@
  * `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for the methods that name something.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  ErrorCodes,
-  HeaderMismatchError,
-  JsonRpcError,
-  errorResponse,
-  isResponse,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  type Params,
-} from '../jsonrpc/index.js';
+import { ErrorCodes, JsonRpcError, errorResponse, isResponse, type JsonRpcMessage, type JsonRpcRequest, type Params } from '../jsonrpc/index.js';
+import { HeaderMismatchError } from '../mcp/errors.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
 import { META_KEYS, readModernRequest } from '../mcp/modern.js';
