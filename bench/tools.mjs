@@ -26,7 +26,7 @@ if (!home) {
 }
 const { ProjectService } = await import(here('../build/src/workspace/projects.js'));
 const { resolveWorkspaceConfig } = await import(here('../build/src/workspace/config.js'));
-const { createSextantServer } = await import(here('../build/src/tools/index.js'));
+const { createSextantServer } = await import(here('../build/src/server.js'));
 const { realpathSync } = await import('node:fs');
 const root = realpathSync(corpus);
 const projects = new ProjectService({ config: resolveWorkspaceConfig({ env: {}, workspaces: [root] }), home });

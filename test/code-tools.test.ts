@@ -333,7 +333,7 @@ test('internal_error: a job that fails for a reason the caller cannot fix says s
 
 test('revisions before structuredContent (2024-11-05, 2025-03-26) get the readable text and, after it, every field as JSON', async () => {
   const { connect } = await import('./helpers/connect.js');
-  const { createSextantServer } = await import('../src/tools/index.js');
+  const { createSextantServer } = await import('../src/server.js');
   const { ProjectService } = await import('../src/workspace/projects.js');
   const { resolveWorkspaceConfig } = await import('../src/workspace/config.js');
   const root = fixtureCopy('polyglot');

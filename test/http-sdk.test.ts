@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import type { TapEntry } from '../src/jsonrpc/index.js';
 import { ToolError } from '../src/mcp/tools.js';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { startHttpServer, type RunningHttpServer } from '../src/transports/http-listener.js';
 import { JSON_AND_SSE, send } from './helpers/http.js';
 import { TrafficChecker } from './helpers/schema.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startHttpServer, UnsafeBindError } from '../src/transports/http-listener.js';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { initializeBody, JSON_AND_SSE, openSession, send, startTestHttp, type RawResponse } from './helpers/http.js';
 
 /** Every gate rejection: the status, and an id-less JSON-RPC error body with the right code. */

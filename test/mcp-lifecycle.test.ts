@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HANDSHAKE_PROTOCOL_VERSIONS } from '../src/mcp/versions.js';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { connect } from './helpers/connect.js';
 import { expectRpcError } from './helpers/errors.js';
 import { REVISIONS } from './helpers/schema.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RequestCancelledError, type ProgressUpdate } from '../src/jsonrpc/index.js';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { connect } from './helpers/connect.js';
 import { REVISIONS } from './helpers/schema.js';
 import { tick } from './helpers/server.js';

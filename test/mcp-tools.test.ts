@@ -4,7 +4,7 @@ import type { Result } from '../src/jsonrpc/index.js';
 import { DEFAULT_PAGE_SIZE } from '../src/mcp/pagination.js';
 import { UnsupportedSchemaDialectError } from '../src/mcp/schema-validator.js';
 import { ToolError, ToolRegistry, type ToolDefinition } from '../src/mcp/tools.js';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { connect } from './helpers/connect.js';
 import { expectRpcError } from './helpers/errors.js';
 import { REVISIONS } from './helpers/schema.js';

@@ -127,7 +127,7 @@ test('x-mcp-header parameters: the Mcp-Param header must be there and match the 
 });
 
 test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, resource updates tagged; closing it ends the subscription', async () => {
-  const { createSextantServer } = await import('../src/tools/index.js');
+  const { createSextantServer } = await import('../src/server.js');
   const server = createSextantServer({ profile: 'conformance' });
   const http = await startTestHttp({ server });
   try {

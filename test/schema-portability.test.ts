@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Result } from '../src/jsonrpc/index.js';
 import { SchemaValidator } from '../src/mcp/schema-validator.js';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { connect } from './helpers/connect.js';
 import { REVISIONS, type Revision } from './helpers/schema.js';
 

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isMessageEntry, parseRecording, type MessageEntry, type RecordEntry } from '../src/record/format.js';
 import { replay } from '../src/record/replay.js';
-import { createSextantServer, type Profile } from '../src/tools/index.js';
+import { createSextantServer, type Profile } from '../src/server.js';
 import { ROOT, runCli } from './helpers/process.js';
 import { ALL_REVISIONS, TrafficChecker } from './helpers/schema.js';
 import { fixtureCopy } from './helpers/projects.js';

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { silentLogger } from '../src/log.js';
 import { serveStdio } from '../src/transports/stdio.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';

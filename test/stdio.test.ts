@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseRecording } from '../src/record/format.js';
-import { createSextantServer } from '../src/tools/index.js';
+import { createSextantServer } from '../src/server.js';
 import { serveStdio } from '../src/transports/stdio.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';
 import { schemaProblems, TrafficChecker } from './helpers/schema.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseRecording, isMessageEntry } from '../record/format.js';
 import { replay } from '../record/replay.js';
-import { createSextantServer, PROFILES, type Profile } from '../tools/index.js';
+import { createSextantServer, PROFILES, type Profile } from '../server.js';
 
 export interface ReplayCommandOptions {
   file: string;

@@ -6,7 +6,7 @@ import { sextantHome } from '../index/store.js';
 import { IdleHeapTrimmer } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';
-import { createSextantServer, type Profile } from '../tools/index.js';
+import { createSextantServer, type Profile } from '../server.js';
 import { startHttpServer, type HttpServerOptions } from '../transports/http-listener.js';
 import { serveStdio } from '../transports/stdio.js';
 import { resolveWorkspaceConfig, type WorkspaceConfig } from '../workspace/config.js';

@@ -1,7 +1,7 @@
 /** A real Sextant HTTP listener on a loopback port, and a small raw client over undici. */
 import { request } from 'undici';
 import type { McpServer } from '../../src/mcp/server.js';
-import { createSextantServer } from '../../src/tools/index.js';
+import { createSextantServer } from '../../src/server.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/transports/http-listener.js';
 
 export const JSON_AND_SSE = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TapEntry } from '../../src/jsonrpc/index.js';
 import type { Logger } from '../../src/log.js';
-import { createSextantServer } from '../../src/tools/index.js';
+import { createSextantServer } from '../../src/server.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { resolveWorkspaceConfig, type WorkspaceOptions } from '../../src/workspace/config.js';
 import { ProjectService } from '../../src/workspace/projects.js';

@@ -1,29 +1,26 @@
-/** Composes the server Sextant ships: identity, the tools of the chosen profile. */
-import type { Activity } from '../idle-heap.js';
-import type { RequestStateSealer } from '../mcp/request-state.js';
-import type { TaskStore } from '../mcp/tasks.js';
-import type { Logger } from '../log.js';
-import { McpServer } from '../mcp/server.js';
-import { ToolRegistry } from '../mcp/tools.js';
-import { VERSION } from '../version.js';
-import { PromptRegistry } from '../mcp/prompts.js';
-import { ResourceRegistry } from '../mcp/resources.js';
-import { conformanceTools } from './conformance.js';
-import { CONFORMANCE_MRTR_PROMPT, CONFORMANCE_MRTR_RESOURCE, conformanceMrtrTools } from './conformance-mrtr.js';
-import { conformanceTaskTools } from './conformance-tasks.js';
-import { registerConformancePrompts, registerConformanceResources } from './conformance-fixtures.js';
-import { createHealthCheckTool, projectReports } from './health-check.js';
-import { createIndexStatusTool } from './index-status.js';
-import { createSearchCodeTool } from './search-code.js';
-import { createCodeContextTool } from './code-context.js';
-import { createIndexJobTool } from './index-jobs.js';
-import { createFindRelatedTool } from './related.js';
-import { createFileOutlineTool, createLocateSymbolTool, createSymbolHierarchyTool } from './symbol-tools.js';
-import { resolveWorkspaceConfig } from '../workspace/config.js';
-import { ProjectService } from '../workspace/projects.js';
+/** The composition root: the server Sextant ships, its identity and the tools of the chosen profile. */
+import type { Activity } from './idle-heap.js';
+import type { RequestStateSealer } from './mcp/request-state.js';
+import type { TaskStore } from './mcp/tasks.js';
+import type { Logger } from './log.js';
+import { McpServer } from './mcp/server.js';
+import { ToolRegistry } from './mcp/tools.js';
+import { VERSION } from './version.js';
+import { PromptRegistry } from './mcp/prompts.js';
+import { ResourceRegistry } from './mcp/resources.js';
+import { registerConformanceProfile } from './conformance/index.js';
+import { createHealthCheckTool, projectReports } from './tools/health-check.js';
+import { createIndexStatusTool } from './tools/index-status.js';
+import { createSearchCodeTool } from './tools/search-code.js';
+import { createCodeContextTool } from './tools/code-context.js';
+import { createIndexJobTool } from './tools/index-jobs.js';
+import { createFindRelatedTool } from './tools/related.js';
+import { createFileOutlineTool, createLocateSymbolTool, createSymbolHierarchyTool } from './tools/symbol-tools.js';
+import { resolveWorkspaceConfig } from './workspace/config.js';
+import { ProjectService } from './workspace/projects.js';
 
-export { PROFILES, type Profile } from './profiles.js';
-import type { Profile } from './profiles.js';
+export { PROFILES, type Profile } from './tools/profiles.js';
+import type { Profile } from './tools/profiles.js';
 
 export interface SextantServerOptions {
   profile?: Profile;
@@ -58,13 +55,7 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   }
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
-  if (options.profile === 'conformance') {
-    for (const tool of [...conformanceTools(), ...conformanceMrtrTools(), ...conformanceTaskTools()]) tools.register(tool);
-    registerConformanceResources(resources);
-    registerConformancePrompts(prompts);
-    prompts.register(CONFORMANCE_MRTR_PROMPT);
-    resources.register(CONFORMANCE_MRTR_RESOURCE);
-  }
+  if (options.profile === 'conformance') registerConformanceProfile({ tools, resources, prompts });
   const serverOptions: ConstructorParameters<typeof McpServer>[0] = {
     identity: {
       name: 'sextant',

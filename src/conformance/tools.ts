@@ -5,7 +5,7 @@
  */
 import { MissingRequiredClientCapabilityError } from '../mcp/errors.js';
 import { ToolError, type ToolDefinition } from '../mcp/tools.js';
-import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './conformance-fixtures.js';
+import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './fixtures.js';
 
 /** Pause between progress steps: long enough for a client to cancel mid-call. */
 export const PROGRESS_STEP_MS = 100;
