@@ -12,10 +12,11 @@ import * as assert from 'uvu/assert';
 import { IndexStore } from '../src/index/store.js';
 import { SymbolIndex } from '../src/index/symbols/symbol-index.js';
 import { rootsHint } from '../src/workspace/detect.js';
-import { call, errorCode, projectHarness, projectTree, sdkClient, withIndexedProject, type ToolCallResult } from './helpers/projects.js';
+import { call, projectHarness, projectTree, sdkClient, withIndexedProject } from './helpers/projects.js';
+import { type ToolResult, errorCode } from './helpers/tool-result.js';
 
 type Client = Awaited<ReturnType<typeof sdkClient>>;
-const text = (result: ToolCallResult): string => result.content.map((block) => block.text).join('\n');
+const text = (result: ToolResult): string => result.content.map((block) => block.text).join('\n');
 
 const manyFunctions = Array.from({ length: 1500 }, (_, index) => `def handler_${index}(request, response, context):\n    return ${index}\n`).join('\n');
 

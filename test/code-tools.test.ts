@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { call, errorCode, fixtureCopy, projectHarness, sdkClient, type ToolCallResult } from './helpers/projects.js';
+import { call, fixtureCopy, projectHarness, sdkClient } from './helpers/projects.js';
+import { type ToolResult, errorCode } from './helpers/tool-result.js';
 
 type Json = Record<string, unknown>;
-const results = (result: ToolCallResult) => result.structuredContent!.results as Json[];
+const results = (result: ToolResult) => result.structuredContent!.results as Json[];
 
 /** One indexed copy of the fixture repository, served over Streamable HTTP, for the read-only tools. */
 async function indexedFixture() {
@@ -348,7 +349,7 @@ test('revisions before structuredContent (2024-11-05, 2025-03-26) get the readab
       assert.is(listed.tools.length, 10);
       assert.is(listed.tools.every((tool) => 'outputSchema' in tool), revision >= '2025-06-18');
       if (revision === '2024-11-05') await c.client.request('tools/call', { name: 'index_repo', arguments: {} });
-      const result = (await c.client.request('tools/call', { name: 'search_code', arguments: { query: 'getUserById', limit: 2 } })) as unknown as ToolCallResult;
+      const result = (await c.client.request('tools/call', { name: 'search_code', arguments: { query: 'getUserById', limit: 2 } })) as unknown as ToolResult;
       const texts = result.content.map((block) => block.text);
       assert.match(texts[0]!, 'src/store/user-store.ts:12:3:');
       // (A session's first answer may also carry the one-time roots hint.)

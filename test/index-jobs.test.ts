@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { call, errorCode, fixtureCopy, projectHarness, projectTree, sdkClient, type ToolCallResult } from './helpers/projects.js';
+import { call, fixtureCopy, projectHarness, projectTree, sdkClient } from './helpers/projects.js';
+import { type ToolResult, errorCode } from './helpers/tool-result.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ test('index_repo reports progress to a string token and to an integer one (same 
   const client = await sdkClient(h.http.urls.mcp);
   try {
     // A string token, set by hand (the SDK numbers its own).
-    const done = (await client.request({ method: 'tools/call', params: { name: 'index_repo', arguments: {}, _meta: { progressToken: 'index-token' } } }, CallToolResultSchema)) as ToolCallResult;
+    const done = (await client.request({ method: 'tools/call', params: { name: 'index_repo', arguments: {}, _meta: { progressToken: 'index-token' } } }, CallToolResultSchema)) as ToolResult;
     assert.not.ok(done.isError, done.content[0]?.text);
     assert.equal([done.structuredContent!.status, done.structuredContent!.files, done.structuredContent!.mode], ['completed', 3_000, 'index']);
     assert.ok((done.structuredContent!.symbols as number) >= 3_000 * 31);

@@ -5,10 +5,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { call, sdkClient, withIndexedProject, type ToolCallResult } from './helpers/projects.js';
+import { call, sdkClient, withIndexedProject } from './helpers/projects.js';
+import { type ToolResult } from './helpers/tool-result.js';
 
 type Client = Awaited<ReturnType<typeof sdkClient>>;
-const text = (result: ToolCallResult): string => result.content.map((block) => block.text).join('\n');
+const text = (result: ToolResult): string => result.content.map((block) => block.text).join('\n');
 
 const FILES = {
   'pkg/util.py': 'def helper():\n    return 1\n',

@@ -12,7 +12,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IndexStore } from '../src/index/store.js';
 import { BIN, ROOT, runCli, stopAll } from './helpers/process.js';
-import { call, errorCode, projectHarness, projectTree, sdkClient } from './helpers/projects.js';
+import { call, projectHarness, projectTree, sdkClient } from './helpers/projects.js';
+import { errorCode } from './helpers/tool-result.js';
 
 test.after.each(() => stopAll());
 

@@ -10,7 +10,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli, stopAll } from './helpers/process.js';
 import { projectTree } from './helpers/projects.js';
-import { stdioRpc, toolErrorCode } from './helpers/stdio-rpc.js';
+import { stdioRpc } from './helpers/stdio-rpc.js';
+import { errorCode } from './helpers/tool-result.js';
 
 test.after.each(() => stopAll());
 
@@ -71,7 +72,7 @@ test('errors quote their input only in part: huge names, paths, queries, globs a
   ] as Array<[string, Record<string, unknown>]>) {
     const result = await rpc.tool(name, args, 60_000);
     assert.ok(result.isError, `${name}: refused`);
-    assert.is(toolErrorCode(result), 'invalid_input', `${name}: ${textOf(result).slice(0, 200)}`);
+    assert.is(errorCode(result), 'invalid_input', `${name}: ${textOf(result).slice(0, 200)}`);
     assert.ok(JSON.stringify(result).length < 5_000, `${name}: ${JSON.stringify(result).length} characters`);
   }
   // A megabyte literal is searched (as a literal), and only a part of it quoted.
@@ -81,7 +82,7 @@ test('errors quote their input only in part: huge names, paths, queries, globs a
   const unknown: Record<string, unknown> = { query: 'Alpha' };
   for (let i = 0; i < 100_000; i++) unknown[`k${i}`] = i;
   const many = await rpc.tool('search_code', unknown, 60_000);
-  assert.is(toolErrorCode(many), 'invalid_input');
+  assert.is(errorCode(many), 'invalid_input');
   assert.match(textOf(many), /and 99990 more unknown arguments/);
   assert.ok(JSON.stringify(many).length < 2_000);
   // A protocol error quotes in part too.

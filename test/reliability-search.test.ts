@@ -11,7 +11,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli, stopAll } from './helpers/process.js';
 import { projectTree } from './helpers/projects.js';
-import { stdioRpc, toolErrorCode } from './helpers/stdio-rpc.js';
+import { stdioRpc } from './helpers/stdio-rpc.js';
+import { errorCode } from './helpers/tool-result.js';
 
 test.after.each(() => stopAll());
 
@@ -63,7 +64,7 @@ test('a 2 MB literal is searched as a literal: no regex compile, no tool failure
     assert.equal((shifted.structuredContent!.results as Array<{ column: number }>).map((item) => item.column), [6]);
     // A regex that long is refused with a clear error, quoting only the start of it.
     const longRegex = await rpc.tool('search_code', { query: `(${'a'.repeat(20_000)})`, regex: true });
-    assert.is(toolErrorCode(longRegex), 'invalid_input');
+    assert.is(errorCode(longRegex), 'invalid_input');
     assert.ok(longRegex.content[0]!.text.length < 2_000, `${longRegex.content[0]!.text.length} characters`);
     assert.not.match(rpc.server.stderr(), 'x'.repeat(1_000));
   } finally {
@@ -76,7 +77,7 @@ test('a search_code path glob outside the workspace is invalid_input; absolute g
   try {
     for (const path of ['/etc/**', '../**', 'src/../../*', `${root}-other/**`, 'src/[z-a].ts']) {
       const answer = await rpc.tool('search_code', { query: 'needle', path });
-      assert.is(toolErrorCode(answer), 'invalid_input', `${path}: ${answer.content[0]?.text}`);
+      assert.is(errorCode(answer), 'invalid_input', `${path}: ${answer.content[0]?.text}`);
     }
     const inside = await rpc.tool('search_code', { query: 'needle', path: `${root}/src/**` });
     assert.equal((inside.structuredContent!.results as Array<{ path: string }>).map((item) => item.path), ['src/a.ts']);
@@ -93,7 +94,7 @@ test('a catastrophic regex in the line search is stopped at the budget, and the 
   try {
     const stopped = rpc.tool('search_code', { query: '(a+)+$', regex: true }, 30_000);
     assert.equal((await rpc.request('ping', {}, 15_000)).result, {});
-    assert.is(toolErrorCode(await stopped), 'pattern_too_expensive');
+    assert.is(errorCode(await stopped), 'pattern_too_expensive');
     const after = await rpc.tool('search_code', { query: 'aaaa' });
     assert.is((after.structuredContent!.results as unknown[]).length, 1);
   } finally {

@@ -7,7 +7,8 @@ import { RANKING_POOL } from '../src/tools/search-code.js';
 import { definitionMatches } from '../src/tools/search-seeds.js';
 import { Project } from '../src/workspace/project.js';
 import { runCli } from './helpers/process.js';
-import { call, projectHarness, projectTree, sdkClient, type ToolCallResult } from './helpers/projects.js';
+import { call, projectHarness, projectTree, sdkClient } from './helpers/projects.js';
+import { type ToolResult } from './helpers/tool-result.js';
 
 /**
  * search_code ranks as an engineer reads (#14): every definition of the name first, wherever its
@@ -15,7 +16,7 @@ import { call, projectHarness, projectTree, sdkClient, type ToolCallResult } fro
  * matches that differ in it alone.
  */
 type Json = Record<string, unknown>;
-const places = (result: ToolCallResult): string[] => (result.structuredContent!.results as Json[]).map((r) => `${r.path}:${r.line}`);
+const places = (result: ToolResult): string[] => (result.structuredContent!.results as Json[]).map((r) => `${r.path}:${r.line}`);
 
 /** Uses of NewReader in files whose paths sort first: more than the ranking pool holds. */
 const USE_FILES = 12;

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import { WebSocket } from 'ws';
 import * as assert from 'uvu/assert';
-import { call, errorCode, projectHarness, projectTree, sdkClient, type RootsAnswer } from './helpers/projects.js';
+import { call, projectHarness, projectTree, sdkClient, type RootsAnswer } from './helpers/projects.js';
+import { errorCode } from './helpers/tool-result.js';
 import { send, JSON_AND_SSE } from './helpers/http.js';
 
 const fileUri = (path: string): string => pathToFileURL(path).href;

@@ -32,9 +32,9 @@ export async function send(
   return { status: response.statusCode, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
 }
 
-export function initializeBody(id: number | string = 1, protocolVersion = '2025-11-25', capabilities: Record<string, unknown> = {}) {
-  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities, clientInfo: { name: 'raw-http', version: '1' } } };
-}
+import { initializeBody } from './messages.js';
+
+export { initializeBody };
 
 /** Initializes a session over raw HTTP and returns its id. */
 export async function openSession(mcpUrl: string, protocolVersion = '2025-11-25'): Promise<string> {

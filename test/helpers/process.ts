@@ -107,9 +107,7 @@ export function startServer(args: string[] = ['serve'], env: NodeJS.ProcessEnv =
   };
 }
 
-export function initializeLine(id: number | string = 1, protocolVersion = '2025-11-25'): string {
-  return `${JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`;
-}
+export { initializeLine } from './messages.js';
 
 /** Runs the CLI to completion and returns its output. */
 export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -13,6 +13,7 @@ import { resolveWorkspaceConfig, type WorkspaceOptions } from '../../src/workspa
 import { ProjectService } from '../../src/workspace/projects.js';
 import { ROOT } from './process.js';
 import { TrafficChecker } from './schema.js';
+import type { ToolResult } from './tool-result.js';
 
 export interface ProjectHarness {
   http: RunningHttpServer;
@@ -108,20 +109,8 @@ export function projectTree(files: Record<string, string>, prefix = 'sextant-pro
   return root;
 }
 
-export interface ToolCallResult {
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
-
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
-  return (await client.callTool({ name, arguments: args })) as ToolCallResult;
-}
-
-/** The stable code of a failed tool result. */
-export function errorCode(result: ToolCallResult): string | undefined {
-  return (result._meta?.['dev.sextant/error'] as { code?: string } | undefined)?.code;
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolResult;
 }
 
 /**

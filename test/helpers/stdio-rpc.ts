@@ -4,6 +4,7 @@
  * comes back, or that nothing does.
  */
 import { startServer, type ServerProcess } from './process.js';
+import type { ToolResult } from './tool-result.js';
 
 export interface RpcAnswer {
   id?: number | string;
@@ -18,13 +19,6 @@ export interface StdioRpc {
   /** Shorthand for a tools/call: the result (which may be an isError result). */
   tool(name: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<ToolResult>;
   close(): Promise<void>;
-}
-
-export interface ToolResult {
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
 }
 
 /** Starts `sextant serve` with `env`, initializes a 2025-11-25 session and returns the conversation. */
@@ -69,9 +63,4 @@ export async function stdioRpc(env: NodeJS.ProcessEnv, args: string[] = []): Pro
       await server.exit;
     },
   };
-}
-
-/** The stable code of a failed tool result. */
-export function toolErrorCode(result: ToolResult): string | undefined {
-  return (result._meta?.['dev.sextant/error'] as { code?: string } | undefined)?.code;
 }

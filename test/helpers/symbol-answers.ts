@@ -8,7 +8,8 @@
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { call, projectHarness, sdkClient, type ToolCallResult } from './projects.js';
+import { call, projectHarness, sdkClient } from './projects.js';
+import { type ToolResult } from './tool-result.js';
 
 export interface Answer {
   tool: string;
@@ -36,7 +37,7 @@ interface OutlineSymbol {
 const flatten = (symbols: OutlineSymbol[]): OutlineSymbol[] => symbols.flatMap((symbol) => [symbol, ...flatten(symbol.children ?? [])]);
 
 /** What a tool answered, without what depends on where or when the tree was indexed. */
-function normalized(result: ToolCallResult, root: string): unknown {
+function normalized(result: ToolResult, root: string): unknown {
   const { updated_at: _updated, ...structured } = result.structuredContent ?? {};
   const kept = { content: result.content, structuredContent: structured, isError: result.isError === true, error: (result._meta?.['dev.sextant/error'] as { code?: string } | undefined)?.code ?? null };
   return JSON.parse(JSON.stringify(kept).split(root).join('<root>'));
@@ -47,7 +48,7 @@ export async function symbolAnswers(root: string): Promise<Answer[]> {
   const h = await projectHarness({ workspaces: [root] }, home);
   const client = await sdkClient(h.http.urls.mcp);
   const answers: Answer[] = [];
-  const ask = async (tool: string, args: Record<string, unknown>): Promise<ToolCallResult> => {
+  const ask = async (tool: string, args: Record<string, unknown>): Promise<ToolResult> => {
     const result = await call(client, tool, args);
     answers.push({ tool, args, result: normalized(result, root) });
     return result;
