@@ -2,12 +2,11 @@
  * Memory a long-running thread gives back when it goes quiet. V8 collects when allocation pushes
  * it to, not when work ends: after a burst of tool calls the garbage of the last ones, and the
  * young generation they grew, stay in the heap until more work comes, and V8's own memory reducer
- * waits seconds and trims less (Linux corpus, the binary after every tool: 360 MiB, 325 after
- * 16 s of waiting, 254–267 trimmed; bench/RESULTS.md). So each thread that works on request (the
- * server's main thread, the search workers, the symbol thread) counts the work it has in hand,
- * and once none has come for `quietMs` runs one full collection that also shrinks the heap. Work
- * that arrives during it waits for it (~60 ms on the main thread after every tool); work that
- * follows closely never starts one.
+ * waits seconds and trims less (the figures are in bench/RESULTS.md). So each thread that works
+ * on request (the server's main thread, the search workers, the symbol thread) counts the work it
+ * has in hand, and once none has come for `quietMs` runs one full collection that also shrinks the
+ * heap. Work that arrives during it waits for it (a full collection, tens of milliseconds); work
+ * that follows closely never starts one.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -1,6 +1,7 @@
 /**
- * CRC-32 (IEEE) of index files. zlib's native one where Node has it (20.15 and later, about
- * 4.7 GB/s here); a table-driven one otherwise, so an older Node 20 still verifies (slower).
+ * CRC-32 (IEEE) of index files. zlib's native one where Node has it (20.15 and later: the
+ * fastest by far, bench/RESULTS.md); a table-driven one otherwise, so an older Node 20 still
+ * verifies, only slower.
  */
 import * as zlib from 'node:zlib';
 

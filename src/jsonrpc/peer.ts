@@ -149,8 +149,8 @@ export class Peer<E = unknown> {
     if (this.#closed) return;
     this.#options.tap?.('in', { message: value });
     if (!Array.isArray(value)) {
-      // A request (nearly every message) goes straight to its handler: one async frame fewer per
-      // call (in process, paired runs: 4.23 → 4.17 µs a trivial tools/call, faster in 7 of 8 pairs).
+      // A request (nearly every message) goes straight to its handler: one async frame fewer on
+      // the hottest path there is (measured in bench/RESULTS.md, stdio-roundtrip).
       const classified = classify(value);
       const response = classified.kind === 'request' ? await this.#handleRequest(classified.message, extra) : await this.#handleOne(value, extra, classified);
       if (response) this.#write(response, { relatedRequestId: response.id });
