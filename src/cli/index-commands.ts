@@ -1,4 +1,5 @@
 /** `sextant index`, `sync`, `status` and `outline`: thin shells over src/index (search and symbols: lookup-commands.ts). */
+import { indexSizes } from '../index/index-sizes.js';
 import { buildIndex, type IndexProgress } from '../index/indexer.js';
 import { findIndexedProject, resolveRoot } from '../index/project-root.js';
 import { IndexReader } from '../index/search.js';
@@ -94,7 +95,7 @@ function symbolsLine(summary: SymbolsSummary): string {
 
 /** The index on disk, part by part, against the size of the source it indexes. */
 function diskLine(store: IndexStore, sourceBytes: number): string {
-  const sizes = store.sizes();
+  const sizes = indexSizes(store);
   const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`;
   return (
     `Index on disk: ${mb(sizes.total)} (${((100 * sizes.total) / Math.max(1, sourceBytes)).toFixed(1)}% of source): ` +
@@ -182,7 +183,7 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     interruptedJob: interrupted ? { ...interrupted, resumeCommand: resumeCommand(interrupted, root) } : null,
     error: problem ?? null,
     symbols: symbols ? { files: symbols.files, symbols: symbols.symbols, segments: symbols.segments.length, updatedAt: symbols.updatedAt } : null,
-    diskBytes: store.sizes(),
+    diskBytes: indexSizes(store),
   };
   // An unindexed project is an error of the command (exit 2, as for search), said on stderr; the
   // JSON document still describes it, on stdout.

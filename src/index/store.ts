@@ -11,7 +11,6 @@ import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdi
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
-import { HEADER_BYTES, sectionAt } from './symbols/segment-layout.js';
 
 export { INDEX_FORMAT_VERSION, IndexCorruptError, IndexIncompatibleError, newSegmentName, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
 
@@ -205,34 +204,6 @@ export function writeAtomic(path: string, data: Buffer | string): void {
   }
 }
 
-/** Bytes on disk of each part of an index (the files the index folder holds). */
-export interface IndexSizes {
-  segments: number;
-  symbols: number;
-  names: number;
-  references: number;
-  other: number;
-  total: number;
-}
-
-function symbolSegmentParts(path: string, bytes: number): { symbols: number; names: number; references: number } {
-  const header = Buffer.alloc(HEADER_BYTES);
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      readSync(fd, header, 0, HEADER_BYTES, 0);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return { symbols: bytes, names: 0, references: 0 };
-  }
-  const names = header.readUInt32LE(sectionAt('names'));
-  const references = header.readUInt32LE(sectionAt('references'));
-  if (!(names <= references && references <= bytes)) return { symbols: bytes, names: 0, references: 0 };
-  return { symbols: names, names: references - names, references: bytes - references };
-}
-
 /**
  * Which version of a file is there: inode, mtime and size. Index files are replaced by rename,
  * so a new version is a new inode; '' when there is none.
@@ -375,30 +346,6 @@ export class IndexStore {
     } catch {
       return [];
     }
-  }
-
-  /** The size of every part of the index on disk (what the summary, status and index_status report). */
-  sizes(): IndexSizes {
-    const sizes: IndexSizes = { segments: 0, symbols: 0, names: 0, references: 0, other: 0, total: 0 };
-    for (const name of this.#entries()) {
-      let bytes = 0;
-      try {
-        bytes = statSync(join(this.dir, name)).size;
-      } catch {
-        continue; // removed meanwhile
-      }
-      sizes.total += bytes;
-      if (SEGMENT_NAME.test(name)) sizes.segments += bytes;
-      else if (/^symbols-.*\.sxs$/.test(name)) {
-        // A symbol segment holds all three: its header says where the name tables and references start.
-        const parts = symbolSegmentParts(join(this.dir, name), bytes);
-        sizes.symbols += parts.symbols;
-        sizes.names += parts.names;
-        sizes.references += parts.references;
-      } else if (name.startsWith('symbols')) sizes.symbols += bytes;
-      else sizes.other += bytes;
-    }
-    return sizes;
   }
 
   /**

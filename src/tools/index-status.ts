@@ -1,4 +1,5 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
+import { indexSizes } from '../index/index-sizes.js';
 import { resumeCommand, type JobJournal } from '../index/store.js';
 import { SKIPPED_EXAMPLES } from '../index/discovery.js';
 import { readSymbolsManifest } from '../index/symbols/symbol-manifest.js';
@@ -114,7 +115,7 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         bytes: manifest?.bytes ?? 0,
         symbols,
         segments: manifest?.segments.length ?? 0,
-        disk_bytes: project.store.sizes(),
+        disk_bytes: indexSizes(project.store),
         skipped_files: Object.fromEntries([
           ...Object.entries(manifest?.skipped ?? {}).filter(([, count]) => count > 0).map(([reason, count]) => [reason, { count, examples: manifest?.skippedExamples?.[reason] ?? [] }]),
           ...Object.entries(unparsed).flatMap(([reason, paths]) => (paths && paths.length > 0 ? [[reason, { count: paths.length, examples: paths.slice(0, SKIPPED_EXAMPLES) }]] : [])),
