@@ -5,10 +5,16 @@ export const CLIENT_CAPABILITY_FOR: Record<string, string> = {
   'elicitation/create': 'elicitation',
 };
 
-export class MissingClientCapabilityError extends Error {
+/**
+ * Local, never on the wire: the server itself wanted to ask the client something the client did
+ * not declare it can answer (the tool then says so in its result). Not to be confused with
+ * MissingRequiredClientCapabilityError (mcp/errors.ts), the -32021 a 2026-07-28 request gets when
+ * it lacks a capability the server needs.
+ */
+export class UndeclaredClientCapabilityError extends Error {
   readonly code = 'SEXTANT_ERR_CLIENT_CAPABILITY';
   constructor(method: string, capability: string) {
     super(`The client did not declare the "${capability}" capability, so "${method}" cannot be sent to it`);
-    this.name = 'MissingClientCapabilityError';
+    this.name = 'UndeclaredClientCapabilityError';
   }
 }

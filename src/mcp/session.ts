@@ -11,7 +11,7 @@ import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import { ToolCallContext } from './tool-call-context.js';
-import { CLIENT_CAPABILITY_FOR, MissingClientCapabilityError } from './client-capability.js';
+import { CLIENT_CAPABILITY_FOR, UndeclaredClientCapabilityError } from './client-capability.js';
 import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, isObject, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
 import { ModernEra } from './modern-era.js';
 import type { RoundInput } from './mrtr.js';
@@ -151,7 +151,7 @@ export class McpSession {
   requestClient(method: string, params?: Params, options: RequestOptions = {}): Promise<Result> {
     const capability = CLIENT_CAPABILITY_FOR[method];
     if (capability && !isObject(this.#clientCapabilities[capability])) {
-      return Promise.reject(new MissingClientCapabilityError(method, capability));
+      return Promise.reject(new UndeclaredClientCapabilityError(method, capability));
     }
     return this.peer.request(method, params, options);
   }

@@ -11,7 +11,7 @@ import { SchemaValidator } from './schema-validator.js';
 import { featuresOf, isStatelessVersion, type AnyProtocolVersion } from './versions.js';
 import { InputRequired, type RoundInput } from './mrtr.js';
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
-import { MissingClientCapabilityError } from './client-capability.js';
+import { UndeclaredClientCapabilityError } from './client-capability.js';
 import { CodedError as ToolError } from '../errors.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -205,7 +205,7 @@ export class ToolRegistry {
       // A server-to-client request of a 2026 call (see ModernEra.toolContext): the round's answer.
       if (error instanceof InputRequired && context.input) return error;
       if (error instanceof ToolError) return toolErrorResult(error);
-      if (error instanceof MissingClientCapabilityError) return errorResult(error.message);
+      if (error instanceof UndeclaredClientCapabilityError) return errorResult(error.message);
       if (error instanceof JsonRpcError || context.signal.aborted) throw error;
       this.#options.onToolCrash?.(name, error);
       return errorResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
