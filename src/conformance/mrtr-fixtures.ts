@@ -4,8 +4,8 @@
  * scratch on every round: what it asked is keyed in `inputResponses`, what it must remember is in
  * the sealed `requestState`. Listed only to modern requests.
  */
-import type { InputRequest, RoundInput } from '../mcp/mrtr.js';
-import { InputRequired } from '../mcp/mrtr.js';
+import type { InputRequest, RoundInput } from '../mcp/multi-round-trip.js';
+import { InputRequired } from '../mcp/multi-round-trip.js';
 import type { PromptDefinition } from '../mcp/prompts.js';
 import type { ResourceDefinition } from '../mcp/resources.js';
 import type { JsonObject, ToolDefinition, ToolOutput } from '../mcp/tools.js';

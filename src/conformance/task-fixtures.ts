@@ -3,7 +3,7 @@
  * official suite's tasks-* scenarios describe them. Listed only to 2026-07-28 requests.
  */
 import { InternalError } from '../jsonrpc/index.js';
-import { InputRequired } from '../mcp/mrtr.js';
+import { InputRequired } from '../mcp/multi-round-trip.js';
 import type { TaskControl } from '../mcp/tasks.js';
 import { ToolError, type ToolDefinition, type ToolContext, type ToolOutput } from '../mcp/tools.js';
 

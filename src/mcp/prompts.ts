@@ -2,7 +2,7 @@
  * Prompts: listing, getting with argument checks, and completion of their arguments. Sextant's
  * default server registers none yet; the registry answers correctly when empty.
  */
-import { InputRequired, type RoundInput } from './mrtr.js';
+import { InputRequired, type RoundInput } from './multi-round-trip.js';
 import { InvalidParamsError } from '../jsonrpc/index.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';

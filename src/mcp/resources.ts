@@ -2,7 +2,7 @@
  * Resources and resource templates: listing (paginated, stable order), reading (static URIs
  * first, then templates), and which URIs a client may subscribe to.
  */
-import { InputRequired, type RoundInput } from './mrtr.js';
+import { InputRequired, type RoundInput } from './multi-round-trip.js';
 import { ResourceNotFoundError } from './errors.js';
 import { listResult } from './pagination.js';
 

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
 import { TaskStore } from './tasks.js';
-import { ModernEra } from './modern-era.js';
+import { ModernEra } from './stateless-era.js';
 import { ResourceRegistry } from './resources.js';
 import { McpSession, type Listener, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
 import { ToolRegistry } from './tools.js';

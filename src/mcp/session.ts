@@ -12,9 +12,9 @@ import type { ResourceRegistry } from './resources.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import { ToolCallContext } from './tool-call-context.js';
 import { CLIENT_CAPABILITY_FOR, UndeclaredClientCapabilityError } from './client-capability.js';
-import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, isObject, readModernRequest, type CacheHint, type ModernRequest } from './modern.js';
-import { ModernEra } from './modern-era.js';
-import type { RoundInput } from './mrtr.js';
+import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, isObject, readModernRequest, type CacheHint, type ModernRequest } from './stateless-request.js';
+import { ModernEra } from './stateless-era.js';
+import type { RoundInput } from './multi-round-trip.js';
 import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
 import { requireTasks, TASKS_EXTENSION, TaskStore } from './tasks.js';
@@ -174,7 +174,7 @@ export class McpSession {
   }
 
   /**
-   * One method, both eras. A request is classified by what it carries (see modern.ts): a modern
+   * One method, both eras. A request is classified by what it carries (see stateless-request.ts): a modern
    * one is served from its own `_meta` and gets a `complete` result stamped with the server's
    * identity; anything else needs this session's `initialize`. A method the modern revision
    * removed (`ping`, `logging/setLevel`, …) has no modern form: Method not found.

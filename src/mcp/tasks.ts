@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { processAlive } from '../process-alive.js';
 import { InternalError, InvalidParamsError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
 import { MissingRequiredClientCapabilityError } from './errors.js';
-import type { InputRequest } from './mrtr.js';
+import type { InputRequest } from './multi-round-trip.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** How long a finished task stays readable. */

@@ -9,7 +9,7 @@ import { listResult } from './pagination.js';
 import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
 import { featuresOf, isStatelessVersion, type AnyProtocolVersion } from './versions.js';
-import { InputRequired, type RoundInput } from './mrtr.js';
+import { InputRequired, type RoundInput } from './multi-round-trip.js';
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
 import { UndeclaredClientCapabilityError } from './client-capability.js';
 import { CodedError as ToolError } from '../errors.js';
@@ -81,7 +81,7 @@ export interface ToolDefinition {
    * keyword (SEP-2106); older revisions keep `inputSchema`.
    */
   modernInputSchema?: JsonObject;
-  /** A modern request may get InputRequired back (multi round-trip requests: see mrtr.ts). */
+  /** A modern request may get InputRequired back (multi round-trip requests: see multi-round-trip.ts). */
   run(args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { MessageContext } from '../mcp/session.js';
 import { InvalidParamsError } from '../jsonrpc/index.js';
-import { InputRequired } from '../mcp/mrtr.js';
+import { InputRequired } from '../mcp/multi-round-trip.js';
 import { TaskStarted } from '../mcp/tasks.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';

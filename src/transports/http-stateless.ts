@@ -13,7 +13,7 @@ import { ErrorCodes, JsonRpcError, errorResponse, isResponse, type JsonRpcMessag
 import { HeaderMismatchError } from '../mcp/errors.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
-import { META_KEYS, readModernRequest } from '../mcp/modern.js';
+import { META_KEYS, readModernRequest } from '../mcp/stateless-request.js';
 import { decodeHeaderValue } from '../mcp/param-headers.js';
 import { sseHeaders } from './sse-stream.js';
 

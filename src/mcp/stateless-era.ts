@@ -6,8 +6,8 @@
  */
 import { InvalidParamsError, type Params, type RequestContext, type Result } from '../jsonrpc/index.js';
 import { isAtLeast } from './logging.js';
-import { isObject, META_KEYS, principalOf, type ModernRequest } from './modern.js';
-import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './mrtr.js';
+import { isObject, META_KEYS, principalOf, type ModernRequest } from './stateless-request.js';
+import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './multi-round-trip.js';
 import type { RequestStateSealer } from './request-state.js';
 import type { Listener, MessageContext } from './session.js';
 import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from './tasks.js';
