@@ -239,7 +239,7 @@ test('output budget: a result that would be too large is cut whole items at a ti
   const client = await sdkClient(h.http.urls.mcp);
   try {
     await call(client, 'index_repo');
-    const { MAX_OUTPUT_CHARS } = await import('../src/tools/common.js');
+    const { MAX_OUTPUT_CHARS } = await import('../src/tools/limits.js');
     const big = await call(client, 'search_code', { query: 'budget_marker', limit: 200, context_lines: 5 });
     const size = JSON.stringify(big.structuredContent).length + big.content.reduce((sum, block) => sum + block.text.length, 0);
     assert.ok(size <= MAX_OUTPUT_CHARS, `${size} characters`);

@@ -9,7 +9,7 @@ import type { ToolContext, ToolDefinition, ToolOutput } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { IndexJob, JobMode } from '../workspace/jobs.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { JOB_PROPERTIES, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './common.js';
+import { JOB_PROPERTIES, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 

@@ -6,7 +6,7 @@ import { readSymbolsManifest } from '../index/symbols/symbol-manifest.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { JOB_PROPERTIES } from './common.js';
+import { JOB_PROPERTIES } from './status.js';
 import { projectTool } from './project-tool.js';
 import { plural } from '../wording.js';
 

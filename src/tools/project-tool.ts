@@ -10,7 +10,7 @@ import { TaskStarted } from '../mcp/tasks.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';
-import { MAX_PATH_CHARS } from './common.js';
+import { MAX_PATH_CHARS } from './limits.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { RootsClient } from '../workspace/roots.js';
 
