@@ -27,6 +27,11 @@ export interface MessageContext {
   sessionId?: string;
   query?: Record<string, string>;
   headers?: Record<string, string | string[] | undefined>;
+  /**
+   * Headers that must agree with a 2026-07-28 call's `x-mcp-header` arguments (SEP-2243): set by
+   * a transport that carries them (Streamable HTTP), so the session need not know transports by name.
+   */
+  paramHeaders?: Record<string, string | string[] | undefined>;
 }
 
 export interface ServerIdentity {
@@ -234,7 +239,7 @@ export class McpSession {
     this.#handle('tools/call', (params, context) => tools.call(params, this.#toolContext(params, context)) as unknown as Promise<Result>, {
       run: (params, context, request) => {
         // Over HTTP the x-mcp-header parameters must match their Mcp-Param-* headers (SEP-2243).
-        if (context.extra?.transport === 'streamable-http' && context.extra.headers) checkParamHeaders(tools.modernInputSchema(params.name), params.arguments, context.extra.headers);
+        if (context.extra?.paramHeaders) checkParamHeaders(tools.modernInputSchema(params.name), params.arguments, context.extra.paramHeaders);
         return this.#era.withRounds('tools/call', params, context, request, (input: RoundInput) => tools.call(params, this.#era.toolContext(params, context, request, input)));
       },
     });

@@ -103,7 +103,7 @@ export class StreamableHttpEndpoint {
 
     // 2026-07-28 (even an `initialize` carrying modern _meta, which that revision removed): no session; the request carries its version and capabilities (http-stateless.ts).
     if (sessionId === undefined && single?.kind === 'request' && isModernRequest(single.message.method, single.message.params?._meta as Params | undefined)) {
-      const extra: MessageContext = { transport: 'streamable-http', query, headers: req.headers };
+      const extra: MessageContext = { transport: 'streamable-http', query, headers: req.headers, paramHeaders: req.headers };
       return serveModernRequest(this.#options.server, req, res, single.message, extra, this.#options.tap?.('http-2026'));
     }
     if (single?.kind === 'request' && single.message.method === 'initialize') {
@@ -215,7 +215,7 @@ export class StreamableHttpEndpoint {
   }
 
   #extra(session: HttpSession, query: Record<string, string>, req: IncomingMessage): MessageContext {
-    return { transport: 'streamable-http', sessionId: session.id, query, headers: req.headers };
+    return { transport: 'streamable-http', sessionId: session.id, query, headers: req.headers, paramHeaders: req.headers };
   }
 
   #expire(idleMs: number, uninitializedIdleMs: number): void {
