@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { startHttpServer, UnsafeBindError } from '../src/transports/http-listener.js';
 import { createSextantServer } from '../src/server.js';
 import { initializeBody, JSON_AND_SSE, openSession, send, startTestHttp, type RawResponse } from './helpers/http.js';
+import { eventually } from './helpers/wait.js';
 
 /** Every gate rejection: the status, and an id-less JSON-RPC error body with the right code. */
 function assertRejected(response: RawResponse, status: number, code: number, message: RegExp | string): void {
@@ -222,7 +223,9 @@ test('idle sessions expire (then 404); a session holding an open stream does not
     const busy = await openSession(http.urls.mcp);
     const { request } = await import('undici');
     const stream = await request(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': busy } });
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // The state expiry leads to, seen on /health (a ping to the idle session would keep it alive).
+    const sessions = async (): Promise<number> => ((await send(http.urls.health)).json().sessions as { 'streamable-http': number })['streamable-http'];
+    await eventually(async () => (await sessions()) === 1, 'the idle session expired');
     const ping = (session: string) => send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
     assertRejected(await ping(idle), 404, -32011, 'Session not found');
     assert.is((await ping(busy)).status, 200);

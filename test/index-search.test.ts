@@ -9,6 +9,7 @@ import { BadPatternError, planRegex } from '../src/index/query-plan.js';
 import { compileMatcher, IndexReader, NotIndexedError, type SearchQuery } from '../src/index/search.js';
 import { ROOT } from './helpers/process.js';
 import { projectTree } from './helpers/projects.js';
+import { eventually } from './helpers/wait.js';
 
 const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
 
@@ -372,8 +373,7 @@ test('idle search workers are let go, and the next search starts new ones', asyn
   try {
     assert.ok((await service.search({ pattern: 'class' })).matches.length > 0);
     assert.is(service.liveWorkers, 2);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.is(service.liveWorkers, 0, 'released when idle');
+    await eventually(() => service.liveWorkers === 0, 'the workers are released when idle');
     assert.ok((await service.search({ pattern: 'class' })).matches.length > 0, 'and back for the next search');
     assert.is(service.liveWorkers, 2);
   } finally {

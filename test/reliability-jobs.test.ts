@@ -16,6 +16,7 @@ import { IndexWatcher } from '../src/index/watcher.js';
 import { stopAll } from './helpers/process.js';
 import { projectTree } from './helpers/projects.js';
 import { stdioRpc } from './helpers/stdio-rpc.js';
+import { eventually } from './helpers/wait.js';
 
 test.after.each(() => stopAll());
 
@@ -27,14 +28,6 @@ function goTree(count: number): string {
     files[`pkg${i % 40}/f${i}.go`] = `package pkg${i % 40}\n\n${body}`;
   }
   return projectTree(files);
-}
-
-/** Looks again until `check` holds; a state that never comes fails the test instead of hanging the run. */
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check()); ) {
-    if (Date.now() > deadline) assert.unreachable(`never: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 interface Line {
@@ -58,14 +51,14 @@ test('index_repo cancelled in its symbol phase leaves the project free: status, 
   }
   rpc.server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 900, reason: 'test' } })}\n`);
   // The state the cancellation leads to: no job running (looked at until it holds; a wedged project never gets there).
-  await eventually(async () => (await rpc.tool('index_status')).structuredContent!.indexing_status !== 'indexing', 'index_status stops saying indexing');
+  await eventually(async () => (await rpc.tool('index_status')).structuredContent!.indexing_status !== 'indexing', 'index_status stops saying indexing', 60_000);
   const store = new IndexStore(root, home);
   assert.is(store.runningJob(), undefined, 'no journal says a job runs');
   const sync = await rpc.tool('sync_repo', {}, 120_000);
   assert.not.ok(sync.isError, sync.content.map((item) => item.text).join('\n'));
   // A save after the cancellation is indexed by the watcher.
   writeFileSync(join(root, 'pkg0/after.go'), 'package pkg0\n\nfunc SavedAfterCancel() {}\n');
-  await eventually(async () => ((await rpc.tool('search_code', { query: 'SavedAfterCancel' })).structuredContent!.results as unknown[]).length > 0, 'the save is indexed');
+  await eventually(async () => ((await rpc.tool('search_code', { query: 'SavedAfterCancel' })).structuredContent!.results as unknown[]).length > 0, 'the save is indexed', 60_000);
   await rpc.close();
 });
 
