@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { call, projectHarness, projectTree, sdkClient, type RootsAnswer } from './helpers/projects.js';
 import { errorCode } from './helpers/tool-result.js';
 import { send, JSON_AND_SSE } from './helpers/http.js';
+import { eventually } from './helpers/wait.js';
 
 const fileUri = (path: string): string => pathToFileURL(path).href;
 const sessionProject = async (client: Awaited<ReturnType<typeof sdkClient>>) =>
@@ -31,7 +32,7 @@ test('roots win; unusable roots (non-file, relative, missing, Windows) are skipp
     // Only usable roots: none left, so the chain falls through to the next source.
     roots = [{ uri: 'file:///nope' }];
     await client.sendRootsListChanged();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Handled before its POST is answered; the next call asks for the roots again.
     assert.equal(await sessionProject(client), { root: env, source: 'command_line' });
     assert.equal(h.problems(), []);
   } finally {
@@ -85,8 +86,7 @@ test('a client that declares roots but never answers: the request is cancelled a
     const request = h.sent.find((message) => (message as { method?: string }).method === 'roots/list') as { id: unknown };
     assert.ok(cancel, 'notifications/cancelled sent');
     assert.is(cancel.params.requestId, request.id);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(cancelled, 'the client saw the cancellation');
+    await eventually(() => cancelled, 'the client saw the cancellation');
     assert.equal(h.problems(), []);
   } finally {
     await client.close();

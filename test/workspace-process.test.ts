@@ -11,6 +11,7 @@ import { resolveWorkspaceConfig } from '../src/workspace/config.js';
 import { WorkspaceRegistry } from '../src/workspace/registry.js';
 import { BIN, runCli, serverEnv } from './helpers/process.js';
 import { call, projectTree } from './helpers/projects.js';
+import { eventually } from './helpers/wait.js';
 
 /** The real server over stdio, driven by the SDK client; its stderr kept apart from the protocol. */
 async function stdioClient(options: { args?: string[]; env?: Record<string, string>; cwd?: string; roots?: string[] }) {
@@ -46,8 +47,7 @@ test('stdio: SEXTANT_PROJECT is the project when the client has no roots; roots 
     assert.ok(found.content.some((block) => block.text.includes('came from the SEXTANT_PROJECT environment variable. A client that supports MCP roots')), 'hint: the project came from the environment');
     const health = (await call(withRoots.client, 'health_check')).structuredContent!;
     assert.equal(health.session_project, { root: rooted, source: 'roots' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.match(withRoots.stderr(), `Project from roots (${rooted}) wins over environment (${env})`);
+    await eventually(() => withRoots.stderr().includes(`Project from roots (${rooted}) wins over environment (${env})`), 'the log says roots won');
     assert.equal([...plain.errors, ...withRoots.errors], [], 'stdout carried only protocol messages');
   } finally {
     await plain.client.close();
