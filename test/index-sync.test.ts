@@ -11,6 +11,7 @@ import { MAX_DELTA_SEGMENTS, mergeDeltas } from '../src/index/merge.js';
 import { syncIndex } from '../src/index/sync.js';
 import { killMidJob, ROOT, runCli } from './helpers/process.js';
 import { storedSymbols } from './helpers/symbols.js';
+import { eventually } from './helpers/wait.js';
 
 function copyOf(tree: string): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-sync-')));
@@ -225,7 +226,9 @@ test('the watcher refreshes symbols once a burst of saves pauses, not after each
       assert.ok(Date.now() < deadline, 'symbols refreshed');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Settled: nothing pending or scheduled. A second refresh for the burst would have kept the
+    // watcher busy until it ran, and then counted.
+    await eventually(() => watcher.idle, 'the watcher settled');
     assert.is(refreshes, 1, 'one refresh for the burst');
     const names = storedSymbols(root, home).flatMap((file) => file.symbols.map((symbol) => symbol.name));
     for (let i = 0; i < 5; i++) assert.ok(names.includes(`burstFunction${i}`), `burstFunction${i}`);

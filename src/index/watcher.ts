@@ -78,6 +78,14 @@ export class IndexWatcher {
     }
   }
 
+  /**
+   * Nothing pending, running or waiting for saves to pause: every event so far has had its
+   * update, refresh and merge (the periodic reconcile aside). Tests wait for this state.
+   */
+  get idle(): boolean {
+    return this.#pending.size === 0 && this.#running === undefined && this.#quietTimers.size === 0 && this.#timer === undefined;
+  }
+
   /** Compares the whole tree with the index now (the periodic check calls it; tests may too). */
   async reconcile(): Promise<SyncSummary | undefined> {
     const syncOptions: Parameters<typeof syncIndex>[1] = {};
@@ -180,6 +188,7 @@ export class IndexWatcher {
 
   close(): void {
     clearTimeout(this.#timer);
+    this.#timer = undefined;
     clearInterval(this.#reconciler);
     for (const timer of this.#quietTimers.values()) clearTimeout(timer);
     this.#quietTimers.clear();
@@ -201,11 +210,17 @@ export class IndexWatcher {
 
   #retry(delayMs: number): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.flush(), delayMs);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, delayMs);
   }
 
   #schedule(): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.flush(), this.#options.debounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, this.#options.debounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS);
   }
 }
