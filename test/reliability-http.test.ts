@@ -9,6 +9,7 @@ import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initializeBody, JSON_AND_SSE, openSession, send, startTestHttp } from './helpers/http.js';
+import { eventually } from './helpers/wait.js';
 
 const health = async (url: string): Promise<number> => ((await send(url)).json().sessions as { 'streamable-http': number })['streamable-http'];
 const ping = (url: string, session: string) => send(url, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
@@ -182,11 +183,8 @@ async function sessionsOf(healthUrl: string): Promise<Record<string, number>> {
 }
 
 /** Until the health endpoint shows `transport` with no session (the state a dropped client leads to). */
-async function dropped(healthUrl: string, transport: string): Promise<void> {
-  for (const deadline = Date.now() + 30_000; (await sessionsOf(healthUrl))[transport]! > 0; ) {
-    assert.ok(Date.now() < deadline, `the ${transport} client that does not read was never dropped`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function dropped(healthUrl: string, transport: string): Promise<void> {
+  return eventually(async () => (await sessionsOf(healthUrl))[transport] === 0, `the ${transport} client that does not read is dropped`);
 }
 
 const listTools = (id: number): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' });

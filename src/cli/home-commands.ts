@@ -2,7 +2,7 @@
  * `sextant list` and `sextant remove`: the indexes under SEXTANT_HOME, where the disk went, and
  * taking it back. Only index folders are touched, never a project.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { IndexStore, indexFolders, sextantHome } from '../index/store.js';
 import type { Output } from './index-commands.js';
@@ -27,16 +27,6 @@ function folderBytes(dir: string): number {
   return total;
 }
 
-/** What a manifest says of its index, read leniently: a damaged one still lists (with nothing). */
-function readManifestSummary(dir: string): { files: number; updatedAt: string | null } {
-  try {
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { files?: unknown; updatedAt?: unknown };
-    return { files: typeof manifest.files === 'number' ? manifest.files : 0, updatedAt: typeof manifest.updatedAt === 'string' ? manifest.updatedAt : null };
-  } catch {
-    return { files: 0, updatedAt: null };
-  }
-}
-
 interface Listed {
   root: string | null;
   indexDir: string;
@@ -48,10 +38,7 @@ interface Listed {
 }
 
 function listed(): Listed[] {
-  return indexFolders().map(({ dir, root }) => {
-    const summary = readManifestSummary(dir);
-    return { root: root ?? null, indexDir: dir, files: summary.files, updatedAt: summary.updatedAt, diskBytes: folderBytes(dir), gone: root !== undefined && !existsSync(root) };
-  });
+  return indexFolders().map(({ dir, root, files, updatedAt }) => ({ root: root ?? null, indexDir: dir, files, updatedAt, diskBytes: folderBytes(dir), gone: root !== undefined && !existsSync(root) }));
 }
 
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;

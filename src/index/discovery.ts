@@ -273,10 +273,10 @@ export type PathVerdict = { kind: 'file'; file: DiscoveredFile } | { kind: 'dire
  * The walk's rule for one workspace-relative path, judged without walking to it: under a linked
  * directory nothing is (the walk never enters one); a link counts only as a file inside the
  * workspace, within the size limit; a directory is a directory; FIFOs, devices and sockets are
- * left out. Ignore rules are not looked at here (isIgnoredPath does that).
+ * left out. Ignore rules are not looked at here (isIgnoredPath does that). `realRoot`: the
+ * workspace's real path (the caller resolves it once for all its paths).
  */
-export function lookAtPath(root: string, path: string, limit: number): PathVerdict {
-  const realRoot = realpathSync.native(root);
+export function lookAtPath(realRoot: string, path: string, limit: number): PathVerdict {
   const absolute = join(realRoot, path);
   const slash = path.lastIndexOf('/');
   if (slash > 0) {

@@ -110,8 +110,11 @@ const PROJECT_FOLDER = /^(.+)-[0-9a-f]{16}$/;
  * hashing their paths: a folder named after a directory's last component whose manifest names
  * that directory is its index. Hashing would load node:crypto, a tenth of a CLI search.
  */
-/** Every index folder under `home`, with the root its manifest names (undefined: none, or unreadable). */
-export function indexFolders(home = sextantHome()): Array<{ dir: string; root: string | undefined }> {
+/**
+ * Every index folder under `home`, with what its manifest says, read leniently (a damaged one
+ * still lists): the root it names (undefined: none, or unreadable), its files and last update.
+ */
+export function indexFolders(home = sextantHome()): Array<{ dir: string; root: string | undefined; files: number; updatedAt: string | null }> {
   let names: string[] = [];
   try {
     names = readdirSync(join(home, 'projects'));
@@ -123,13 +126,19 @@ export function indexFolders(home = sextantHome()): Array<{ dir: string; root: s
     .sort()
     .map((name) => {
       const dir = join(home, 'projects', name);
-      let root: unknown;
-      try {
-        root = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { root?: unknown } | null)?.root;
-      } catch {
-        root = undefined;
-      }
-      return { dir, root: typeof root === 'string' ? root : undefined };
+      const manifest = ((): { root?: unknown; files?: unknown; updatedAt?: unknown } | null => {
+        try {
+          return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { root?: unknown } | null;
+        } catch {
+          return null; // none, or unreadable
+        }
+      })();
+      return {
+        dir,
+        root: typeof manifest?.root === 'string' ? manifest.root : undefined,
+        files: typeof manifest?.files === 'number' ? manifest.files : 0,
+        updatedAt: typeof manifest?.updatedAt === 'string' ? manifest.updatedAt : null,
+      };
     });
 }
 

@@ -4,6 +4,7 @@
  * for deleted files; swap the manifest. Deltas pile up until a merge (merge.ts) folds them;
  * the sync only says when one is due, so whoever runs it can do so off the save path.
  */
+import { realpathSync } from 'node:fs';
 import { discover, isIgnoredPath, lookAtPath, maxFileBytes, SKIPPED_EXAMPLES, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
 import { addExtracted, extractAll } from './extract.js';
 import type { BuildOptions } from './indexer.js';
@@ -56,10 +57,11 @@ function lookAt(root: string, paths: string[], options: Pick<DiscoveryOptions, '
   const files = new Map<string, DiscoveredFile>();
   const checked = new Set<string>();
   const subtrees: string[] = [];
+  const realRoot = realpathSync.native(root);
   for (const path of new Set(paths)) {
     checked.add(path);
     if (isIgnoredPath(root, path)) continue;
-    const verdict = lookAtPath(root, path, limit);
+    const verdict = lookAtPath(realRoot, path, limit);
     if (verdict.kind === 'file') files.set(path, verdict.file);
     else {
       subtrees.push(path);
