@@ -53,7 +53,10 @@ for (const path of chosen) {
   totals.bytes += source.length;
   const skeleton = cSkeleton(source);
   if (skeleton) totals.skeletonBytes += skeleton.text.length;
-  else (totals.noSkeleton++, (totals.skeletonBytes += source.length));
+  else {
+    totals.noSkeleton++;
+    totals.skeletonBytes += source.length;
+  }
   let started = performance.now();
   const whole = await extractor.extract('c', source, { whole: true });
   totals.wholeMs += performance.now() - started;

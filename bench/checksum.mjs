@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, portableCrc32 } from '../build/src/index/checksum.js';
-import { Segment } from '../build/src/index/segment.js';
-import { IndexStore } from '../build/src/index/store.js';
+import { crc32, portableCrc32 } from '../build/src/index/text/checksum.js';
+import { Segment } from '../build/src/index/text/segment.js';
+import { IndexStore } from '../build/src/index/store/store.js';
 
 const project = process.argv[2];
 if (!project) {

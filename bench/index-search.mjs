@@ -28,7 +28,7 @@ function percentile(sorted, q) {
 
 // 1. Build, in its own process so that its peak RSS is its own.
 const build = spawnSync(process.execPath, ['--input-type=module', '-e', `
-  import { buildIndex } from ${JSON.stringify(here('../build/src/index/indexer.js'))};
+  import { buildIndex } from ${JSON.stringify(here('../build/src/index/build/indexer.js'))};
   const summary = await buildIndex(${JSON.stringify(corpus)}, { home: ${JSON.stringify(home)} });
   console.log(JSON.stringify({ ...summary, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
 `], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -36,7 +36,7 @@ if (build.status !== 0) throw new Error(build.stderr);
 const summary = JSON.parse(build.stdout.trim().split('\n').at(-1));
 
 // 2. Queries through the index (in this process, index loaded once) and through rg.
-const { IndexReader, compileMatcher } = await import(here('../build/src/index/search.js'));
+const { IndexReader, compileMatcher } = await import(here('../build/src/index/search/reader.js'));
 const loadStarted = process.hrtime.bigint();
 const reader = IndexReader.open(summary.root, home);
 const loadMs = Number(process.hrtime.bigint() - loadStarted) / 1e6;
@@ -53,7 +53,7 @@ const rgLines = (query) => {
 };
 
 // The server's path: the search service, its workers splitting each query's candidates.
-const { SearchService } = await import(here('../build/src/index/search-service.js'));
+const { SearchService } = await import(here('../build/src/index/search/service.js'));
 const service = new SearchService(summary.root, { home, budgetMs: 60_000 });
 const elapsed = async (run) => {
   const started = process.hrtime.bigint();
@@ -135,8 +135,8 @@ console.log(`| tree-sitter tag queries | ${(parsedBytes / 1e6).toFixed(1)} | ${p
 
 // 4. One saved file: how long until a search finds its new text, through sync of that path
 // alone, and through the watcher (debounce included); rg finding the same text beside it.
-const { syncIndex } = await import(here('../build/src/index/sync.js'));
-const { IndexWatcher } = await import(here('../build/src/index/watcher.js'));
+const { syncIndex } = await import(here('../build/src/index/build/sync.js'));
+const { IndexWatcher } = await import(here('../build/src/index/watch/watcher.js'));
 const { appendFileSync } = await import('node:fs');
 const target = reader.files.find((file) => file.language === 'c' && file.size > 20_000) ?? reader.files[0];
 const original = readFileSync(join(summary.root, target.path));
@@ -174,7 +174,7 @@ watcher.close();
 // The corpus is left as it was found.
 writeFileSync(join(summary.root, target.path), original);
 utimesSync(join(summary.root, target.path), originalStats.atime, originalStats.mtime);
-const mergeTimed = await elapsed(async () => (await import(here('../build/src/index/merge.js'))).mergeDeltas(summary.root, { home }));
+const mergeTimed = await elapsed(async () => (await import(here('../build/src/index/build/merge.js'))).mergeDeltas(summary.root, { home }));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log('');
 console.log(`| one saved file (\`${target.path}\`, ${(target.size / 1000).toFixed(0)} kB) | median ms | max ms | rg finding the new line, median ms |`);

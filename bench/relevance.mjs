@@ -29,7 +29,7 @@ const useBinary = existsSync(BINARY) && !process.env.SEXTANT_BENCH_MJS;
 
 let modules;
 try {
-  modules = { ...(await import('../build/src/index/symbols/symbol-index.js')), ...(await import('../build/src/index/store.js')) };
+  modules = { ...(await import('../build/src/index/symbols/symbol-index.js')), ...(await import('../build/src/index/store/store.js')) };
 } catch {
   console.error('bench/relevance.mjs reads the symbol index through build/: run `npm run build` first');
   process.exit(2);

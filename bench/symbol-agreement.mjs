@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { detectLanguage } from '../build/src/index/languages.js';
+import { detectLanguage } from '../build/src/index/files/languages.js';
 import { SymbolExtractor } from '../build/src/index/symbols/extract.js';
 
 /** Sextant's language → ctags' name and the ctags kinds that are definitions Sextant also models. */

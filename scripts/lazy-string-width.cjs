@@ -7,5 +7,6 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 module.exports = function stringWidth(text, options) {
   if (typeof text === 'string' && PRINTABLE_ASCII.test(text)) return text.length;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, which is the point of this shim
   return require('string-width').default(text, options);
 };

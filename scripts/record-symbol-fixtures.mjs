@@ -3,7 +3,7 @@
 // the files are the test's expectations (test/symbol-fixtures.test.ts).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectLanguage } from '../build/src/index/languages.js';
+import { detectLanguage } from '../build/src/index/files/languages.js';
 import { SymbolExtractor } from '../build/src/index/symbols/extract.js';
 import { describeSymbols } from '../build/test/helpers/symbols.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IndexStore } from '../src/index/store.js';
+import { IndexStore } from '../src/index/store/store.js';
 import { SymbolIndex } from '../src/index/symbols/symbol-index.js';
 import { rootsHint } from '../src/workspace/detect.js';
 import { call, projectHarness, projectTree, sdkClient, withIndexedProject } from './helpers/projects.js';

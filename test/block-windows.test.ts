@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { byteWindows } from '../src/index/block-windows.js';
-import { buildIndex } from '../src/index/indexer.js';
-import { compileMatcher, IndexReader } from '../src/index/search.js';
-import { blockTrigramsOf, DEFAULT_BLOCK_BYTES } from '../src/index/trigrams.js';
+import { byteWindows } from '../src/index/search/block-windows.js';
+import { buildIndex } from '../src/index/build/indexer.js';
+import { compileMatcher } from '../src/index/search/matcher.js';
+import { IndexReader } from '../src/index/search/reader.js';
+import { blockTrigramsOf, DEFAULT_BLOCK_BYTES } from '../src/index/text/trigrams.js';
 import { projectTree } from './helpers/projects.js';
 
 const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildIndex } from '../src/index/indexer.js';
+import { buildIndex } from '../src/index/build/indexer.js';
 import { BIN, ROOT } from './helpers/process.js';
 
 const HEAVY = ['node_modules/ajv/', 'node_modules/web-tree-sitter/', 'src/mcp/server.ts', 'src/mcp/session.ts', 'src/transports/stdio.ts', 'node_modules/ws/'];
 /** What only builds an index or serves searches from workers: a one-shot search needs none of it. */
-const INDEXING = ['src/index/indexer.ts', 'src/index/discovery.ts', 'src/index/walk-cache.ts', 'src/index/extract.ts', 'src/index/search-service.ts'];
+const INDEXING = ['src/index/build/indexer.ts', 'src/index/files/walk.ts', 'src/index/files/walk-cache.ts', 'src/index/build/text-extract.ts', 'src/index/search/service.ts'];
 
 /** The files a run of the bundle loaded (besides Node's own). */
 async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[]> {

@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import { cSkeleton } from '../src/index/symbols/c-skeleton.js';
-import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from '../src/index/symbols/extract.js';
+import { SymbolExtractor } from '../src/index/symbols/extract.js';
+import type { ReferenceInfo, SymbolInfo } from '../src/index/symbols/types.js';
 import { wasmPath, GRAMMARS } from '../src/index/symbols/grammars.js';
 
 /**

@@ -1,7 +1,7 @@
 /** candidates.ts: the sorted-list set operations the trigram plans are evaluated with. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { intersect, union, unionAll } from '../src/index/candidates.js';
+import { intersect, union, unionAll } from '../src/index/search/candidates.js';
 
 /** A sorted list of distinct ids below `limit`, from a fixed pseudo-random sequence. */
 function listOf(seed: number, size: number, limit: number): Uint32Array {

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHECKED_CHUNK_BYTES, CheckedFile, checkedBody, ChecksumError, withChecksums } from '../src/index/checked-file.js';
-import { buildIndex } from '../src/index/indexer.js';
-import { IndexReader } from '../src/index/search.js';
-import { Segment } from '../src/index/segment.js';
-import { trigramsOf } from '../src/index/trigrams.js';
-import { IndexStore } from '../src/index/store.js';
+import { CHECKED_CHUNK_BYTES, CheckedFile, checkedBody, ChecksumError, withChecksums } from '../src/index/text/checked-file.js';
+import { buildIndex } from '../src/index/build/indexer.js';
+import { IndexReader } from '../src/index/search/reader.js';
+import { Segment } from '../src/index/text/segment.js';
+import { trigramsOf } from '../src/index/text/trigrams.js';
+import { IndexStore } from '../src/index/store/store.js';
 import { runCli } from './helpers/process.js';
 
 function bodyOf(length: number): Buffer {

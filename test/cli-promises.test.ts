@@ -128,7 +128,7 @@ test('--jsonl: a match a line as found, then a summary line; --json is one docum
 
 test('list shows every index and its size; remove takes one back (never while a job writes it); remove --gone those whose project is gone', async () => {
   const { existsSync, rmSync } = await import('node:fs');
-  const { IndexStore } = await import('../src/index/store.js');
+  const { IndexStore } = await import('../src/index/store/store.js');
   const env = { SEXTANT_HOME: mkdtempSync(join(tmpdir(), 'sextant-home-')) };
   const kept = projectTree({ 'a.ts': 'export const a = 1;\n' });
   const deleted = projectTree({ 'b.ts': 'export const b = 1;\n' });

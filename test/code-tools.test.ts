@@ -196,7 +196,7 @@ test('get_code_context: relevant definitions with their code, within max_tokens;
 test('index_incompatible: an index of another format is reported, never read; index_repo with force rebuilds it', async () => {
   const f = await indexedFixture();
   try {
-    const { IndexStore } = await import('../src/index/store.js');
+    const { IndexStore } = await import('../src/index/store/store.js');
     const { readFileSync } = await import('node:fs');
     const store = new IndexStore(f.root, f.home);
     const manifest = JSON.parse(readFileSync(store.manifestPath, 'utf8')) as Json;

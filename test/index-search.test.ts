@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { discover } from '../src/index/discovery.js';
-import { buildIndex } from '../src/index/indexer.js';
-import { BadPatternError, planRegex } from '../src/index/query-plan.js';
-import { compileMatcher, IndexReader, NotIndexedError, type SearchQuery } from '../src/index/search.js';
+import { discover } from '../src/index/files/walk.js';
+import { buildIndex } from '../src/index/build/indexer.js';
+import { BadPatternError, planRegex } from '../src/index/search/query-plan.js';
+import { compileMatcher } from '../src/index/search/matcher.js';
+import { IndexReader, NotIndexedError, type SearchQuery } from '../src/index/search/reader.js';
 import { ROOT } from './helpers/process.js';
 import { projectTree } from './helpers/projects.js';
 import { eventually } from './helpers/wait.js';
@@ -195,8 +196,8 @@ test('a bad regex is a BadPatternError naming the problem; an unindexed folder i
 });
 
 test('a search split across three workers equals one reader, limits included; a sync is seen without a restart', async () => {
-  const { SearchService } = await import('../src/index/search-service.js');
-  const { syncIndex } = await import('../src/index/sync.js');
+  const { SearchService } = await import('../src/index/search/service.js');
+  const { syncIndex } = await import('../src/index/build/sync.js');
   const { cpSync, writeFileSync } = await import('node:fs');
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-shards-')));
   cpSync(join(ROOT, 'node_modules/ajv/lib'), root, { recursive: true });
@@ -225,10 +226,10 @@ test('a search split across three workers equals one reader, limits included; a 
 });
 
 test('search workers read the segments lazily: a sync adds its delta, a merge removes merged files they held open, results stay exact', async () => {
-  const { SearchService } = await import('../src/index/search-service.js');
-  const { syncIndex } = await import('../src/index/sync.js');
-  const { mergeDeltas } = await import('../src/index/merge.js');
-  const { IndexStore } = await import('../src/index/store.js');
+  const { SearchService } = await import('../src/index/search/service.js');
+  const { syncIndex } = await import('../src/index/build/sync.js');
+  const { mergeDeltas } = await import('../src/index/build/merge.js');
+  const { IndexStore } = await import('../src/index/store/store.js');
   const { cpSync, existsSync, writeFileSync } = await import('node:fs');
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-lazy-')));
   cpSync(join(ROOT, 'src/index'), root, { recursive: true });
@@ -258,7 +259,7 @@ test('search workers read the segments lazily: a sync adds its delta, a merge re
 });
 
 test('a parallel build shares the files out by bytes, in order: every file once, each share about as heavy', async () => {
-  const { balancedSlices } = await import('../src/index/extract.js');
+  const { balancedSlices } = await import('../src/index/build/text-extract.js');
   const files = Array.from({ length: 500 }, (_, i) => ({ path: `f${String(i).padStart(3, '0')}`, size: i < 250 ? 1_000 : 9_000 }));
   for (const parts of [1, 2, 3, 4, 7]) {
     const slices = balancedSlices(files, parts);
@@ -276,7 +277,7 @@ test('a parallel build shares the files out by bytes, in order: every file once,
 
 test('a parallel build writes a segment per worker every partitionBytes of text (bounded memory); results stay exact, sync and merge still work', async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
-  const { syncIndex } = await import('../src/index/sync.js');
+  const { syncIndex } = await import('../src/index/build/sync.js');
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-partitions-')));
   const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa'];
   for (let i = 0; i < 1_200; i++) {
@@ -302,7 +303,7 @@ test('a parallel build writes a segment per worker every partitionBytes of text 
 
 test('large files are indexed in blocks: only candidate blocks are searched, and results still equal a brute-force scan', async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');
-  const { DEFAULT_BLOCK_BYTES } = await import('../src/index/trigrams.js');
+  const { DEFAULT_BLOCK_BYTES } = await import('../src/index/text/trigrams.js');
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-blocks-')));
   mkdirSync(join(root, 'big'));
   const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa', 'lambda', 'sigma'];
@@ -366,7 +367,7 @@ test('a match in a file that says it is generated, or on a minified line, carrie
 });
 
 test('idle search workers are let go, and the next search starts new ones', async () => {
-  const { SearchService } = await import('../src/index/search-service.js');
+  const { SearchService } = await import('../src/index/search/service.js');
   const root = realpathSync(join(ROOT, 'src'));
   await buildIndex(root, { home });
   const service = new SearchService(root, { home, workers: 2, idleMs: 100 });

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { discover } from '../src/index/discovery.js';
-import { buildIndex } from '../src/index/indexer.js';
-import { DEFAULT_BLOCK_BYTES } from '../src/index/trigrams.js';
-import { detectLanguage, KNOWN_LANGUAGES } from '../src/index/languages.js';
-import { IndexReader } from '../src/index/search.js';
-import { IndexIncompatibleError, IndexStore, projectDir } from '../src/index/store.js';
+import { discover } from '../src/index/files/walk.js';
+import { buildIndex } from '../src/index/build/indexer.js';
+import { DEFAULT_BLOCK_BYTES } from '../src/index/text/trigrams.js';
+import { detectLanguage, KNOWN_LANGUAGES } from '../src/index/files/languages.js';
+import { IndexReader } from '../src/index/search/reader.js';
+import { IndexIncompatibleError } from '../src/index/store/manifest.js';
+import { IndexStore, projectDir } from '../src/index/store/store.js';
 import { killMidJob, ROOT, runCli } from './helpers/process.js';
 
 function tree(files: Record<string, string | Buffer>): string {
@@ -100,8 +101,8 @@ test('the content cache never serves an edited file stale, nor a deleted one', a
 });
 
 test('a catastrophic regex is stopped at the time budget with a clear error; the next search works', async () => {
-  const { SearchService } = await import('../src/index/search-service.js');
-  const { PatternTooExpensiveError } = await import('../src/index/search.js');
+  const { SearchService } = await import('../src/index/search/service.js');
+  const { PatternTooExpensiveError } = await import('../src/index/search/reader.js');
   const root = tree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });
@@ -198,8 +199,8 @@ test('kill -9 during index: status and search still work on the previous index a
 });
 
 test('one index writer at a time across processes: a build while another process indexes is index_in_progress', async () => {
-  const { IndexBusyError } = await import('../src/index/store.js');
-  const { mergeDeltas } = await import('../src/index/merge.js');
+  const { IndexBusyError } = await import('../src/index/store/store.js');
+  const { mergeDeltas } = await import('../src/index/build/merge.js');
   const { spawn } = await import('node:child_process');
   const { BIN } = await import('./helpers/process.js');
   const files: Record<string, string> = {};
@@ -231,8 +232,8 @@ test('one index writer at a time across processes: a build while another process
 
 
 test('the content cache is bounded (least recently used out), counts line starts, and is shared by the readers that follow a sync', async () => {
-  const { ContentCache } = await import('../src/index/content-cache.js');
-  const { syncIndex } = await import('../src/index/sync.js');
+  const { ContentCache } = await import('../src/index/search/content-cache.js');
+  const { syncIndex } = await import('../src/index/build/sync.js');
   const files: Record<string, string> = {};
   for (let i = 0; i < 8; i++) files[`f${i}.txt`] = `${`line ${i} marker_cache\n`.repeat(100)}`;
   const root = tree(files);
@@ -252,7 +253,7 @@ test('the content cache is bounded (least recently used out), counts line starts
   const next = IndexReader.open(root, home, { cache });
   const after = next.search({ pattern: 'marker_cache', limit: 10_000 });
   assert.is(after.matches.length, 701);
-  const { publicMatch } = await import('../src/index/search.js');
+  const { publicMatch } = await import('../src/index/search/reader.js');
   assert.equal(publicMatch(after.matches.at(-1)!), { path: 'f7.txt', line: 1, column: 1, text: 'marker_cache edited' });
   // The worker's ranking signals: what matched, and that it stands as a whole identifier.
   assert.is(after.matches.at(-1)!.length, 'marker_cache'.length);

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { discover } from '../src/index/discovery.js';
-import { buildIndex } from '../src/index/indexer.js';
-import { IndexReader } from '../src/index/search.js';
-import { IndexStore } from '../src/index/store.js';
-import { MAX_DELTA_SEGMENTS, mergeDeltas } from '../src/index/merge.js';
-import { syncIndex } from '../src/index/sync.js';
+import { discover } from '../src/index/files/walk.js';
+import { buildIndex } from '../src/index/build/indexer.js';
+import { IndexReader } from '../src/index/search/reader.js';
+import { IndexStore } from '../src/index/store/store.js';
+import { MAX_DELTA_SEGMENTS, mergeDeltas } from '../src/index/build/merge.js';
+import { syncIndex } from '../src/index/build/sync.js';
 import { killMidJob, ROOT, runCli } from './helpers/process.js';
 import { storedSymbols } from './helpers/symbols.js';
 import { eventually } from './helpers/wait.js';
@@ -121,7 +121,7 @@ test('deltas gathered by many syncs are merged into one, from the segments alone
 });
 
 test('the watcher merges due deltas in a quiet moment after saves', async () => {
-  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const { IndexWatcher } = await import('../src/index/watch/watcher.js');
   const root = copyOf('src/jsonrpc');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });
@@ -176,7 +176,7 @@ test('kill -9 during sync: the previous index answers and status reports the int
 });
 
 test('the watcher makes a saved file searchable within a second, forgets deleted files, ignores ignored ones', async () => {
-  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const { IndexWatcher } = await import('../src/index/watch/watcher.js');
   const root = copyOf('src');
   writeFileSync(join(root, '.gitignore'), '*.log\n');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
@@ -207,7 +207,7 @@ test('the watcher makes a saved file searchable within a second, forgets deleted
 });
 
 test('the watcher refreshes symbols once a burst of saves pauses, not after each save', async () => {
-  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const { IndexWatcher } = await import('../src/index/watch/watcher.js');
   const { buildSymbols } = await import('../src/index/symbols/build.js');
   const root = copyOf('src/jsonrpc');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
@@ -238,7 +238,7 @@ test('the watcher refreshes symbols once a burst of saves pauses, not after each
 });
 
 test('a due merge waiting on more saves never cancels a symbol refresh that was waiting too', async () => {
-  const { IndexWatcher } = await import('../src/index/watcher.js');
+  const { IndexWatcher } = await import('../src/index/watch/watcher.js');
   const { buildSymbols } = await import('../src/index/symbols/build.js');
   const root = copyOf('src/jsonrpc');
   writeFileSync(join(root, '.gitignore'), 'noise.log\n');

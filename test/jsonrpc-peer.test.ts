@@ -178,7 +178,6 @@ test('closing rejects every pending request with a local ConnectionClosedError',
 
 test('progress goes out only with a token, echoes it exactly, must increase, and stops with the request', async () => {
   const { a, b, log } = wire();
-  let lateProgress: boolean | undefined;
   let keep: ((p: number) => boolean) | undefined;
   b.onRequest('job', (_p, context) => {
     context.progress(1, 3, 'one');
@@ -190,7 +189,7 @@ test('progress goes out only with a token, echoes it exactly, must increase, and
   const updates: unknown[] = [];
   await a.request('job', {}, { onProgress: (update) => updates.push(update) });
   assert.equal(updates, [{ progress: 1, total: 3, message: 'one' }, { progress: 2.5, total: 3 }]);
-  lateProgress = keep!(10);
+  const lateProgress = keep!(10);
   assert.is(lateProgress, false);
   const progress = log.filter((e) => (e.message as { method?: string }).method === 'notifications/progress');
   assert.is(progress.length, 2);

@@ -1,30 +1,25 @@
 /**
- * The house's layers, enforced: each room of src/ may import only from the rooms below it. The
- * engine knows nothing of MCP, MCP nothing of the product, the index nothing of protocols or
- * tools, the workspace nothing of tools; only transports touch node:http. Read from the sources
- * themselves (every `from '…'` of every file), so a new import across a layer fails here.
+ * The house's plan, checked from the sources themselves (every `from '…'` and `import('…')` of
+ * every file): no module takes part in an import circle, the index's rooms stand in their order,
+ * and other rooms enter the index only by a room's front door. Which room may import which is
+ * the linter's rule (eslint.config.js); a test here proves that rule fires.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from './helpers/process.js';
+import { lintAs } from './helpers/lint.js';
 
 const SRC = join(ROOT, 'src');
 
-/** Room → the rooms (top-level folders or files of src/, without .ts) it may import from. */
-const ALLOWED: Record<string, string[]> = {
-  util: [],
-  jsonrpc: [],
-  mcp: ['jsonrpc', 'errors', 'idle-heap', 'log', 'process-alive'],
-  record: ['jsonrpc', 'mcp'],
-  conformance: ['jsonrpc', 'mcp'],
-  index: ['util', 'log', 'idle-heap', 'process-alive', 'runtime', 'worker-main', 'errors'],
-  workspace: ['util', 'index', 'errors', 'log', 'idle-heap', 'wording'],
-  // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
-  transports: ['jsonrpc', 'mcp', 'log', 'workspace/detect'],
-  tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'errors', 'wording', 'log'],
-};
+/** The index's rooms, lowest first: each imports only from the rooms before it. */
+const INDEX_ROOMS = ['text', 'files', 'store', 'symbols', 'search', 'build', 'watch'];
+/**
+ * Index modules another room may name by path: the pool of search workers starts threads from its
+ * own file, so no front door may carry it (a one-shot search would then load it).
+ */
+const BY_PATH = ['index/search/service'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -33,38 +28,101 @@ function files(dir: string): string[] {
   });
 }
 
-/** What `file` imports inside src/, as room-relative targets (`mcp/tools`, `errors`), and the node: modules. */
-function importsOf(file: string): { inside: string[]; builtins: string[] } {
-  const text = readFileSync(file, 'utf8');
-  const inside: string[] = [];
-  const builtins: string[] = [];
-  for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
-    if (spec!.startsWith('node:')) builtins.push(spec!);
-    else if (spec!.startsWith('.')) inside.push(relative(SRC, join(file, '..', spec!)).replace(/\.js$/, ''));
-  }
-  return { inside, builtins };
+interface Import {
+  /** src-relative, without extension: `index/search/reader`. */
+  target: string;
+  /** `import type` / `export type`: erased, so it loads nothing. */
+  typeOnly: boolean;
+  /** `import('…')`: loaded when called, so it may name the one module it needs. */
+  dynamic: boolean;
 }
 
-test('every room imports only from the rooms below it, and only transports use node:http', () => {
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const found: Import[] = [];
+  for (const [, kind, typeOnly, spec] of text.matchAll(/^(import|export)\s+(type\s+)?(?:[^;]*?from\s+)?'(\.[^']+)'/gm)) {
+    if (kind) found.push({ target: relative(SRC, resolve(dirname(file), spec!)).replace(/\.js$/, ''), typeOnly: Boolean(typeOnly), dynamic: false });
+  }
+  for (const [, spec] of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) found.push({ target: relative(SRC, resolve(dirname(file), spec!)).replace(/\.js$/, ''), typeOnly: false, dynamic: true });
+  return found;
+}
+
+const indexRoomOf = (target: string): string | undefined => (target.startsWith('index/') ? target.split('/')[1] : undefined);
+
+test('no module takes part in an import circle', () => {
+  const graph = new Map<string, string[]>();
+  for (const file of files(SRC)) {
+    const from = relative(SRC, file).replace(/\.ts$/, '');
+    graph.set(from, importsOf(file).filter((edge) => !edge.typeOnly && !edge.dynamic).map((edge) => edge.target));
+  }
+  const circles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), next]);
+      else if (!state.has(next) && graph.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  assert.equal(circles, []);
+  assert.ok(graph.size > 100, 'every module was read');
+});
+
+test("the index's rooms import only the rooms below them", () => {
   const problems: string[] = [];
-  for (const [room, allowed] of Object.entries(ALLOWED)) {
-    for (const file of files(join(SRC, room))) {
-      const { inside, builtins } = importsOf(file);
-      for (const target of inside) {
-        const targetRoom = target.split('/')[0]!;
-        if (targetRoom === room) continue;
-        if (!allowed.some((ok) => target === ok || targetRoom === ok)) problems.push(`${relative(SRC, file)} imports ${target}`);
-      }
-      if (room !== 'transports' && builtins.some((name) => name === 'node:http' || name === 'node:https')) problems.push(`${relative(SRC, file)} uses node:http`);
+  for (const file of files(join(SRC, 'index'))) {
+    const from = indexRoomOf(relative(SRC, file))!;
+    assert.ok(INDEX_ROOMS.includes(from), `${relative(SRC, file)} is in a known room`);
+    for (const { target } of importsOf(file)) {
+      const to = indexRoomOf(target);
+      if (to && INDEX_ROOMS.indexOf(to) > INDEX_ROOMS.indexOf(from)) problems.push(`${relative(SRC, file)} imports ${target}`);
     }
   }
   assert.equal(problems, []);
 });
 
-test('the layer check sees a crossing (it is not vacuous)', () => {
-  const { inside } = importsOf(join(SRC, 'tools', 'search-code.ts'));
-  assert.ok(inside.some((target) => target.startsWith('index/')), 'tools import the index');
-  assert.not.ok(ALLOWED.index!.includes('tools'));
+test('other rooms enter the index by front doors, or load one module lazily', () => {
+  const problems: string[] = [];
+  const doors = new Set<string>();
+  for (const file of files(SRC).filter((path) => !relative(SRC, path).startsWith('index/'))) {
+    for (const { target, dynamic } of importsOf(file)) {
+      if (!target.startsWith('index/')) continue;
+      if (target === `index/${indexRoomOf(target)}/index`) doors.add(target);
+      else if (!dynamic && !BY_PATH.includes(target)) problems.push(`${relative(SRC, file)} imports ${target}`);
+    }
+  }
+  assert.equal(problems, []);
+  assert.ok(doors.size >= 5, `the doors in use: ${[...doors].join(', ')}`);
+});
+
+test('the linter refuses each kind of crossing (its rules are not vacuous)', async () => {
+  const refused: Array<[string, string]> = [
+    ['src/workspace/probe.ts', '../tools/search-code.js'],
+    ['src/workspace/deeper/probe.ts', '../../tools/search-code.js'],
+    ['src/jsonrpc/probe.ts', '../mcp/tools.js'],
+    ['src/index/store/probe.ts', '../../workspace/projects.js'],
+    ['src/index/search/probe.ts', '../build/indexer.js'],
+    ['src/tools/probe.ts', '../index/search/reader.js'],
+    ['src/transports/probe.ts', '../workspace/projects.js'],
+    ['src/mcp/probe.ts', 'node:http'],
+  ];
+  for (const [file, spec] of refused) {
+    const report = await lintAs(join(ROOT, file), `import { probe } from '${spec}';\nexport const used = probe;\n`);
+    assert.match(report, /no-restricted-imports/, `${file} importing ${spec}`);
+  }
+  const allowed: Array<[string, string]> = [
+    ['src/tools/probe.ts', '../index/search/index.js'],
+    ['src/workspace/probe.ts', '../index/search/service.js'],
+    ['src/index/search/probe.ts', '../store/store.js'],
+    ['src/transports/probe.ts', '../workspace/detect.js'],
+    ['src/transports/probe.ts', 'node:http'],
+  ];
+  for (const [file, spec] of allowed) assert.is(await lintAs(join(ROOT, file), `import { probe } from '${spec}';\nexport const used = probe;\n`), '', `${file} importing ${spec}`);
 });
 
 test.run();

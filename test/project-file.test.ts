@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ProjectFiles } from '../src/index/project-file.js';
+import { ProjectFiles } from '../src/index/files/project-file.js';
 
 const MIB = 1 << 20;
 

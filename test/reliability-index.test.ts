@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IndexStore } from '../src/index/store.js';
+import { IndexStore } from '../src/index/store/store.js';
 import { BIN, ROOT, runCli, stopAll } from './helpers/process.js';
 import { call, projectHarness, projectTree, sdkClient } from './helpers/projects.js';
 import { errorCode } from './helpers/tool-result.js';
@@ -120,7 +120,7 @@ test('segments carry a checksum: overwritten bytes are index_corrupt for the CLI
 
 /** A child that waits for `at`, tries the lock once, and on success holds it `holdMs`, logging both ends. */
 function lockContender(dir: string, at: number, log: string, holdMs: number) {
-  const store = pathToFileURL(join(ROOT, 'build/src/index/store.js')).href;
+  const store = pathToFileURL(join(ROOT, 'build/src/index/store/store.js')).href;
   const script = `
     import { appendFileSync } from 'node:fs';
     import { IndexStore } from ${JSON.stringify(store)};
@@ -243,7 +243,7 @@ test('debris is collected at the next job: temporary files of dead processes, or
 });
 
 test('the portable CRC-32 agrees with zlib', async () => {
-  const { crc32, portableCrc32 } = await import('../src/index/checksum.js');
+  const { crc32, portableCrc32 } = await import('../src/index/text/checksum.js');
   const data = Buffer.from(Array.from({ length: 10_000 }, (_, i) => (i * 7919) & 0xff));
   assert.is(portableCrc32(data), crc32(data));
   assert.is(portableCrc32(Buffer.from('123456789')), 0xcbf43926);

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildIndex } from '../src/index/indexer.js';
-import { IndexReader } from '../src/index/search.js';
-import { IndexStore } from '../src/index/store.js';
+import { buildIndex } from '../src/index/build/indexer.js';
+import { IndexReader } from '../src/index/search/reader.js';
+import { IndexStore } from '../src/index/store/store.js';
 import { buildSymbols } from '../src/index/symbols/build.js';
 import { SymbolIndex } from '../src/index/symbols/symbol-index.js';
-import { IndexWatcher } from '../src/index/watcher.js';
+import { IndexWatcher } from '../src/index/watch/watcher.js';
 import { projectTree } from './helpers/projects.js';
 
 /** A tree with `dirs` packages, each with nested folders of TypeScript files. */
@@ -41,7 +41,7 @@ function until(done: () => boolean, subscribe: (wake: () => void) => void, what:
 }
 
 test('the tree watch follows directories created, moved in and removed after it started, and ignores .git', async () => {
-  const { watchTree } = await import('../src/index/tree-watcher.js');
+  const { watchTree } = await import('../src/index/watch/tree-watcher.js');
   const root = projectTree({ 'a/b/file.ts': 'export const x = 1;\n', '.git/HEAD': 'ref\n' });
   const seen: string[] = [];
   const waiters = new Set<() => void>();
@@ -129,8 +129,8 @@ test('what no file event reported is caught by the periodic reconciliation withi
 });
 
 test('links out of the workspace are neither watched nor indexed, whatever reports them', async () => {
-  const { watchTree } = await import('../src/index/tree-watcher.js');
-  const { syncIndex } = await import('../src/index/sync.js');
+  const { watchTree } = await import('../src/index/watch/tree-watcher.js');
+  const { syncIndex } = await import('../src/index/build/sync.js');
   const root = projectTree({ 'keep.ts': 'export const kept = 1;\n', 'sub/inner.ts': 'export const inner_marker = 1;\n' });
   const outside = projectTree({ 'secret.go': 'package secret\n\nfunc OutsideSecret() {}\n', 'deep/passwd.txt': 'outside_marker\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

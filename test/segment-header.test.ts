@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeHeader, parseHeader } from '../src/index/segment-header.js';
-import { Segment, SegmentBuilder, segmentFiles, type SegmentFile } from '../src/index/segment.js';
+import { encodeHeader, parseHeader } from '../src/index/text/segment-header.js';
+import { Segment, SegmentBuilder, segmentFiles, type SegmentFile } from '../src/index/text/segment.js';
 
 const FILES: SegmentFile[] = [
   { path: 'a/plain.txt', size: 10, mtimeMs: 1_700_000_000_000.5, hash: '0123456789abcdef' },

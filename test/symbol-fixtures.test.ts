@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { detectLanguage } from '../src/index/languages.js';
+import { detectLanguage } from '../src/index/files/languages.js';
 import { SymbolExtractor } from '../src/index/symbols/extract.js';
 import { ROOT } from './helpers/process.js';
 import { describeSymbols } from './helpers/symbols.js';

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SymbolExtractor, type SymbolInfo } from '../src/index/symbols/extract.js';
+import { SymbolExtractor } from '../src/index/symbols/extract.js';
+import type { SymbolInfo } from '../src/index/symbols/types.js';
 
 const extractor = await SymbolExtractor.create();
 

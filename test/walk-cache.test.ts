@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { discover, type DiscoveryResult } from '../src/index/discovery.js';
-import { buildIndex } from '../src/index/indexer.js';
-import { IndexReader } from '../src/index/search.js';
-import { IndexStore } from '../src/index/store.js';
-import { syncIndex } from '../src/index/sync.js';
-import { readWalkCache, type WalkCache } from '../src/index/walk-cache.js';
+import { discover, type DiscoveryResult } from '../src/index/files/walk.js';
+import { buildIndex } from '../src/index/build/indexer.js';
+import { IndexReader } from '../src/index/search/reader.js';
+import { IndexStore } from '../src/index/store/store.js';
+import { syncIndex } from '../src/index/build/sync.js';
+import { readWalkCache, type WalkCache } from '../src/index/files/walk-cache.js';
 
 function tree(): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-walk-')));

@@ -4,13 +4,13 @@
  */
 import { existsSync, lstatSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { IndexStore, indexFolders, sextantHome } from '../index/store.js';
+import { indexFolders, IndexStore, sextantHome } from '../index/store/index.js';
 import type { Output } from './index-commands.js';
 
 /** Bytes of every file under `dir` (an index folder holds no links worth following). */
 function folderBytes(dir: string): number {
   let total = 0;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

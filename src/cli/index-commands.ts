@@ -1,14 +1,9 @@
 /** `sextant index`, `sync`, `status` and `outline`: thin shells over src/index (search and symbols: lookup-commands.ts). */
-import { indexSizes } from '../index/index-sizes.js';
-import { buildIndex, type IndexProgress } from '../index/indexer.js';
-import { findIndexedProject, resolveRoot } from '../index/project-root.js';
-import { IndexReader } from '../index/search.js';
-import type { SymbolsSummary } from '../index/symbols/build.js';
-import { SymbolIndex } from '../index/symbols/symbol-index.js';
-import { readSymbolsManifest, type SymbolsManifest } from '../index/symbols/symbol-manifest.js';
-import { mergeDeltas } from '../index/merge.js';
-import { syncIndex } from '../index/sync.js';
-import { IndexCorruptError, IndexIncompatibleError, IndexStore, resumeCommand, type Manifest } from '../index/store.js';
+import { indexSizes, readSymbolsManifest, SymbolIndex, type SymbolsManifest } from '../index/symbols/index.js';
+import { buildIndex, type IndexProgress, mergeDeltas, syncIndex } from '../index/build/index.js';
+import { findIndexedProject, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest, resolveRoot, resumeCommand } from '../index/store/index.js';
+import { IndexReader } from '../index/search/index.js';
+import type { SymbolsSummary } from '../index/symbols/index.js';
 import { projectOf } from './lookup-commands.js';
 
 export interface Output {
@@ -225,8 +220,8 @@ function fileProblem(file: string, error: unknown): string {
 
 export async function outlineCommand(file: string, json: boolean, output: Output): Promise<number> {
   const { readFile, stat } = await import('node:fs/promises');
-  const { maxFileBytes } = await import('../index/file-limit.js');
-  const { detectLanguage } = await import('../index/languages.js');
+  const { maxFileBytes } = await import('../index/files/file-limit.js');
+  const { detectLanguage } = await import('../index/files/languages.js');
   const { SymbolExtractor } = await import('../index/symbols/extract.js');
   let source: string;
   try {
@@ -237,7 +232,7 @@ export async function outlineCommand(file: string, json: boolean, output: Output
     source = await readFile(file, 'utf8');
   } catch (error) {
     if (error instanceof Error && !('code' in error)) throw error;
-    throw new Error(fileProblem(file, error));
+    throw new Error(fileProblem(file, error), { cause: error });
   }
   const language = detectLanguage(file, source.slice(0, 200));
   if (!SymbolExtractor.supports(language)) throw new Error(`No symbol support for ${language ?? 'this file type'} (${file})`);

@@ -5,12 +5,9 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { unsearchedFiles } from '../index/manifest.js';
-import { openForOneSearch, searchOnce } from '../index/one-shot-search.js';
-import { findIndexedProject, resolveRoot } from '../index/project-root.js';
-import { NotIndexedError, publicMatch, type Match, type SearchQuery } from '../index/search.js';
-import type { IndexStore } from '../index/store.js';
-import { SymbolIndex } from '../index/symbols/symbol-index.js';
+import { findIndexedProject, type IndexStore, resolveRoot, unsearchedFiles } from '../index/store/index.js';
+import { type Match, NotIndexedError, openForOneSearch, publicMatch, searchOnce, type SearchQuery } from '../index/search/index.js';
+import { SymbolIndex } from '../index/symbols/index.js';
 import type { Output } from './index-commands.js';
 
 /** `path` resolved, when it names a regular file (a search of one file, as rg takes one). */
@@ -74,7 +71,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
       pending = '';
     }
   };
-  // One search and exit: this thread, a lazily opened index, no workers (one-shot-search.ts).
+  // One search and exit: this thread, a lazily opened index, no workers (index/search/one-shot.ts).
   const reader = openForOneSearch(store);
   let result;
   try {

@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 import { WORKER_ROLE_GLOBAL } from '../worker-role.js';
 import type { Output } from './index-commands.js';
 import type { searchCommand, symbolsCommand } from './lookup-commands.js';
-import { SYMBOL_KINDS } from '../index/symbols/types.js';
+import { SYMBOL_KINDS } from '../index/symbols/index.js';
 import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 
 /** The index commands, loaded by the command that runs (`--version` and `--help` load none of the index). */
@@ -95,7 +95,7 @@ function later<T, U>(name: string, builder: (y: Argv<T>) => Argv<U>, handler: (a
 
 /** A --lang value as the index names languages (any case), or a usage error listing them: a typo must not read as "no matches". */
 async function knownLanguage(value: string): Promise<string> {
-  const { KNOWN_LANGUAGES } = await import('../index/languages.js');
+  const { KNOWN_LANGUAGES } = await import('../index/files/languages.js');
   const language = value.toLowerCase();
   if (KNOWN_LANGUAGES.includes(language)) return language;
   throw new UsageError(`unknown language "${value}" for --lang; known: ${KNOWN_LANGUAGES.join(', ')}`);
@@ -363,9 +363,9 @@ export async function main(argv: string[]): Promise<void> {
  */
 const WORKER_MODULES: Record<string, () => Promise<unknown>> = {
   'sextant-symbols': () => import('../index/symbols/build.js'),
-  'sextant-symbols-job': () => import('../index/symbols/background.js'),
-  'sextant-index-extract': () => import('../index/extract.js'),
-  'sextant-search': () => import('../index/search-service.js'),
+  'sextant-symbols-job': () => import('../index/build/symbol-phase.js'),
+  'sextant-index-extract': () => import('../index/build/text-extract.js'),
+  'sextant-search': () => import('../index/search/service.js'),
 };
 
 const workerRole = (globalThis as Record<string, unknown>)[WORKER_ROLE_GLOBAL];

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { loadStateKey, RequestStateSealer } from '../mcp/request-state.js';
 import { TaskStore } from '../mcp/tasks.js';
-import { sextantHome } from '../index/store.js';
+import { sextantHome } from '../index/store/index.js';
 import { IdleHeapTrimmer } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';

@@ -139,7 +139,7 @@ export class ToolRegistry {
         try {
           this.#validator.compile(schema);
         } catch (error) {
-          throw new TypeError(`Tool "${tool.name}": invalid schema: ${error instanceof Error ? error.message : String(error)}`);
+          throw new TypeError(`Tool "${tool.name}": invalid schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
       }
     }

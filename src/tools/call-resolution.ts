@@ -4,7 +4,7 @@
  * gets the reason its definition was chosen, so a guess is never shown as a fact.
  */
 import { dirname } from 'node:path';
-import type { SymbolInfo } from '../index/symbols/types.js';
+import type { SymbolInfo } from '../index/symbols/index.js';
 
 export const RESOLUTIONS = ['same_file', 'imported', 'receiver', 'unique_name', 'name_only', 'builtin', 'unresolved'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];

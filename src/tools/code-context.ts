@@ -5,8 +5,8 @@
  * word; lexical-rank.ts ranks them. "breadth" gives many definitions with a few lines each,
  * "depth" fewer with their whole bodies.
  */
-import { lowValuePath } from '../index/path-signals.js';
-import type { SymbolInfo } from '../index/symbols/types.js';
+import { lowValuePath } from '../index/search/index.js';
+import type { SymbolInfo } from '../index/symbols/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';

@@ -1,8 +1,7 @@
 /** `index_status`: the state of a project's index, its running job and any interrupted one. */
-import { indexSizes } from '../index/index-sizes.js';
-import { resumeCommand, type JobJournal } from '../index/store.js';
-import { SKIPPED_EXAMPLES } from '../index/discovery.js';
-import { readSymbolsManifest } from '../index/symbols/symbol-manifest.js';
+import { indexSizes, readSymbolsManifest } from '../index/symbols/index.js';
+import { type JobJournal, resumeCommand } from '../index/store/index.js';
+import { SKIPPED_EXAMPLES } from '../index/files/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';

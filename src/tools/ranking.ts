@@ -4,12 +4,10 @@
  * sees at the shell is what an agent sees. The signals are listed in the README ("How
  * `search_code` ranks").
  */
-import { detectLanguage } from '../index/languages.js';
-import { pathDepth, pathPenalty } from '../index/path-signals.js';
+import { detectLanguage } from '../index/files/index.js';
+import { type Match, pathDepth, pathPenalty, publicMatch, type SearchQuery } from '../index/search/index.js';
 import { cacheOf, keep, touch } from '../util/lru.js';
-import { publicMatch, type Match, type SearchQuery } from '../index/search.js';
-import type { BriefSymbol } from '../index/symbols/symbol-index.js';
-import type { SymbolInfo } from '../index/symbols/types.js';
+import type { BriefSymbol, SymbolInfo } from '../index/symbols/index.js';
 import type { ProjectSymbols } from '../workspace/project.js';
 import { definitionMatches, HEADER_LINES, withDefinitions } from './search-seeds.js';
 

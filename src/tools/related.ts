@@ -5,8 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { BriefSymbol } from '../index/symbols/symbol-index.js';
-import type { SymbolInfo } from '../index/symbols/types.js';
+import type { BriefSymbol, SymbolInfo } from '../index/symbols/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';

@@ -5,10 +5,9 @@
  * pages through `nextCursor` over one stable ranked order.
  */
 import { createHash } from 'node:crypto';
-import { BadGlobError, workspaceGlob } from '../index/glob.js';
-import { KNOWN_LANGUAGES } from '../index/languages.js';
-import { DEFAULT_SEARCH_BUDGET_MS, PatternTooExpensiveError, publicMatch, type Match, type SearchResult } from '../index/search.js';
-import { unsearchedFiles } from '../index/manifest.js';
+import { BadGlobError, KNOWN_LANGUAGES, workspaceGlob } from '../index/files/index.js';
+import { DEFAULT_SEARCH_BUDGET_MS, type Match, PatternTooExpensiveError, publicMatch, type SearchResult } from '../index/search/index.js';
+import { unsearchedFiles } from '../index/store/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';

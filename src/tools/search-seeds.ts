@@ -7,13 +7,9 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { globToRegExp } from '../index/glob.js';
-import { detectLanguage } from '../index/languages.js';
-import { lowValuePath, pathDepth } from '../index/path-signals.js';
-import { ProjectFiles } from '../index/project-file.js';
+import { detectLanguage, globToRegExp, ProjectFiles } from '../index/files/index.js';
+import { addContext, lowValuePath, type Match, pathDepth, saysGenerated, type SearchQuery } from '../index/search/index.js';
 import { cacheOf, keep, touch } from '../util/lru.js';
-import { addContext } from '../index/matcher.js';
-import { saysGenerated, type Match, type SearchQuery } from '../index/search.js';
 import type { ProjectSymbols } from '../workspace/project.js';
 
 /** What seeds a search: its pattern, case, context lines, and the path glob and language it is narrowed to. */

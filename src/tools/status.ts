@@ -1,5 +1,5 @@
 /** The status fields every code tool's result carries: which project, how current, how complete. */
-import type { Manifest } from '../index/store.js';
+import type { Manifest } from '../index/store/index.js';
 import type { Project } from '../workspace/project.js';
 
 export const STATUS_PROPERTIES = {

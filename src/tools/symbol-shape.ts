@@ -1,5 +1,5 @@
 /** Symbols as the tools show, compare and find them by position. */
-import type { SymbolInfo } from '../index/symbols/types.js';
+import type { SymbolInfo } from '../index/symbols/index.js';
 import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';
 

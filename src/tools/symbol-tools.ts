@@ -1,6 +1,6 @@
 /** `locate_symbol`, `get_file_outline`, `get_symbol_hierarchy`: definitions by name, per file, and by nesting. */
-import { resumeCommand } from '../index/store.js';
-import type { SymbolInfo } from '../index/symbols/types.js';
+import { resumeCommand } from '../index/store/index.js';
+import type { SymbolInfo } from '../index/symbols/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';

@@ -1,8 +1,8 @@
 /** The project's files as the tools take them: paths checked against the workspace, and lines read once per call. */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { lineStartsOf } from '../index/line-index.js';
-import { ProjectFiles } from '../index/project-file.js';
+import { lineStartsOf } from '../index/text/index.js';
+import { ProjectFiles } from '../index/files/index.js';
 import type { Project } from '../workspace/project.js';
 import { toolError } from './error-codes.js';
 

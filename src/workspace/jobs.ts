@@ -3,13 +3,10 @@
  * observable while they run. Progress is kept as a number that only grows (0-100) with a human
  * message per stage, which is what MCP progress notifications carry.
  */
-import { buildIndex, type IndexProgress } from '../index/indexer.js';
-import { mergeDeltas } from '../index/merge.js';
-import { NotIndexedError } from '../index/search.js';
-import { buildSymbolsInBackground } from '../index/symbols/background.js';
-import { syncIndex } from '../index/sync.js';
-import { IndexStore } from '../index/store.js';
-import { SymbolIndex } from '../index/symbols/symbol-index.js';
+import { buildIndex, buildSymbolsInBackground, type IndexProgress, mergeDeltas, syncIndex } from '../index/build/index.js';
+import { NotIndexedError } from '../index/search/index.js';
+import { IndexStore } from '../index/store/index.js';
+import { SymbolIndex } from '../index/symbols/index.js';
 
 export type JobMode = 'index' | 'sync';
 export type JobStatus = 'running' | 'completed' | 'failed' | 'cancelled';

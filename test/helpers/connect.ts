@@ -24,15 +24,15 @@ const copy = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 export function connect(server: McpServer, extra: MessageContext = { transport: 'memory' }): Connection {
   const checker = new TrafficChecker();
   const sent: unknown[] = [];
-  let session!: McpSession;
   const client = new Peer({
     send: (payload: JsonRpcMessage | JsonRpcMessage[]) => {
       const wire = copy(payload);
       checker.incoming(wire);
+      // `session` is declared below: this runs only once messages flow.
       queueMicrotask(() => void session.receive(wire, extra));
     },
   });
-  session = server.createSession({
+  const session: McpSession = server.createSession({
     send: (payload) => {
       const wire = copy(payload);
       checker.outgoing(wire);

@@ -1,5 +1,5 @@
 /** Every live file's symbols and references, read back from a project's symbol store (for tests that compare). */
-import { IndexStore } from '../../src/index/store.js';
+import { IndexStore } from '../../src/index/store/store.js';
 import type { FileSymbols } from '../../src/index/symbols/lookup.js';
 import { SymbolIndex } from '../../src/index/symbols/symbol-index.js';
 import type { SymbolInfo } from '../../src/index/symbols/types.js';

@@ -10,10 +10,11 @@
 import { cpus } from 'node:os';
 import { parentPort, workerData, type Worker } from 'node:worker_threads';
 import { spawnWorker } from '../../runtime.js';
-import { ProjectFiles } from '../project-file.js';
-import { IndexStore, type JobJournal } from '../store.js';
-import type { SegmentFile } from '../segment.js';
-import { SymbolExtractor, type ReferenceInfo, type SymbolInfo } from './extract.js';
+import { ProjectFiles } from '../files/project-file.js';
+import { IndexStore, type JobJournal } from '../store/store.js';
+import type { SegmentFile } from '../text/segment.js';
+import { SymbolExtractor } from './extract.js';
+import type { ReferenceInfo, SymbolInfo } from './types.js';
 import { FILE_FIELDS, PackedBuilder, SYMBOL_FIELDS, type PackedFiles } from './packed.js';
 import { UNPARSED_KEPT, UNPARSED_REASONS, unparsedReason, type Unparsed } from './parse-limits.js';
 import { collectSymbolDebris, commitBaseSegments, commitSymbols, writeSymbolSegment, type Written } from './symbol-commit.js';

@@ -7,11 +7,10 @@ import { Language, Parser, Query, type Node } from 'web-tree-sitter';
 import { scanCalls } from './c-calls.js';
 import { cSkeleton } from './c-skeleton.js';
 import { GRAMMARS, wasmSource } from './grammars.js';
-import { LineIndex } from '../line-index.js';
+import { LineIndex } from '../text/line-index.js';
 import { qualifiedSeparator } from './segment-layout.js';
 import { TAG_QUERIES } from './tags.js';
 
-export { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
 import type { ReferenceInfo, SymbolInfo, SymbolKind } from './types.js';
 
 const MAX_SIGNATURE = 200;

@@ -3,7 +3,7 @@
  * the query appear in order, counting a hit at a word start (camelCase hump, after `_`, `.`, `-`)
  * higher — `gUB` and `get_user` both find `getUserById`.
  */
-import { byPath } from '../segment.js';
+import { byPath } from '../text/segment.js';
 import type { ReferenceInfo, SymbolInfo } from './types.js';
 
 /** One file's symbols as the extractor gives them (what findSymbols scans). */

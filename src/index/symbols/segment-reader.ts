@@ -3,8 +3,8 @@
  * table entries it binary-searches and the records it returns (through a PagedFile).
  */
 import { basename } from 'node:path';
-import { crc32 } from '../checksum.js';
-import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
+import { crc32 } from '../text/checksum.js';
+import { IndexCorruptError, IndexIncompatibleError } from '../store/manifest.js';
 import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
 import { FLAG_DELETED, PackedBuilder, REFERENCE_KINDS, type PackedFiles } from './packed.js';
 import { PagedFile } from './paged-file.js';

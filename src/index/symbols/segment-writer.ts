@@ -4,7 +4,7 @@
  */
 import { endianness } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
-import { crc32 } from '../checksum.js';
+import { crc32 } from '../text/checksum.js';
 import {
   compareKeys,
   countAt,
@@ -252,7 +252,11 @@ function stringOrder(strings: string[], files: Uint32Array, symbols: Uint32Array
   const placed = new Uint8Array(strings.length);
   const order: number[] = [];
   const take = (ids: number[]): void => {
-    for (const id of ids) if (placed[id] === 0) (placed[id] = 1, order.push(id));
+    for (const id of ids) {
+      if (placed[id] !== 0) continue;
+      placed[id] = 1;
+      order.push(id);
+    }
   };
   const folded = names.map((id) => ({ id, folded: strings[id]!.toLowerCase(), name: strings[id]! }));
   folded.sort((a, b) => compareKeys(a.folded, b.folded) || compareKeys(a.name, b.name));
@@ -275,7 +279,9 @@ function distinctIds(records: Uint32Array, width: number, field: number, count: 
   const distinct: number[] = [];
   for (let row = 0; row < count; row++) {
     const id = records[row * width + field]!;
-    if (seen[id] === 0) (seen[id] = 1, distinct.push(id));
+    if (seen[id] !== 0) continue;
+    seen[id] = 1;
+    distinct.push(id);
   }
   return distinct;
 }

@@ -6,7 +6,8 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAtomic, type IndexStore } from '../store.js';
+import type { IndexStore } from '../store/store.js';
+import { writeAtomic } from '../../util/write-atomic.js';
 import { FILE_FIELDS, PackedBuilder, type PackedFiles } from './packed.js';
 import type { SymbolIndex } from './symbol-index.js';
 import { encodeSymbolSegment, type SegmentStrings } from './segment-writer.js';

@@ -7,7 +7,7 @@
  * for scans the case-folded names.
  */
 import { join } from 'node:path';
-import type { IndexStore } from '../store.js';
+import type { IndexStore } from '../store/store.js';
 import { SYMBOL_KINDS, type SymbolInfo, type SymbolKind } from './types.js';
 import { scoreName, type FoundSymbol } from './lookup.js';
 import { compareKeys } from './segment-layout.js';

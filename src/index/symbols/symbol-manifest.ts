@@ -7,8 +7,9 @@
 import { crypto } from '../../util/lazy-crypto.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IndexCorruptError, IndexIncompatibleError } from '../manifest.js';
-import { writeAtomic, type IndexStore } from '../store.js';
+import { IndexCorruptError, IndexIncompatibleError } from '../store/manifest.js';
+import type { IndexStore } from '../store/store.js';
+import { writeAtomic } from '../../util/write-atomic.js';
 import type { Unparsed } from './parse-limits.js';
 
 export const SYMBOLS_MANIFEST = 'symbols-manifest.json';

@@ -4,8 +4,9 @@
  * tombstones that still hide files of the base segments are kept. The base segments are left
  * as they are, so a merge costs in proportion to what changed since the last full build.
  */
-import { documentsOf, Segment, SegmentBuilder } from './segment.js';
-import { IndexStore, newSegmentName, type Manifest } from './store.js';
+import { documentsOf, Segment, SegmentBuilder } from '../text/segment.js';
+import { IndexStore } from '../store/store.js';
+import { type Manifest, newSegmentName } from '../store/manifest.js';
 
 /** Delta segments a project may gather before a merge is due. */
 export const MAX_DELTA_SEGMENTS = 8;

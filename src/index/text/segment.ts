@@ -16,7 +16,6 @@ import { withChecksums } from './checked-file.js';
 import { encodeHeader, parseHeader, type FileTable } from './segment-header.js';
 import { CorruptSegmentError, partsInMemory, partsOnDisk, SEGMENT_MAGIC, type SegmentParts } from './segment-parts.js';
 
-export { CorruptSegmentError, SEGMENT_MAGIC } from './segment-parts.js';
 
 export interface SegmentFile {
   path: string;

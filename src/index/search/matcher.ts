@@ -6,7 +6,7 @@
 import type { ByteWindow } from './block-windows.js';
 import { foldedLiteral, LONG_LITERAL_CHARS } from './folded-literal.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
-import type { Match, SearchQuery } from './search.js';
+import type { Match, SearchQuery } from './reader.js';
 
 /** Longest line text returned in a match; longer lines are cut around the match. */
 export const MAX_MATCH_TEXT = 400;
@@ -134,7 +134,10 @@ export function matchText(
   const { matcher, seek } = compiled;
   let truncated = false;
   const emit = (lineIndex: number, column: number, line: string, lines?: string[]): boolean => {
-    if (matches.length === limit) return (truncated = true) && false;
+    if (matches.length === limit) {
+      truncated = true;
+      return false;
+    }
     const match = lineMatch(path, lineIndex, column, line, compiled);
     if (context > 0 && lines) addContext(match, lines, lineIndex, context);
     matches.push(match);

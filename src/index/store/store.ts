@@ -5,14 +5,14 @@
  * atomic (temp file, fsync, rename), and the manifest is swapped last, so a crash at any moment
  * leaves the previous complete index in place.
  */
-import { processAlive as alive } from '../process-alive.js';
-import { crypto } from '../util/lazy-crypto.js';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { processAlive as alive } from '../../process-alive.js';
+import { crypto } from '../../util/lazy-crypto.js';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
+import { TEMP_FILE, writeAtomic } from '../../util/write-atomic.js';
 
-export { INDEX_FORMAT_VERSION, IndexCorruptError, IndexIncompatibleError, newSegmentName, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
 
 export interface JobJournal {
   /** `symbols`: the symbol phase, which follows an index or sync job (or a watcher refresh). */
@@ -115,7 +115,7 @@ const PROJECT_FOLDER = /^(.+)-[0-9a-f]{16}$/;
  * still lists): the root it names (undefined: none, or unreadable), its files and last update.
  */
 export function indexFolders(home = sextantHome()): Array<{ dir: string; root: string | undefined; files: number; updatedAt: string | null }> {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(join(home, 'projects'));
   } catch {
@@ -182,34 +182,6 @@ export class ProjectFolders {
       if (root === realRoot) return new IndexStore(realRoot, this.#home, dir);
     }
     return undefined;
-  }
-}
-
-/** Writes a file so that readers see the old content or the new, never a part. */
-export function writeAtomic(path: string, data: Buffer | string): void {
-  const temp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  const fd = openSync(temp, 'w');
-  try {
-    try {
-      const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      let written = 0;
-      while (written < buffer.length) written += writeSync(fd, buffer, written);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
-  } catch (error) {
-    // A full disk, or something in the way: the part written is removed, not left for later.
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  // The rename itself must reach the disk too.
-  const dirFd = openSync(join(path, '..'), 'r');
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
   }
 }
 
@@ -366,7 +338,7 @@ export class IndexStore {
   collectDebris(): string[] {
     const removed: string[] = [];
     for (const name of this.#entries()) {
-      const temp = /\.tmp-(\d+)-\d+$/.exec(name);
+      const temp = TEMP_FILE.exec(name);
       const staged = /^job\.lock\.(\d+)-[0-9a-f]+\.new$/.exec(name);
       const owner = Number((temp ?? staged)?.[1]);
       // A claim only matters while nobody holds the lock, and this process holds it now.

@@ -12,9 +12,9 @@
 import { parentPort, threadId, Worker } from 'node:worker_threads';
 import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
-import { IndexReader } from '../search.js';
-import { IndexStore, setLockThread } from '../store.js';
-import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from './build.js';
+import { IndexReader } from '../search/reader.js';
+import { IndexStore, setLockThread } from '../store/store.js';
+import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from '../symbols/build.js';
 import { workerMain } from '../../worker-main.js';
 
 const WORKER_ROLE = 'sextant-symbols-job';

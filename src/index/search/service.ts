@@ -6,17 +6,17 @@
  * PatternTooExpensiveError, and the next search starts a fresh worker.
  */
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { spawnWorker } from '../runtime.js';
+import { spawnWorker } from '../../runtime.js';
 import { availableParallelism } from 'node:os';
-import { IdleHeapTrimmer } from '../idle-heap.js';
+import { IdleHeapTrimmer } from '../../idle-heap.js';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
-import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './search.js';
-import { byPath } from './segment.js';
+import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './reader.js';
+import { byPath } from '../text/segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
-import { fileStamp, IndexStore } from './store.js';
+import { fileStamp, IndexStore } from '../store/store.js';
 import { bySourceFirst } from './path-signals.js';
-import { workerMain } from '../worker-main.js';
-import { pack, unpack, type PackedResult } from './search-wire.js';
+import { workerMain } from '../../worker-main.js';
+import { pack, unpack, type PackedResult } from './wire.js';
 
 const WORKER_ROLE = 'sextant-search';
 

@@ -7,8 +7,8 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { lineAt, lineStartsOf } from './line-index.js';
-import type { ProjectFiles } from './project-file.js';
+import { lineAt, lineStartsOf } from '../text/line-index.js';
+import type { ProjectFiles } from '../files/project-file.js';
 
 /** File text (and line starts) kept in memory, across all search workers. */
 export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;

@@ -3,16 +3,17 @@
  * file's hash and language, extract its trigrams, write one segment and swap the manifest.
  * Progress is reported as stage events; an AbortSignal stops the job and keeps the old index.
  */
-import { discover, SKIPPED_EXAMPLES, type DiscoveryOptions } from './discovery.js';
+import { discover, type DiscoveryOptions, SKIPPED_EXAMPLES } from '../files/walk.js';
+import { writeWalkCache } from '../files/walk-cache.js';
 import { cpus } from 'node:os';
-import { addExtracted, buildPartitions, extract, type BuiltPartition } from './extract.js';
-import { Segment, SegmentBuilder } from './segment.js';
-import { writeWalkCache } from './walk-cache.js';
-import { resolveRoot } from './project-root.js';
+import { addExtracted, buildPartitions, extract, type BuiltPartition } from './text-extract.js';
+import { Segment, SegmentBuilder } from '../text/segment.js';
+import { INDEX_FORMAT_VERSION, IndexCorruptError, type Manifest, newSegmentName } from '../store/manifest.js';
+import { IndexStore, type JobJournal } from '../store/store.js';
+import { resolveRoot } from '../store/project-root.js';
 
 /** Below this many files, one thread builds faster than starting workers. */
 const PARALLEL_BUILD_FILES = 1_000;
-import { INDEX_FORMAT_VERSION, IndexCorruptError, IndexStore, newSegmentName, type JobJournal, type Manifest } from './store.js';
 
 export type IndexProgress =
   | { stage: 'discovery'; scanned: number }

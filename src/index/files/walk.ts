@@ -12,7 +12,6 @@ import ignore, { type Ignore } from 'ignore';
 import { readRulesFile } from './project-file.js';
 import { RACY_DIRECTORY_MS, sameStamp, type RulesStamp, type WalkCache } from './walk-cache.js';
 
-export { DEFAULT_MAX_FILE_BYTES, maxFileBytes, MaxFileBytesError } from './file-limit.js';
 import { maxFileBytes } from './file-limit.js';
 /** Skipped files named per reason (the counts cover all of them). */
 export const SKIPPED_EXAMPLES = 5;

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeAtomic } from './store.js';
+import { writeAtomic } from '../../util/write-atomic.js';
 
 /** Directories modified less than this long before the walk began are not recorded: on a
  * filesystem with coarse timestamps, a change within the same tick would leave the mtime as is. */

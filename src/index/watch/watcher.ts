@@ -3,9 +3,9 @@
  * gathered for a short debounce, then a sync of exactly those paths (no walk of the tree).
  * Updates never overlap: paths that change during one are taken by the next.
  */
-import type { Logger } from '../log.js';
-import { mergeDeltas, type MergeSummary } from './merge.js';
-import { syncIndex, type SyncSummary } from './sync.js';
+import type { Logger } from '../../log.js';
+import { mergeDeltas, type MergeSummary } from '../build/merge.js';
+import { syncIndex, type SyncSummary } from '../build/sync.js';
 import { watchTree, type TreeWatch, type TreeWatcherOptions } from './tree-watcher.js';
 
 export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
@@ -139,7 +139,7 @@ export class IndexWatcher {
       'Symbol refresh',
       async () => {
         // Off this thread: the watcher lives in the server, whose event loop must stay free.
-        const { buildSymbolsInBackground } = await import('./symbols/background.js');
+        const { buildSymbolsInBackground } = await import('../build/symbol-phase.js');
         await buildSymbolsInBackground(this.#root, this.#options.home ? { home: this.#options.home } : {});
         return true;
       },

@@ -4,18 +4,18 @@
  * exactly what a scan of the indexed files would find, in path order, up to the limit.
  */
 import { ContentCache, type FileText } from './content-cache.js';
-import { globToRegExp } from './glob.js';
-import { ProjectFiles } from './project-file.js';
+import { globToRegExp } from '../files/glob.js';
+import { ProjectFiles } from '../files/project-file.js';
 import { byteWindows } from './block-windows.js';
 import { compileMatcher, matchBytes, matchText, matchWindows } from './matcher.js';
 import type { TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
-import { byPath, documentsOf, Segment, type SegmentFile } from './segment.js';
-import { IndexStore, type Manifest } from './store.js';
-import type { SymbolInfo } from './symbols/types.js';
+import { byPath, documentsOf, Segment, type SegmentFile } from '../text/segment.js';
+import { IndexStore } from '../store/store.js';
+import type { Manifest } from '../store/manifest.js';
+import type { SymbolInfo } from '../symbols/types.js';
 import { bySourceFirst } from './path-signals.js';
 
-export { compileMatcher, matchText, MAX_MATCH_TEXT, MAX_MATCHED_TEXT, type CompiledQuery, type LineMatcher, type Seeker } from './matcher.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 /** Searches with more candidate files than this bypass the content cache. */

@@ -1,6 +1,6 @@
 /** Evaluating a trigram query over one segment's posting lists, and the sorted-list set operations. */
 import type { TrigramQuery } from './query-plan.js';
-import type { Segment } from './segment.js';
+import type { Segment } from '../text/segment.js';
 
 /** When an AND of trigram lists is down to this many documents, the rest of the lists are skipped. */
 const GOOD_ENOUGH_CANDIDATES = 16;

@@ -5,7 +5,7 @@
  * (trigrams.ts `blockEnd`), so a block's bytes are found again with one newline lookup per
  * block, and its first line comes from the index: no newline before a window is counted.
  */
-import { blockEnd, DEFAULT_BLOCK_BYTES } from './trigrams.js';
+import { blockEnd, DEFAULT_BLOCK_BYTES } from '../text/trigrams.js';
 
 /** The bytes [start, end) of whole lines, the first of which is the 0-based `line`. */
 export interface ByteWindow {

@@ -6,7 +6,7 @@
  * never wrong.
  */
 import { RegExpParser, type AST } from '@eslint-community/regexpp';
-import { literalTrigrams } from './trigrams.js';
+import { literalTrigrams } from '../text/trigrams.js';
 
 export type TrigramQuery = { op: 'all' } | { op: 'trigram'; trigram: number } | { op: 'and' | 'or'; children: TrigramQuery[] };
 

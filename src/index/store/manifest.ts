@@ -2,7 +2,7 @@
  * The manifest: the one file that says what an index is (its format, its segments, its
  * counts). It is swapped last by every commit, and checked field by field whenever it is read.
  */
-import { crypto } from '../util/lazy-crypto.js';
+import { crypto } from '../../util/lazy-crypto.js';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
 export const INDEX_FORMAT_VERSION = 6;

@@ -5,15 +5,17 @@
  * the sync only says when one is due, so whoever runs it can do so off the save path.
  */
 import { realpathSync } from 'node:fs';
-import { discover, isIgnoredPath, lookAtPath, maxFileBytes, SKIPPED_EXAMPLES, type DiscoveredFile, type DiscoveryOptions } from './discovery.js';
-import { addExtracted, extractAll } from './extract.js';
+import { discover, type DiscoveredFile, type DiscoveryOptions, isIgnoredPath, lookAtPath, SKIPPED_EXAMPLES } from '../files/walk.js';
+import { maxFileBytes } from '../files/file-limit.js';
+import { readWalkCache, writeWalkCache } from '../files/walk-cache.js';
+import { addExtracted, extractAll } from './text-extract.js';
 import type { BuildOptions } from './indexer.js';
-import { resolveRoot } from './project-root.js';
+import { IndexStore, type JobJournal } from '../store/store.js';
+import { type Manifest, newSegmentName } from '../store/manifest.js';
+import { resolveRoot } from '../store/project-root.js';
 import { mergeDue } from './merge.js';
-import { readWalkCache, writeWalkCache } from './walk-cache.js';
-import { NotIndexedError } from './search.js';
-import { SegmentBuilder, segmentFiles, type SegmentFile } from './segment.js';
-import { IndexStore, newSegmentName, type JobJournal, type Manifest } from './store.js';
+import { NotIndexedError } from '../search/reader.js';
+import { SegmentBuilder, type SegmentFile, segmentFiles } from '../text/segment.js';
 
 export interface SyncSummary {
   root: string;

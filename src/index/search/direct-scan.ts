@@ -3,11 +3,12 @@
  * does and match every text file directly. Exact for what it covers, but bounded in time, so a
  * large tree answers with what it found so far, marked partial, instead of not at all.
  */
-import { discover } from './discovery.js';
-import { globToRegExp } from './glob.js';
-import { detectLanguage } from './languages.js';
-import { ProjectFiles } from './project-file.js';
-import { compileMatcher, DEFAULT_SEARCH_LIMIT, matchText, type Match, type SearchQuery, type SearchResult } from './search.js';
+import { detectLanguage } from '../files/languages.js';
+import { discover } from '../files/walk.js';
+import { globToRegExp } from '../files/glob.js';
+import { ProjectFiles } from '../files/project-file.js';
+import { compileMatcher, matchText } from './matcher.js';
+import { DEFAULT_SEARCH_LIMIT, type Match, type SearchQuery, type SearchResult } from './reader.js';
 
 /** How long a direct scan may walk before it answers with what it has. */
 export const DEFAULT_DIRECT_SCAN_MS = 2_000;

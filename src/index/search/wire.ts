@@ -3,7 +3,7 @@
  * boundary, and unpacked on the other side. Apart from the pool (search-service.ts), which only
  * sends and receives it.
  */
-import type { Match, SearchResult } from './search.js';
+import type { Match, SearchResult } from './reader.js';
 
 /**
  * A result as it crosses the thread boundary: column by column, each path once. Thousands of

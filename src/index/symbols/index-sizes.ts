@@ -4,9 +4,9 @@
  */
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SEGMENT_NAME } from './manifest.js';
-import type { IndexStore } from './store.js';
-import { HEADER_BYTES, sectionAt } from './symbols/segment-layout.js';
+import type { IndexStore } from '../store/store.js';
+import { SEGMENT_NAME } from '../store/manifest.js';
+import { HEADER_BYTES, sectionAt } from './segment-layout.js';
 
 function entries(dir: string): string[] {
   try {
@@ -48,7 +48,7 @@ function symbolSegmentParts(path: string, bytes: number): { symbols: number; nam
 export function indexSizes(store: IndexStore): IndexSizes {
   const sizes: IndexSizes = { segments: 0, symbols: 0, names: 0, references: 0, other: 0, total: 0 };
   for (const name of entries(store.dir)) {
-    let bytes = 0;
+    let bytes: number;
     try {
       bytes = statSync(join(store.dir, name)).size;
     } catch {

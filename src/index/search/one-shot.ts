@@ -9,8 +9,8 @@
  * PatternTooExpensiveError, as a search through the server would.
  */
 import { runInThisContext } from 'node:vm';
-import type { IndexStore } from './store.js';
-import { DEFAULT_SEARCH_BUDGET_MS, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './search.js';
+import type { IndexStore } from '../store/store.js';
+import { DEFAULT_SEARCH_BUDGET_MS, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './reader.js';
 
 /** Where the search waits for the guarded script to call it (a global only for that call). */
 const HANDOFF = '__sextantOneShotSearch';

@@ -1,0 +1,83 @@
+// The linter's rules, with the house's layers among them: which room may import which, and how
+// other rooms enter the index (its rooms' front doors). `npm run lint`; .ci/run runs it.
+//
+// Imports are relative, so a rule matches a room by its folder name in the specifier; every
+// room's name is unique in src/, which is what makes that exact.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** The rooms of src/ (folders, and the files that stand alone at its top). */
+const ROOMS = ['cli', 'conformance', 'index', 'jsonrpc', 'mcp', 'record', 'tools', 'transports', 'util', 'workspace', 'errors', 'idle-heap', 'log', 'process-alive', 'runtime', 'server', 'version', 'wording', 'worker-main', 'worker-role'];
+
+/** Room → the rooms it may import from (itself always). cli and server compose the rest. */
+const MAY_IMPORT = {
+  util: [],
+  jsonrpc: [],
+  mcp: ['jsonrpc', 'errors', 'idle-heap', 'log', 'process-alive'],
+  record: ['jsonrpc', 'mcp'],
+  conformance: ['jsonrpc', 'mcp'],
+  index: ['util', 'log', 'idle-heap', 'process-alive', 'runtime', 'worker-main', 'errors'],
+  workspace: ['util', 'index', 'errors', 'log', 'idle-heap', 'wording'],
+  // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
+  transports: ['jsonrpc', 'mcp', 'log', 'workspace'],
+  tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'errors', 'wording', 'log'],
+};
+
+/** The index's rooms, lowest first: each imports only from the rooms before it. */
+const INDEX_ROOMS = ['text', 'files', 'store', 'symbols', 'search', 'build', 'watch'];
+
+const escape = (name) => name.replace(/\./g, '\\.');
+/** A specifier that reaches `room` (a folder, or a file at the top of src/) from anywhere in src/. */
+const reaches = (rooms) => `^(\\.\\./)+(${rooms.map(escape).join('|')})(/|\\.js$)`;
+
+/** Other rooms enter the index by a room's front door; the worker pool is named by path (it starts threads from its own file). */
+const INDEX_DOORS = {
+  regex: `(^|/)index/(${INDEX_ROOMS.join('|')})/(?!index\\.js$|service\\.js$)`,
+  message: "Import the index room's front door (index/ROOM/index.js); a dynamic import() may name one module.",
+};
+
+const HTTP_ONLY_IN_TRANSPORTS = ['node:http', 'node:https'].map((name) => ({ name, message: 'Only src/transports speaks HTTP.' }));
+
+/** The rule for the files of `room`: the rooms it may not import, and the index by its doors. */
+function layer(room, files, patterns) {
+  return {
+    files,
+    rules: { 'no-restricted-imports': ['error', { paths: room === 'transports' ? [] : HTTP_ONLY_IN_TRANSPORTS, patterns }] },
+  };
+}
+
+function roomRule(room) {
+  const forbidden = ROOMS.filter((other) => other !== room && !(MAY_IMPORT[room] ?? ROOMS).includes(other));
+  const patterns = forbidden.length > 0 ? [{ regex: reaches(forbidden), message: `src/${room} may import only from: ${MAY_IMPORT[room].join(', ') || 'nothing outside itself'}.` }] : [];
+  if ((MAY_IMPORT[room] ?? ROOMS).includes('index')) patterns.push(INDEX_DOORS);
+  if (room === 'transports') patterns.push({ regex: '(^|/)workspace/(?!detect\\.js$)', message: 'src/transports may use only workspace/detect (the HTTP gate checks project_path).' });
+  return layer(room, [`src/${room}/**/*.ts`], patterns);
+}
+
+/** Within the index: a room imports only the rooms before it. */
+const indexLayers = INDEX_ROOMS.map((room, at) =>
+  layer('index', [`src/index/${room}/**/*.ts`], [
+    { regex: reaches(ROOMS.filter((other) => other !== 'index' && !MAY_IMPORT.index.includes(other))), message: `src/index may import only from: ${MAY_IMPORT.index.join(', ')}.` },
+    ...(at < INDEX_ROOMS.length - 1 ? [{ regex: `^\\.\\./(${INDEX_ROOMS.slice(at + 1).join('|')})/`, message: `index/${room} may import only the index rooms before it: ${INDEX_ROOMS.slice(0, at).join(', ') || 'none'}.` }] : []),
+  ]),
+);
+
+export default tseslint.config(
+  { ignores: ['build/', 'dist/', 'node_modules/', 'test/fixtures/', 'spec-fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: globals.node } },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Terminal and protocol text is matched byte by byte here.
+      'no-control-regex': 'off',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  ...['util', 'jsonrpc', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'cli'].map(roomRule),
+  layer('server', ['src/server.ts'], [INDEX_DOORS]),
+  ...indexLayers,
+);

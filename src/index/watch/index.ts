@@ -1,0 +1,2 @@
+/** Keeping an index current while a server runs: file-system events, batched into syncs. */
+export { IndexWatcher } from './watcher.js';
