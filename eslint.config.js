@@ -8,7 +8,28 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** The rooms of src/ (folders, and the files that stand alone at its top). */
-const ROOMS = ['cli', 'conformance', 'index', 'jsonrpc', 'mcp', 'record', 'tools', 'transports', 'util', 'workspace', 'errors', 'idle-heap', 'log', 'process-alive', 'runtime', 'server', 'version', 'wording', 'worker-main', 'worker-role'];
+const ROOMS = [
+  'cli',
+  'conformance',
+  'index',
+  'jsonrpc',
+  'mcp',
+  'record',
+  'tools',
+  'transports',
+  'util',
+  'workspace',
+  'errors',
+  'idle-heap',
+  'log',
+  'process-alive',
+  'runtime',
+  'server',
+  'version',
+  'wording',
+  'worker-main',
+  'worker-role',
+];
 
 /** Room → the rooms it may import from (itself always). cli and server compose the rest. */
 const MAY_IMPORT = {
@@ -49,18 +70,36 @@ function layer(room, files, patterns) {
 
 function roomRule(room) {
   const forbidden = ROOMS.filter((other) => other !== room && !(MAY_IMPORT[room] ?? ROOMS).includes(other));
-  const patterns = forbidden.length > 0 ? [{ regex: reaches(forbidden), message: `src/${room} may import only from: ${MAY_IMPORT[room].join(', ') || 'nothing outside itself'}.` }] : [];
+  const patterns =
+    forbidden.length > 0
+      ? [{ regex: reaches(forbidden), message: `src/${room} may import only from: ${MAY_IMPORT[room].join(', ') || 'nothing outside itself'}.` }]
+      : [];
   if ((MAY_IMPORT[room] ?? ROOMS).includes('index')) patterns.push(INDEX_DOORS);
-  if (room === 'transports') patterns.push({ regex: '(^|/)workspace/(?!detect\\.js$)', message: 'src/transports may use only workspace/detect (the HTTP gate checks project_path).' });
+  if (room === 'transports')
+    patterns.push({ regex: '(^|/)workspace/(?!detect\\.js$)', message: 'src/transports may use only workspace/detect (the HTTP gate checks project_path).' });
   return layer(room, [`src/${room}/**/*.ts`], patterns);
 }
 
 /** Within the index: a room imports only the rooms before it. */
 const indexLayers = INDEX_ROOMS.map((room, at) =>
-  layer('index', [`src/index/${room}/**/*.ts`], [
-    { regex: reaches(ROOMS.filter((other) => other !== 'index' && !MAY_IMPORT.index.includes(other))), message: `src/index may import only from: ${MAY_IMPORT.index.join(', ')}.` },
-    ...(at < INDEX_ROOMS.length - 1 ? [{ regex: `^\\.\\./(${INDEX_ROOMS.slice(at + 1).join('|')})/`, message: `index/${room} may import only the index rooms before it: ${INDEX_ROOMS.slice(0, at).join(', ') || 'none'}.` }] : []),
-  ]),
+  layer(
+    'index',
+    [`src/index/${room}/**/*.ts`],
+    [
+      {
+        regex: reaches(ROOMS.filter((other) => other !== 'index' && !MAY_IMPORT.index.includes(other))),
+        message: `src/index may import only from: ${MAY_IMPORT.index.join(', ')}.`,
+      },
+      ...(at < INDEX_ROOMS.length - 1
+        ? [
+            {
+              regex: `^\\.\\./(${INDEX_ROOMS.slice(at + 1).join('|')})/`,
+              message: `index/${room} may import only the index rooms before it: ${INDEX_ROOMS.slice(0, at).join(', ') || 'none'}.`,
+            },
+          ]
+        : []),
+    ],
+  ),
 );
 
 export default tseslint.config(

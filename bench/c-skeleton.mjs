@@ -77,7 +77,8 @@ for (const path of chosen) {
   counts.callsExtra += [...cutCalls].filter((key) => !wholeCalls.has(key)).length;
   if (lost.length + extra.length > 0) {
     counts.files++;
-    if (examples.length < show) examples.push(`${relative(root, path)}: only whole ${JSON.stringify(lost.slice(0, 2))}, only skeleton ${JSON.stringify(extra.slice(0, 2))}`);
+    if (examples.length < show)
+      examples.push(`${relative(root, path)}: only whole ${JSON.stringify(lost.slice(0, 2))}, only skeleton ${JSON.stringify(extra.slice(0, 2))}`);
   }
 }
 
@@ -86,8 +87,14 @@ const pct = (part, whole) => `${((100 * part) / Math.max(whole, 1)).toFixed(2)}%
 console.log(`C skeleton against whole files: ${chosen.length} files under ${root}, ${mb(totals.bytes)} MB, node ${process.version}, one thread\n`);
 console.log('| | whole files | skeleton |');
 console.log('| --- | ---: | ---: |');
-console.log(`| text tree-sitter parses | ${mb(totals.bytes)} MB | ${mb(totals.skeletonBytes)} MB (${totals.noSkeleton} files parsed whole: braces do not balance) |`);
-console.log(`| extraction time (parse, query, shaping) | ${(totals.wholeMs / 1000).toFixed(2)} s | ${(totals.skeletonMs / 1000).toFixed(2)} s (${(totals.wholeMs / Math.max(totals.skeletonMs, 1)).toFixed(2)}x faster) |`);
-console.log(`| definitions | ${counts.definitions} | ${counts.lost} found only whole (${pct(counts.lost, counts.definitions)}), ${counts.extra} only in the skeleton, in ${counts.files} files |`);
+console.log(
+  `| text tree-sitter parses | ${mb(totals.bytes)} MB | ${mb(totals.skeletonBytes)} MB (${totals.noSkeleton} files parsed whole: braces do not balance) |`,
+);
+console.log(
+  `| extraction time (parse, query, shaping) | ${(totals.wholeMs / 1000).toFixed(2)} s | ${(totals.skeletonMs / 1000).toFixed(2)} s (${(totals.wholeMs / Math.max(totals.skeletonMs, 1)).toFixed(2)}x faster) |`,
+);
+console.log(
+  `| definitions | ${counts.definitions} | ${counts.lost} found only whole (${pct(counts.lost, counts.definitions)}), ${counts.extra} only in the skeleton, in ${counts.files} files |`,
+);
 console.log(`| calls | ${counts.calls} | recall ${pct(counts.calls - counts.callsLost, counts.calls)}, ${counts.callsExtra} found only lexically |`);
 if (examples.length > 0) console.log(`\nFirst differences:\n${examples.map((line) => `- ${line}`).join('\n')}`);

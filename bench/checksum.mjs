@@ -21,7 +21,10 @@ if (!project) {
 const roundsAt = process.argv.indexOf('--rounds');
 const ROUNDS = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 5;
 const home = mkdtempSync(join(tmpdir(), 'sextant-crc-home-'));
-const indexed = spawnSync(process.execPath, [fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url)), 'index', project], { env: { ...process.env, SEXTANT_HOME: home }, encoding: 'utf8' });
+const indexed = spawnSync(process.execPath, [fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url)), 'index', project], {
+  env: { ...process.env, SEXTANT_HOME: home },
+  encoding: 'utf8',
+});
 if (indexed.status !== 0) throw new Error(indexed.stderr);
 const { realpathSync } = await import('node:fs');
 const store = new IndexStore(realpathSync(project), home);

@@ -17,7 +17,23 @@ const BUNDLE = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
 
 /** rg with the index's own view of the tree: .gitignore applied without a .git, hidden files, the 16 MiB file limit. */
 function rgArgs(query, root) {
-  return ['--no-config', '--hidden', '--no-require-git', '--max-filesize', '16M', '--no-messages', '--no-heading', '--line-number', '--column', '--crlf', query.caseSensitive ? '--case-sensitive' : '--ignore-case', ...(query.regex ? [] : ['--fixed-strings']), '--', query.pattern, root];
+  return [
+    '--no-config',
+    '--hidden',
+    '--no-require-git',
+    '--max-filesize',
+    '16M',
+    '--no-messages',
+    '--no-heading',
+    '--line-number',
+    '--column',
+    '--crlf',
+    query.caseSensitive ? '--case-sensitive' : '--ignore-case',
+    ...(query.regex ? [] : ['--fixed-strings']),
+    '--',
+    query.pattern,
+    root,
+  ];
 }
 
 function sextantArgs(query, root) {
@@ -74,14 +90,27 @@ export function cliVersusRg(root, home, runs = 15, baseline = undefined) {
     const ours = linesOf(outputs.binary, root);
     const theirs = linesOf(outputs.rg, root);
     const differ = [...ours].filter((line) => !theirs.has(line)).length + [...theirs].filter((line) => !ours.has(line)).length;
-    rows.push({ query, lines: ours.size, rgLines: theirs.size, differ, binary: p50(times.binary), bundle: p50(times.bundle), rg: p50(times.rg), baseline: baseline ? p50(times.baseline) : undefined });
+    rows.push({
+      query,
+      lines: ours.size,
+      rgLines: theirs.size,
+      differ,
+      binary: p50(times.binary),
+      bundle: p50(times.bundle),
+      rg: p50(times.rg),
+      baseline: baseline ? p50(times.baseline) : undefined,
+    });
   }
   const extra = baseline ? ` baseline ${baseline.binary} |` : '';
-  console.log(`| CLI search, whole process (${runs} runs, p50 ms) | lines (sextant / rg) |${extra} dist/sextant | node ${process.versions.node} dist/sextant.mjs | rg | binary ÷ rg |`);
+  console.log(
+    `| CLI search, whole process (${runs} runs, p50 ms) | lines (sextant / rg) |${extra} dist/sextant | node ${process.versions.node} dist/sextant.mjs | rg | binary ÷ rg |`,
+  );
   console.log(`| --- | ---: |${baseline ? ' ---: |' : ''} ---: | ---: | ---: | ---: |`);
   for (const row of rows) {
     const same = row.differ === 0 ? 'same' : `${row.differ} differ`;
-    console.log(`| ${row.query.name}: \`${row.query.pattern.replace(/\|/g, '\\|')}\` | ${row.lines} / ${row.rgLines} (${same}) |${baseline ? ` ${row.baseline.toFixed(0)} |` : ''} ${row.binary.toFixed(0)} | ${row.bundle.toFixed(0)} | ${row.rg.toFixed(0)} | ${(row.binary / row.rg).toFixed(2)} |`);
+    console.log(
+      `| ${row.query.name}: \`${row.query.pattern.replace(/\|/g, '\\|')}\` | ${row.lines} / ${row.rgLines} (${same}) |${baseline ? ` ${row.baseline.toFixed(0)} |` : ''} ${row.binary.toFixed(0)} | ${row.bundle.toFixed(0)} | ${row.rg.toFixed(0)} | ${(row.binary / row.rg).toFixed(2)} |`,
+    );
   }
   return rows;
 }
@@ -96,6 +125,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('usage: node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs N]');
     process.exit(2);
   }
-  const baseline = baselineAt > 0 ? { binary: process.argv[baselineAt + 1], home: baselineHomeAt > 0 ? process.argv[baselineHomeAt + 1] : process.argv[homeAt + 1] } : undefined;
+  const baseline =
+    baselineAt > 0
+      ? { binary: process.argv[baselineAt + 1], home: baselineHomeAt > 0 ? process.argv[baselineHomeAt + 1] : process.argv[homeAt + 1] }
+      : undefined;
   cliVersusRg(root, process.argv[homeAt + 1], runsAt > 0 ? Number(process.argv[runsAt + 1]) : 15, baseline);
 }

@@ -17,7 +17,10 @@ if (!QUESTIONS[set] || !tree || !home) {
   process.exit(2);
 }
 
-const child = spawn(process.execPath, [bundle, 'serve', '--no-watch'], { env: { ...process.env, SEXTANT_PROJECT: tree, SEXTANT_HOME: home }, stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [bundle, 'serve', '--no-watch'], {
+  env: { ...process.env, SEXTANT_PROJECT: tree, SEXTANT_HOME: home },
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 const waiting = new Map();
 let buffer = '';
 child.stdout.on('data', (chunk) => {
@@ -51,7 +54,15 @@ for (const [question, expected] of QUESTIONS[set]) {
   const items = reply.result?.structuredContent?.context_items ?? [];
   const rank = items.slice(0, 5).findIndex((item) => answers(item, expected));
   if (rank >= 0) hits++;
-  if (process.argv.includes('--misses')) console.log(`${rank >= 0 ? `#${rank + 1}` : 'miss'}  ${question}  -> ${items.slice(0, 5).map((item) => `${item.qualified_name} (${item.path})`).join(', ') || reply.result?.content?.[0]?.text}`);
+  if (process.argv.includes('--misses'))
+    console.log(
+      `${rank >= 0 ? `#${rank + 1}` : 'miss'}  ${question}  -> ${
+        items
+          .slice(0, 5)
+          .map((item) => `${item.qualified_name} (${item.path})`)
+          .join(', ') || reply.result?.content?.[0]?.text
+      }`,
+    );
 }
 child.kill();
 times.sort((a, b) => a - b);

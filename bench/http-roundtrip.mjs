@@ -23,7 +23,11 @@ const CALLS = Number(arg('calls', 4000));
 const ROUNDS = Number(arg('rounds', 2));
 const SESSIONS = arg('sessions', '1,8,32').split(',').map(Number);
 const ERA = arg('era', '2025');
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 const servers = {
@@ -35,7 +39,6 @@ const servers = {
 };
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
 
 async function measure(name, port, sessions) {
   const child = spawn(process.execPath, servers[name](port), { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -51,13 +54,23 @@ async function measure(name, port, sessions) {
     }
   }
   const post = async (body, sessionId) => {
-    const response = await request(url, { method: 'POST', dispatcher, headers: sessionId ? { ...HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } : HEADERS, body: JSON.stringify(body) });
+    const response = await request(url, {
+      method: 'POST',
+      dispatcher,
+      headers: sessionId ? { ...HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } : HEADERS,
+      body: JSON.stringify(body),
+    });
     const text = await response.body.text();
     return { response, text };
   };
   const sessionIds = [];
   for (let i = 0; i < sessions && ERA !== '2026'; i++) {
-    const { response } = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    const { response } = await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    });
     const id = response.headers['mcp-session-id'];
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id);
     sessionIds.push(id);
@@ -69,7 +82,12 @@ async function measure(name, port, sessions) {
     if (ERA === '2026') {
       const started = process.hrtime.bigint();
       const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'health_check', arguments: {}, _meta: MODERN_META } };
-      const response = await request(url, { method: 'POST', dispatcher, headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'health_check' }, body: JSON.stringify(body) });
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher,
+        headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'health_check' },
+        body: JSON.stringify(body),
+      });
       const text = await response.body.text();
       const answer = answerOf(response.headers['content-type'], text);
       if (!answer.result || answer.result.isError) throw new Error(`${name}: bad answer ${text.slice(0, 200)}`);
@@ -85,12 +103,14 @@ async function measure(name, port, sessions) {
   const latencies = [];
   let issued = 0;
   const began = process.hrtime.bigint();
-  await Promise.all(sessionIds.map(async (sessionId) => {
-    while (issued < CALLS) {
-      issued++;
-      latencies.push(await call(sessionId));
-    }
-  }));
+  await Promise.all(
+    sessionIds.map(async (sessionId) => {
+      while (issued < CALLS) {
+        issued++;
+        latencies.push(await call(sessionId));
+      }
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
   child.kill('SIGTERM');
   await new Promise((resolve) => child.on('exit', resolve));
@@ -113,11 +133,15 @@ for (const sessions of SESSIONS) {
   for (const [name, result] of Object.entries(best)) rows.push({ sessions, name, ...result });
 }
 
-console.log(`Streamable HTTP round trips (${ERA === '2026' ? 'stateless 2026-07-28' : '2025-11-25 sessions'}) of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
+console.log(
+  `Streamable HTTP round trips (${ERA === '2026' ? 'stateless 2026-07-28' : '2025-11-25 sessions'}) of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
+);
 console.log('| sessions | server | calls/s | p50 ms | p99 ms | vs SDK | share of ceiling |');
 console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
   const sdk = rows.find((r) => r.sessions === row.sessions && r.name.startsWith('official SDK'));
   const echo = rows.find((r) => r.sessions === row.sessions && r.name.startsWith('bare'));
-  console.log(`| ${row.sessions} | ${row.name} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${(row.rps / sdk.rps).toFixed(2)}x | ${((100 * row.rps) / echo.rps).toFixed(0)}% |`);
+  console.log(
+    `| ${row.sessions} | ${row.name} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${(row.rps / sdk.rps).toFixed(2)}x | ${((100 * row.rps) / echo.rps).toFixed(0)}% |`,
+  );
 }

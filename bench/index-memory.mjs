@@ -31,7 +31,11 @@ if (!before || args.length === 0) {
 function indexOnce(bundle, tree) {
   const home = mkdtempSync(join(tmpdir(), 'sextant-bench-home-'));
   try {
-    const run = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, bundle, 'index', tree], { encoding: 'utf8', env: { ...process.env, SEXTANT_HOME: home }, maxBuffer: 1 << 26 });
+    const run = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, bundle, 'index', tree], {
+      encoding: 'utf8',
+      env: { ...process.env, SEXTANT_HOME: home },
+      maxBuffer: 1 << 26,
+    });
     const [seconds, kb] = run.stderr.trim().split('\n').at(-1).split(' ').map(Number);
     if (run.status !== 0) throw new Error(`index failed (${run.status}): ${run.stderr.slice(-500)}`);
     return { seconds, mb: kb / 1024 };

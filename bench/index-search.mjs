@@ -21,17 +21,24 @@ const RUNS = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 10;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
 
-
 function percentile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
 // 1. Build, in its own process so that its peak RSS is its own.
-const build = spawnSync(process.execPath, ['--input-type=module', '-e', `
+const build = spawnSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `
   import { buildIndex } from ${JSON.stringify(here('../build/src/index/build/indexer.js'))};
   const summary = await buildIndex(${JSON.stringify(corpus)}, { home: ${JSON.stringify(home)} });
   console.log(JSON.stringify({ ...summary, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
-`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+`,
+  ],
+  { encoding: 'utf8', maxBuffer: 1 << 26 },
+);
 if (build.status !== 0) throw new Error(build.stderr);
 const summary = JSON.parse(build.stdout.trim().split('\n').at(-1));
 
@@ -42,14 +49,28 @@ const reader = IndexReader.open(summary.root, home);
 const loadMs = Number(process.hrtime.bigint() - loadStarted) / 1e6;
 
 const rgArgs = (query) => [
-  '--no-config', '--hidden', '--max-filesize', '1M', '--count-matches', '--no-messages',
+  '--no-config',
+  '--hidden',
+  '--max-filesize',
+  '1M',
+  '--count-matches',
+  '--no-messages',
   ...(query.caseSensitive ? ['--case-sensitive'] : ['--ignore-case']),
   ...(query.regex ? [] : ['--fixed-strings']),
-  '--', query.pattern, summary.root,
+  '--',
+  query.pattern,
+  summary.root,
 ];
 const rgLines = (query) => {
-  const out = spawnSync('rg', rgArgs(query).map((a) => (a === '--count-matches' ? '--count' : a)), { encoding: 'utf8', maxBuffer: 1 << 26 });
-  return out.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+  const out = spawnSync(
+    'rg',
+    rgArgs(query).map((a) => (a === '--count-matches' ? '--count' : a)),
+    { encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
+  return out.stdout
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
 };
 
 // The server's path: the search service, its workers splitting each query's candidates.
@@ -92,24 +113,45 @@ for (const query of QUERIES) {
   }
   theirs.sort((a, b) => a - b);
   // Bytes the candidates make up: whole files, or for a file indexed in blocks, its candidate blocks' share.
-  const candidateBytes = reader.candidates(compileMatcher(query).plan).reduce((sum, { file, blocks }) => sum + (blocks ? (file.size * blocks.length) / (file.blocks.length + 1) : file.size), 0);
-  rows.push({ query, candidateBytes, matches: result.matches.length, rgMatches: rgLines(query), candidates: result.stats.candidates, files: result.stats.files, p50: percentile(ours, 0.5), p99: percentile(ours, 0.99), single: percentile(single, 0.5), rg: percentile(theirs, 0.5) });
+  const candidateBytes = reader
+    .candidates(compileMatcher(query).plan)
+    .reduce((sum, { file, blocks }) => sum + (blocks ? (file.size * blocks.length) / (file.blocks.length + 1) : file.size), 0);
+  rows.push({
+    query,
+    candidateBytes,
+    matches: result.matches.length,
+    rgMatches: rgLines(query),
+    candidates: result.stats.candidates,
+    files: result.stats.files,
+    p50: percentile(ours, 0.5),
+    p99: percentile(ours, 0.99),
+    single: percentile(single, 0.5),
+    rg: percentile(theirs, 0.5),
+  });
 }
 
 const workers = Math.min(4, (await import('node:os')).availableParallelism());
 const rgVersion = execFileSync('rg', ['--version'], { encoding: 'utf8' }).split('\n')[0];
 const mb = summary.bytes / 1e6;
-console.log(`Corpus ${summary.root}: ${summary.files} files, ${mb.toFixed(1)} MB indexed; node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${rgVersion}`);
+console.log(
+  `Corpus ${summary.root}: ${summary.files} files, ${mb.toFixed(1)} MB indexed; node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${rgVersion}`,
+);
 console.log('');
 console.log('| build | wall s | MB/s | index MB | index % of source | peak RSS MiB | unindexed files | index load ms |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-console.log(`| sextant index | ${(summary.durationMs / 1000).toFixed(2)} | ${(mb / (summary.durationMs / 1000)).toFixed(1)} | ${(summary.indexBytes / 1e6).toFixed(1)} | ${((100 * summary.indexBytes) / summary.bytes).toFixed(1)}% | ${summary.maxRssMiB.toFixed(0)} | ${summary.unindexed} | ${loadMs.toFixed(0)} |`);
+console.log(
+  `| sextant index | ${(summary.durationMs / 1000).toFixed(2)} | ${(mb / (summary.durationMs / 1000)).toFixed(1)} | ${(summary.indexBytes / 1e6).toFixed(1)} | ${((100 * summary.indexBytes) / summary.bytes).toFixed(1)}% | ${summary.maxRssMiB.toFixed(0)} | ${summary.unindexed} | ${loadMs.toFixed(0)} |`,
+);
 console.log('');
-console.log(`| query | matching lines (sextant / rg) | candidate files | their text | sextant p50 ms (${workers} workers) | sextant p99 ms | one thread p50 ms | rg p50 ms | speed-up |`);
+console.log(
+  `| query | matching lines (sextant / rg) | candidate files | their text | sextant p50 ms (${workers} workers) | sextant p99 ms | one thread p50 ms | rg p50 ms | speed-up |`,
+);
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
   const same = row.matches === row.rgMatches ? '' : ' ≠';
-  console.log(`| ${row.query.name}: \`${row.query.pattern}\` | ${row.matches} / ${row.rgMatches}${same} | ${row.candidates} of ${row.files} | ${((100 * row.candidateBytes) / summary.bytes).toFixed(1)}% | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.single.toFixed(1)} | ${row.rg.toFixed(1)} | ${(row.rg / row.p50).toFixed(1)}x |`);
+  console.log(
+    `| ${row.query.name}: \`${row.query.pattern}\` | ${row.matches} / ${row.rgMatches}${same} | ${row.candidates} of ${row.files} | ${((100 * row.candidateBytes) / summary.bytes).toFixed(1)}% | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.single.toFixed(1)} | ${row.rg.toFixed(1)} | ${(row.rg / row.p50).toFixed(1)}x |`,
+  );
 }
 
 // 3. Symbol extraction speed: one thread, the first 30 MB of files in languages with symbols.
@@ -131,7 +173,9 @@ const parseSeconds = Number(process.hrtime.bigint() - parseStarted) / 1e9;
 console.log('');
 console.log('| symbols (one thread) | MB parsed | s | MB/s | symbols |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
-console.log(`| tree-sitter tag queries | ${(parsedBytes / 1e6).toFixed(1)} | ${parseSeconds.toFixed(2)} | ${(parsedBytes / 1e6 / parseSeconds).toFixed(1)} | ${symbolCount} |`);
+console.log(
+  `| tree-sitter tag queries | ${(parsedBytes / 1e6).toFixed(1)} | ${parseSeconds.toFixed(2)} | ${(parsedBytes / 1e6 / parseSeconds).toFixed(1)} | ${symbolCount} |`,
+);
 
 // 4. One saved file: how long until a search finds its new text, through sync of that path
 // alone, and through the watcher (debounce included); rg finding the same text beside it.
@@ -179,7 +223,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 console.log('');
 console.log(`| one saved file (\`${target.path}\`, ${(target.size / 1000).toFixed(0)} kB) | median ms | max ms | rg finding the new line, median ms |`);
 console.log('| --- | ---: | ---: | ---: |');
-console.log(`| sync of that path + search | ${median(incremental.map((r) => r.ms)).toFixed(1)} | ${Math.max(...incremental.map((r) => r.ms)).toFixed(1)} | ${median(incremental.map((r) => r.rg)).toFixed(1)} |`);
+console.log(
+  `| sync of that path + search | ${median(incremental.map((r) => r.ms)).toFixed(1)} | ${Math.max(...incremental.map((r) => r.ms)).toFixed(1)} | ${median(incremental.map((r) => r.rg)).toFixed(1)} |`,
+);
 console.log(`| watcher: save to searchable (150 ms debounce) | ${median(watched).toFixed(1)} | ${Math.max(...watched).toFixed(1)} | |`);
 console.log(`| merge of ${mergeTimed.result.merged} delta segments | ${mergeTimed.ms.toFixed(1)} | | |`);
 await service.close();

@@ -73,10 +73,11 @@ function freePort() {
   });
 }
 
-
 function rssMiB(pid) {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return Number(line.split(/\s+/)[1]) / 1024;
   } catch {
     return Number.NaN;
@@ -96,7 +97,11 @@ async function main() {
   const port = await freePort();
   const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'sextant-soak-prof-')) : undefined;
   const nodeFlags = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const server = spawn(process.execPath, [...nodeFlags, BIN, 'serve', '--transport', 'http', '--port', String(port), '--workspace', project, '--no-watch', '--log-level', 'warning'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(
+    process.execPath,
+    [...nodeFlags, BIN, 'serve', '--transport', 'http', '--port', String(port), '--workspace', project, '--no-watch', '--log-level', 'warning'],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let serverLog = '';
   server.stderr.on('data', (chunk) => (serverLog += chunk));
   const base = `http://127.0.0.1:${port}`;
@@ -130,13 +135,21 @@ async function main() {
 
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
-      const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `soak-${client}`, version: '1' } } });
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `soak-${client}`, version: '1' } },
+      });
       const sessionId = init.headers['mcp-session-id'];
       if (init.status !== 200 || !sessionId) return fail(`initialize HTTP ${init.status}`);
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
       for (let n = 0; n < CALLS && Date.now() < deadline; n++) {
         const [tool, args] = nextCall(client, n);
-        const body = tool === 'ping' ? { jsonrpc: '2.0', id: n + 1, method: 'ping' } : { jsonrpc: '2.0', id: n + 1, method: 'tools/call', params: { name: tool, arguments: args } };
+        const body =
+          tool === 'ping'
+            ? { jsonrpc: '2.0', id: n + 1, method: 'ping' }
+            : { jsonrpc: '2.0', id: n + 1, method: 'tools/call', params: { name: tool, arguments: args } };
         const before = performance.now();
         try {
           const answer = await post(body, sessionId);
@@ -162,28 +175,40 @@ async function main() {
   await new Promise((resolve) => server.on('exit', resolve));
   await dispatcher.close();
 
-  console.log(`\n${CLIENTS} clients x ${CALLS} calls (tools: ${TOOLS}), ${seconds.toFixed(1)} s; node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n`);
+  console.log(
+    `\n${CLIENTS} clients x ${CALLS} calls (tools: ${TOOLS}), ${seconds.toFixed(1)} s; node ${process.version}, ${cpus().length} x ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n`,
+  );
   console.log('| tool | calls | calls/s | p50 ms | p90 ms | p99 ms | max ms |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  const byTool = Map.groupBy ? Map.groupBy(latencies, (l) => l.tool) : latencies.reduce((map, l) => map.set(l.tool, [...(map.get(l.tool) ?? []), l]), new Map());
+  const byTool = Map.groupBy
+    ? Map.groupBy(latencies, (l) => l.tool)
+    : latencies.reduce((map, l) => map.set(l.tool, [...(map.get(l.tool) ?? []), l]), new Map());
   for (const [tool, list] of [...byTool, ['all', latencies]]) {
     const sorted = list.map((l) => l.ms).sort((a, b) => a - b);
-    console.log(`| ${tool} | ${sorted.length} | ${(sorted.length / seconds).toFixed(1)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 90).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${sorted.at(-1)?.toFixed(1)} |`);
+    console.log(
+      `| ${tool} | ${sorted.length} | ${(sorted.length / seconds).toFixed(1)} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 90).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${sorted.at(-1)?.toFixed(1)} |`,
+    );
   }
   const valid = rss.filter(Number.isFinite);
   const quarter = Math.max(1, Math.floor(valid.length / 4));
   const mean = (list) => list.reduce((a, b) => a + b, 0) / Math.max(1, list.length);
-  console.log(`\nserver RSS MiB: start ${valid[0]?.toFixed(0)}, peak ${Math.max(...valid).toFixed(0)}, end ${valid.at(-1)?.toFixed(0)}; mean of first quarter ${mean(valid.slice(0, quarter)).toFixed(0)}, of last quarter ${mean(valid.slice(-quarter)).toFixed(0)} (${valid.length} samples)`);
+  console.log(
+    `\nserver RSS MiB: start ${valid[0]?.toFixed(0)}, peak ${Math.max(...valid).toFixed(0)}, end ${valid.at(-1)?.toFixed(0)}; mean of first quarter ${mean(valid.slice(0, quarter)).toFixed(0)}, of last quarter ${mean(valid.slice(-quarter)).toFixed(0)} (${valid.length} samples)`,
+  );
   const timeline = Array.from({ length: 10 }, (_, i) => valid[Math.min(valid.length - 1, Math.round((i * (valid.length - 1)) / 9))].toFixed(0));
-  console.log(`server RSS MiB over the run (10 points, every ${((seconds / 9) | 0) || 1} s or so): ${timeline.join(' ')}`);
-  console.log(`answered ${done} of ${latencies.length} calls; errors: ${errors.size === 0 ? 'none' : [...errors].map(([what, n]) => `${what} x${n}`).join(', ')}`);
+  console.log(`server RSS MiB over the run (10 points, every ${(seconds / 9) | 0 || 1} s or so): ${timeline.join(' ')}`);
+  console.log(
+    `answered ${done} of ${latencies.length} calls; errors: ${errors.size === 0 ? 'none' : [...errors].map(([what, n]) => `${what} x${n}`).join(', ')}`,
+  );
   if (profileDir) summarizeProfiles(profileDir);
   if (errors.size > 0) process.exitCode = 1;
 }
 
 /** Self time per function, top entries, for each thread's profile (main thread and workers). */
 function summarizeProfiles(dir) {
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .sort()) {
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
     const self = new Map();
@@ -201,7 +226,10 @@ function summarizeProfiles(dir) {
     console.log('| function | self ms | share of busy |');
     console.log('| --- | ---: | ---: |');
     const busy = total - idle;
-    for (const [key, ms] of [...self].filter(([key]) => key !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+    for (const [key, ms] of [...self]
+      .filter(([key]) => key !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)) {
       console.log(`| ${key.replace(/\|/g, '\\|')} | ${ms.toFixed(0)} | ${((100 * ms) / busy).toFixed(1)}% |`);
     }
   }

@@ -22,7 +22,10 @@ const home = mkdtempSync(join(tmpdir(), 'sextant-prof-home-'));
 const dir = mkdtempSync(join(tmpdir(), 'sextant-prof-'));
 const bin = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
 const started = Date.now();
-const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, bin, 'index', project], { env: { ...process.env, SEXTANT_HOME: home }, encoding: 'utf8' });
+const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, bin, 'index', project], {
+  env: { ...process.env, SEXTANT_HOME: home },
+  encoding: 'utf8',
+});
 if (run.status !== 0) throw new Error(run.stderr);
 console.log(`sextant index ${project}: ${((Date.now() - started) / 1000).toFixed(1)} s wall (profiled); ${run.stdout.trim().split('\n').join('; ')}\n`);
 
@@ -40,7 +43,9 @@ function category(name, url) {
   return 'other JS';
 }
 
-for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((name) => name.endsWith('.cpuprofile'))
+  .sort()) {
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
@@ -56,16 +61,20 @@ for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'
     const what = category(functionName, url ?? '');
     categories.set(what, (categories.get(what) ?? 0) + ms);
   });
-  const idle = (categories.get('(idle)') ?? 0);
+  const idle = categories.get('(idle)') ?? 0;
   const busy = total - idle;
   if (busy < 200) continue; // threads that barely ran
   console.log(`### ${file}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy\n`);
   console.log('| part | ms | share of busy |');
   console.log('| --- | ---: | ---: |');
-  for (const [what, ms] of [...categories].filter(([what]) => what !== '(idle)').sort((a, b) => b[1] - a[1])) console.log(`| ${what} | ${ms.toFixed(0)} | ${((100 * ms) / busy).toFixed(1)}% |`);
+  for (const [what, ms] of [...categories].filter(([what]) => what !== '(idle)').sort((a, b) => b[1] - a[1]))
+    console.log(`| ${what} | ${ms.toFixed(0)} | ${((100 * ms) / busy).toFixed(1)}% |`);
   console.log('\n| function (self time) | ms | share of busy |');
   console.log('| --- | ---: | ---: |');
-  for (const [key, ms] of [...self].filter(([key]) => !key.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+  for (const [key, ms] of [...self]
+    .filter(([key]) => !key.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)) {
     console.log(`| ${key.replace(/\|/g, '\\|')} | ${ms.toFixed(0)} | ${((100 * ms) / busy).toFixed(1)}% |`);
   }
   console.log('');

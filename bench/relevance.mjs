@@ -38,7 +38,17 @@ const symbols = modules.SymbolIndex.open(new modules.IndexStore(root, home));
 
 const CLASSES = {
   'many definitions': ['main', 'setup', 'pr_err', 'container_of', 'BUG_ON', 'printk', 'reset'],
-  'few definitions, many uses': ['kfree', 'mutex_lock', 'spin_lock_irqsave', 'list_add', 'copy_from_user', 'task_struct', 'file_operations', 'READ_ONCE', 'memcpy'],
+  'few definitions, many uses': [
+    'kfree',
+    'mutex_lock',
+    'spin_lock_irqsave',
+    'list_add',
+    'copy_from_user',
+    'task_struct',
+    'file_operations',
+    'READ_ONCE',
+    'memcpy',
+  ],
   'multi-word literals': ['page fault', 'out of memory', 'no such device', 'invalid argument', 'cache line'],
 };
 const LOW_VALUE = /(^|\/)(tests?|testdata|fixtures|selftests|vendor|node_modules|third_party|Documentation)\/|_test\.go$|\.min\.js$/;
@@ -53,7 +63,11 @@ for (const [kind, queries] of Object.entries(CLASSES)) {
     const literal = query.includes(' ');
     const definitions = literal ? [] : symbols.definitionsNamed(query, { caseSensitive: false, limit: Infinity }).found;
     // A definition is shown on the line of its name: its first line or one of the next two (C's `static int` / `name(…)`).
-    const defined = new Set(definitions.flatMap(({ path, symbol }) => [0, 1, 2].filter((below) => symbol.line + below <= symbol.endLine).map((below) => `${path}:${symbol.line + below}`)));
+    const defined = new Set(
+      definitions.flatMap(({ path, symbol }) =>
+        [0, 1, 2].filter((below) => symbol.line + below <= symbol.endLine).map((below) => `${path}:${symbol.line + below}`),
+      ),
+    );
     const relevant = (result) => (literal ? result.symbol !== undefined && !LOW_VALUE.test(result.path) : defined.has(`${result.path}:${result.line}`));
     const rounds = [];
     let results = [];
@@ -87,7 +101,10 @@ console.log(`search_code relevance on ${root} (${useBinary ? 'dist/sextant' : `n
 console.log('');
 console.log('| class | query | definitions | matches | recall@k | MRR | P@10 | rank ms | first results |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
-for (const row of rows) console.log(`| ${row.kind} | \`${row.query}\` | ${row.definitions} | ${row.total} | ${fixed(row.recall)} | ${fixed(row.mrr)} | ${fixed(row.p10)} | ${fixed(row.rankMs, 1)} | ${row.top.join(', ')} |`);
+for (const row of rows)
+  console.log(
+    `| ${row.kind} | \`${row.query}\` | ${row.definitions} | ${row.total} | ${fixed(row.recall)} | ${fixed(row.mrr)} | ${fixed(row.p10)} | ${fixed(row.rankMs, 1)} | ${row.top.join(', ')} |`,
+  );
 console.log('');
 console.log('| class | recall@k (mean) | MRR (mean) | P@10 (mean) | rank ms (p50 of queries) |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
@@ -97,5 +114,7 @@ for (const kind of Object.keys(CLASSES)) {
     const values = of.map(pick).filter((value) => value !== undefined);
     return values.length === 0 ? undefined : values.reduce((sum, value) => sum + value, 0) / values.length;
   };
-  console.log(`| ${kind} | ${fixed(mean((row) => row.recall))} | ${fixed(mean((row) => row.mrr))} | ${fixed(mean((row) => row.p10))} | ${fixed(median(of.map((row) => row.rankMs)), 1)} |`);
+  console.log(
+    `| ${kind} | ${fixed(mean((row) => row.recall))} | ${fixed(mean((row) => row.mrr))} | ${fixed(mean((row) => row.p10))} | ${fixed(median(of.map((row) => row.rankMs)), 1)} |`,
+  );
 }

@@ -16,7 +16,9 @@ createServer(async (req, res) => {
   for await (const chunk of req) chunks.push(chunk);
   const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
     method: req.method,
-    headers: Object.entries(req.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v]) : value === undefined ? [] : [[name, value]])),
+    headers: Object.entries(req.headers).flatMap(([name, value]) =>
+      Array.isArray(value) ? value.map((v) => [name, v]) : value === undefined ? [] : [[name, value]],
+    ),
     body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
   });
   const response = await handler.fetch(request);

@@ -40,7 +40,7 @@ function time(command, args) {
 
 if (haveBinary) {
   const rows = [
-    ['node 24 -e 0 (the binary\'s base)', base, ['-e', '0']],
+    ["node 24 -e 0 (the binary's base)", base, ['-e', '0']],
     [`node ${process.versions.node} -e 0`, process.execPath, ['-e', '0']],
     ['dist/sextant --version', binary, ['--version']],
     [`node ${process.versions.node} dist/sextant.mjs --version`, process.execPath, [bundle, '--version']],
@@ -52,10 +52,13 @@ if (haveBinary) {
   const results = rows.map(([label, command, args]) => ({ label, ...time(command, args) }));
   const node24 = results[0].p50;
   const node20 = results[1].p50;
-  console.log(`start-up, ${runs} runs each (p50 / p90 ms; ratio of p50 to bare node 24 and node ${process.versions.node})${strippedCa ? '; NODE_EXTRA_CA_CERTS unset for every process' : ''}`);
+  console.log(
+    `start-up, ${runs} runs each (p50 / p90 ms; ratio of p50 to bare node 24 and node ${process.versions.node})${strippedCa ? '; NODE_EXTRA_CA_CERTS unset for every process' : ''}`,
+  );
   console.log('| process | p50 ms | p90 ms | × node 24 | × node ' + process.versions.node.split('.')[0] + ' |');
   console.log('| --- | ---: | ---: | ---: | ---: |');
-  for (const { label, p50, p90 } of results) console.log(`| ${label} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${(p50 / node24).toFixed(2)} | ${(p50 / node20).toFixed(2)} |`);
+  for (const { label, p50, p90 } of results)
+    console.log(`| ${label} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${(p50 / node24).toFixed(2)} | ${(p50 / node20).toFixed(2)} |`);
   console.log('');
 }
 

@@ -76,12 +76,14 @@ async function measure(name, concurrency) {
   };
   const drive = async (calls, latencies) => {
     let issued = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (issued < calls) {
-        issued++;
-        latencies.push(await call());
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (issued < calls) {
+          issued++;
+          latencies.push(await call());
+        }
+      }),
+    );
   };
   await drive(WARMUP, []);
   const cpuBefore = cpuMs(server.child.pid);
@@ -126,12 +128,25 @@ for (const concurrency of IN_FLIGHT) {
   paired.push({ concurrency, ratios });
 }
 
-console.log(`stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds after ${WARMUP} warm-up calls, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
+console.log(
+  `stdio round trips of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds after ${WARMUP} warm-up calls, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
+);
 console.log('| in flight | server | calls/s | p50 ms | p99 ms | server CPU µs/call | peak RSS MiB | answer bytes | vs SDK v1 | vs SDK v2 |');
 console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
   const ratio = (peer) => `${(row.rps / rows.find((r) => r.concurrency === row.concurrency && r.name === peer).rps).toFixed(2)}x`;
-  const cells = [row.concurrency, row.name, row.rps.toFixed(0), row.p50.toFixed(3), row.p99.toFixed(3), row.cpuPerCall.toFixed(1), row.rss.toFixed(1), row.answerBytes, ratio('official SDK McpServer'), ratio('official SDK v2 McpServer')];
+  const cells = [
+    row.concurrency,
+    row.name,
+    row.rps.toFixed(0),
+    row.p50.toFixed(3),
+    row.p99.toFixed(3),
+    row.cpuPerCall.toFixed(1),
+    row.rss.toFixed(1),
+    row.answerBytes,
+    ratio('official SDK McpServer'),
+    ratio('official SDK v2 McpServer'),
+  ];
   console.log(`| ${cells.join(' | ')} |`);
 }
 

@@ -38,7 +38,8 @@ const CTAGS = {
  * misses declarations split over lines: it checks only that each one is found.
  */
 const LINE_REFERENCE = {
-  swift: /^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|open|fileprivate|final|static|class|override|required|convenience|mutating|nonmutating|@objc|indirect)\s+)*(class|struct|enum|protocol|func|init)\b\s*(?!var\b|let\b)([A-Za-z_]\w*)?/,
+  swift:
+    /^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|open|fileprivate|final|static|class|override|required|convenience|mutating|nonmutating|@objc|indirect)\s+)*(class|struct|enum|protocol|func|init)\b\s*(?!var\b|let\b)([A-Za-z_]\w*)?/,
   scala: /^\s*(?:(?:private|protected|final|sealed|abstract|implicit|override|case|lazy)\s+)*(class|object|trait|def)\s+([A-Za-z_]\w*)/,
 };
 
@@ -70,8 +71,24 @@ for (const spec of args) {
     rows.push(lineReferenceRow(language, dir, files, ours, showMisses));
     continue;
   }
-  const output = execFileSync('ctags', ['--output-format=json', '--fields=+neKZ', `--languages=${ctags.language}`, `--language-force=${ctags.language}`, '-f', '-', ...files.map((file) => relative(dir, file))], { cwd: dir, maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  let total = 0, found = 0, withEnd = 0, endAgrees = 0, parentAgrees = 0;
+  const output = execFileSync(
+    'ctags',
+    [
+      '--output-format=json',
+      '--fields=+neKZ',
+      `--languages=${ctags.language}`,
+      `--language-force=${ctags.language}`,
+      '-f',
+      '-',
+      ...files.map((file) => relative(dir, file)),
+    ],
+    { cwd: dir, maxBuffer: 1 << 30, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let total = 0,
+    found = 0,
+    withEnd = 0,
+    endAgrees = 0,
+    parentAgrees = 0;
   const misses = [];
   for (const line of output.split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -98,13 +115,19 @@ for (const spec of args) {
     // Lua's `function M.f` is named `M.f` by ctags, with no scope: M is the parent.
     const prefix = /^(.*)(?:[.:])[^.:]+$/.exec(tag.name)?.[1];
     // An anonymous namespace or struct is ctags' `__anon…` scope: no name Sextant could give.
-    const named = (tag.scope ?? prefix)?.split('::').filter((part) => !part.startsWith('__anon')).join('::') || undefined;
+    const named =
+      (tag.scope ?? prefix)
+        ?.split('::')
+        .filter((part) => !part.startsWith('__anon'))
+        .join('::') || undefined;
     const scope = tag.scopeKind === 'package' ? undefined : named;
     if (lastPart(scope) === lastPart(match.parent)) parentAgrees++;
     else misses.push(`parent ${tag.kind} ${tag.name} ${tag.path}:${tag.line}: ctags ${scope ?? '-'}, ours ${match.parent ?? '-'}`);
   }
   const pct = (part, whole) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(1)}%`);
-  rows.push(`| ${language} | ${dir} | ${files.length} | ${total} | ${pct(found, total)} | ${withEnd} | ${pct(endAgrees, withEnd)} | ${pct(parentAgrees, found)} |`);
+  rows.push(
+    `| ${language} | ${dir} | ${files.length} | ${total} | ${pct(found, total)} | ${withEnd} | ${pct(endAgrees, withEnd)} | ${pct(parentAgrees, found)} |`,
+  );
   if (showMisses > 0) {
     console.log(`${language}: ${misses.length} disagreements, a sample:`);
     for (const miss of sample(misses, showMisses)) console.log(`  ${miss}`);
@@ -123,16 +146,18 @@ function lineReferenceRow(language, dir, files, ours, showMisses) {
   for (const file of files) {
     const path = relative(dir, file);
     const symbols = ours.get(path) ?? [];
-    readFileSync(file, 'utf8').split('\n').forEach((text, index) => {
-      const match = LINE_REFERENCE[language].exec(text);
-      // Swift's `init` has no name after it; a `backquoted` name is left out.
-      if (!match || (match[1] !== 'init' && match[2] === undefined)) return;
-      const name = match[2] ?? match[1];
-      const line = index + 1;
-      total++;
-      if (symbols.some((symbol) => symbol.name === name && symbol.line <= line && symbol.endLine >= line)) found++;
-      else misses.push(`missing ${match[1]} ${name} ${path}:${line}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((text, index) => {
+        const match = LINE_REFERENCE[language].exec(text);
+        // Swift's `init` has no name after it; a `backquoted` name is left out.
+        if (!match || (match[1] !== 'init' && match[2] === undefined)) return;
+        const name = match[2] ?? match[1];
+        const line = index + 1;
+        total++;
+        if (symbols.some((symbol) => symbol.name === name && symbol.line <= line && symbol.endLine >= line)) found++;
+        else misses.push(`missing ${match[1]} ${name} ${path}:${line}`);
+      });
   }
   if (showMisses > 0) {
     console.log(`${language}: ${misses.length} disagreements, a sample:`);

@@ -39,7 +39,7 @@ export async function stdioServer(root, home) {
   let buffer = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => {
     buffer += chunk;
-    for (let newline; (newline = buffer.indexOf('\n')) >= 0; ) {
+    for (let newline; (newline = buffer.indexOf('\n')) >= 0;) {
       const message = JSON.parse(buffer.slice(0, newline));
       buffer = buffer.slice(newline + 1);
       waiting.get(message.id)?.(message);
@@ -114,7 +114,14 @@ export async function symbolTargets(corpus, options = {}) {
     for (let i = 0; i < 5; i++) {
       const name = `sextant_bench_saved_${Date.now().toString(36)}_${i}`;
       const started = process.hrtime.bigint();
-      appendFileSync(savedPath, savedPath.endsWith('.go') ? `\nfunc ${name}() int { return ${i} }\n` : savedPath.endsWith('.py') ? `\ndef ${name}():\n    return ${i}\n` : `\nint ${name}(void) { return ${i}; }\n`);
+      appendFileSync(
+        savedPath,
+        savedPath.endsWith('.go')
+          ? `\nfunc ${name}() int { return ${i} }\n`
+          : savedPath.endsWith('.py')
+            ? `\ndef ${name}():\n    return ${i}\n`
+            : `\nint ${name}(void) { return ${i}; }\n`,
+      );
       for (;;) {
         const found = await server.call('locate_symbol', { name });
         if (!found.result?.isError && found.result?.structuredContent?.symbols?.some((symbol) => symbol.name === name)) break;
@@ -133,20 +140,49 @@ export async function symbolTargets(corpus, options = {}) {
 
   const mb = (bytes) => (bytes / 1e6).toFixed(1);
   const source = status.bytes;
-  console.log(`Symbol targets on ${root} (${useBinary ? 'dist/sextant' : `node ${process.versions.node} dist/sextant.mjs`}): ${status.files} files, ${mb(source)} MB indexed, ${status.symbols?.symbols ?? 0} symbols; ${ctagsVersion}`);
+  console.log(
+    `Symbol targets on ${root} (${useBinary ? 'dist/sextant' : `node ${process.versions.node} dist/sextant.mjs`}): ${status.files} files, ${mb(source)} MB indexed, ${status.symbols?.symbols ?? 0} symbols; ${ctagsVersion}`,
+  );
   console.log('');
   console.log('| measure | target | measured | ok |');
   console.log('| --- | --- | ---: | --- |');
   const row = (measure, target, value, ok) => console.log(`| ${measure} | ${target} | ${value} | ${ok ? 'yes' : '**no**'} |`);
-  row('whole `sextant index` (text + symbols)', `≤ 2× ctags (${(ctags.ms / 1000).toFixed(2)} s)`, `${(index.ms / 1000).toFixed(2)} s (${(index.ms / ctags.ms).toFixed(1)}×)`, index.ms <= 2 * ctags.ms);
-  row('whole index on disk', '≤ 50% of the source', `${mb(disk.total)} MB (${((100 * disk.total) / source).toFixed(1)}%: text ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, names ${mb(disk.names)}, references ${mb(disk.references)})`, disk.total <= source / 2);
-  row('`symbols NAME` cold, whole process', '≤ 150 ms', `${names.map((name, n) => `${name} ${cold[n].toFixed(0)}`).join(', ')} ms (\`--version\` alone ${bare.toFixed(0)} ms)`, Math.max(...cold) <= 150);
+  row(
+    'whole `sextant index` (text + symbols)',
+    `≤ 2× ctags (${(ctags.ms / 1000).toFixed(2)} s)`,
+    `${(index.ms / 1000).toFixed(2)} s (${(index.ms / ctags.ms).toFixed(1)}×)`,
+    index.ms <= 2 * ctags.ms,
+  );
+  row(
+    'whole index on disk',
+    '≤ 50% of the source',
+    `${mb(disk.total)} MB (${((100 * disk.total) / source).toFixed(1)}%: text ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, names ${mb(disk.names)}, references ${mb(disk.references)})`,
+    disk.total <= source / 2,
+  );
+  row(
+    '`symbols NAME` cold, whole process',
+    '≤ 150 ms',
+    `${names.map((name, n) => `${name} ${cold[n].toFixed(0)}`).join(', ')} ms (\`--version\` alone ${bare.toFixed(0)} ms)`,
+    Math.max(...cold) <= 150,
+  );
   row('`locate_symbol` warm (stdio round trip)', '≤ 5 ms', `p50 ${median(warm).toFixed(2)} ms, max ${Math.max(...warm).toFixed(2)} ms`, median(warm) <= 5);
   row('no-op `sync`, whole process', '≤ 300 ms', `${noop.toFixed(0)} ms`, noop <= 300);
-  row('server RSS after every tool', '≤ 300 MiB', `${serverRss.toFixed(0)} MiB quiet 1 s (${rssRightAfter.toFixed(0)} right after the last call; ${rssAfterSaves.toFixed(0)} after the saved files below)`, serverRss <= 300);
-  row('a saved file\'s symbols found by locate_symbol', '≤ 1 s', `median ${median(saved).toFixed(0)} ms, max ${Math.max(...saved).toFixed(0)} ms`, median(saved) <= 1000);
+  row(
+    'server RSS after every tool',
+    '≤ 300 MiB',
+    `${serverRss.toFixed(0)} MiB quiet 1 s (${rssRightAfter.toFixed(0)} right after the last call; ${rssAfterSaves.toFixed(0)} after the saved files below)`,
+    serverRss <= 300,
+  );
+  row(
+    "a saved file's symbols found by locate_symbol",
+    '≤ 1 s',
+    `median ${median(saved).toFixed(0)} ms, max ${Math.max(...saved).toFixed(0)} ms`,
+    median(saved) <= 1000,
+  );
   console.log('');
-  console.log(`(ctags tags file ${mb(Number(execFileSync('stat', ['-c', '%s', ctagsOut], { encoding: 'utf8' })))} MB; \`sextant index\` peak RSS ${indexRssMiB.toFixed(0)} MiB)`);
+  console.log(
+    `(ctags tags file ${mb(Number(execFileSync('stat', ['-c', '%s', ctagsOut], { encoding: 'utf8' })))} MB; \`sextant index\` peak RSS ${indexRssMiB.toFixed(0)} MiB)`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -156,5 +192,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const at = (flag) => (process.argv.indexOf(flag) > 0 ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
-  await symbolTargets(corpus, { ...(at('--names') ? { names: at('--names').split(',') } : {}), ...(at('--outline') ? { outline: at('--outline'), saved: at('--outline') } : {}) });
+  await symbolTargets(corpus, {
+    ...(at('--names') ? { names: at('--names').split(',') } : {}),
+    ...(at('--outline') ? { outline: at('--outline'), saved: at('--outline') } : {}),
+  });
 }

@@ -22,7 +22,10 @@ const homeAt = process.argv.indexOf('--home');
 let home = homeAt > 0 ? process.argv[homeAt + 1] : undefined;
 if (!home) {
   home = mkdtempSync(join(tmpdir(), 'sextant-tools-bench-'));
-  execFileSync(process.execPath, [here('../dist/sextant.mjs'), 'index', corpus], { env: { ...process.env, SEXTANT_HOME: home }, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [here('../dist/sextant.mjs'), 'index', corpus], {
+    env: { ...process.env, SEXTANT_HOME: home },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 const { ProjectService } = await import(here('../build/src/workspace/projects.js'));
 const { resolveWorkspaceConfig } = await import(here('../build/src/workspace/config.js'));
@@ -66,10 +69,21 @@ for (const [name, args] of CALLS) {
   let rg = '';
   if (name === 'search_code') {
     const started = process.hrtime.bigint();
-    spawnSync('rg', ['--no-config', '--hidden', '--max-filesize', '1M', '--ignore-case', '--fixed-strings', '--count-matches', '--', args.query, root], { maxBuffer: 1 << 26 });
+    spawnSync('rg', ['--no-config', '--hidden', '--max-filesize', '1M', '--ignore-case', '--fixed-strings', '--count-matches', '--', args.query, root], {
+      maxBuffer: 1 << 26,
+    });
     rg = (Number(process.hrtime.bigint() - started) / 1e6).toFixed(0);
   }
-  rows.push({ name, args, cold: times[0], warm: Math.min(times[1], times[2]), chars, error: result.isError ? result.content[0].text.split('\n')[0] : '', rg, rss: process.memoryUsage().rss / 1048576 });
+  rows.push({
+    name,
+    args,
+    cold: times[0],
+    warm: Math.min(times[1], times[2]),
+    chars,
+    error: result.isError ? result.content[0].text.split('\n')[0] : '',
+    rg,
+    rss: process.memoryUsage().rss / 1048576,
+  });
 }
 await projects.close();
 
@@ -79,5 +93,7 @@ console.log('');
 console.log('| tool call | cold ms | warm ms | rg ms | result chars | RSS after, MiB |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
 for (const row of rows) {
-  console.log(`| \`${row.name} ${JSON.stringify(row.args)}\`${row.error ? ` (${row.error})` : ''} | ${row.cold.toFixed(0)} | ${row.warm.toFixed(1)} | ${row.rg} | ${row.chars} | ${row.rss.toFixed(0)} |`);
+  console.log(
+    `| \`${row.name} ${JSON.stringify(row.args)}\`${row.error ? ` (${row.error})` : ''} | ${row.cold.toFixed(0)} | ${row.warm.toFixed(1)} | ${row.rg} | ${row.chars} | ${row.rss.toFixed(0)} |`,
+  );
 }

@@ -32,7 +32,9 @@ const work = resolve('build/sea');
 const cache = resolve(process.env.SEXTANT_NODE_CACHE ?? 'node_modules/.cache/sextant-node');
 
 if (process.platform !== 'linux' || process.arch !== 'x64') {
-  console.error(`build:binary makes a linux-x64 executable and runs on linux-x64 (this is ${process.platform}-${process.arch}); see the top of scripts/build-binary.mjs for other platforms`);
+  console.error(
+    `build:binary makes a linux-x64 executable and runs on linux-x64 (this is ${process.platform}-${process.arch}); see the top of scripts/build-binary.mjs for other platforms`,
+  );
   process.exit(2);
 }
 
@@ -91,7 +93,10 @@ const node = nodeBase();
 const workerSource = join(work, 'worker-source.js');
 const workerCache = join(work, 'worker-cache.bin');
 writeFileSync(workerSource, workerScriptSource(readFileSync(bundle, 'utf8')));
-execFileSync(node, ['-e', `const vm = require('node:vm'), fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(workerCache)}, new vm.Script(fs.readFileSync(${JSON.stringify(workerSource)}, 'utf8'), { filename: ${JSON.stringify(BUNDLE_ASSET)} }).createCachedData());`]);
+execFileSync(node, [
+  '-e',
+  `const vm = require('node:vm'), fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(workerCache)}, new vm.Script(fs.readFileSync(${JSON.stringify(workerSource)}, 'utf8'), { filename: ${JSON.stringify(BUNDLE_ASSET)} }).createCachedData());`,
+]);
 
 const assets = { [BUNDLE_ASSET]: bundle, [WORKER_CACHE_ASSET]: workerCache, 'tree-sitter.wasm': require.resolve('web-tree-sitter/tree-sitter.wasm') };
 for (const { pkg, file } of Object.values(GRAMMARS)) assets[file] = require.resolve(`${pkg}/${file}`);
@@ -112,7 +117,10 @@ chmodSync(staged, 0o755);
 // unaffected, and Node's SEA guide calls them harmless. Those lines only are held back; anything
 // else postject says still shows, and a failed injection still throws.
 const harmless = /Can't find string offset for section name/;
-const quiet = (write) => (chunk, ...rest) => (harmless.test(String(chunk)) ? true : write(chunk, ...rest));
+const quiet =
+  (write) =>
+  (chunk, ...rest) =>
+    harmless.test(String(chunk)) ? true : write(chunk, ...rest);
 const writes = { out: process.stdout.write, err: process.stderr.write, log: console.log, warn: console.warn, error: console.error };
 process.stdout.write = quiet(writes.out.bind(process.stdout));
 process.stderr.write = quiet(writes.err.bind(process.stderr));

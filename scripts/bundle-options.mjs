@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 const noPackageLookup = {
   name: 'sextant-no-package-lookup',
   setup(build) {
-    build.onLoad({ filter: /[\\/]escalade[\\/]sync[\\/]index\.m?js$/ }, () => ({ contents: 'export default function findUp() { return undefined; }', loader: 'js' }));
+    build.onLoad({ filter: /[\\/]escalade[\\/]sync[\\/]index\.m?js$/ }, () => ({
+      contents: 'export default function findUp() { return undefined; }',
+      loader: 'js',
+    }));
   },
 };
 

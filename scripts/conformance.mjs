@@ -32,9 +32,13 @@ const port = await new Promise((done) => {
     probe.close(() => done(free));
   });
 });
-const server = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--transport', 'http', '--port', String(port), '--profile', 'conformance', '--log-level', 'warning'], {
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  ['dist/sextant.mjs', 'serve', '--transport', 'http', '--port', String(port), '--profile', 'conformance', '--log-level', 'warning'],
+  {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 await new Promise((done, fail) => {
   const deadline = Date.now() + 10_000;
   const poll = () =>

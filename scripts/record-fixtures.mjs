@@ -20,7 +20,10 @@ for (const revision of revisions) {
       source: `@modelcontextprotocol/sdk ${sdkVersion} Client + StdioClientTransport, recorded with sextant serve --record`,
     },
   };
-  const lines = readFileSync(raw, 'utf8').trim().split('\n').map((line) => ({ ...JSON.parse(line), session: 'sdk-stdio' }));
+  const lines = readFileSync(raw, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => ({ ...JSON.parse(line), session: 'sdk-stdio' }));
   mkdirSync(`spec-fixtures/${revision}`, { recursive: true });
   const out = `spec-fixtures/${revision}/sdk-client-stdio.jsonl`;
   writeFileSync(out, [meta, ...lines].map((entry) => JSON.stringify(entry)).join('\n') + '\n');
@@ -43,7 +46,10 @@ for (const revision of revisions) {
       source: `@modelcontextprotocol/sdk ${sdkVersion} Client + StdioClientTransport, recorded with sextant serve --workspace COPY --record`,
     },
   };
-  const lines = readFileSync(raw, 'utf8').trim().split('\n').map((line) => ({ ...JSON.parse(line), session: 'sdk-code-tools' }));
+  const lines = readFileSync(raw, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => ({ ...JSON.parse(line), session: 'sdk-code-tools' }));
   const out = 'spec-fixtures/2025-11-25/code-tools.jsonl';
   writeFileSync(out, [meta, ...lines].map((entry) => JSON.stringify(entry)).join('\n') + '\n');
   console.log(`${out}: ${lines.length} messages`);
@@ -60,12 +66,16 @@ for (const revision of revisions) {
   await client.close();
   const meta = {
     meta: {
-      description: 'Official SDK v2 client pinned to 2026-07-28 over stdio: server/discover, tools/list, tools/call with progress, a tool error, an unknown resource; no initialize',
+      description:
+        'Official SDK v2 client pinned to 2026-07-28 over stdio: server/discover, tools/list, tools/call with progress, a tool error, an unknown resource; no initialize',
       profile: 'conformance',
       source: `@modelcontextprotocol/client ${v2Version} Client({ versionNegotiation: { mode: { pin: '2026-07-28' } } }) + StdioClientTransport, recorded with sextant serve --record`,
     },
   };
-  const lines = readFileSync(raw, 'utf8').trim().split('\n').map((line) => ({ ...JSON.parse(line), session: 'sdk-v2-stdio' }));
+  const lines = readFileSync(raw, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => ({ ...JSON.parse(line), session: 'sdk-v2-stdio' }));
   mkdirSync('spec-fixtures/2026-07-28', { recursive: true });
   writeFileSync('spec-fixtures/2026-07-28/sdk-client-stdio.jsonl', [meta, ...lines].map((entry) => JSON.stringify(entry)).join('\n') + '\n');
   console.log(`spec-fixtures/2026-07-28/sdk-client-stdio.jsonl: ${lines.length} messages`);
@@ -84,14 +94,26 @@ for (const revision of revisions) {
     { jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'test://nope', _meta: m() } },
     { jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: 'test://static-text', _meta: m() } },
     { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'test_tool_with_logging', arguments: {}, _meta: m() } },
-    { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'test_tool_with_logging', arguments: {}, _meta: m({ 'io.modelcontextprotocol/logLevel': 'info' }) } },
+    {
+      jsonrpc: '2.0',
+      id: 11,
+      method: 'tools/call',
+      params: { name: 'test_tool_with_logging', arguments: {}, _meta: m({ 'io.modelcontextprotocol/logLevel': 'info' }) },
+    },
     { jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: 'no_such_tool', arguments: {}, _meta: m() } },
     { jsonrpc: '2.0', id: 13, method: 'tools/call', params: { name: 'test_simple_text', arguments: { unexpected: 1 }, _meta: m() } },
-    { jsonrpc: '2.0', id: 14, method: 'prompts/get', params: { name: 'test_simple_prompt', _meta: m({ 'io.modelcontextprotocol/clientInfo': { name: 'edge', version: '1' } }) } },
+    {
+      jsonrpc: '2.0',
+      id: 14,
+      method: 'prompts/get',
+      params: { name: 'test_simple_prompt', _meta: m({ 'io.modelcontextprotocol/clientInfo': { name: 'edge', version: '1' } }) },
+    },
     { jsonrpc: '2.0', id: 15, method: 'tools/list', params: { _meta: m({ 'io.modelcontextprotocol/logLevel': 'loud' }) } },
   ];
   const raw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
-  const child = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--profile', 'conformance', '--log-level', 'warning', '--record', raw], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--profile', 'conformance', '--log-level', 'warning', '--record', raw], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   // One at a time, each once the previous one is answered: the recording then has one order only.
   let buffered = '';
   const answered = new Set();
@@ -113,15 +135,19 @@ for (const revision of revisions) {
   await new Promise((resolve) => child.on('exit', resolve));
   const meta = {
     meta: {
-      description: '2026-07-28 edge cases with no initialize: discover, unsupported version (-32022), missing _meta fields (-32602), removed methods (-32601), unknown resource (-32602), log level per request, unknown tool, invalid arguments, bad log level',
+      description:
+        '2026-07-28 edge cases with no initialize: discover, unsupported version (-32022), missing _meta fields (-32602), removed methods (-32601), unknown resource (-32602), log level per request, unknown tool, invalid arguments, bad log level',
       profile: 'conformance',
       source: 'hand-written inputs; outputs recorded from Sextant and reviewed against the 2026-07-28 spec text',
     },
   };
-  const lines = readFileSync(raw, 'utf8').trim().split('\n').map((line) => {
-    const { time: _time, ...entry } = JSON.parse(line);
-    return { ...entry, session: 'edge-2026' };
-  });
+  const lines = readFileSync(raw, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { time: _time, ...entry } = JSON.parse(line);
+      return { ...entry, session: 'edge-2026' };
+    });
   writeFileSync('spec-fixtures/2026-07-28/edge-cases.jsonl', [meta, ...lines].map((entry) => JSON.stringify(entry)).join('\n') + '\n');
   console.log(`spec-fixtures/2026-07-28/edge-cases.jsonl: ${lines.length} messages`);
 }
@@ -134,10 +160,13 @@ for (const revision of revisions) {
   const { v2Client, v2Conversation, v2RootsConversation } = await import('../build/test/helpers/sdk-v2.js');
   const v2Version = JSON.parse(readFileSync('node_modules/@modelcontextprotocol/client/package.json', 'utf8')).version;
   const write = (file, meta, raw, session, dropTime = false) => {
-    const lines = readFileSync(raw, 'utf8').trim().split('\n').map((line) => {
-      const { time, ...entry } = JSON.parse(line);
-      return { ...entry, ...(dropTime ? {} : { time }), session };
-    });
+    const lines = readFileSync(raw, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const { time, ...entry } = JSON.parse(line);
+        return { ...entry, ...(dropTime ? {} : { time }), session };
+      });
     writeFileSync(`spec-fixtures/2026-07-28/${file}`, [{ meta }, ...lines].map((entry) => JSON.stringify(entry)).join('\n') + '\n');
     console.log(`spec-fixtures/2026-07-28/${file}: ${lines.length} messages`);
   };
@@ -149,7 +178,11 @@ for (const revision of revisions) {
     });
   });
   const httpRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
-  const server = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--transport', 'http', '--port', String(port), '--profile', 'conformance', '--log-level', 'warning', '--record', httpRaw], { stdio: 'ignore' });
+  const server = spawn(
+    process.execPath,
+    ['dist/sextant.mjs', 'serve', '--transport', 'http', '--port', String(port), '--profile', 'conformance', '--log-level', 'warning', '--record', httpRaw],
+    { stdio: 'ignore' },
+  );
   for (let tries = 0; ; tries++) {
     try {
       await fetch(`http://127.0.0.1:${port}/health`);
@@ -164,26 +197,40 @@ for (const revision of revisions) {
   await client.close();
   server.kill('SIGTERM');
   await new Promise((resolve) => server.on('exit', resolve));
-  write('sdk-client-http.jsonl', {
-    description: 'Official SDK v2 client pinned to 2026-07-28 over Streamable HTTP: no session, every request on its own POST (server/discover, tools/list, tools/call with progress, a tool error, an unknown resource)',
-    profile: 'conformance',
-    source: `@modelcontextprotocol/client ${v2Version} + StreamableHTTPClientTransport, recorded with sextant serve --transport http --record`,
-  }, httpRaw, 'sdk-v2-http');
+  write(
+    'sdk-client-http.jsonl',
+    {
+      description:
+        'Official SDK v2 client pinned to 2026-07-28 over Streamable HTTP: no session, every request on its own POST (server/discover, tools/list, tools/call with progress, a tool error, an unknown resource)',
+      profile: 'conformance',
+      source: `@modelcontextprotocol/client ${v2Version} + StreamableHTTPClientTransport, recorded with sextant serve --transport http --record`,
+    },
+    httpRaw,
+    'sdk-v2-http',
+  );
 
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-fixture-project-')));
   cpSync('test/fixtures/polyglot', root, { recursive: true });
   const rootsRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
   await v2RootsConversation(root, ['--workspace', root, '--record', rootsRaw]);
-  write('mrtr-roots.jsonl', {
-    description: 'Official SDK v2 client pinned to 2026-07-28, declaring roots: index_status with no workspace is answered input_required (roots/list); the client answers and retries with inputResponses',
-    profile: 'default',
-    project: 'polyglot',
-    source: `@modelcontextprotocol/client ${v2Version} + StdioClientTransport with a roots/list handler, recorded with sextant serve --workspace COPY --record`,
-  }, rootsRaw, 'sdk-v2-roots');
+  write(
+    'mrtr-roots.jsonl',
+    {
+      description:
+        'Official SDK v2 client pinned to 2026-07-28, declaring roots: index_status with no workspace is answered input_required (roots/list); the client answers and retries with inputResponses',
+      profile: 'default',
+      project: 'polyglot',
+      source: `@modelcontextprotocol/client ${v2Version} + StdioClientTransport with a roots/list handler, recorded with sextant serve --workspace COPY --record`,
+    },
+    rootsRaw,
+    'sdk-v2-roots',
+  );
 
   const m = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
   const listenRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
-  const child = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--profile', 'conformance', '--log-level', 'warning', '--record', listenRaw], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--profile', 'conformance', '--log-level', 'warning', '--record', listenRaw], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const seen = [];
   let buffered = '';
   let wake = () => undefined;
@@ -197,7 +244,12 @@ for (const revision of revisions) {
     while (!done()) await new Promise((resolve) => (wake = resolve));
   };
   const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] }, _meta: m } });
+  send({
+    jsonrpc: '2.0',
+    id: 'listen-1',
+    method: 'subscriptions/listen',
+    params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] }, _meta: m },
+  });
   await until(() => seen.some((message) => message.method === 'notifications/subscriptions/acknowledged'));
   send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: m } });
   await until(() => seen.some((message) => message.id === 2));
@@ -206,9 +258,16 @@ for (const revision of revisions) {
   await until(() => seen.some((message) => message.id === 3));
   child.stdin.end();
   await new Promise((resolve) => child.on('exit', resolve));
-  write('subscriptions-listen.jsonl', {
-    description: '2026-07-28 subscriptions/listen over stdio: acknowledged first with the honored filter (resource updates only), other requests go on meanwhile, cancelled with no response; a malformed filter is -32602',
-    profile: 'conformance',
-    source: 'hand-written inputs; outputs recorded from Sextant and reviewed against the 2026-07-28 spec text',
-  }, listenRaw, 'listen-2026', true);
+  write(
+    'subscriptions-listen.jsonl',
+    {
+      description:
+        '2026-07-28 subscriptions/listen over stdio: acknowledged first with the honored filter (resource updates only), other requests go on meanwhile, cancelled with no response; a malformed filter is -32602',
+      profile: 'conformance',
+      source: 'hand-written inputs; outputs recorded from Sextant and reviewed against the 2026-07-28 spec text',
+    },
+    listenRaw,
+    'listen-2026',
+    true,
+  );
 }

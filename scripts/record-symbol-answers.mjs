@@ -8,7 +8,10 @@ import { generatedTree } from '../build/test/helpers/generated-tree.js';
 import { symbolAnswers } from '../build/test/helpers/symbol-answers.js';
 
 mkdirSync('spec-fixtures/symbol-answers', { recursive: true });
-for (const [name, root] of [['polyglot', fixtureCopy('polyglot')], ['generated', generatedTree({ files: 30 })]]) {
+for (const [name, root] of [
+  ['polyglot', fixtureCopy('polyglot')],
+  ['generated', generatedTree({ files: 30 })],
+]) {
   const answers = await symbolAnswers(root);
   const out = `spec-fixtures/symbol-answers/${name}.jsonl`;
   writeFileSync(out, answers.map((answer) => JSON.stringify(answer)).join('\n') + '\n');

@@ -9,7 +9,9 @@ import { describeSymbols } from '../build/test/helpers/symbols.js';
 
 const DIR = 'test/fixtures/symbols';
 const extractor = await SymbolExtractor.create();
-for (const name of readdirSync(DIR).filter((file) => !file.endsWith('.symbols')).sort()) {
+for (const name of readdirSync(DIR)
+  .filter((file) => !file.endsWith('.symbols'))
+  .sort()) {
   const source = readFileSync(join(DIR, name), 'utf8');
   const { symbols } = await extractor.extract(detectLanguage(name, source.slice(0, 200)), source);
   writeFileSync(join(DIR, `${name}.symbols`), `${describeSymbols(symbols).join('\n')}\n`);

@@ -39,7 +39,10 @@ export interface SextantServerOptions {
 
 export function createSextantServer(options: SextantServerOptions = {}): McpServer {
   const logger = options.logger;
-  const tools = new ToolRegistry({ onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error), ...(options.activity ? { activity: options.activity } : {}) });
+  const tools = new ToolRegistry({
+    onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error),
+    ...(options.activity ? { activity: options.activity } : {}),
+  });
   const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), ...(logger ? { logger } : {}) });
   tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now(), projects }));
   if (options.profile !== 'conformance') {

@@ -25,7 +25,8 @@ const FILES = {
   'look/alike.py': 'def rewrite_s_q_b(value):\n    return value\n\n\ndef R_S_Q_B_table():\n    return {}\n',
   'a/jobs.py': 'def run(job):\n    return job.start()\n',
   'b/jobs.py': 'def run(job):\n    return job.stop()\n',
-  'app/service.py': 'class Service:\n    def start(self):\n        first = 1\n        second = 2\n        marker_call(first, second)\n        third = 3\n        return third\n',
+  'app/service.py':
+    'class Service:\n    def start(self):\n        first = 1\n        second = 2\n        marker_call(first, second)\n        third = 3\n        return third\n',
   'big/handlers.py': manyFunctions,
 };
 
@@ -92,7 +93,12 @@ test('Python module variables: the definition line and its own range, not the wh
     const found = await call(client, 'locate_symbol', { name: 'RSQB' });
     assert.match(text(found), 'token.py:5: variable RSQB [exact]  RSQB = 10');
     const outline = await call(client, 'get_file_outline', { path: 'token.py', depth: 'top' });
-    assert.equal(text(outline).split('\n').slice(1, 5), ['variable ENDMARKER (3-3)  ENDMARKER = 0', 'variable NAME (4-4)  NAME = 1', 'variable RSQB (5-5)  RSQB = 10', 'function ISTERMINAL (8-9)  def ISTERMINAL(x)']);
+    assert.equal(text(outline).split('\n').slice(1, 5), [
+      'variable ENDMARKER (3-3)  ENDMARKER = 0',
+      'variable NAME (4-4)  NAME = 1',
+      'variable RSQB (5-5)  RSQB = 10',
+      'function ISTERMINAL (8-9)  def ISTERMINAL(x)',
+    ]);
   });
 });
 
@@ -104,7 +110,10 @@ test('locate_symbol: fuzzy look-alikes only when nothing closer exists; counts i
     assert.not.match(text(exact), '[fuzzy]');
     assert.match(text(exact), 'fuzzy look-alikes left out');
     assert.is(exact.structuredContent!.fuzzy_omitted, true);
-    assert.equal((exact.structuredContent!.symbols as Array<{ name: string }>).map((symbol) => symbol.name), ['RSQB']);
+    assert.equal(
+      (exact.structuredContent!.symbols as Array<{ name: string }>).map((symbol) => symbol.name),
+      ['RSQB'],
+    );
 
     const fuzzy = await call(client, 'locate_symbol', { name: 'rsqbtable' });
     assert.match(text(fuzzy), 'R_S_Q_B_table [fuzzy]');

@@ -41,7 +41,8 @@ test.before(() => {
   }
   const generated = join(alone.project, 'gen');
   mkdirSync(generated);
-  for (let i = 0; i < GENERATED_FILES; i++) writeFileSync(join(generated, `unit_${i}.ts`), `export function generatedUnit${i}(value: number): number {\n  return value + ${i};\n}\n`);
+  for (let i = 0; i < GENERATED_FILES; i++)
+    writeFileSync(join(generated, `unit_${i}.ts`), `export function generatedUnit${i}(value: number): number {\n  return value + ${i};\n}\n`);
 });
 
 test('alone in an empty folder, the binary indexes, searches, finds symbols and outlines, as the bundle does', async () => {
@@ -93,7 +94,10 @@ async function codeTools(client: Client, transport: Transport): Promise<void> {
 
 test('the binary serves MCP over stdio to the official SDK clients of both eras', async () => {
   const args = ['serve', '--workspace', alone.project, '--log-level', 'warning'];
-  await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new StdioClientTransport({ command: alone.binary, args, env: alone.env as Record<string, string>, cwd: alone.dir, stderr: 'pipe' }));
+  await codeTools(
+    new Client({ name: 'binary-test', version: '1.0.0' }),
+    new StdioClientTransport({ command: alone.binary, args, env: alone.env as Record<string, string>, cwd: alone.dir, stderr: 'pipe' }),
+  );
 
   const modern = new V2Client({ name: 'binary-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await modern.connect(new V2StdioTransport({ command: alone.binary, args, env: alone.env as Record<string, string>, cwd: alone.dir, stderr: 'pipe' }));
@@ -108,7 +112,11 @@ test('the binary serves MCP over stdio to the official SDK clients of both eras'
 
 test('the binary serves Streamable HTTP, legacy HTTP+SSE and WebSocket on one port', async () => {
   const port = await freePort();
-  const server = spawn(alone.binary, ['serve', '--transport', 'http', '--port', String(port), '--workspace', alone.project, '--log-level', 'info'], { cwd: alone.dir, env: alone.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(alone.binary, ['serve', '--transport', 'http', '--port', String(port), '--workspace', alone.project, '--log-level', 'info'], {
+    cwd: alone.dir,
+    env: alone.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
   try {
     let stderr = '';
@@ -123,7 +131,10 @@ test('the binary serves Streamable HTTP, legacy HTTP+SSE and WebSocket on one po
     // `serve` started itself again in place (the same pid) with Node 20's young generation (server-heap.ts).
     const environ = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
     assert.ok(environ.includes(`${SERVER_HEAP_MARK}=1`), 'the serving process is the restarted one');
-    assert.ok(environ.includes(`NODE_OPTIONS=--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`), environ.filter((entry) => entry.startsWith('NODE_OPTIONS')).join());
+    assert.ok(
+      environ.includes(`NODE_OPTIONS=--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`),
+      environ.filter((entry) => entry.startsWith('NODE_OPTIONS')).join(),
+    );
     const base = `http://127.0.0.1:${port}`;
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new SSEClientTransport(new URL(`${base}/sse`)));

@@ -53,7 +53,11 @@ test('a search that reads files from disk looks only at candidate blocks, and fi
   ] as const) {
     const [candidate] = reader.candidates(compileMatcher(query).plan);
     assert.equal(candidate?.blocks?.length, 1, 'one candidate block');
-    assert.equal(reader.search(query).matches.map((match) => [match.line, match.column]), [[6_501, column]], query.pattern);
+    assert.equal(
+      reader.search(query).matches.map((match) => [match.line, match.column]),
+      [[6_501, column]],
+      query.pattern,
+    );
   }
   // A date written since indexing into block 0, same size, same line ends: not looked at, which
   // shows that only the candidate block is read (a sync would index it; the CLI says when to).
@@ -63,7 +67,10 @@ test('a search that reads files from disk looks only at candidate blocks, and fi
   assert.ok(edited !== original && edited.length === original.length);
   writeFileSync(path, edited);
   const date = { pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}', regex: true, caseSensitive: true };
-  assert.equal(reader.search(date).matches.map((match) => match.line), [6_501]);
+  assert.equal(
+    reader.search(date).matches.map((match) => match.line),
+    [6_501],
+  );
 });
 
 test.run();

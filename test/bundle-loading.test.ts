@@ -16,7 +16,13 @@ import { BIN, ROOT } from './helpers/process.js';
 
 const HEAVY = ['node_modules/ajv/', 'node_modules/web-tree-sitter/', 'src/mcp/server.ts', 'src/mcp/session.ts', 'src/transports/stdio.ts', 'node_modules/ws/'];
 /** What only builds an index or serves searches from workers: a one-shot search needs none of it. */
-const INDEXING = ['src/index/build/indexer.ts', 'src/index/files/walk.ts', 'src/index/files/walk-cache.ts', 'src/index/build/text-extract.ts', 'src/index/search/service.ts'];
+const INDEXING = [
+  'src/index/build/indexer.ts',
+  'src/index/files/walk.ts',
+  'src/index/files/walk-cache.ts',
+  'src/index/build/text-extract.ts',
+  'src/index/search/service.ts',
+];
 
 /** The files a run of the bundle loaded (besides Node's own). */
 async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -24,13 +30,23 @@ async function loadedBy(args: string[], env: NodeJS.ProcessEnv): Promise<string[
   const log = join(dir, 'loaded.txt');
   writeFileSync(log, '');
   const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:') || url.startsWith('node:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:') || url.startsWith('node:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`,
+  );
   const register = join(dir, 'register.mjs');
   // Node's own modules are also listed at exit, which sees those loaded by process.getBuiltinModule too.
   const internals = join(dir, 'internals.txt');
-  writeFileSync(register, `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\nprocess.on('exit', () => writeFileSync(${JSON.stringify(internals)}, process.moduleLoadList.join('\\n')));\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\nprocess.on('exit', () => writeFileSync(${JSON.stringify(internals)}, process.moduleLoadList.join('\\n')));\n`,
+  );
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', pathToFileURL(register).href, BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
     child.on('error', reject);
     child.on('close', resolve);
   });
@@ -69,15 +85,21 @@ test('--version and search load neither ajv, nor the parser, nor the MCP server;
   assert.equal(heavyIn(search), []);
   assert.equal(heavyIn(search, INDEXING), [], 'search loads no indexing code');
   assert.not.ok(builtins.includes('node:worker_threads'), `search starts no workers: ${builtins.join(', ')}`);
-  assert.ok(nodeModules.includes('NativeModule fs'), 'Node\'s own modules are seen');
+  assert.ok(nodeModules.includes('NativeModule fs'), "Node's own modules are seen");
   assert.not.ok(nodeModules.includes('NativeModule crypto'), 'search hashes nothing: node:crypto is not loaded');
 });
 
 test('what the check looks for is in the bundle: every heavy part is in some chunk', () => {
-  const chunks = readdirSync(join(ROOT, 'dist')).filter((name) => name.endsWith('.mjs')).map((name) => join(ROOT, 'dist', name));
+  const chunks = readdirSync(join(ROOT, 'dist'))
+    .filter((name) => name.endsWith('.mjs'))
+    .map((name) => join(ROOT, 'dist', name));
   const found = heavyIn(chunks);
   const indexing = heavyIn(chunks, INDEXING);
-  for (const part of [...HEAVY, ...INDEXING]) assert.ok([...found, ...indexing].some((hit) => hit.endsWith(`: ${part}`)), `${part} is bundled somewhere`);
+  for (const part of [...HEAVY, ...INDEXING])
+    assert.ok(
+      [...found, ...indexing].some((hit) => hit.endsWith(`: ${part}`)),
+      `${part} is bundled somewhere`,
+    );
 });
 
 test.run();

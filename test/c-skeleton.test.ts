@@ -16,7 +16,8 @@ import { wasmPath, GRAMMARS } from '../src/index/symbols/grammars.js';
  */
 const extractor = await SymbolExtractor.create();
 
-const key = (symbol: SymbolInfo): string => `${symbol.kind} ${symbol.qualifiedName} ${symbol.line}:${symbol.column}-${symbol.endLine}:${symbol.endColumn} ${symbol.signature}`;
+const key = (symbol: SymbolInfo): string =>
+  `${symbol.kind} ${symbol.qualifiedName} ${symbol.line}:${symbol.column}-${symbol.endLine}:${symbol.endColumn} ${symbol.signature}`;
 const callKey = (reference: ReferenceInfo): string => `${reference.kind} ${reference.name} ${reference.line}:${reference.column}`;
 
 /** Real C: tree-sitter's own runtime, shipped with web-tree-sitter (pinned by the lockfile). */
@@ -96,11 +97,15 @@ test('braces in literals and comments, conditional function heads, defines in bo
   assert.is(byName.get('helper')!.signature, 'static int helper(int a, /* ) { */ char b) { return printf("%d{", a) + b; }');
   const calls = references.filter((reference) => reference.kind === 'call').map(callKey);
   assert.equal(calls, ['call printf 10:53', 'call helper 17:22', 'call puts 20:3', 'call MAX 21:21', 'call helper 22:10', 'call entry 24:38']);
-  assert.equal(references.filter((reference) => reference.kind === 'import').map((reference) => reference.name), ['<stdio.h>']);
+  assert.equal(
+    references.filter((reference) => reference.kind === 'import').map((reference) => reference.name),
+    ['<stdio.h>'],
+  );
   // What a parse of the whole file finds, the skeleton finds, at the same places.
   const whole = await extractor.extract('c', TRICKY, { whole: true });
   const found = new Set(symbols.map(key));
-  for (const symbol of whole.symbols.filter((symbol) => byName.has(symbol.qualifiedName) && symbol.name !== 'entry')) assert.ok(found.has(key(symbol)), key(symbol));
+  for (const symbol of whole.symbols.filter((symbol) => byName.has(symbol.qualifiedName) && symbol.name !== 'entry'))
+    assert.ok(found.has(key(symbol)), key(symbol));
 });
 
 const STRUCTS = [
@@ -142,20 +147,34 @@ test('struct and union bodies are cut: definitions, ranges and the calls in arra
   const cut = await extractor.extract('c', STRUCTS);
   const whole = await extractor.extract('c', STRUCTS, { whole: true });
   assert.equal(cut.symbols.map(key).sort(), whole.symbols.map(key).sort());
-  assert.equal(
-    cut.symbols.map((symbol) => symbol.qualifiedName).sort(),
-    ['KEY_SIZE', 'key', 'mode', 'outer', 'outer.inner', 'point_t', 'use', 'value'],
-  );
+  assert.equal(cut.symbols.map((symbol) => symbol.qualifiedName).sort(), ['KEY_SIZE', 'key', 'mode', 'outer', 'outer.inner', 'point_t', 'use', 'value']);
   const key_ = cut.symbols.find((symbol) => symbol.name === 'key')!;
   assert.equal([key_.line, key_.endLine, key_.endColumn], [2, 14, 2], 'the struct ends at its own brace, past braces in comments and literals');
   // The call in an array size is found, as the tree finds it; a macro standing for a member is not a call.
-  assert.equal(cut.references.filter((reference) => reference.kind === 'call').map(callKey).sort(), whole.references.filter((reference) => reference.kind === 'call').map(callKey).sort());
+  assert.equal(
+    cut.references
+      .filter((reference) => reference.kind === 'call')
+      .map(callKey)
+      .sort(),
+    whole.references
+      .filter((reference) => reference.kind === 'call')
+      .map(callKey)
+      .sort(),
+  );
   assert.ok(cut.references.some((reference) => callKey(reference) === 'call KEY_SIZE 4:11'));
   assert.not.ok(cut.references.some((reference) => reference.name === 'DECLARE_BITMAP'));
 });
 
-test('lines and columns are tree-sitter\'s, with CRLF line ends and characters beyond ASCII', async () => {
-  const source = ['/* é — 😀 */ int first(void)\r', '{\r', '  return 1;\r', '}\r', 'struct ünïcode_holder { int é; };\r', 'int second(int a, int b) { return first(); }\r', ''].join('\n');
+test("lines and columns are tree-sitter's, with CRLF line ends and characters beyond ASCII", async () => {
+  const source = [
+    '/* é — 😀 */ int first(void)\r',
+    '{\r',
+    '  return 1;\r',
+    '}\r',
+    'struct ünïcode_holder { int é; };\r',
+    'int second(int a, int b) { return first(); }\r',
+    '',
+  ].join('\n');
   const { symbols, references } = await extractor.extract('c', source);
   const { language, definitions } = await query();
   const parser = new Parser();
@@ -191,7 +210,12 @@ test('what is cut maps back: every kept character sits at its place in the sourc
 async function query(): Promise<{ language: Language; definitions: Query }> {
   const language = await Language.load(wasmPath(GRAMMARS.c!.pkg, GRAMMARS.c!.file));
   const { TAG_QUERIES } = await import('../src/index/symbols/tags.js');
-  const definitions = new Query(language, TAG_QUERIES.c!.split('\n').filter((line) => line.trim() !== '' && !line.includes('@reference.')).join('\n'));
+  const definitions = new Query(
+    language,
+    TAG_QUERIES.c!.split('\n')
+      .filter((line) => line.trim() !== '' && !line.includes('@reference.'))
+      .join('\n'),
+  );
   return { language, definitions };
 }
 

@@ -38,10 +38,18 @@ test('a checked file gives back its body whole or in parts, for bodies of every 
     const checked = CheckedFile.open(written(file));
     try {
       assert.is(checked.bodyLength, length);
-      for (const [position, size] of [[0, length], [0, Math.min(length, 10)], [Math.floor(length / 2), Math.floor(length / 3)], [Math.max(0, length - 5), Math.min(length, 5)]] as const) {
+      for (const [position, size] of [
+        [0, length],
+        [0, Math.min(length, 10)],
+        [Math.floor(length / 2), Math.floor(length / 3)],
+        [Math.max(0, length - 5), Math.min(length, 5)],
+      ] as const) {
         assert.equal(checked.read(position, size), body.subarray(position, position + size), `${length} bytes: ${size} at ${position}`);
       }
-      assert.throws(() => checked.read(length, 1), (error: unknown) => error instanceof ChecksumError);
+      assert.throws(
+        () => checked.read(length, 1),
+        (error: unknown) => error instanceof ChecksumError,
+      );
     } finally {
       checked.close();
     }
@@ -68,12 +76,19 @@ test('a flipped byte is reported by a whole read and by a part read that covers 
   assert.throws(() => CheckedFile.open(listFlipped), /checksum list/);
   // A cut file no longer fits its list.
   const cut = written(withChecksums(body).subarray(0, body.length + 3));
-  assert.throws(() => CheckedFile.open(cut), (error: unknown) => error instanceof ChecksumError);
+  assert.throws(
+    () => CheckedFile.open(cut),
+    (error: unknown) => error instanceof ChecksumError,
+  );
 });
 
 test('a lazily opened segment answers as the loaded one, and a flipped byte in a posting list it reads is index_corrupt', async () => {
   const root = mkdtempSync(join(tmpdir(), 'sextant-lazy-'));
-  for (let i = 0; i < 400; i++) writeFileSync(join(root, `file${i}.ts`), `export const value${i} = ${i};\n// ${i % 7 === 0 ? 'zebra_lazy_marker' : 'nothing here'} ${'x'.repeat(i % 50)}\n`);
+  for (let i = 0; i < 400; i++)
+    writeFileSync(
+      join(root, `file${i}.ts`),
+      `export const value${i} = ${i};\n// ${i % 7 === 0 ? 'zebra_lazy_marker' : 'nothing here'} ${'x'.repeat(i % 50)}\n`,
+    );
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home, threads: 1 });
   const loaded = IndexReader.open(root, home);
@@ -86,7 +101,8 @@ test('a lazily opened segment answers as the loaded one, and a flipped byte in a
     lazy.close();
   }
   const lines = new Map<string, string>();
-  for (const pattern of ['value39', 'nothing', 'export const']) lines.set(pattern, (await runCli(['search', '--limit', '1000', pattern, root], '', { SEXTANT_HOME: home })).stdout);
+  for (const pattern of ['value39', 'nothing', 'export const'])
+    lines.set(pattern, (await runCli(['search', '--limit', '1000', pattern, root], '', { SEXTANT_HOME: home })).stdout);
 
   // Flip a byte inside a posting list only the marker's query reads: the loaded reader refuses
   // the segment, the lazy one as soon as it reads that list; a query that never reads it answers.
@@ -113,13 +129,19 @@ test('a lazily opened segment reads its directory a chunk at a time: a flipped b
   // Words from a fixed pseudo-random sequence: a directory of many chunks.
   const root = mkdtempSync(join(tmpdir(), 'sextant-lazy-directory-'));
   let seed = 11;
-  const letter = (): string => String.fromCharCode(97 + ((seed = (seed * 48_271) % 2_147_483_647) >> 8) % 26);
-  for (let i = 0; i < 200; i++) writeFileSync(join(root, `words${i}.txt`), `${Array.from({ length: 60 }, () => Array.from({ length: 6 }, letter).join('')).join(' ')}\n`);
+  const letter = (): string => String.fromCharCode(97 + (((seed = (seed * 48_271) % 2_147_483_647) >> 8) % 26));
+  for (let i = 0; i < 200; i++)
+    writeFileSync(join(root, `words${i}.txt`), `${Array.from({ length: 60 }, () => Array.from({ length: 6 }, letter).join('')).join(' ')}\n`);
   const { home, path, file, layout } = await builtSegment(root);
   assert.ok(layout.count * 4 > 8 * CHECKED_CHUNK_BYTES, `a directory of many chunks (${layout.count} trigrams)`);
 
   // Two three-letter queries (one trigram each) whose lookups part ways: a chunk only the first reaches.
-  const wordOf = (slot: number): string => Buffer.from([(file.readInt32LE(layout.trigramsAt + slot * 4) >> 16) & 0xff, (file.readInt32LE(layout.trigramsAt + slot * 4) >> 8) & 0xff, file.readInt32LE(layout.trigramsAt + slot * 4) & 0xff]).toString('latin1');
+  const wordOf = (slot: number): string =>
+    Buffer.from([
+      (file.readInt32LE(layout.trigramsAt + slot * 4) >> 16) & 0xff,
+      (file.readInt32LE(layout.trigramsAt + slot * 4) >> 8) & 0xff,
+      file.readInt32LE(layout.trigramsAt + slot * 4) & 0xff,
+    ]).toString('latin1');
   const lettersFrom = (slot: number): string => {
     while (!/^[a-z]{3}$/.test(wordOf(slot))) slot++;
     return wordOf(slot);
@@ -128,7 +150,9 @@ test('a lazily opened segment reads its directory a chunk at a time: a flipped b
   const second = lettersFrom(Math.floor(layout.count * 0.8));
   const reachedByFirst = lookupChunks(file, layout, first);
   const reachedBySecond = lookupChunks(file, layout, second);
-  const target = [...reachedByFirst].find((chunk) => !reachedBySecond.has(chunk) && chunk * CHECKED_CHUNK_BYTES >= layout.trigramsAt && (chunk + 1) * CHECKED_CHUNK_BYTES <= layout.offsetsAt);
+  const target = [...reachedByFirst].find(
+    (chunk) => !reachedBySecond.has(chunk) && chunk * CHECKED_CHUNK_BYTES >= layout.trigramsAt && (chunk + 1) * CHECKED_CHUNK_BYTES <= layout.offsetsAt,
+  );
   assert.ok(target !== undefined, 'a chunk of the trigram table only the first lookup reaches');
   const before = await runCli(['search', '--limit', '100000', second, root], '', { SEXTANT_HOME: home });
   assert.is(before.code, 0, before.stderr);
@@ -226,7 +250,8 @@ function chunksRead(file: Buffer, pattern: string): Set<number> {
     const start = postingsAt + file.readUInt32LE(at + 4 + count * 4 + slot * 4);
     const end = postingsAt + file.readUInt32LE(at + 4 + count * 4 + (slot + 1) * 4);
     // Only chunks wholly past the directory, which every search reads.
-    for (let chunk = Math.floor(start / CHECKED_CHUNK_BYTES); chunk <= Math.floor((end - 1) / CHECKED_CHUNK_BYTES); chunk++) if (chunk * CHECKED_CHUNK_BYTES >= postingsAt) chunks.add(chunk);
+    for (let chunk = Math.floor(start / CHECKED_CHUNK_BYTES); chunk <= Math.floor((end - 1) / CHECKED_CHUNK_BYTES); chunk++)
+      if (chunk * CHECKED_CHUNK_BYTES >= postingsAt) chunks.add(chunk);
   }
   return chunks;
 }

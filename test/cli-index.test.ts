@@ -14,7 +14,7 @@ writeFileSync(join(project, 'src/util.ts'), 'export function hello(name: string)
 
 test('status before indexing says how to index; index prints a summary; status then counts the files', async () => {
   const before = await runCli(['status', project], '', env);
-  assert.is(before.code, 2, 'an unindexed project is exit 2, as the README\'s table says');
+  assert.is(before.code, 2, "an unindexed project is exit 2, as the README's table says");
   assert.match(before.stderr, `is not indexed yet: run "sextant index ${project}"`);
   const beforeJson = await runCli(['status', project, '--json'], '', env);
   assert.is(beforeJson.code, 2);
@@ -25,12 +25,18 @@ test('status before indexing says how to index; index prints a summary; status t
   assert.match(indexed.stderr, 'indexing:', 'plain progress lines when stderr is not a terminal');
   assert.match(indexed.stderr, 'symbols: 2/2 files, ', 'the symbol phase counts too, as plain lines');
   // Every part of the index on disk, not only the text segments.
-  assert.match(indexed.stdout, /Index on disk: [\d.]+ MB \([\d.]+% of source\): text segments [\d.]+ MB, symbols [\d.]+ MB, name index [\d.]+ MB, references [\d.]+ MB/);
+  assert.match(
+    indexed.stdout,
+    /Index on disk: [\d.]+ MB \([\d.]+% of source\): text segments [\d.]+ MB, symbols [\d.]+ MB, name index [\d.]+ MB, references [\d.]+ MB/,
+  );
   const after = await runCli(['status', project, '--json'], '', env);
   const status = JSON.parse(after.stdout) as { indexed: boolean; files: number; interruptedJob: unknown; diskBytes: Record<string, number> };
   assert.equal([status.indexed, status.files, status.interruptedJob], [true, 2, null]);
   const { total, ...parts } = status.diskBytes;
-  assert.is(total, Object.values(parts).reduce((sum, bytes) => sum + bytes, 0));
+  assert.is(
+    total,
+    Object.values(parts).reduce((sum, bytes) => sum + bytes, 0),
+  );
   assert.ok(parts.segments! > 0 && parts.symbols! > 0 && parts.names! > 0, JSON.stringify(status.diskBytes));
   assert.match((await runCli(['status', project], '', env)).stdout, 'Index on disk:');
 });
@@ -45,7 +51,10 @@ test('search prints path:line:col: text like rg, --json for machines, filters by
   ]);
   const sensitive = await runCli(['search', 'Hello', project, '--case-sensitive', '--json'], '', env);
   const result = JSON.parse(sensitive.stdout) as { matches: Array<{ path: string; line: number }> };
-  assert.equal(result.matches.map((m) => `${m.path}:${m.line}`), ['src/app.py:2']);
+  assert.equal(
+    result.matches.map((m) => `${m.path}:${m.line}`),
+    ['src/app.py:2'],
+  );
   const python = await runCli(['search', 'hello', project, '--lang', 'python'], '', env);
   assert.is(python.stdout.trim().split('\n').length, 1);
   const glob = await runCli(['search', 'hello', project, '--glob', '*.ts', '--context', '1'], '', env);
@@ -68,13 +77,19 @@ test('exit 1 when nothing matches, 2 for a bad regex, an unindexed folder or a m
   assert.match(missingIndex.stderr, 'No such directory');
 });
 
-test('outline lists a file\'s symbols with their lines; --json gives the details; unknown languages are an error', async () => {
+test("outline lists a file's symbols with their lines; --json gives the details; unknown languages are an error", async () => {
   const outline = await runCli(['outline', join(project, 'src/util.ts')], '', env);
   assert.is(outline.code, 0, outline.stderr);
   assert.is(outline.stdout.trim(), 'function hello  1-3  function hello(name: string)');
-  const json = JSON.parse((await runCli(['outline', join(project, 'src/app.py'), '--json'], '', env)).stdout) as { language: string; symbols: Array<{ name: string; kind: string; line: number }> };
+  const json = JSON.parse((await runCli(['outline', join(project, 'src/app.py'), '--json'], '', env)).stdout) as {
+    language: string;
+    symbols: Array<{ name: string; kind: string; line: number }>;
+  };
   assert.is(json.language, 'python');
-  assert.equal(json.symbols.map((s) => [s.kind, s.name, s.line]), [['function', 'main', 1]]);
+  assert.equal(
+    json.symbols.map((s) => [s.kind, s.name, s.line]),
+    [['function', 'main', 1]],
+  );
   writeFileSync(join(project, 'notes.xyz'), 'plain text\n');
   const unknown = await runCli(['outline', join(project, 'notes.xyz')], '', env);
   assert.is(unknown.code, 2);
@@ -89,7 +104,14 @@ test('from a subdirectory the project is found upward and the search covers that
   assert.is(fromSub.code, 0, fromSub.stderr);
   assert.equal(fromSub.stdout.trim().split('\n'), ['src/deep/inner.ts:1:14: export const hello_inner = 1;'], 'only the subdirectory, paths project-relative');
   const fromSrc = await runCli(['search', 'hello', '--glob', '*.ts'], '', env, join(project, 'src'));
-  assert.equal(fromSrc.stdout.trim().split('\n').map((line) => line.split(':')[0]), ['src/util.ts', 'src/util.ts'], 'a glob is relative to the directory searched');
+  assert.equal(
+    fromSrc.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(':')[0]),
+    ['src/util.ts', 'src/util.ts'],
+    'a glob is relative to the directory searched',
+  );
   const symbols = await runCli(['symbols', 'hello'], '', env, join(project, 'src/deep'));
   assert.is(symbols.code, 0, symbols.stderr);
   assert.match(symbols.stdout, 'src/util.ts:1: function hello', 'symbols come from the whole project');
@@ -100,7 +122,7 @@ test('from a subdirectory the project is found upward and the search covers that
   assert.match(outside.stderr, 'is not indexed yet');
 });
 
-test('an index is found by its folder\'s name and its manifest\'s root: namesakes stay apart, damage is reported as damage', async () => {
+test("an index is found by its folder's name and its manifest's root: namesakes stay apart, damage is reported as damage", async () => {
   const ownHome = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   const ownEnv = { SEXTANT_HOME: ownHome };
   const first = join(realpathSync(mkdtempSync(join(tmpdir(), 'sextant-a-'))), 'app');
@@ -121,7 +143,11 @@ test('an index is found by its folder\'s name and its manifest\'s root: namesake
   const symbols = await runCli(['symbols', 'nothing_like_it'], '', ownEnv, second);
   assert.is(symbols.code, 1, symbols.stderr);
 
-  const [folder] = readdirSync(join(ownHome, 'projects')).filter((name) => existsSync(join(ownHome, 'projects', name, 'manifest.json')) && readFileSync(join(ownHome, 'projects', name, 'manifest.json'), 'utf8').includes(JSON.stringify(second)));
+  const [folder] = readdirSync(join(ownHome, 'projects')).filter(
+    (name) =>
+      existsSync(join(ownHome, 'projects', name, 'manifest.json')) &&
+      readFileSync(join(ownHome, 'projects', name, 'manifest.json'), 'utf8').includes(JSON.stringify(second)),
+  );
   writeFileSync(join(ownHome, 'projects', folder!, 'manifest.json'), '{"format": 5, "root": ');
   const damaged = await runCli(['search', 'beta_marker'], '', ownEnv, second);
   assert.is(damaged.code, 2);
@@ -166,7 +192,10 @@ test('files over the size limit are named wherever the index is reported, and a 
   assert.match(indexed.stdout, 'skipped 1 tooLarge (huge.ts)');
   const status = await runCli(['status', big], '', limited);
   assert.match(status.stdout, 'skipped 1 tooLarge (huge.ts)');
-  const statusJson = JSON.parse((await runCli(['status', big, '--json'], '', limited)).stdout) as { skipped: Record<string, number>; skippedExamples: Record<string, string[]> };
+  const statusJson = JSON.parse((await runCli(['status', big, '--json'], '', limited)).stdout) as {
+    skipped: Record<string, number>;
+    skippedExamples: Record<string, string[]>;
+  };
   assert.equal([statusJson.skipped.tooLarge, statusJson.skippedExamples.tooLarge], [1, ['huge.ts']]);
   const search = await runCli(['search', 'needle', big], '', limited);
   assert.is(search.code, 0, search.stderr);
@@ -182,7 +211,13 @@ test('files over the size limit are named wherever the index is reported, and a 
   // The default limit (16 MiB) takes it, and a bad limit is refused.
   assert.is((await runCli(['index', big], '', env)).code, 0);
   const found = await runCli(['search', 'needle', big], '', env);
-  assert.equal(found.stdout.trim().split('\n').map((line) => line.split(':')[0]), ['huge.ts', 'small.ts']);
+  assert.equal(
+    found.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(':')[0]),
+    ['huge.ts', 'small.ts'],
+  );
   assert.not.match((await runCli(['status', big], '', env)).stdout, 'tooLarge');
   assert.not.match(found.stderr, 'note:');
   const bad = await runCli(['index', big], '', { ...env, SEXTANT_MAX_FILE_BYTES: 'lots' });
@@ -193,9 +228,13 @@ test('files over the size limit are named wherever the index is reported, and a 
 test('a reader that stops early (| head -1) ends the command quietly with status 0, as rg does', async () => {
   const { spawn } = await import('node:child_process');
   const { BIN } = await import('./helpers/process.js');
-  for (let i = 0; i < 40; i++) writeFileSync(join(project, `src/many-${i}.ts`), Array.from({ length: 200 }, (_, n) => `export const hello_${i}_${n} = ${n};`).join('\n'));
+  for (let i = 0; i < 40; i++)
+    writeFileSync(join(project, `src/many-${i}.ts`), Array.from({ length: 200 }, (_, n) => `export const hello_${i}_${n} = ${n};`).join('\n'));
   assert.is((await runCli(['sync', project], '', env)).code, 0);
-  for (const args of [['search', 'hello', project, '--limit', '8000'], ['symbols', 'hello', project, '--limit', '5000']]) {
+  for (const args of [
+    ['search', 'hello', project, '--limit', '8000'],
+    ['symbols', 'hello', project, '--limit', '5000'],
+  ]) {
     // The reading end is closed before the command writes: every write meets a closed pipe.
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

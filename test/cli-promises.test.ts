@@ -19,7 +19,10 @@ async function indexed(files: Record<string, string>): Promise<{ root: string; e
 }
 
 test('--lang takes a language in any case, and refuses one it does not know (exit 2, the known ones listed), never "no matches"', async () => {
-  const { root, env } = await indexed({ 'get.py': 'from urllib.request import urlopen\n\ndef fetch(url):\n    return urlopen(url)\n', 'get.go': 'package get\n\n// urlopen is mentioned here too\n' });
+  const { root, env } = await indexed({
+    'get.py': 'from urllib.request import urlopen\n\ndef fetch(url):\n    return urlopen(url)\n',
+    'get.go': 'package get\n\n// urlopen is mentioned here too\n',
+  });
   const any = await runCli(['search', 'urlopen', root, '--lang', 'Python'], '', env);
   assert.is(any.code, 0, any.stderr);
   assert.match(any.stdout, 'get.py:');
@@ -46,7 +49,10 @@ test('progress on a stderr that is not a terminal: plain lines, no terminal code
   assert.ok(indexing.length >= 1 && indexing.length <= 6, `throttled: ${indexing.length} indexing lines`);
   assert.is(indexing.at(-1), 'indexing: 1520/1520 files read', 'the last line says where the stage ended');
   assert.match(run.stdout, /Indexed 1500 files .*skipped 20 binary/);
-  assert.ok(lines.some((line) => line === 'symbols: 1500/1500 files, 1500 symbols'), run.stderr);
+  assert.ok(
+    lines.some((line) => line === 'symbols: 1500/1500 files, 1500 symbols'),
+    run.stderr,
+  );
   // A sync that parses one file: the progress counts files done, as its summary does.
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(root, 'd0/f0.ts'), 'export const v0 = 100;\nexport const w0 = 1;\n');
@@ -67,7 +73,11 @@ test('a search into a pipe leaves out the "more matches" note (the reader may be
 });
 
 test('search takes a FILE, as rg does: only that file is searched', async () => {
-  const { root, env } = await indexed({ 'src/one.ts': 'const needle = 1;\n', 'src/two.ts': 'const needle = 2;\n', 'src/we[ir]d {x}.ts': 'const needle = 3;\n' });
+  const { root, env } = await indexed({
+    'src/one.ts': 'const needle = 1;\n',
+    'src/two.ts': 'const needle = 2;\n',
+    'src/we[ir]d {x}.ts': 'const needle = 3;\n',
+  });
   const one = await runCli(['search', 'needle', join(root, 'src/one.ts')], '', env);
   assert.is(one.code, 0, one.stderr);
   assert.is(one.stdout, 'src/one.ts:1:7: const needle = 1;\n');
@@ -86,13 +96,15 @@ test('the skipped account names examples for every reason: ignored paths, links 
   const env = { SEXTANT_HOME: mkdtempSync(join(tmpdir(), 'sextant-home-')) };
   const run = await runCli(['index', root], '', env);
   assert.is(run.code, 0, run.stderr);
-  for (const named of ['2 ignored (build/, debug.log)', '1 outsideLinks (src/out-link.txt)', '1 brokenLinks (src/broken-link.txt)']) assert.match(run.stdout, named);
+  for (const named of ['2 ignored (build/, debug.log)', '1 outsideLinks (src/out-link.txt)', '1 brokenLinks (src/broken-link.txt)'])
+    assert.match(run.stdout, named);
   // A second walk reuses the walk cache for unchanged directories: the names are still there.
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(root, 'src/b.ts'), 'export const b = 2;\n');
   assert.is((await runCli(['sync', root], '', env)).code, 0);
   const status = await runCli(['status', root], '', env);
-  for (const named of ['2 ignored (build/, debug.log)', '1 outsideLinks (src/out-link.txt)', '1 brokenLinks (src/broken-link.txt)']) assert.match(status.stdout, named);
+  for (const named of ['2 ignored (build/, debug.log)', '1 outsideLinks (src/out-link.txt)', '1 brokenLinks (src/broken-link.txt)'])
+    assert.match(status.stdout, named);
 });
 
 test('--help: serve flags under `serve --help` only, examples and environment at the top, every search flag described', async () => {
@@ -109,7 +121,13 @@ test('--help: serve flags under `serve --help` only, examples and environment at
   for (const flag of ['--case-sensitive', '--limit', '--json', '--jsonl', '--context']) {
     const line = search.stdout.split('\n').find((text) => text.trimStart().startsWith(flag + ' '));
     assert.ok(line, `${flag} is listed`);
-    assert.ok(line!.replace(flag, '').replace(/\[[^\]]*\]/g, '').trim().length > 10, `${flag} is described: ${line}`);
+    assert.ok(
+      line!
+        .replace(flag, '')
+        .replace(/\[[^\]]*\]/g, '')
+        .trim().length > 10,
+      `${flag} is described: ${line}`,
+    );
     assert.not.match(line!, '[string]');
   }
 });
@@ -118,8 +136,18 @@ test('--jsonl: a match a line as found, then a summary line; --json is one docum
   const { root, env } = await indexed({ 'a.txt': 'needle one\nneedle two\n' });
   const lines = await runCli(['search', 'needle', root, '--jsonl'], '', env);
   assert.is(lines.code, 0, lines.stderr);
-  const parsed = lines.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; path?: string; line?: number; matches?: number; truncated?: boolean });
-  assert.equal(parsed.map((item) => [item.type, item.line]), [['match', 1], ['match', 2], ['summary', undefined]]);
+  const parsed = lines.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; path?: string; line?: number; matches?: number; truncated?: boolean });
+  assert.equal(
+    parsed.map((item) => [item.type, item.line]),
+    [
+      ['match', 1],
+      ['match', 2],
+      ['summary', undefined],
+    ],
+  );
   assert.equal([parsed[2]!.matches, parsed[2]!.truncated], [2, false]);
   const doc = JSON.parse((await runCli(['search', 'needle', root, '--json'], '', env)).stdout) as { matches: unknown[] };
   assert.is(doc.matches.length, 2);
@@ -133,10 +161,16 @@ test('list shows every index and its size; remove takes one back (never while a 
   const kept = projectTree({ 'a.ts': 'export const a = 1;\n' });
   const deleted = projectTree({ 'b.ts': 'export const b = 1;\n' });
   for (const root of [kept, deleted]) assert.is((await runCli(['index', root], '', env)).code, 0);
-  const listedBefore = JSON.parse((await runCli(['list', '--json'], '', env)).stdout) as { indexes: Array<{ root: string; files: number; diskBytes: number; gone: boolean; indexDir: string }>; diskBytes: number };
+  const listedBefore = JSON.parse((await runCli(['list', '--json'], '', env)).stdout) as {
+    indexes: Array<{ root: string; files: number; diskBytes: number; gone: boolean; indexDir: string }>;
+    diskBytes: number;
+  };
   assert.equal(listedBefore.indexes.map((index) => index.root).sort(), [kept, deleted].sort());
   assert.ok(listedBefore.indexes.every((index) => index.files === 1 && index.diskBytes > 0 && !index.gone));
-  assert.is(listedBefore.diskBytes, listedBefore.indexes.reduce((sum, index) => sum + index.diskBytes, 0));
+  assert.is(
+    listedBefore.diskBytes,
+    listedBefore.indexes.reduce((sum, index) => sum + index.diskBytes, 0),
+  );
   rmSync(deleted, { recursive: true });
   const text = await runCli(['list'], '', env);
   assert.match(text.stdout, `${deleted}: 1 files`);

@@ -16,7 +16,7 @@ import { serveProcess } from './helpers/serve-http.js';
 
 test.after.each(() => stopAll());
 
-test('a 2025-11-25 client that declares roots and opens no GET stream is asked on its call\'s own stream, and gets its project at once', async () => {
+test("a 2025-11-25 client that declares roots and opens no GET stream is asked on its call's own stream, and gets its project at once", async () => {
   const mine = projectTree({ 'mine.go': 'package mine\n\nfunc OnlyInTheRoot() {}\n' });
   const other = projectTree({ 'other.go': 'package other\n\nfunc SomethingElse() {}\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
@@ -28,7 +28,11 @@ test('a 2025-11-25 client that declares roots and opens no GET stream is asked o
     const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     await send(server.url, { body: { jsonrpc: '2.0', method: 'notifications/initialized' }, headers });
     const started = Date.now();
-    const call = await request(server.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'OnlyInTheRoot' } } }) });
+    const call = await request(server.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'OnlyInTheRoot' } } }),
+    });
     assert.match(String(call.headers['content-type']), 'text/event-stream', 'the call answers as a stream: it has a request to make first');
     const events = call.body[Symbol.asyncIterator]();
     let streamed = '';
@@ -44,9 +48,14 @@ test('a 2025-11-25 client that declares roots and opens no GET stream is asked o
     const asked = JSON.parse(await next(/data: (\{[^\n]*"roots\/list"[^\n]*\})\n/)) as { id: number };
     const answered = await send(server.url, { body: { jsonrpc: '2.0', id: asked.id, result: { roots: [{ uri: pathToFileURL(mine).href }] } }, headers });
     assert.is(answered.status, 202);
-    const result = JSON.parse(await next(/data: (\{[^\n]*"id":7[^\n]*\})\n/)) as { result: { structuredContent: { workspace: string; results: Array<{ path: string }> } } };
+    const result = JSON.parse(await next(/data: (\{[^\n]*"id":7[^\n]*\})\n/)) as {
+      result: { structuredContent: { workspace: string; results: Array<{ path: string }> } };
+    };
     assert.is(result.result.structuredContent.workspace, mine);
-    assert.equal(result.result.structuredContent.results.map((item) => item.path), ['mine.go']);
+    assert.equal(
+      result.result.structuredContent.results.map((item) => item.path),
+      ['mine.go'],
+    );
     assert.ok(Date.now() - started < 4_000, 'no wait for a roots timeout');
   } finally {
     await server.stop();
@@ -79,7 +88,12 @@ test('with --auth-token, OAuth discovery paths answer 404 (a static token is not
   const http = await startTestHttp({ authToken: 'secret-token' });
   try {
     const base = new URL(http.urls.mcp).origin;
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]) {
       const answer = await send(`${base}${path}`);
       assert.is(answer.status, 404, `${path}: ${answer.status}`);
       assert.is(answer.headers['www-authenticate'], undefined);

@@ -22,7 +22,8 @@ const FILES = {
     'class OpenerDirector:\n    def open(self, url, data=None, timeout=None):\n        return url\n\n\n',
     'class ProxyHandler:\n    """Send each request through the proxy configured for its scheme (http, https, ftp)."""\n\n    def proxy_open(self, request, proxy, kind):\n        return request\n',
   ].join(''),
-  'csvlib/csv.py': 'class DictReader:\n    """Iterate over the records of a comma-separated table, each one a mapping."""\n\n    def __next__(self):\n        return {}\n',
+  'csvlib/csv.py':
+    'class DictReader:\n    """Iterate over the records of a comma-separated table, each one a mapping."""\n\n    def __next__(self):\n        return {}\n',
   'tools/report.py': ['main', 'summary', 'notes'].map((name) => mentioningFunction(name, 'how does it pick a handler for https urlopen proxy')).join(''),
   'tools/rows.py': ['load', 'dump', 'check'].map((name) => mentioningFunction(name, 'read the csv file row by row as dictionaries')).join(''),
 };
@@ -46,7 +47,18 @@ test('plain-language questions: the definition named for the answer first, not t
 
 test('words: identifiers split and stemmed, the question without its filler', () => {
   assert.equal(wordsOf('getUserById parse_HTTPResponse'), ['get', 'user', 'by', 'id', 'parse', 'http', 'response']);
-  assert.equal(['proxies', 'proxy', 'cookies', 'cookie', 'classes', 'parsing', 'resolved', 'class', 'status', 'copied'].map(stem), ['proxi', 'proxi', 'cooki', 'cooki', 'class', 'pars', 'resolv', 'class', 'status', 'copi']);
+  assert.equal(['proxies', 'proxy', 'cookies', 'cookie', 'classes', 'parsing', 'resolved', 'class', 'status', 'copied'].map(stem), [
+    'proxi',
+    'proxi',
+    'cooki',
+    'cooki',
+    'class',
+    'pars',
+    'resolv',
+    'class',
+    'status',
+    'copi',
+  ]);
   assert.equal(['proxi', 'cooki', 'class'].map(searchKey), ['prox', 'cook', 'class']);
   assert.equal(questionWords('How does urlopen pick a proxy handler for HTTPS?'), ['urlopen', 'pick', 'proxi', 'handler', 'http']);
 });

@@ -25,7 +25,18 @@ test('tools/list: every code tool with title, input and output schemas, truthful
   try {
     const { tools } = await f.client.listTools();
     const names = tools.map((tool) => tool.name).sort();
-    assert.equal(names, ['find_related_symbols', 'get_code_context', 'get_file_outline', 'get_symbol_hierarchy', 'health_check', 'index_repo', 'index_status', 'locate_symbol', 'search_code', 'sync_repo']);
+    assert.equal(names, [
+      'find_related_symbols',
+      'get_code_context',
+      'get_file_outline',
+      'get_symbol_hierarchy',
+      'health_check',
+      'index_repo',
+      'index_status',
+      'locate_symbol',
+      'search_code',
+      'sync_repo',
+    ]);
     for (const tool of tools) {
       assert.ok(tool.title && (tool.description ?? '').length > 40, tool.name);
       assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
@@ -43,13 +54,16 @@ test('search_code: definitions and whole identifiers first, tests and vendored c
   const f = await indexedFixture();
   try {
     const found = await call(f.client, 'search_code', { query: 'getUserById' });
-    assert.equal(results(found).map((r) => `${r.path}:${r.line}`), [
-      'src/store/user-store.ts:12', // the definition
-      'src/api/routes.ts:6', // a call, whole identifier
-      'tests/user-store.test.ts:6', // a call in a test
-      'vendor/leftpad/index.js:1', // vendored
-      'tests/user-store.test.ts:3', // a test whose name only contains it
-    ]);
+    assert.equal(
+      results(found).map((r) => `${r.path}:${r.line}`),
+      [
+        'src/store/user-store.ts:12', // the definition
+        'src/api/routes.ts:6', // a call, whole identifier
+        'tests/user-store.test.ts:6', // a call in a test
+        'vendor/leftpad/index.js:1', // vendored
+        'tests/user-store.test.ts:3', // a test whose name only contains it
+      ],
+    );
     assert.is(results(found)[0]!.definition, true);
     assert.equal(results(found)[1]!.symbol, { name: 'handleGetUser', kind: 'function', qualified_name: 'handleGetUser', line: 5 });
     const structured = found.structuredContent!;
@@ -64,10 +78,16 @@ test('search_code: definitions and whole identifiers first, tests and vendored c
       paged.push(...results(page).map((r) => `${r.path}:${r.line}`));
       cursor = page.structuredContent!.nextCursor as string | undefined;
     } while (cursor);
-    assert.equal(paged, results(found).map((r) => `${r.path}:${r.line}`));
+    assert.equal(
+      paged,
+      results(found).map((r) => `${r.path}:${r.line}`),
+    );
     assert.is(errorCode(await call(f.client, 'search_code', { query: 'getUserById', cursor: 'bm9wZQ' })), 'invalid_input');
     // Filters, regex, context lines.
-    assert.equal(results(await call(f.client, 'search_code', { query: 'def \\w+\\(', regex: true, language: 'python' })).map((r) => r.path), ['tools/audit.py', 'tools/report.py', 'tools/report.py', 'tools/report.py']);
+    assert.equal(
+      results(await call(f.client, 'search_code', { query: 'def \\w+\\(', regex: true, language: 'python' })).map((r) => r.path),
+      ['tools/audit.py', 'tools/report.py', 'tools/report.py', 'tools/report.py'],
+    );
     const withContext = results(await call(f.client, 'search_code', { query: 'SALT_ROUNDS', case_sensitive: true, context_lines: 1, path: 'src/**' }))[0]!;
     assert.equal([withContext.path, withContext.before, withContext.after], ['src/store/crypto.ts', [''], []], 'no line after the last one');
     assert.is(errorCode(await call(f.client, 'search_code', { query: 'a(b', regex: true })), 'invalid_input');
@@ -84,12 +104,26 @@ test('locate_symbol: exact, then case-insensitive, prefix and fuzzy; kind and la
   const f = await indexedFixture();
   try {
     const exact = (await call(f.client, 'locate_symbol', { name: 'getUserById' })).structuredContent!.symbols as Json[];
-    assert.equal([exact[0]!.path, exact[0]!.line, exact[0]!.end_line, exact[0]!.kind, exact[0]!.qualified_name, exact[0]!.match], ['src/store/user-store.ts', 12, 14, 'method', 'UserStore.getUserById', 'exact']);
+    assert.equal(
+      [exact[0]!.path, exact[0]!.line, exact[0]!.end_line, exact[0]!.kind, exact[0]!.qualified_name, exact[0]!.match],
+      ['src/store/user-store.ts', 12, 14, 'method', 'UserStore.getUserById', 'exact'],
+    );
     const fuzzy = (await call(f.client, 'locate_symbol', { name: 'gubi' })).structuredContent!.symbols as Json[];
-    assert.equal(fuzzy.map((s) => [s.name, s.match]), [['getUserById', 'fuzzy'], ['testGetUserById', 'fuzzy']]);
+    assert.equal(
+      fuzzy.map((s) => [s.name, s.match]),
+      [
+        ['getUserById', 'fuzzy'],
+        ['testGetUserById', 'fuzzy'],
+      ],
+    );
     const insensitive = (await call(f.client, 'locate_symbol', { name: 'userstore' })).structuredContent!.symbols as Json[];
     assert.equal(insensitive[0]!.match, 'case_insensitive');
-    assert.equal(((await call(f.client, 'locate_symbol', { name: 'audit', kind: 'function', language: 'python' })).structuredContent!.symbols as Json[]).map((s) => s.path), ['tools/audit.py']);
+    assert.equal(
+      ((await call(f.client, 'locate_symbol', { name: 'audit', kind: 'function', language: 'python' })).structuredContent!.symbols as Json[]).map(
+        (s) => s.path,
+      ),
+      ['tools/audit.py'],
+    );
     assert.equal(((await call(f.client, 'locate_symbol', { name: 'Serv' })).structuredContent!.symbols as Json[])[0]!.match, 'prefix');
     assert.is(errorCode(await call(f.client, 'locate_symbol', { name: '._' })), 'symbol_not_found', 'separators alone match nothing');
     const missing = await call(f.client, 'locate_symbol', { name: 'qqqqzzzz' });
@@ -106,11 +140,25 @@ test('get_file_outline: a nested tree; depth top; relative or absolute paths ins
   try {
     const outline = await call(f.client, 'get_file_outline', { path: 'src/store/user-store.ts' });
     const symbols = outline.structuredContent!.symbols as Json[];
-    assert.equal(symbols.map((s) => s.name), ['User', 'UserStore', 'auditLog']);
-    assert.equal((symbols[1]!.children as Json[]).map((s) => `${s.kind} ${s.name} ${s.line}-${s.end_line}`), ['method getUserById 12-14', 'method saveUser 16-20', 'method removeUser 22-25']);
+    assert.equal(
+      symbols.map((s) => s.name),
+      ['User', 'UserStore', 'auditLog'],
+    );
+    assert.equal(
+      (symbols[1]!.children as Json[]).map((s) => `${s.kind} ${s.name} ${s.line}-${s.end_line}`),
+      ['method getUserById 12-14', 'method saveUser 16-20', 'method removeUser 22-25'],
+    );
     assert.match(outline.content[0]!.text, '  method saveUser (16-20)');
-    const top = (await call(f.client, 'get_file_outline', { path: join(f.root, 'src/store/user-store.ts'), depth: 'top' })).structuredContent!.symbols as Json[];
-    assert.equal(top.map((s) => [s.name, 'children' in s]), [['User', false], ['UserStore', false], ['auditLog', false]]);
+    const top = (await call(f.client, 'get_file_outline', { path: join(f.root, 'src/store/user-store.ts'), depth: 'top' })).structuredContent!
+      .symbols as Json[];
+    assert.equal(
+      top.map((s) => [s.name, 'children' in s]),
+      [
+        ['User', false],
+        ['UserStore', false],
+        ['auditLog', false],
+      ],
+    );
     symlinkSync('/etc', join(f.root, 'escape'));
     for (const path of ['../outside.ts', '/etc/passwd', 'src/../../x.ts', 'escape/passwd']) {
       const refused = await call(f.client, 'get_file_outline', { path });
@@ -128,9 +176,15 @@ test('get_symbol_hierarchy: ancestors and descendants; ambiguous_symbol lists ca
   const f = await indexedFixture();
   try {
     const up = (await call(f.client, 'get_symbol_hierarchy', { symbol_name: 'saveUser' })).structuredContent!;
-    assert.equal((up.ancestors as Json[]).map((s) => s.qualified_name), ['UserStore']);
+    assert.equal(
+      (up.ancestors as Json[]).map((s) => s.qualified_name),
+      ['UserStore'],
+    );
     const down = (await call(f.client, 'get_symbol_hierarchy', { symbol_name: 'UserStore', direction: 'descendants' })).structuredContent!;
-    assert.equal((down.descendants as Json[]).map((s) => s.name), ['getUserById', 'saveUser', 'removeUser']);
+    assert.equal(
+      (down.descendants as Json[]).map((s) => s.name),
+      ['getUserById', 'saveUser', 'removeUser'],
+    );
     const ambiguous = await call(f.client, 'get_symbol_hierarchy', { symbol_name: 'auditLog' });
     assert.is(errorCode(ambiguous), 'ambiguous_symbol');
     const candidates = (ambiguous._meta!['dev.sextant/error'] as { candidates: Json[] }).candidates;
@@ -150,7 +204,8 @@ test('find_related_symbols: calls, callers, siblings, imports, same file/module/
   try {
     const related = (args: Json) => call(f.client, 'find_related_symbols', args).then((r) => r.structuredContent!.related as Json[]);
     const save = await related({ symbol_name: 'saveUser', limit: 100 });
-    const of = (relation: string) => save.filter((r) => r.relation === relation).map((r) => (r.symbol ? `${(r.symbol as Json).qualified_name}@${r.path}` : `${r.detail}`));
+    const of = (relation: string) =>
+      save.filter((r) => r.relation === relation).map((r) => (r.symbol ? `${(r.symbol as Json).qualified_name}@${r.path}` : `${r.detail}`));
     assert.ok(of('calls').includes('hashPassword@src/store/crypto.ts'), JSON.stringify(of('calls')));
     assert.ok(of('calls').includes('auditLog@src/store/user-store.ts'));
     assert.equal(of('called_by'), ['testGetUserById@tests/user-store.test.ts']);
@@ -158,7 +213,10 @@ test('find_related_symbols: calls, callers, siblings, imports, same file/module/
     assert.equal(of('imports'), ["'./crypto'"]);
     assert.equal(of('same_module'), []);
     const byId = await related({ symbol_name: 'getUserById' });
-    assert.equal(byId.filter((r) => r.relation === 'called_by').map((r) => (r.symbol as Json).name), ['handleGetUser', 'testGetUserById']);
+    assert.equal(
+      byId.filter((r) => r.relation === 'called_by').map((r) => (r.symbol as Json).name),
+      ['handleGetUser', 'testGetUserById'],
+    );
     const module = await related({ symbol_name: 'saveUser', scope: 'module', limit: 100 });
     assert.ok(module.some((r) => r.relation === 'same_module' && (r.symbol as Json).name === 'hashPassword'));
     const pkg = await related({ symbol_name: 'saveUser', scope: 'package', limit: 100 });
@@ -181,7 +239,8 @@ test('get_code_context: relevant definitions with their code, within max_tokens;
     assert.match(items[0]!.code as string, 'hashPassword(password)');
     assert.ok((context.estimated_tokens as number) <= (context.max_tokens as number));
     assert.is(context.truncated, false);
-    const small = (await call(f.client, 'get_code_context', { query: 'saveUser hashPassword UserStore auditLog', max_tokens: 150, strategy: 'depth' })).structuredContent!;
+    const small = (await call(f.client, 'get_code_context', { query: 'saveUser hashPassword UserStore auditLog', max_tokens: 150, strategy: 'depth' }))
+      .structuredContent!;
     assert.ok((small.estimated_tokens as number) <= 150);
     assert.is(small.truncated, true);
     assert.ok((small.remaining_candidates as number) > 0);
@@ -233,7 +292,9 @@ test('output budget: a result that would be too large is cut whole items at a ti
   const root = fixtureCopy('polyglot');
   const long = `${'x'.repeat(390)} budget_marker\n`;
   writeFileSync(join(root, 'big.txt'), long.repeat(400));
-  const methods = Array.from({ length: 3_000 }, (_, i) => `  method${i}(value: number, other: string): number { return value + other.length + ${i}; }`).join('\n');
+  const methods = Array.from({ length: 3_000 }, (_, i) => `  method${i}(value: number, other: string): number { return value + other.length + ${i}; }`).join(
+    '\n',
+  );
   writeFileSync(join(root, 'src/huge.ts'), `export class Huge {\n${methods}\n}\n`);
   const h = await projectHarness({ workspaces: [root] }, mkdtempSync(join(tmpdir(), 'sextant-home-')));
   const client = await sdkClient(h.http.urls.mcp);
@@ -247,7 +308,10 @@ test('output budget: a result that would be too large is cut whole items at a ti
     assert.match(big.structuredContent!.note as string, 'output budget');
     assert.ok(big.structuredContent!.nextCursor);
     // A class with thousands of methods: the outline and the hierarchy are cut whole nodes at a time.
-    for (const [name, args] of [['get_file_outline', { path: 'src/huge.ts' }], ['get_symbol_hierarchy', { symbol_name: 'Huge', direction: 'descendants' }]] as const) {
+    for (const [name, args] of [
+      ['get_file_outline', { path: 'src/huge.ts' }],
+      ['get_symbol_hierarchy', { symbol_name: 'Huge', direction: 'descendants' }],
+    ] as const) {
       const cut = await call(client, name, args);
       assert.not.ok(cut.isError, cut.content[0]?.text);
       const chars = JSON.stringify(cut.structuredContent).length + cut.content.reduce((sum, block) => sum + block.text.length, 0);
@@ -296,7 +360,10 @@ test('--auto-index: an unindexed project starts indexing; searches answer from a
     const first = await call(client, 'search_code', { query: 'hashPassword' });
     assert.not.ok(first.isError, first.content[0]?.text);
     assert.equal([first.structuredContent!.result_completeness, first.structuredContent!.indexing_status], ['partial', 'indexing']);
-    assert.equal(results(first).map((r) => r.path), ['src/store/crypto.ts', 'src/store/user-store.ts', 'src/store/user-store.ts']);
+    assert.equal(
+      results(first).map((r) => r.path),
+      ['src/store/crypto.ts', 'src/store/user-store.ts', 'src/store/user-store.ts'],
+    );
     assert.match(first.structuredContent!.note as string, 'direct scan');
     const deadline = Date.now() + 10_000;
     while ((await call(client, 'index_status')).structuredContent!.indexing_status !== 'ready') {
@@ -347,7 +414,10 @@ test('revisions before structuredContent (2024-11-05, 2025-03-26) get the readab
       // Every tool described as this revision defines tools (checked against its schema below).
       const listed = (await c.client.request('tools/list')) as { tools: Json[] };
       assert.is(listed.tools.length, 10);
-      assert.is(listed.tools.every((tool) => 'outputSchema' in tool), revision >= '2025-06-18');
+      assert.is(
+        listed.tools.every((tool) => 'outputSchema' in tool),
+        revision >= '2025-06-18',
+      );
       if (revision === '2024-11-05') await c.client.request('tools/call', { name: 'index_repo', arguments: {} });
       const result = (await c.client.request('tools/call', { name: 'search_code', arguments: { query: 'getUserById', limit: 2 } })) as unknown as ToolResult;
       const texts = result.content.map((block) => block.text);

@@ -41,7 +41,10 @@ test('a dropped call stream is resumed with Last-Event-ID: nothing lost, nothing
     assert.ok(before[0]!.id);
     assert.is(before[0]!.retry, 1000);
     const lastSeen = before.at(-1)!.id!;
-    assert.equal(messagesOf(before).map((m) => (m.params as { progress: number }).progress), [0]);
+    assert.equal(
+      messagesOf(before).map((m) => (m.params as { progress: number }).progress),
+      [0],
+    );
 
     // Meanwhile another call on its own stream, which must never leak into the resumed one.
     const other = await send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'test_simple_text' } }, headers });
@@ -52,14 +55,24 @@ test('a dropped call stream is resumed with Last-Event-ID: nothing lost, nothing
     assert.is(resumed.status, 200);
     const after = parseSse(resumed.text);
     const stream = lastSeen.split('-')[0];
-    assert.ok(after.every((event) => event.id?.startsWith(`${stream}-`)), 'only events of the resumed stream');
+    assert.ok(
+      after.every((event) => event.id?.startsWith(`${stream}-`)),
+      'only events of the resumed stream',
+    );
     const messages = messagesOf(after);
-    assert.equal(messages.slice(0, 2).map((m) => (m.params as { progress: number }).progress), [50, 100]);
+    assert.equal(
+      messages.slice(0, 2).map((m) => (m.params as { progress: number }).progress),
+      [50, 100],
+    );
     assert.is(messages.length, 3);
     assert.equal(messages[2]!.id, 7);
     assert.equal((messages[2]!.result as { content: unknown }).content, [{ type: 'text', text: 'Progress complete' }]);
     const ids = [...before, ...after].map((event) => Number(event.id!.split('-')[1]));
-    assert.equal(ids, [...ids].sort((a, b) => a - b), 'event ids only increase');
+    assert.equal(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'event ids only increase',
+    );
     assert.is(new Set(ids).size, ids.length, 'no event twice');
 
     const checker = new TrafficChecker();
@@ -94,7 +107,10 @@ test('no priming event for revisions before 2025-11-25; plain JSON for quick req
     const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
     const call = await send(http.urls.mcp, { body: progressCall(3), headers });
     const events = parseSse(call.text);
-    assert.ok(events.every((event) => event.data !== ''), 'no empty-data event');
+    assert.ok(
+      events.every((event) => event.data !== ''),
+      'no empty-data event',
+    );
     assert.is(messagesOf(events).length, 4);
     const list = await send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 4, method: 'tools/list' }, headers });
     assert.is(list.headers['content-type'], 'application/json');
@@ -113,12 +129,19 @@ test('2025-03-26 sessions take batches over HTTP and answer them as one JSON arr
     const session = await openSession(http.urls.mcp, '2025-03-26');
     const headers = { ...JSON_AND_SSE, 'mcp-session-id': session };
     const batch = await send(http.urls.mcp, {
-      body: [{ jsonrpc: '2.0', id: 'a', method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/x' }, { jsonrpc: '2.0', id: 'b', method: 'tools/list' }],
+      body: [
+        { jsonrpc: '2.0', id: 'a', method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/x' },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
+      ],
       headers,
     });
     assert.is(batch.status, 200);
     const answers = JSON.parse(batch.text) as Array<{ id: string }>;
-    assert.equal(answers.map((a) => a.id), ['a', 'b']);
+    assert.equal(
+      answers.map((a) => a.id),
+      ['a', 'b'],
+    );
     const notesOnly = await send(http.urls.mcp, { body: [{ jsonrpc: '2.0', method: 'notifications/x' }], headers });
     assert.is(notesOnly.status, 202);
   } finally {

@@ -147,7 +147,10 @@ test('official SDK client resumes a call whose stream the server closed (SSE pol
     assert.equal(progress, [0, 50, 100]);
     // The call's stream was closed mid-call and resumed with GET + Last-Event-ID, from a call-stream event.
     assert.ok(resumptions.length >= 1, 'the client resumed at least once');
-    assert.ok(resumptions.every((id) => id.startsWith('p')), JSON.stringify(resumptions));
+    assert.ok(
+      resumptions.every((id) => id.startsWith('p')),
+      JSON.stringify(resumptions),
+    );
     await client.close();
     assert.equal(h.problems(), []);
   } finally {

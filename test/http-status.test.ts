@@ -27,7 +27,9 @@ test('400: no session header, bad JSON, an unsupported protocol version header, 
     assertRejected(await send(mcp, { raw: '{"jsonrpc":', headers: withSession }), 400, -32700, 'not valid JSON');
     assertRejected(
       await send(mcp, { body: { jsonrpc: '2.0', id: 2, method: 'ping' }, headers: { ...withSession, 'mcp-protocol-version': '1999-01-01' } }),
-      400, -32600, 'Unsupported MCP-Protocol-Version "1999-01-01"',
+      400,
+      -32600,
+      'Unsupported MCP-Protocol-Version "1999-01-01"',
     );
     assertRejected(await send(mcp, { body: [{ jsonrpc: '2.0', id: 3, method: 'ping' }], headers: withSession }), 400, -32600, 'single message');
     assertRejected(await send(mcp, { body: { jsonrpc: '2.0', id: null, method: 'ping' }, headers: withSession }), 400, -32600, 'null is not allowed');
@@ -46,7 +48,12 @@ test('401: a configured token is required everywhere but /health; 200 with it', 
     const noToken = await send(http.urls.mcp, { body: initializeBody() });
     assertRejected(noToken, 401, -32012, 'Bearer');
     assert.is(noToken.headers['www-authenticate'], 'Bearer realm="sextant"');
-    assertRejected(await send(http.urls.mcp, { body: initializeBody(), headers: { ...JSON_AND_SSE, authorization: 'Bearer wrong' } }), 401, -32012, 'Unauthorized');
+    assertRejected(
+      await send(http.urls.mcp, { body: initializeBody(), headers: { ...JSON_AND_SSE, authorization: 'Bearer wrong' } }),
+      401,
+      -32012,
+      'Unauthorized',
+    );
     assertRejected(await send(http.urls.sse, { headers: { accept: 'text/event-stream' } }), 401, -32012, 'Unauthorized');
     const withToken = await send(http.urls.mcp, { body: initializeBody(), headers: { ...JSON_AND_SSE, authorization: 'Bearer s3cret-token' } });
     assert.is(withToken.status, 200);
@@ -93,7 +100,12 @@ test('404: unknown session, unknown path, and a session after DELETE', async () 
     const after = await send(mcp, { body: { jsonrpc: '2.0', id: 2, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
     assertRejected(after, 404, -32011, 'Session not found');
     assertRejected(await send(mcp, { method: 'DELETE', headers: { 'mcp-session-id': session } }), 404, -32011, 'Session not found');
-    assertRejected(await send(`${http.urls.sse.replace('/sse', '/messages')}?sessionId=gone`, { body: { jsonrpc: '2.0', id: 1, method: 'ping' } }), 404, -32011, 'Session not found');
+    assertRejected(
+      await send(`${http.urls.sse.replace('/sse', '/messages')}?sessionId=gone`, { body: { jsonrpc: '2.0', id: 1, method: 'ping' } }),
+      404,
+      -32011,
+      'Session not found',
+    );
   } finally {
     await http.close();
   }
@@ -134,7 +146,12 @@ test('409: a second GET stream for the same session', async () => {
     const first = await request(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
     assert.is(first.statusCode, 200);
     assert.is(first.headers['content-type'], 'text/event-stream');
-    assertRejected(await send(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } }), 409, -32600, 'already has an open GET stream');
+    assertRejected(
+      await send(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } }),
+      409,
+      -32600,
+      'already has an open GET stream',
+    );
     first.body.destroy();
   } finally {
     await http.close();
@@ -226,7 +243,8 @@ test('idle sessions expire (then 404); a session holding an open stream does not
     // The state expiry leads to, seen on /health (a ping to the idle session would keep it alive).
     const sessions = async (): Promise<number> => ((await send(http.urls.health)).json().sessions as { 'streamable-http': number })['streamable-http'];
     await eventually(async () => (await sessions()) === 1, 'the idle session expired');
-    const ping = (session: string) => send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
+    const ping = (session: string) =>
+      send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
     assertRejected(await ping(idle), 404, -32011, 'Session not found');
     assert.is((await ping(busy)).status, 200);
     stream.body.destroy();

@@ -32,7 +32,10 @@ test('index_repo reports progress to a string token and to an integer one (same 
   const client = await sdkClient(h.http.urls.mcp);
   try {
     // A string token, set by hand (the SDK numbers its own).
-    const done = (await client.request({ method: 'tools/call', params: { name: 'index_repo', arguments: {}, _meta: { progressToken: 'index-token' } } }, CallToolResultSchema)) as ToolResult;
+    const done = (await client.request(
+      { method: 'tools/call', params: { name: 'index_repo', arguments: {}, _meta: { progressToken: 'index-token' } } },
+      CallToolResultSchema,
+    )) as ToolResult;
     assert.not.ok(done.isError, done.content[0]?.text);
     assert.equal([done.structuredContent!.status, done.structuredContent!.files, done.structuredContent!.mode], ['completed', 3_000, 'index']);
     assert.ok((done.structuredContent!.symbols as number) >= 3_000 * 31);
@@ -42,13 +45,28 @@ test('index_repo reports progress to a string token and to an integer one (same 
     for (let i = 1; i < stringProgress.length; i++) assert.ok(stringProgress[i]!.progress > stringProgress[i - 1]!.progress, 'strictly increasing');
     assert.ok(stringProgress.every((p) => p.total === 100));
     const messages = stringProgress.map((p) => p.message ?? '');
-    assert.ok(messages.some((m) => /^Scanning files: \d+ discovered$/.test(m)), messages.join(' | '));
-    assert.ok(messages.some((m) => /^Parsing files: \d+\/3000 \(\d+%\)$/.test(m)), messages.join(' | '));
-    assert.ok(messages.some((m) => /^Indexing: \d+\/3000 files, \d+ symbols$/.test(m)), messages.join(' | '));
+    assert.ok(
+      messages.some((m) => /^Scanning files: \d+ discovered$/.test(m)),
+      messages.join(' | '),
+    );
+    assert.ok(
+      messages.some((m) => /^Parsing files: \d+\/3000 \(\d+%\)$/.test(m)),
+      messages.join(' | '),
+    );
+    assert.ok(
+      messages.some((m) => /^Indexing: \d+\/3000 files, \d+ symbols$/.test(m)),
+      messages.join(' | '),
+    );
     assert.ok(messages.includes('Finalizing index...'), messages.join(' | '));
     // The response came after the last notification for its token.
-    const responseAt = h.sent.findIndex((message) => (message as { result?: Json }).result?.structuredContent !== undefined && ((message as { result: { structuredContent: Json } }).result.structuredContent.job_id === done.structuredContent!.job_id));
-    const lastProgressAt = h.sent.lastIndexOf(h.sent.filter((m) => (m as { params?: { progressToken?: unknown } }).params?.progressToken === 'index-token').at(-1));
+    const responseAt = h.sent.findIndex(
+      (message) =>
+        (message as { result?: Json }).result?.structuredContent !== undefined &&
+        (message as { result: { structuredContent: Json } }).result.structuredContent.job_id === done.structuredContent!.job_id,
+    );
+    const lastProgressAt = h.sent.lastIndexOf(
+      h.sent.filter((m) => (m as { params?: { progressToken?: unknown } }).params?.progressToken === 'index-token').at(-1),
+    );
     assert.ok(lastProgressAt < responseAt, 'no notification after the response');
     // An integer token through the SDK's own onprogress.
     const seen: number[] = [];

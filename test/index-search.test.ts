@@ -103,7 +103,15 @@ test('a scan decodes only the lines that hold a literal: the same matches as dec
     'src/crlf.ts': Buffer.from('const needle = 1;\r\nlet other = needle + needle;\r\n\r\nneedle'),
     'src/bom.ts': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle at the start\nnot here\n')]),
     // An invalid lead byte right before the literal, a lone continuation byte, a truncated sequence at a line's end.
-    'src/invalid.ts': Buffer.concat([Buffer.from('x'), Buffer.from([0xc3]), Buffer.from('needle\n'), Buffer.from([0x80]), Buffer.from(' needle ünïcödé needle\nend '), Buffer.from([0xe2, 0x82]), Buffer.from('\nünïcödé\n')]),
+    'src/invalid.ts': Buffer.concat([
+      Buffer.from('x'),
+      Buffer.from([0xc3]),
+      Buffer.from('needle\n'),
+      Buffer.from([0x80]),
+      Buffer.from(' needle ünïcödé needle\nend '),
+      Buffer.from([0xe2, 0x82]),
+      Buffer.from('\nünïcödé\n'),
+    ]),
     'src/plain.ts': Buffer.from(Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? `line ${i} needle_${i} throw new TypeError()` : `line ${i}`)).join('\n')),
   };
   for (const [path, bytes] of Object.entries(files)) writeFileSync(join(root, path), bytes);
@@ -121,10 +129,17 @@ test('a scan decodes only the lines that hold a literal: the same matches as dec
     for (const cacheBypassCandidates of [0, Infinity]) {
       const reader = IndexReader.open(root, home, { cacheBypassCandidates });
       const result = reader.search({ ...query, limit: 1_000_000 });
-      assert.equal(result.matches.map((m) => `${m.path}:${m.line}:${m.column}`), expected, `${JSON.stringify(query)}, bypass ${cacheBypassCandidates}`);
+      assert.equal(
+        result.matches.map((m) => `${m.path}:${m.line}:${m.column}`),
+        expected,
+        `${JSON.stringify(query)}, bypass ${cacheBypassCandidates}`,
+      );
       // The limit stops both paths at the same match, and says so.
       const limited = reader.search({ ...query, limit: 2 });
-      assert.equal(limited.matches.map((m) => `${m.path}:${m.line}:${m.column}`), expected.slice(0, 2));
+      assert.equal(
+        limited.matches.map((m) => `${m.path}:${m.line}:${m.column}`),
+        expected.slice(0, 2),
+      );
       assert.is(limited.truncated, expected.length > 2);
       reader.close();
     }
@@ -207,7 +222,11 @@ test('a search split across three workers equals one reader, limits included; a 
   try {
     for (const query of QUERIES.slice(0, 12)) {
       const whole = await service.search({ ...query, limit: 1_000_000 });
-      assert.equal(whole.matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), JSON.stringify(query));
+      assert.equal(
+        whole.matches.map((m) => `${m.path}:${m.line}:${m.column}`),
+        bruteForce(root, query),
+        JSON.stringify(query),
+      );
       for (const limit of [1, 7, 50]) {
         const split = await service.search({ ...query, limit });
         const single = reader.search({ ...query, limit });
@@ -219,7 +238,10 @@ test('a search split across three workers equals one reader, limits included; a 
     writeFileSync(join(root, 'added-later.ts'), 'export const wombat_marker = 1;\n');
     assert.equal((await service.search({ pattern: 'wombat_marker' })).matches, []);
     await syncIndex(root, { home });
-    assert.equal((await service.search({ pattern: 'wombat_marker' })).matches.map((m) => m.path), ['added-later.ts']);
+    assert.equal(
+      (await service.search({ pattern: 'wombat_marker' })).matches.map((m) => m.path),
+      ['added-later.ts'],
+    );
   } finally {
     await service.close();
   }
@@ -243,15 +265,29 @@ test('search workers read the segments lazily: a sync adds its delta, a merge re
       writeFileSync(join(root, `delta-${round}.ts`), `export const lazy_marker_${round} = ${round};\n`);
       await syncIndex(root, { home });
       assert.ok(store.readManifest()!.segments.length > first.length + round, 'the sync wrote a delta');
-      assert.equal((await service.search({ pattern: `lazy_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
+      assert.equal(
+        (await service.search({ pattern: `lazy_marker_${round}` })).matches.map((m) => m.path),
+        [`delta-${round}.ts`],
+      );
     }
     const before = store.readManifest()!.segments;
     mergeDeltas(root, { home });
     const merged = store.readManifest()!.segments;
-    assert.ok(before.some((name) => !merged.includes(name) && !existsSync(store.segmentPath(name))), 'a delta the workers had open is gone from disk');
-    for (let round = 0; round < 3; round++) assert.equal((await service.search({ pattern: `lazy_marker_${round}` })).matches.map((m) => m.path), [`delta-${round}.ts`]);
+    assert.ok(
+      before.some((name) => !merged.includes(name) && !existsSync(store.segmentPath(name))),
+      'a delta the workers had open is gone from disk',
+    );
+    for (let round = 0; round < 3; round++)
+      assert.equal(
+        (await service.search({ pattern: `lazy_marker_${round}` })).matches.map((m) => m.path),
+        [`delta-${round}.ts`],
+      );
     for (const query of [{ pattern: 'liveReader' }, { pattern: 'segment[A-Z]\\w+', regex: true }] as SearchQuery[]) {
-      assert.equal((await service.search({ ...query, limit: 1_000_000 })).matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), query.pattern);
+      assert.equal(
+        (await service.search({ ...query, limit: 1_000_000 })).matches.map((m) => `${m.path}:${m.line}:${m.column}`),
+        bruteForce(root, query),
+        query.pattern,
+      );
     }
   } finally {
     await service.close();
@@ -271,7 +307,11 @@ test('a parallel build shares the files out by bytes, in order: every file once,
   }
   // By count the halves would be 250 light and 250 heavy files; by weight the first share is longer.
   assert.ok(balancedSlices(files, 2)[0]!.length > 300);
-  assert.equal(balancedSlices(files.slice(0, 2), 4).map((slice) => slice.length), [1, 1], 'never an empty share');
+  assert.equal(
+    balancedSlices(files.slice(0, 2), 4).map((slice) => slice.length),
+    [1, 1],
+    'never an empty share',
+  );
   assert.equal(balancedSlices([], 2), []);
 });
 
@@ -294,11 +334,20 @@ test('a parallel build writes a segment per worker every partitionBytes of text 
   assert.is(reader.manifest.baseSegments, reader.manifest.segments.length);
   assert.is(reader.files.length, 1_200);
   for (const query of [{ pattern: 'needle_in_partition' }, { pattern: 'kappa_1\\d', regex: true }, { pattern: 'Gamma(1' }] as SearchQuery[]) {
-    assert.equal(reader.search({ ...query, limit: 100_000 }).matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), JSON.stringify(query));
+    assert.equal(
+      reader.search({ ...query, limit: 100_000 }).matches.map((m) => `${m.path}:${m.line}:${m.column}`),
+      bruteForce(root, query),
+      JSON.stringify(query),
+    );
   }
   writeFileSync(join(root, 'd0/f0.ts'), 'needle_in_partition changed\n');
   await syncIndex(root, { home });
-  assert.equal(IndexReader.open(root, home).search({ pattern: 'needle_in_partition', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), bruteForce(root, { pattern: 'needle_in_partition' }).map((hit) => hit.split(':').slice(0, 2).join(':')));
+  assert.equal(
+    IndexReader.open(root, home)
+      .search({ pattern: 'needle_in_partition', limit: 1000 })
+      .matches.map((m) => `${m.path}:${m.line}`),
+    bruteForce(root, { pattern: 'needle_in_partition' }).map((hit) => hit.split(':').slice(0, 2).join(':')),
+  );
 });
 
 test('large files are indexed in blocks: only candidate blocks are searched, and results still equal a brute-force scan', async () => {
@@ -324,7 +373,11 @@ test('large files are indexed in blocks: only candidate blocks are searched, and
   const big = reader.files.find((file) => file.path === 'big/file0.ts')!;
   assert.ok(big.size > 4 * DEFAULT_BLOCK_BYTES && (big.blocks?.length ?? 0) >= 4, 'indexed in blocks');
   const rare = reader.candidates(compileMatcher({ pattern: 'needle_block_0', caseSensitive: true }).plan);
-  assert.equal(rare.map((candidate) => [candidate.file.path, candidate.blocks?.length]), [['big/file0.ts', 1]], 'one block of one file');
+  assert.equal(
+    rare.map((candidate) => [candidate.file.path, candidate.blocks?.length]),
+    [['big/file0.ts', 1]],
+    'one block of one file',
+  );
   const queries: SearchQuery[] = [
     ...QUERIES,
     { pattern: 'needle_block', caseSensitive: true },
@@ -340,7 +393,11 @@ test('large files are indexed in blocks: only candidate blocks are searched, and
     const fresh = IndexReader.open(root, home, { cacheBypassCandidates });
     for (const query of queries) {
       const result = fresh.search({ ...query, limit: 1_000_000 });
-      assert.equal(result.matches.map((m) => `${m.path}:${m.line}:${m.column}`), bruteForce(root, query), JSON.stringify(query));
+      assert.equal(
+        result.matches.map((m) => `${m.path}:${m.line}:${m.column}`),
+        bruteForce(root, query),
+        JSON.stringify(query),
+      );
     }
   }
 });
@@ -360,7 +417,11 @@ test('a match in a file that says it is generated, or on a minified line, carrie
     for (const caseSensitive of [true, false]) {
       const flagged = reader.search({ pattern: 'Marshal', caseSensitive, limit: 100 }).matches.map((m) => `${m.path}:${m.generated === true}`);
       // A minified line of a script is flagged as well; the readable line of the same file is not.
-      assert.equal(flagged, ['gen/meta.js:true', 'gen/types.go:true', 'src/late.go:false', 'src/plain.go:false', 'web/app.js:true', 'web/app.js:false'], `bypass ${cacheBypassCandidates}, case-sensitive ${caseSensitive}`);
+      assert.equal(
+        flagged,
+        ['gen/meta.js:true', 'gen/types.go:true', 'src/late.go:false', 'src/plain.go:false', 'web/app.js:true', 'web/app.js:false'],
+        `bypass ${cacheBypassCandidates}, case-sensitive ${caseSensitive}`,
+      );
     }
     reader.close();
   }

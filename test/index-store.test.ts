@@ -41,7 +41,10 @@ test('discovery honours .gitignore at every level (deeper rules win), exclude, .
   symlinkSync(join(root, 'a.ts'), join(root, 'link-in.ts'));
   symlinkSync(join(root, 'no-such-target'), join(root, 'link-nowhere'));
   const result = discover(root, { maxFileBytes: 1024 * 1024 });
-  assert.equal(result.files.map((f) => f.path), ['.gitignore', '.sextantignore', 'a.ts', 'link-in.ts', 'sub/.gitignore', 'sub/deep/y.py', 'sub/keep.log']);
+  assert.equal(
+    result.files.map((f) => f.path),
+    ['.gitignore', '.sextantignore', 'a.ts', 'link-in.ts', 'sub/.gitignore', 'sub/deep/y.py', 'sub/keep.log'],
+  );
   assert.is(result.skipped.tooLarge, 1);
   assert.equal(result.examples.tooLarge, ['big.txt'], 'skipped files are named');
   assert.is(result.skipped.outsideLinks, 1);
@@ -94,10 +97,16 @@ test('the content cache never serves an edited file stale, nor a deleted one', a
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   await buildIndex(root, { home });
   const reader = IndexReader.open(root, home);
-  assert.equal(reader.search({ pattern: 'alpha' }).matches.map((m) => m.text), ['alpha beta', 'alpha gamma']);
+  assert.equal(
+    reader.search({ pattern: 'alpha' }).matches.map((m) => m.text),
+    ['alpha beta', 'alpha gamma'],
+  );
   writeFileSync(join(root, 'a.txt'), 'alpha delta and more\n');
   rmSync(join(root, 'b.txt'));
-  assert.equal(reader.search({ pattern: 'alpha' }).matches.map((m) => m.text), ['alpha delta and more']);
+  assert.equal(
+    reader.search({ pattern: 'alpha' }).matches.map((m) => m.text),
+    ['alpha delta and more'],
+  );
 });
 
 test('a catastrophic regex is stopped at the time budget with a clear error; the next search works', async () => {
@@ -119,7 +128,10 @@ test('a catastrophic regex is stopped at the time budget with a clear error; the
     }
     assert.ok(Date.now() - started < 3_000, 'stopped near the budget');
     const after = await service.search({ pattern: 'fine' });
-    assert.equal(after.matches.map((m) => m.path), ['ok.txt']);
+    assert.equal(
+      after.matches.map((m) => m.path),
+      ['ok.txt'],
+    );
     try {
       await service.search({ pattern: 'a(b', regex: true });
       assert.unreachable('bad regex');
@@ -229,7 +241,6 @@ test('one index writer at a time across processes: a build while another process
   assert.not.ok(existsSync(store.lockPath), 'released at the end');
   assert.is((await buildIndex(root, { home })).files, 4_000);
 });
-
 
 test('the content cache is bounded (least recently used out), counts line starts, and is shared by the readers that follow a sync', async () => {
   const { ContentCache } = await import('../src/index/search/content-cache.js');

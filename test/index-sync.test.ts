@@ -22,9 +22,11 @@ function copyOf(tree: string): string {
 function lines(root: string, needle: string): string[] {
   const found: string[] = [];
   for (const file of discover(root).files) {
-    readFileSync(join(root, file.path), 'utf8').split('\n').forEach((line, i) => {
-      if (line.toLowerCase().includes(needle.toLowerCase())) found.push(`${file.path}:${i + 1}`);
-    });
+    readFileSync(join(root, file.path), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (line.toLowerCase().includes(needle.toLowerCase())) found.push(`${file.path}:${i + 1}`);
+      });
   }
   return found;
 }
@@ -40,8 +42,14 @@ test('sync re-reads only what changed: added, changed and deleted files are all 
   assert.equal([summary.added, summary.changed, summary.deleted, summary.mergeDue], [1, 1, 1, false]);
   const reader = IndexReader.open(root, home);
   assert.is(reader.manifest.segments.length, 2);
-  assert.equal(reader.search({ pattern: 'zebra_marker' }).matches.map((m) => m.path), ['mcp/session.ts', 'new-file.ts']);
-  assert.equal(reader.search({ pattern: 'DEFAULT_PAGE_SIZE', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'DEFAULT_PAGE_SIZE'));
+  assert.equal(
+    reader.search({ pattern: 'zebra_marker' }).matches.map((m) => m.path),
+    ['mcp/session.ts', 'new-file.ts'],
+  );
+  assert.equal(
+    reader.search({ pattern: 'DEFAULT_PAGE_SIZE', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`),
+    lines(root, 'DEFAULT_PAGE_SIZE'),
+  );
   assert.is(reader.files.length, discover(root).files.length);
   // A second sync with nothing new writes nothing.
   const again = await syncIndex(root, { home });
@@ -110,14 +118,28 @@ test('deltas gathered by many syncs are merged into one, from the segments alone
   assert.equal(reader.manifest.segments.slice(0, base.length), base, 'base segments untouched');
   assert.is(reader.manifest.segments.length, base.length + 1);
   assert.equal(reader.search({ pattern: 'okapi', limit: 100 }).matches, expected);
-  assert.equal(expected.map((m) => `${m.path}:${m.line}`), lines(root, 'okapi'));
-  assert.equal(reader.files.map((f) => f.path), before.files.map((f) => f.path));
-  assert.equal(reader.search({ pattern: 'DEFAULT_PAGE_SIZE', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'DEFAULT_PAGE_SIZE'));
+  assert.equal(
+    expected.map((m) => `${m.path}:${m.line}`),
+    lines(root, 'okapi'),
+  );
+  assert.equal(
+    reader.files.map((f) => f.path),
+    before.files.map((f) => f.path),
+  );
+  assert.equal(
+    reader.search({ pattern: 'DEFAULT_PAGE_SIZE', limit: 1000 }).matches.map((m) => `${m.path}:${m.line}`),
+    lines(root, 'DEFAULT_PAGE_SIZE'),
+  );
   // Nothing left to merge; a later sync builds on the merged segment.
   assert.is(mergeDeltas(root, { home }).merged, 0);
   writeFileSync(join(root, 'after.ts'), 'okapi after\n');
   await syncIndex(root, { home });
-  assert.equal(IndexReader.open(root, home).search({ pattern: 'okapi', limit: 100 }).matches.map((m) => `${m.path}:${m.line}`), lines(root, 'okapi'));
+  assert.equal(
+    IndexReader.open(root, home)
+      .search({ pattern: 'okapi', limit: 100 })
+      .matches.map((m) => `${m.path}:${m.line}`),
+    lines(root, 'okapi'),
+  );
 });
 
 test('the watcher merges due deltas in a quiet moment after saves', async () => {
@@ -183,12 +205,22 @@ test('the watcher makes a saved file searchable within a second, forgets deleted
   await buildIndex(root, { home });
   const updates: unknown[] = [];
   let notify: (() => void) | undefined;
-  const watcher = new IndexWatcher(root, { home, onUpdate: (summary) => { updates.push(summary); notify?.(); } });
-  watcher.start();
-  const nextUpdate = () => new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no update within 1 s')), 1_000);
-    notify = () => { clearTimeout(timer); resolve(); };
+  const watcher = new IndexWatcher(root, {
+    home,
+    onUpdate: (summary) => {
+      updates.push(summary);
+      notify?.();
+    },
   });
+  watcher.start();
+  const nextUpdate = () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no update within 1 s')), 1_000);
+      notify = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   try {
     let update = nextUpdate();
     const saved = Date.now();
@@ -196,7 +228,12 @@ test('the watcher makes a saved file searchable within a second, forgets deleted
     writeFileSync(join(root, 'debug.log'), 'quokka_token in a log\n');
     await update;
     assert.ok(Date.now() - saved < 1_000);
-    assert.equal(IndexReader.open(root, home).search({ pattern: 'quokka_token' }).matches.map((m) => m.path), ['fresh.ts']);
+    assert.equal(
+      IndexReader.open(root, home)
+        .search({ pattern: 'quokka_token' })
+        .matches.map((m) => m.path),
+      ['fresh.ts'],
+    );
     update = nextUpdate();
     rmSync(join(root, 'fresh.ts'));
     await update;
@@ -251,7 +288,15 @@ test('a due merge waiting on more saves never cancels a symbol refresh that was 
   }
   let merges = 0;
   let refreshes = 0;
-  const watcher = new IndexWatcher(root, { home, symbols: true, debounceMs: 20, mergeIdleMs: 40, symbolsIdleMs: 300, onMerge: () => merges++, onSymbols: () => refreshes++ });
+  const watcher = new IndexWatcher(root, {
+    home,
+    symbols: true,
+    debounceMs: 20,
+    mergeIdleMs: 40,
+    symbolsIdleMs: 300,
+    onMerge: () => merges++,
+    onSymbols: () => refreshes++,
+  });
   watcher.start();
   try {
     writeFileSync(join(root, 'late.ts'), 'export function lateArrival(): number { return 1; }\n');

@@ -76,12 +76,16 @@ test('a thrown JsonRpcError keeps its code; any other throw is a bare internal e
 test('a timeout rejects locally and tells the other side with notifications/cancelled', async () => {
   const { a, b, log } = wire({ timeoutMs: 30 });
   let aborted: unknown;
-  b.onRequest('slow', (_params, context) => new Promise((resolve) => {
-    context.signal.addEventListener('abort', () => {
-      aborted = context.signal.reason;
-      resolve({ late: true });
-    });
-  }));
+  b.onRequest(
+    'slow',
+    (_params, context) =>
+      new Promise((resolve) => {
+        context.signal.addEventListener('abort', () => {
+          aborted = context.signal.reason;
+          resolve({ late: true });
+        });
+      }),
+  );
   try {
     await a.request('slow');
     assert.unreachable('should have timed out');
@@ -135,18 +139,25 @@ test('a late response after a timeout is ignored', async () => {
 test('inbound cancellation aborts the handler and suppresses its response', async () => {
   const { a, b, log } = wire();
   let sawAbort = false;
-  b.onRequest('work', (_p, context) => new Promise((resolve) => {
-    context.signal.addEventListener('abort', () => {
-      sawAbort = true;
-      resolve({ partial: true });
-    });
-  }));
+  b.onRequest(
+    'work',
+    (_p, context) =>
+      new Promise((resolve) => {
+        context.signal.addEventListener('abort', () => {
+          sawAbort = true;
+          resolve({ partial: true });
+        });
+      }),
+  );
   void a.request('work').catch(() => {});
   await tick(5);
   a.notify('notifications/cancelled', { requestId: 1, reason: 'changed my mind' });
   await tick(10);
   assert.ok(sawAbort);
-  assert.not.ok(log.some((e) => e.from === 'b'), 'nothing may be sent for a cancelled request');
+  assert.not.ok(
+    log.some((e) => e.from === 'b'),
+    'nothing may be sent for a cancelled request',
+  );
   a.close();
 });
 
@@ -188,7 +199,10 @@ test('progress goes out only with a token, echoes it exactly, must increase, and
   });
   const updates: unknown[] = [];
   await a.request('job', {}, { onProgress: (update) => updates.push(update) });
-  assert.equal(updates, [{ progress: 1, total: 3, message: 'one' }, { progress: 2.5, total: 3 }]);
+  assert.equal(updates, [
+    { progress: 1, total: 3, message: 'one' },
+    { progress: 2.5, total: 3 },
+  ]);
   const lateProgress = keep!(10);
   assert.is(lateProgress, false);
   const progress = log.filter((e) => (e.message as { method?: string }).method === 'notifications/progress');
@@ -216,7 +230,10 @@ test('handlers get notify/request bound to the inbound request', async () => {
   });
   assert.equal(await a.request('outer'), { roots: { roots: [] } });
   const fromB = log.filter((e) => e.from === 'b');
-  assert.equal(fromB.map((e) => e.relatedRequestId), [1, 1, 1]);
+  assert.equal(
+    fromB.map((e) => e.relatedRequestId),
+    [1, 1, 1],
+  );
 });
 
 test('a notification never gets a response, even when unknown or its handler throws', async () => {
@@ -227,7 +244,10 @@ test('a notification never gets a response, even when unknown or its handler thr
   a.notify('boom');
   a.notify('unknown/notification', { x: 1 });
   await tick(10);
-  assert.equal(log.filter((e) => e.from === 'b'), []);
+  assert.equal(
+    log.filter((e) => e.from === 'b'),
+    [],
+  );
 });
 
 test('a second request reusing an in-flight id is refused', async () => {
@@ -268,10 +288,22 @@ test('batches are refused unless a policy accepts them; accepted ones answer as 
   // Bounded: past MAX_BATCH_ENTRIES the whole batch is refused, none of it run.
   let runs = 0;
   lenient.onRequest('count', () => ({ runs: ++runs }));
-  await lenient.receive(Array.from({ length: MAX_BATCH_ENTRIES + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'count' })), undefined);
-  assert.equal(out.pop(), { jsonrpc: '2.0', error: { code: -32600, message: `Invalid request: a batch of ${MAX_BATCH_ENTRIES + 1} messages is over the limit of ${MAX_BATCH_ENTRIES}; send it in smaller batches` } });
+  await lenient.receive(
+    Array.from({ length: MAX_BATCH_ENTRIES + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'count' })),
+    undefined,
+  );
+  assert.equal(out.pop(), {
+    jsonrpc: '2.0',
+    error: {
+      code: -32600,
+      message: `Invalid request: a batch of ${MAX_BATCH_ENTRIES + 1} messages is over the limit of ${MAX_BATCH_ENTRIES}; send it in smaller batches`,
+    },
+  });
   assert.is(runs, 0);
-  await lenient.receive(Array.from({ length: MAX_BATCH_ENTRIES }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'count' })), undefined);
+  await lenient.receive(
+    Array.from({ length: MAX_BATCH_ENTRIES }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'count' })),
+    undefined,
+  );
   assert.is((out.pop() as unknown[]).length, MAX_BATCH_ENTRIES);
 });
 

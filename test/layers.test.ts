@@ -43,7 +43,8 @@ function importsOf(file: string): Import[] {
   for (const [, kind, typeOnly, spec] of text.matchAll(/^(import|export)\s+(type\s+)?(?:[^;]*?from\s+)?'(\.[^']+)'/gm)) {
     if (kind) found.push({ target: relative(SRC, resolve(dirname(file), spec!)).replace(/\.js$/, ''), typeOnly: Boolean(typeOnly), dynamic: false });
   }
-  for (const [, spec] of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) found.push({ target: relative(SRC, resolve(dirname(file), spec!)).replace(/\.js$/, ''), typeOnly: false, dynamic: true });
+  for (const [, spec] of text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g))
+    found.push({ target: relative(SRC, resolve(dirname(file), spec!)).replace(/\.js$/, ''), typeOnly: false, dynamic: true });
   return found;
 }
 
@@ -53,7 +54,12 @@ test('no module takes part in an import circle', () => {
   const graph = new Map<string, string[]>();
   for (const file of files(SRC)) {
     const from = relative(SRC, file).replace(/\.ts$/, '');
-    graph.set(from, importsOf(file).filter((edge) => !edge.typeOnly && !edge.dynamic).map((edge) => edge.target));
+    graph.set(
+      from,
+      importsOf(file)
+        .filter((edge) => !edge.typeOnly && !edge.dynamic)
+        .map((edge) => edge.target),
+    );
   }
   const circles: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
@@ -122,7 +128,8 @@ test('the linter refuses each kind of crossing (its rules are not vacuous)', asy
     ['src/transports/probe.ts', '../workspace/detect.js'],
     ['src/transports/probe.ts', 'node:http'],
   ];
-  for (const [file, spec] of allowed) assert.is(await lintAs(join(ROOT, file), `import { probe } from '${spec}';\nexport const used = probe;\n`), '', `${file} importing ${spec}`);
+  for (const [file, spec] of allowed)
+    assert.is(await lintAs(join(ROOT, file), `import { probe } from '${spec}';\nexport const used = probe;\n`), '', `${file} importing ${spec}`);
 });
 
 test.run();

@@ -20,9 +20,10 @@ for (const revision of REVISIONS) {
     const result = await c.initialize(revision);
     assert.is(result.protocolVersion, revision);
     const capabilities = result.capabilities as Record<string, unknown>;
-    assert.equal(Object.keys(capabilities).sort(), revision === '2024-11-05'
-      ? ['logging', 'prompts', 'resources', 'tools']
-      : ['completions', 'logging', 'prompts', 'resources', 'tools']);
+    assert.equal(
+      Object.keys(capabilities).sort(),
+      revision === '2024-11-05' ? ['logging', 'prompts', 'resources', 'tools'] : ['completions', 'logging', 'prompts', 'resources', 'tools'],
+    );
     const info = result.serverInfo as Record<string, unknown>;
     assert.is(info.name, 'sextant');
     assert.is('title' in info, revision >= '2025-06-18');
@@ -47,7 +48,11 @@ test('an unknown version is answered with the latest one, not an error', async (
 
 test('initialize with malformed params is -32602', async () => {
   const c = connect(server);
-  for (const params of [{}, { protocolVersion: 1, capabilities: {}, clientInfo }, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x' } }]) {
+  for (const params of [
+    {},
+    { protocolVersion: 1, capabilities: {}, clientInfo },
+    { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x' } },
+  ]) {
     await expectRpcError(c.client.request('initialize', params), -32602);
   }
   // The failed attempts did not initialize the session.
@@ -133,7 +138,10 @@ test('batches: accepted in 2025-03-26 (answered as one array), refused elsewhere
     { jsonrpc: '2.0', id: 't', method: 'tools/list' },
   ]);
   assert.ok(Array.isArray(answer));
-  assert.equal((answer as Array<{ id: string }>).map((r) => r.id), ['p', 't']);
+  assert.equal(
+    (answer as Array<{ id: string }>).map((r) => r.id),
+    ['p', 't'],
+  );
   const [refused] = (await c.raw([
     { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo } },
   ])) as Array<{ error: { code: number; message: string } }>;

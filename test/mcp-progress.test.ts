@@ -15,10 +15,16 @@ for (const revision of REVISIONS) {
     const updates: ProgressUpdate[] = [];
     const result = await c.client.request('tools/call', { name: 'test_tool_with_progress' }, { onProgress: (u) => updates.push(u) });
     assert.equal(result.content, [{ type: 'text', text: 'Progress complete' }]);
-    assert.equal(updates.map((u) => u.progress), [0, 50, 100]);
+    assert.equal(
+      updates.map((u) => u.progress),
+      [0, 50, 100],
+    );
     assert.ok(updates.every((u) => u.total === 100));
     // 2024-11-05 has no "message" on progress notifications.
-    assert.is(updates.every((u) => 'message' in u), revision !== '2024-11-05');
+    assert.is(
+      updates.every((u) => 'message' in u),
+      revision !== '2024-11-05',
+    );
     const progressMessages = c.sent.filter((m) => (m as { method?: string }).method === 'notifications/progress');
     assert.ok(progressMessages.every((m) => (m as { params: { progressToken: unknown } }).params.progressToken === 2));
     const resultIndex = c.sent.findIndex((m) => (m as { id?: unknown }).id === 2);
@@ -32,10 +38,14 @@ test('cancelling a tools/call stops the tool, sends no response, and the session
   const c = connect(server);
   await c.initialize();
   const controller = new AbortController();
-  const call = c.client.request('tools/call', { name: 'test_tool_with_progress' }, {
-    signal: controller.signal,
-    onProgress: () => controller.abort('enough'),
-  });
+  const call = c.client.request(
+    'tools/call',
+    { name: 'test_tool_with_progress' },
+    {
+      signal: controller.signal,
+      onProgress: () => controller.abort('enough'),
+    },
+  );
   try {
     await call;
     assert.unreachable('should have been cancelled');

@@ -11,9 +11,15 @@ test('resources: list, read static and binary, read through a template with its 
   const c = connect(server);
   await c.initialize();
   const { resources } = (await c.client.request('resources/list')) as { resources: Array<{ uri: string }> };
-  assert.equal(resources.map((r) => r.uri), ['test://static-binary', 'test://static-text', 'test://watched-resource']);
+  assert.equal(
+    resources.map((r) => r.uri),
+    ['test://static-binary', 'test://static-text', 'test://watched-resource'],
+  );
   const { resourceTemplates } = (await c.client.request('resources/templates/list')) as { resourceTemplates: Array<Record<string, unknown>> };
-  assert.equal(resourceTemplates.map((t) => t.uriTemplate), ['test://template/{id}/data']);
+  assert.equal(
+    resourceTemplates.map((t) => t.uriTemplate),
+    ['test://template/{id}/data'],
+  );
   assert.not.ok('read' in resourceTemplates[0]!);
   const text = await c.client.request('resources/read', { uri: 'test://static-text' });
   assert.is((text.contents as Array<{ text: string }>)[0]!.text, 'This is the content of the static text resource.');

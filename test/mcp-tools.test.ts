@@ -125,12 +125,26 @@ for (const revision of ['2024-11-05', '2025-03-26', '2025-06-18']) {
 test('tool failures: ToolError and crashes become isError results; bad structured output too', async () => {
   const crashes: string[] = [];
   const registry = new ToolRegistry({ onToolCrash: (name, error) => void crashes.push(`${name}: ${(error as Error).message}`) });
-  registry.register(tool('refuses', { run: () => { throw new ToolError('no index yet: run "sextant index" first'); } }));
-  registry.register(tool('crashes', { run: () => { throw new TypeError('cannot read x of undefined'); } }));
-  registry.register(tool('lies', {
-    outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
-    run: () => ({ structuredContent: { n: 'three' } }),
-  }));
+  registry.register(
+    tool('refuses', {
+      run: () => {
+        throw new ToolError('no index yet: run "sextant index" first');
+      },
+    }),
+  );
+  registry.register(
+    tool('crashes', {
+      run: () => {
+        throw new TypeError('cannot read x of undefined');
+      },
+    }),
+  );
+  registry.register(
+    tool('lies', {
+      outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      run: () => ({ structuredContent: { n: 'three' } }),
+    }),
+  );
   const { McpServer } = await import('../src/mcp/server.js');
   const c = connect(new McpServer({ identity: { name: 't', version: '1' }, registries: { tools: registry } }));
   await c.initialize();
@@ -161,20 +175,26 @@ test('registration refuses bad names, duplicates, non-object schemas and unknown
     (error: unknown) => error instanceof UnsupportedSchemaDialectError,
   );
   // draft-07, when declared, is honoured.
-  registry.register(tool('seven', { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'string' } } } }));
+  registry.register(
+    tool('seven', { inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'string' } } } }),
+  );
   assert.equal(registry.names(), ['ok.name-1_2', 'seven']);
 });
 
 test('JSON Schema 2020-12 keywords work in inputSchema ($defs, prefixItems)', async () => {
-  const c = connect(serverWith(tool('geo', {
-    inputSchema: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
-      $defs: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } },
-      properties: { at: { $ref: '#/$defs/point' } },
-      required: ['at'],
-    },
-  })));
+  const c = connect(
+    serverWith(
+      tool('geo', {
+        inputSchema: {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          $defs: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } },
+          properties: { at: { $ref: '#/$defs/point' } },
+          required: ['at'],
+        },
+      }),
+    ),
+  );
   await c.initialize();
   assert.not.ok((await c.client.request('tools/call', { name: 'geo', arguments: { at: [1, 2] } })).isError);
   assert.is((await c.client.request('tools/call', { name: 'geo', arguments: { at: [1, 2, 3] } })).isError, true);

@@ -42,7 +42,10 @@ async function post(url: string, method: string, params: Record<string, unknown>
   const text = await response.body.text();
   const type = String(response.headers['content-type'] ?? '');
   const messages = type.startsWith('text/event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 7).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: ') && line.length > 7)
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
     : text
       ? [JSON.parse(text) as Record<string, unknown>]
       : [];
@@ -95,7 +98,12 @@ test('headers are checked against the body: missing or mismatched is 400 HeaderM
       assert.is((answerOf(refused).error as { code: number }).code, -32020, what);
       assert.ok('id' in answerOf(refused), `${what}: the error names the request`);
     }
-    const encoded = await post(http.urls.mcp, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: meta() }, { 'mcp-name': `=?base64?${Buffer.from('test_simple_text').toString('base64')}?=` });
+    const encoded = await post(
+      http.urls.mcp,
+      'tools/call',
+      { name: 'test_simple_text', arguments: {}, _meta: meta() },
+      { 'mcp-name': `=?base64?${Buffer.from('test_simple_text').toString('base64')}?=` },
+    );
     assert.is(encoded.status, 200);
   } finally {
     await http.close();
@@ -119,7 +127,9 @@ test('x-mcp-header parameters: the Mcp-Param header must be there and match the 
     }
     // The parameter absent from the body: no header expected.
     const listed = await post(http.urls.mcp, 'tools/list', { _meta: meta() });
-    const tool = ((answerOf(listed).result as { tools: Array<{ name: string; inputSchema: Record<string, unknown> }> }).tools).find((t) => t.name === 'json_schema_2020_12_tool')!;
+    const tool = (answerOf(listed).result as { tools: Array<{ name: string; inputSchema: Record<string, unknown> }> }).tools.find(
+      (t) => t.name === 'json_schema_2020_12_tool',
+    )!;
     assert.ok('allOf' in tool.inputSchema && 'if' in tool.inputSchema, '2026 requests see the 2020-12 vocabulary');
   } finally {
     await http.close();
@@ -134,7 +144,12 @@ test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, r
     const response = await request(http.urls.mcp, {
       method: 'POST',
       headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['test://watched-resource'] }, _meta: meta() } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'sub-1',
+        method: 'subscriptions/listen',
+        params: { notifications: { resourceSubscriptions: ['test://watched-resource'] }, _meta: meta() },
+      }),
     });
     assert.match(String(response.headers['content-type']), 'text/event-stream');
     const events: Array<Record<string, unknown>> = [];
@@ -153,7 +168,10 @@ test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, r
         const onData = (chunk: Buffer): void => {
           buffered += chunk.toString();
           for (let end; (end = buffered.indexOf('\n\n')) >= 0; buffered = buffered.slice(end + 2)) {
-            const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+            const data = buffered
+              .slice(0, end)
+              .split('\n')
+              .find((line) => line.startsWith('data: '));
             if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
           }
           check();
@@ -167,8 +185,16 @@ test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, r
     assert.is(server.resourceUpdated('test://watched-resource'), 1);
     assert.is(server.resourceUpdated('test://static-text'), 0);
     await arrived(2);
-    assert.equal(events[1], { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://watched-resource', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } });
-    for (const event of events) assert.equal(checkOutgoing(event, MODERN as never, () => 'subscriptions/listen'), []);
+    assert.equal(events[1], {
+      jsonrpc: '2.0',
+      method: 'notifications/resources/updated',
+      params: { uri: 'test://watched-resource', _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } },
+    });
+    for (const event of events)
+      assert.equal(
+        checkOutgoing(event, MODERN as never, () => 'subscriptions/listen'),
+        [],
+      );
     response.body.on('error', () => undefined);
     response.body.destroy();
     // The listener is gone once the client closed the stream: nobody is told any more.
@@ -203,7 +229,10 @@ test('/ws: 2026-07-28 requests and a handshake session share one WebSocket, each
         ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
       });
     const discovered = await ask(1, 'server/discover', { _meta: meta() });
-    assert.equal(checkOutgoing(discovered, MODERN as never, () => 'server/discover'), []);
+    assert.equal(
+      checkOutgoing(discovered, MODERN as never, () => 'server/discover'),
+      [],
+    );
     const init = await ask(2, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ws', version: '1' } });
     assert.is((init.result as { protocolVersion: string }).protocolVersion, '2025-11-25');
     ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
@@ -220,10 +249,15 @@ test('/ws: 2026-07-28 requests and a handshake session share one WebSocket, each
 test('statuses: unsupported version 400 -32022, missing capabilities 400 -32602, a removed or unknown method 404 -32601', async () => {
   const http = await startTestHttp();
   try {
-    const unsupported = await post(http.urls.mcp, 'tools/list', { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) }, { 'mcp-protocol-version': '2099-01-01' });
+    const unsupported = await post(
+      http.urls.mcp,
+      'tools/list',
+      { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) },
+      { 'mcp-protocol-version': '2099-01-01' },
+    );
     assert.is(unsupported.status, 400);
     assert.is((answerOf(unsupported).error as { code: number }).code, -32022);
-    assert.ok(((answerOf(unsupported).error as { data: { supported: string[] } }).data.supported).includes(MODERN));
+    assert.ok((answerOf(unsupported).error as { data: { supported: string[] } }).data.supported.includes(MODERN));
     const bare = await post(http.urls.mcp, 'tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } });
     assert.is(bare.status, 400);
     assert.is((answerOf(bare).error as { code: number }).code, -32602);
@@ -236,7 +270,11 @@ test('statuses: unsupported version 400 -32022, missing capabilities 400 -32602,
     const undeclared = await post(http.urls.mcp, 'tools/call', { name: 'test_missing_capability', arguments: {}, _meta: meta() });
     assert.is(undeclared.status, 400);
     assert.equal((answerOf(undeclared).error as { code: number; data: unknown }).data, { requiredCapabilities: { sampling: {} } });
-    const declared = await post(http.urls.mcp, 'tools/call', { name: 'test_missing_capability', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } }) });
+    const declared = await post(http.urls.mcp, 'tools/call', {
+      name: 'test_missing_capability',
+      arguments: {},
+      _meta: meta({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } }),
+    });
     assert.is(declared.status, 200);
   } finally {
     await http.close();
@@ -251,7 +289,11 @@ test('both eras on one endpoint at once: a handshake session keeps its session i
     const runs = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
         if (i % 2) return (await post(http.urls.mcp, 'tools/list', { _meta: meta() })).messages.at(-1)!;
-        const response = await request(http.urls.mcp, { method: 'POST', headers: legacyHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 1000 + i, method: 'tools/list' }) });
+        const response = await request(http.urls.mcp, {
+          method: 'POST',
+          headers: legacyHeaders,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1000 + i, method: 'tools/list' }),
+        });
         return JSON.parse(await response.body.text()) as Record<string, unknown>;
       }),
     );
@@ -260,7 +302,10 @@ test('both eras on one endpoint at once: a handshake session keeps its session i
       if (i % 2) assert.is(result.resultType, 'complete');
       else {
         assert.not.ok('resultType' in result, 'a 2025 session never sees a 2026 field');
-        assert.equal(checkOutgoing(answer, '2025-11-25', () => 'tools/list'), []);
+        assert.equal(
+          checkOutgoing(answer, '2025-11-25', () => 'tools/list'),
+          [],
+        );
       }
     });
     // initialize still mints a session, as before.

@@ -18,7 +18,12 @@ const MODERN = '2026-07-28';
 let nextId = 1;
 
 async function callTool(url: string, name: string, args: Record<string, unknown>, capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const params = { name, arguments: args, ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } };
+  const params = {
+    name,
+    arguments: args,
+    ...extra,
+    _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities },
+  };
   const response = await request(url, {
     method: 'POST',
     headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
@@ -26,7 +31,13 @@ async function callTool(url: string, name: string, args: Record<string, unknown>
   });
   const text = await response.body.text();
   // A long call may stream (progress first): the answer is the last event.
-  const body = text.startsWith('{') ? text : text.split('\n').filter((line) => line.startsWith('data: ')).at(-1)!.slice(6);
+  const body = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .at(-1)!
+        .slice(6);
   return JSON.parse(body) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
 
@@ -76,7 +87,7 @@ test('without the roots capability a modern call goes down the chain: the enviro
   try {
     const none = await callTool(bare.http.urls.mcp, 'index_status', {}, {});
     assert.is(none.result!.isError, true);
-    assert.is(((none.result!._meta as Record<string, { code: string }>)['dev.sextant/error'])!.code, 'project_not_found');
+    assert.is((none.result!._meta as Record<string, { code: string }>)['dev.sextant/error']!.code, 'project_not_found');
   } finally {
     await bare.close();
   }

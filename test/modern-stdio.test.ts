@@ -12,7 +12,13 @@ import { TrafficChecker } from './helpers/schema.js';
 test.after.each(() => stopAll());
 
 const MODERN = '2026-07-28';
-type Answer = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> }; method?: string; params?: Record<string, unknown> };
+type Answer = {
+  id?: unknown;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+  method?: string;
+  params?: Record<string, unknown>;
+};
 
 function meta(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -44,7 +50,12 @@ function conversation(server: ServerProcess) {
       await server.waitForLines(server.lines.length + 1, Math.max(1, deadline - Date.now())).catch(() => undefined);
     }
   };
-  return { checker, send, drain, notificationsFor: (token: unknown) => (server.lines as Answer[]).filter((line) => line.method && (line.params?.progressToken === token)) };
+  return {
+    checker,
+    send,
+    drain,
+    notificationsFor: (token: unknown) => (server.lines as Answer[]).filter((line) => line.method && line.params?.progressToken === token),
+  };
 }
 
 test('server/discover answers before and without initialize: versions of both eras, capabilities, identity, caching hints', async () => {
@@ -73,7 +84,10 @@ test('modern requests are served statelessly: tools/list in name order with hint
   assert.is(tools.resultType, 'complete');
   const names = (tools.tools as Array<{ name: string; execution?: unknown }>).map((tool) => tool.name);
   assert.equal(names, [...names].sort(), 'deterministic order');
-  assert.ok((tools.tools as Array<{ execution?: unknown }>).every((tool) => tool.execution === undefined), 'no execution field in 2026-07-28');
+  assert.ok(
+    (tools.tools as Array<{ execution?: unknown }>).every((tool) => tool.execution === undefined),
+    'no execution field in 2026-07-28',
+  );
   assert.ok(typeof tools.ttlMs === 'number' && typeof tools.cacheScope === 'string');
   const called = (await send('tools/call', { name: 'test_simple_text', arguments: {}, _meta: meta() })).result!;
   assert.is(called.resultType, 'complete');
@@ -84,7 +98,7 @@ test('modern requests are served statelessly: tools/list in name order with hint
     assert.is(listed.resultType, 'complete', method);
     assert.ok(typeof listed.ttlMs === 'number', method);
   }
-  const uri = (((await send('resources/list', { _meta: meta() })).result!.resources as Array<{ uri: string }>)[0])!.uri;
+  const uri = ((await send('resources/list', { _meta: meta() })).result!.resources as Array<{ uri: string }>)[0]!.uri;
   const read = (await send('resources/read', { uri, _meta: meta() })).result!;
   assert.is(read.resultType, 'complete');
   assert.is(read.ttlMs, 0);
@@ -121,18 +135,26 @@ test('modern errors: unsupported version -32022 with the list, missing fields -3
 test('subscriptions/listen: acknowledged first with what it will honor, every notification tagged, until notifications/cancelled', async () => {
   const server = startServer(['serve', '--profile', 'conformance']);
   const { checker, send, drain } = conversation(server);
-  server.send(`${JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] }, _meta: meta() } })}\n`);
+  server.send(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['test://watched-resource'] }, _meta: meta() } })}\n`,
+  );
   checker.incoming({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { _meta: meta() } });
   await server.waitForLines(1);
   const ack = server.lines[0] as Answer;
   assert.is(ack.method, 'notifications/subscriptions/acknowledged');
-  assert.equal(ack.params, { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, notifications: { resourceSubscriptions: ['test://watched-resource'] } });
+  assert.equal(ack.params, {
+    _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
+    notifications: { resourceSubscriptions: ['test://watched-resource'] },
+  });
   // Other requests go on meanwhile; the stream stays open.
   assert.is((await send('tools/list', { _meta: meta() })).result!.resultType, 'complete');
   server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } })}\n`);
   assert.is((await send('server/discover', { _meta: meta() })).result!.resultType, 'complete');
   drain();
-  assert.not.ok((server.lines as Answer[]).some((line) => line.id === 'listen-1'), 'a cancelled listen gets no response');
+  assert.not.ok(
+    (server.lines as Answer[]).some((line) => line.id === 'listen-1'),
+    'a cancelled listen gets no response',
+  );
   assert.equal(checker.problems, []);
   server.child.stdin.end();
   await server.exit;
@@ -143,7 +165,11 @@ test('log messages go out only for a request that named a level, at or above it'
   const { checker, send } = conversation(server);
   const before = server.lines.length;
   await send('tools/call', { name: 'test_tool_with_logging', arguments: {}, _meta: meta() });
-  assert.equal((server.lines.slice(before) as Answer[]).filter((line) => line.method === 'notifications/message'), [], 'no level, no messages');
+  assert.equal(
+    (server.lines.slice(before) as Answer[]).filter((line) => line.method === 'notifications/message'),
+    [],
+    'no level, no messages',
+  );
   const middle = server.lines.length;
   await send('tools/call', { name: 'test_tool_with_logging', arguments: {}, _meta: meta({ 'io.modelcontextprotocol/logLevel': 'debug' }) });
   assert.ok((server.lines.slice(middle) as Answer[]).some((line) => line.method === 'notifications/message'));

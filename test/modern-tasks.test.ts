@@ -24,7 +24,12 @@ async function rpc(url: string, method: string, params: Record<string, unknown>,
   const response = await request(url, {
     method: 'POST',
     headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(named ? { 'mcp-name': named } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
+    }),
   });
   return { status: response.statusCode, ...((await response.body.json()) as { result?: Record<string, unknown>; error?: { code: number; data?: unknown } }) };
 }
@@ -52,7 +57,7 @@ test('a task-supporting tool answers with a task handle, tasks/get inlines the r
     const immediately = await rpc(http.urls.mcp, 'tasks/get', { taskId: handle.taskId });
     assert.is(immediately.result!.resultType, 'complete', 'durably created: found at once');
     const done = await pollUntil(http.urls.mcp, handle.taskId as string, (task) => task.status === 'completed');
-    assert.match(((done.result as { content: Array<{ text: string }> }).content[0]!.text), 'Computed x');
+    assert.match((done.result as { content: Array<{ text: string }> }).content[0]!.text, 'Computed x');
     const failing = (await rpc(http.urls.mcp, 'tools/call', { name: 'failing_job', arguments: {} })).result!;
     const failed = await pollUntil(http.urls.mcp, failing.taskId as string, (task) => task.status !== 'working');
     assert.is(failed.status, 'completed');
@@ -80,7 +85,7 @@ test('mid-flight input: input_required with the pending requests, answered one k
     assert.equal(Object.keys(half.inputRequests as object), ['second']);
     await rpc(http.urls.mcp, 'tasks/update', { taskId, inputResponses: { second: { action: 'accept', content: { confirm: true } } } });
     const done = await pollUntil(http.urls.mcp, taskId, (task) => task.status === 'completed');
-    assert.match(((done.result as { content: Array<{ text: string }> }).content[0]!.text), 'first, second');
+    assert.match((done.result as { content: Array<{ text: string }> }).content[0]!.text, 'first, second');
   } finally {
     await http.close();
   }
@@ -114,7 +119,16 @@ test('task status notifications: a listen stream that names a task gets notifica
   try {
     const { taskId } = (await rpc(http.urls.mcp, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0.5 } })).result! as { taskId: string };
     const headers = { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' };
-    const body = (capabilities: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 'watch', method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId, 'not-a-task'] }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } } });
+    const body = (capabilities: Record<string, unknown>) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'watch',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { taskIds: [taskId, 'not-a-task'] },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities },
+        },
+      });
     const refused = await request(http.urls.mcp, { method: 'POST', headers, body: body({}) });
     assert.is(refused.statusCode, 400);
     assert.is(((await refused.body.json()) as { error: { code: number } }).error.code, -32021);
@@ -127,7 +141,10 @@ test('task status notifications: a listen stream that names a task gets notifica
       stream.body.on('data', (chunk: Buffer) => {
         buffered += chunk.toString();
         for (let end; (end = buffered.indexOf('\n\n')) >= 0; buffered = buffered.slice(end + 2)) {
-          const data = buffered.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+          const data = buffered
+            .slice(0, end)
+            .split('\n')
+            .find((line) => line.startsWith('data: '));
           if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
         }
         if (events.some((event) => event.method === 'notifications/tasks' && (event.params as { status: string }).status === 'completed')) {
@@ -141,7 +158,7 @@ test('task status notifications: a listen stream that names a task gets notifica
     assert.equal((events[0]!.params as { notifications: unknown }).notifications, { taskIds: [taskId] }, 'only the tasks it knows are acknowledged');
     const last = events.at(-1)!.params as Record<string, unknown>;
     assert.is(last.taskId, taskId);
-    assert.match(((last.result as { content: Array<{ text: string }> }).content[0]!.text), 'Computed');
+    assert.match((last.result as { content: Array<{ text: string }> }).content[0]!.text, 'Computed');
     assert.equal(last._meta, { 'io.modelcontextprotocol/subscriptionId': 'watch' });
   } finally {
     await http.close();
@@ -162,7 +179,7 @@ test('an index job is a task on disk: started by one process, followed with task
     assert.ok(structured.files > 0);
     // The index it built answers the other process too.
     const found = await rpc(b.url, 'tools/call', { name: 'search_code', arguments: { query: 'hashPassword', workspace: root } }, {});
-    assert.ok(((found.result!.structuredContent as { results: unknown[] }).results).length > 0);
+    assert.ok((found.result!.structuredContent as { results: unknown[] }).results.length > 0);
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }

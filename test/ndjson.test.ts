@@ -17,7 +17,10 @@ test('splits on newlines across chunk boundaries and strips one trailing CR', ()
   const { decoder, events } = collect();
   decoder.push(Buffer.from('{"a":1}\r\n{"b"'));
   decoder.push(Buffer.from(':2}\n\n  \n{"c":3}'));
-  assert.equal(events, [['line', '{"a":1}'], ['line', '{"b":2}']]);
+  assert.equal(events, [
+    ['line', '{"a":1}'],
+    ['line', '{"b":2}'],
+  ]);
   decoder.end();
   assert.equal(events.at(-1), ['line', '{"c":3}']);
 });
@@ -33,14 +36,22 @@ test('a line over the limit is skipped whole and reported with its size; the nex
   const { decoder, events } = collect(16);
   decoder.push(Buffer.from('0123456789'));
   decoder.push(Buffer.from('0123456789abcdef\n{"ok":1}\n'));
-  assert.equal(events, [['oversize', 26], ['line', '{"ok":1}']]);
+  assert.equal(events, [
+    ['oversize', 26],
+    ['line', '{"ok":1}'],
+  ]);
 });
 
 test('whole lines inside one chunk take the same rules: limit, blank lines, a lone CR', () => {
   const { decoder, events } = collect(8);
   decoder.push(Buffer.from('123456789\n\r\n\n{"a":1}\r\n1234'));
   decoder.push(Buffer.from('56789\n{"b":2}\n'));
-  assert.equal(events, [['oversize', 9], ['line', '{"a":1}'], ['oversize', 9], ['line', '{"b":2}']]);
+  assert.equal(events, [
+    ['oversize', 9],
+    ['line', '{"a":1}'],
+    ['oversize', 9],
+    ['line', '{"b":2}'],
+  ]);
 });
 
 test('a line exactly at the limit passes', () => {

@@ -32,14 +32,35 @@ test('Python: imported, receiver, same file, builtin and unresolved calls, each 
     const result = await call(client, 'find_related_symbols', { symbol_name: 'Job.run' });
     assert.not.ok(result.isError, text(result));
     const lines = text(result).split('\n');
-    assert.ok(lines.some((line) => line.startsWith('calls: function helper (pkg/util.py:1) at line 10 [imported:')), text(result));
-    assert.ok(lines.some((line) => line.startsWith('calls: method Job.step (pkg/main.py:6) at line 11 [receiver:')), text(result));
-    assert.ok(lines.some((line) => line.startsWith('calls: warn at pkg/main.py:12 [unresolved:')), text(result));
-    assert.ok(lines.some((line) => line.startsWith('calls: len at pkg/main.py:13 [builtin:')), text(result));
-    assert.ok(lines.some((line) => line.startsWith('calls: function local (pkg/main.py:17) at line 14 [same_file:')), text(result));
+    assert.ok(
+      lines.some((line) => line.startsWith('calls: function helper (pkg/util.py:1) at line 10 [imported:')),
+      text(result),
+    );
+    assert.ok(
+      lines.some((line) => line.startsWith('calls: method Job.step (pkg/main.py:6) at line 11 [receiver:')),
+      text(result),
+    );
+    assert.ok(
+      lines.some((line) => line.startsWith('calls: warn at pkg/main.py:12 [unresolved:')),
+      text(result),
+    );
+    assert.ok(
+      lines.some((line) => line.startsWith('calls: len at pkg/main.py:13 [builtin:')),
+      text(result),
+    );
+    assert.ok(
+      lines.some((line) => line.startsWith('calls: function local (pkg/main.py:17) at line 14 [same_file:')),
+      text(result),
+    );
     const calls = (result.structuredContent!.related as Related[]).filter((entry) => entry.relation === 'calls');
-    assert.equal(calls.map((entry) => `${entry.symbol?.qualified_name ?? entry.detail} ${entry.resolution}`), ['helper imported', 'Job.step receiver', 'warn unresolved', 'len builtin', 'local same_file']);
-    assert.ok(calls.filter((entry) => entry.resolution === 'builtin' || entry.resolution === 'unresolved').every((entry) => entry.symbol === undefined), 'no definition for built-ins');
+    assert.equal(
+      calls.map((entry) => `${entry.symbol?.qualified_name ?? entry.detail} ${entry.resolution}`),
+      ['helper imported', 'Job.step receiver', 'warn unresolved', 'len builtin', 'local same_file'],
+    );
+    assert.ok(
+      calls.filter((entry) => entry.resolution === 'builtin' || entry.resolution === 'unresolved').every((entry) => entry.symbol === undefined),
+      'no definition for built-ins',
+    );
 
     // The caller imports pkg.util: it calls util's helper, not other's.
     const util = await call(client, 'find_related_symbols', { symbol_name: 'helper', path: 'pkg/util.py' });

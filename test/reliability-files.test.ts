@@ -15,7 +15,8 @@ import { stdioRpc } from './helpers/stdio-rpc.js';
 
 test.after.each(() => stopAll());
 
-const goFile = (name: string): string => `package p\n\n// ${name} does its part.\nfunc ${name}() int {\n\treturn 1\n}\n\nfunc use${name}() int {\n\treturn ${name}()\n}\n`;
+const goFile = (name: string): string =>
+  `package p\n\n// ${name} does its part.\nfunc ${name}() int {\n\treturn 1\n}\n\nfunc use${name}() int {\n\treturn ${name}()\n}\n`;
 
 test('files replaced by a FIFO, a link to /dev/zero and a link out: every tool answers, nothing outside is read', async () => {
   const root = projectTree({ 'alpha.go': goFile('Alpha'), 'beta.go': goFile('Beta'), 'gamma.go': goFile('Gamma'), 'keep.go': goFile('Kept') });
@@ -53,7 +54,11 @@ test('files replaced by a FIFO, a link to /dev/zero and a link out: every tool a
     assert.ok(text.length < 60_000, `${name}: a bounded answer`);
   }
   const search = await rpc.tool('search_code', { query: 'func Kept' });
-  assert.equal((search.structuredContent!.results as Array<{ path: string }>).map((item) => item.path), ['keep.go'], 'the rest is still served');
+  assert.equal(
+    (search.structuredContent!.results as Array<{ path: string }>).map((item) => item.path),
+    ['keep.go'],
+    'the rest is still served',
+  );
   // The CLI's own search reads the same way.
   const cli = await runCli(['search', 'Beta', root], '', { SEXTANT_HOME: home });
   assert.is(cli.code, 1, `no match, as grep says it: ${cli.stderr}`);
@@ -73,7 +78,9 @@ test('FIFOs where the walk reads its rules (.gitignore, .sextantignore) do not b
   // Bounded: a walk blocked on a FIFO would never end; it fails the test instead.
   const run = (args: string[]) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN, ...args], { env: { ...process.env, SEXTANT_HOME: home }, timeout: 60_000 }, (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }));
+      execFile(process.execPath, [BIN, ...args], { env: { ...process.env, SEXTANT_HOME: home }, timeout: 60_000 }, (error, _stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+      );
     });
   const indexed = await run(['index', root]);
   assert.is(indexed.code, 0, indexed.stderr);

@@ -12,7 +12,8 @@ import { initializeBody, JSON_AND_SSE, openSession, send, startTestHttp } from '
 import { eventually } from './helpers/wait.js';
 
 const health = async (url: string): Promise<number> => ((await send(url)).json().sessions as { 'streamable-http': number })['streamable-http'];
-const ping = (url: string, session: string) => send(url, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
+const ping = (url: string, session: string) =>
+  send(url, { body: { jsonrpc: '2.0', id: 9, method: 'ping' }, headers: { ...JSON_AND_SSE, 'mcp-session-id': session } });
 
 test('abandoned sessions at the limit cannot lock out a new client: the least recently used idle one is let go (it then gets 404)', async () => {
   const http = await startTestHttp({ maxSessions: 4 });
@@ -58,7 +59,9 @@ test('a Content-Length larger than the body is answered 408 and the connection c
     const { port } = http;
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+        );
       });
       let received = '';
       socket.setEncoding('utf8');
@@ -102,7 +105,11 @@ test('a request that reuses the id of one in flight is refused (400, -32600); th
     const headers = { ...JSON_AND_SSE, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     await send(http.urls.mcp, { body: { jsonrpc: '2.0', method: 'notifications/initialized' }, headers });
     // In flight until the client answers the elicitation it asks for: no clock involved.
-    const first = await request(http.urls.mcp, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'who?' } } }) });
+    const first = await request(http.urls.mcp, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'who?' } } }),
+    });
     const events = first.body[Symbol.asyncIterator]();
     let streamed = '';
     const next = async (pattern: RegExp): Promise<RegExpExecArray> => {
@@ -119,7 +126,10 @@ test('a request that reuses the id of one in flight is refused (400, -32600); th
     assert.is(duplicate.status, 400, duplicate.text);
     assert.is((duplicate.json().error as { code: number }).code, -32600);
     assert.match(duplicate.text, 'already in use');
-    const answered = await send(http.urls.mcp, { body: { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } } }, headers });
+    const answered = await send(http.urls.mcp, {
+      body: { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } } },
+      headers,
+    });
     assert.is(answered.status, 202);
     const answer = JSON.parse((await next(/data: (\{[^\n]*"id":5[^\n]*\})\n/))[1]!) as { result: { content: Array<{ text: string }> } };
     assert.match(answer.result.content[0]!.text, 'ada@example.com');
@@ -156,7 +166,19 @@ test('a batch is bounded: over 100 messages is refused whole (400, -32600); 100 
 function clientFrame(text: string): Buffer {
   const payload = Buffer.from(text, 'utf8');
   const mask = randomBytes(4);
-  const length = payload.length < 126 ? Buffer.from([0x80 | payload.length]) : payload.length < 65_536 ? Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 255]) : Buffer.concat([Buffer.from([0x80 | 127]), (() => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(payload.length)); return b; })()]);
+  const length =
+    payload.length < 126
+      ? Buffer.from([0x80 | payload.length])
+      : payload.length < 65_536
+        ? Buffer.from([0x80 | 126, payload.length >> 8, payload.length & 255])
+        : Buffer.concat([
+            Buffer.from([0x80 | 127]),
+            (() => {
+              const b = Buffer.alloc(8);
+              b.writeBigUInt64BE(BigInt(payload.length));
+              return b;
+            })(),
+          ]);
   const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
   return Buffer.concat([Buffer.from([0x81]), length, mask, masked]);
 }
@@ -194,7 +216,11 @@ test('a WebSocket client that never reads is dropped once its queued output pass
   const http = await startTestHttp({ maxQueuedOutputBytes: 256 * 1024 });
   try {
     const port = Number(new URL(http.urls.ws).port);
-    const { socket } = await rawConnection(port, `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mcp\r\n\r\n`, /\r\n\r\n/);
+    const { socket } = await rawConnection(
+      port,
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mcp\r\n\r\n`,
+      /\r\n\r\n/,
+    );
     socket.write(clientFrame(initialize('2025-06-18')));
     socket.write(clientFrame(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })));
     assert.is((await sessionsOf(http.urls.health)).websocket, 1);

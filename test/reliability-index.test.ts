@@ -38,7 +38,11 @@ test('a garbage manifest is index_corrupt everywhere (CLI, tools, health_check w
   const reported = JSON.parse(status.stdout) as { error: { code: string; message: string } };
   assert.is(reported.error.code, 'index_corrupt');
   assert.match(reported.error.message, `sextant index --force ${root}`);
-  for (const args of [['search', 'handler1', root], ['sync', root], ['symbols', 'handler1', root]]) {
+  for (const args of [
+    ['search', 'handler1', root],
+    ['sync', root],
+    ['symbols', 'handler1', root],
+  ]) {
     const run = await cli(args, home);
     assert.ok(run.code !== 0, `${args[0]} must fail`);
     assert.match(run.stderr, 'index is corrupt', `${args[0]}: ${run.stderr}`);
@@ -164,7 +168,10 @@ test('a stale lock is taken over by exactly one of many racing writers: holders 
       if (event.startsWith('release')) holding--;
       assert.ok(holding <= 1, `two holders at once in round ${round}: ${events.join(', ')}`);
     }
-    assert.ok(events.some((event) => event.startsWith('acquire')), 'someone took the stale lock over');
+    assert.ok(
+      events.some((event) => event.startsWith('acquire')),
+      'someone took the stale lock over',
+    );
     assert.not.ok(existsSync(store.lockPath), 'released');
   }
 });
@@ -174,7 +181,10 @@ test('two index --force over a stale lock: no orphan segments, and the index ans
   assert.is((await cli(['index', root], home)).code, 0);
   writeFileSync(store.lockPath, '4000000');
   const runs = await Promise.all([cli(['index', '--force', root], home), cli(['index', '--force', root], home)]);
-  assert.ok(runs.some((run) => run.code === 0), runs.map((run) => run.stderr).join('\n'));
+  assert.ok(
+    runs.some((run) => run.code === 0),
+    runs.map((run) => run.stderr).join('\n'),
+  );
   for (const run of runs) if (run.code !== 0) assert.match(run.stderr, 'Another index job');
   const named = new Set(store.readManifest()!.segments);
   const onDisk = readdirSync(store.dir).filter((name) => name.endsWith('.sxt'));
@@ -199,7 +209,10 @@ test('the symbol phase is journaled: killed mid-phase, status reports it, lookup
   child.kill('SIGKILL');
   await new Promise((resolve) => child.on('exit', resolve));
   assert.match(journal, '"mode":"symbols"', 'the symbol phase has a journal');
-  const status = JSON.parse((await cli(['status', root, '--json'], home)).stdout) as { interruptedJob: { mode: string; resumeCommand: string } | null; indexed: boolean };
+  const status = JSON.parse((await cli(['status', root, '--json'], home)).stdout) as {
+    interruptedJob: { mode: string; resumeCommand: string } | null;
+    indexed: boolean;
+  };
   assert.is(status.indexed, true, 'the text index is whole');
   assert.is(status.interruptedJob?.mode, 'symbols');
   assert.is(status.interruptedJob?.resumeCommand, `sextant sync ${root}`);
@@ -229,7 +242,13 @@ test('the symbol phase is journaled: killed mid-phase, status reports it, lookup
 test('debris is collected at the next job: temporary files of dead processes, orphan segments, a lock without a journal, stale claims', async () => {
   const { root, home, store } = project(5);
   assert.is((await cli(['index', root], home)).code, 0);
-  const debris = ['manifest.json.tmp-4000000-1700000000000', 'segment-zzzz-0.sxt', 'segment-abc-def.sxt.tmp-4000001-1', 'job.lock.takeover-0123456789abcdef01234567', 'job.lock.4000002-abcd.new'];
+  const debris = [
+    'manifest.json.tmp-4000000-1700000000000',
+    'segment-zzzz-0.sxt',
+    'segment-abc-def.sxt.tmp-4000001-1',
+    'job.lock.takeover-0123456789abcdef01234567',
+    'job.lock.4000002-abcd.new',
+  ];
   for (const name of debris) writeFileSync(join(store.dir, name), 'left behind');
   writeFileSync(store.lockPath, '4000003 deadbeef'); // killed while writing its journal: a lock, no journal
   writeFileSync(join(root, 'src/new.ts'), 'export const fresh = 1;\n');

@@ -42,23 +42,42 @@ test('index_repo cancelled in its symbol phase leaves the project free: status, 
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   const rpc = await stdioRpc({ SEXTANT_HOME: home, SEXTANT_PROJECT: root });
   const lines = rpc.server.lines as Line[];
-  rpc.server.send(`${JSON.stringify({ jsonrpc: '2.0', id: 900, method: 'tools/call', params: { name: 'index_repo', arguments: {}, _meta: { progressToken: 'job' } } })}\n`);
+  rpc.server.send(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 900, method: 'tools/call', params: { name: 'index_repo', arguments: {}, _meta: { progressToken: 'job' } } })}\n`,
+  );
   // The symbol phase has begun (its progress says "Indexing: n/m files"), and the lock is its own.
   for (;;) {
-    if (lines.some((line) => line.method === 'notifications/progress' && line.params?.progressToken === 'job' && /^Indexing: \d+\/\d+ files/.test(line.params.message ?? ''))) break;
-    assert.not.ok(lines.some((line) => line.id === 900), 'the job ended before its symbol phase could be cancelled: make the tree larger');
+    if (
+      lines.some(
+        (line) =>
+          line.method === 'notifications/progress' && line.params?.progressToken === 'job' && /^Indexing: \d+\/\d+ files/.test(line.params.message ?? ''),
+      )
+    )
+      break;
+    assert.not.ok(
+      lines.some((line) => line.id === 900),
+      'the job ended before its symbol phase could be cancelled: make the tree larger',
+    );
     await rpc.server.waitForLines(lines.length + 1, 60_000);
   }
   rpc.server.send(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 900, reason: 'test' } })}\n`);
   // The state the cancellation leads to: no job running (looked at until it holds; a wedged project never gets there).
-  await eventually(async () => (await rpc.tool('index_status')).structuredContent!.indexing_status !== 'indexing', 'index_status stops saying indexing', 60_000);
+  await eventually(
+    async () => (await rpc.tool('index_status')).structuredContent!.indexing_status !== 'indexing',
+    'index_status stops saying indexing',
+    60_000,
+  );
   const store = new IndexStore(root, home);
   assert.is(store.runningJob(), undefined, 'no journal says a job runs');
   const sync = await rpc.tool('sync_repo', {}, 120_000);
   assert.not.ok(sync.isError, sync.content.map((item) => item.text).join('\n'));
   // A save after the cancellation is indexed by the watcher.
   writeFileSync(join(root, 'pkg0/after.go'), 'package pkg0\n\nfunc SavedAfterCancel() {}\n');
-  await eventually(async () => ((await rpc.tool('search_code', { query: 'SavedAfterCancel' })).structuredContent!.results as unknown[]).length > 0, 'the save is indexed', 60_000);
+  await eventually(
+    async () => ((await rpc.tool('search_code', { query: 'SavedAfterCancel' })).structuredContent!.results as unknown[]).length > 0,
+    'the save is indexed',
+    60_000,
+  );
   await rpc.close();
 });
 
@@ -95,7 +114,11 @@ test('saves made while index writes fail are kept and indexed once writes work a
   } finally {
     watcher.close();
   }
-  assert.equal(readdirSync(store.dir).filter((name) => name.includes('.tmp-')), [], 'no temporary file left');
+  assert.equal(
+    readdirSync(store.dir).filter((name) => name.includes('.tmp-')),
+    [],
+    'no temporary file left',
+  );
   assert.is(store.runningJob(), undefined);
 });
 
@@ -120,7 +143,11 @@ test('a job whose stop record cannot be written shows no phantom job, and its te
   writeFileSync(join(store.dir, `segment-abc-def.sxt.tmp-${process.pid}-2`), 'partial');
   writeFileSync(join(root, 'b.ts'), 'export const b = 2;\n');
   await syncIndex(root, { home });
-  assert.equal(readdirSync(store.dir).filter((name) => name.includes('.tmp-')), [], 'temporary files of this process are collected');
+  assert.equal(
+    readdirSync(store.dir).filter((name) => name.includes('.tmp-')),
+    [],
+    'temporary files of this process are collected',
+  );
   assert.is(store.interruptedJob(), undefined, 'the next job ended cleanly');
   assert.is(IndexReader.open(root, home).search({ pattern: 'b = 2' }).matches.length, 1);
 });

@@ -107,7 +107,11 @@ test('a minified bundle and a file past the parse limit are searched as text, gi
   const bundle = Array.from({ length: 60_000 }, (_, i) => `var a${i}=function(b){return b+${i}},k${i}={x:a${i}};`).join('');
   const huge = Array.from({ length: 400_000 }, (_, i) => `function huge${i}() { return ${i}; }`).join('\n');
   assert.ok(huge.length > 10 * 1024 * 1024);
-  const { root, home, rpc } = await indexedServer({ 'bundle.js': `${bundle}\n`, 'huge.js': `${huge}\n`, 'app.js': 'export function appMain() {\n  return 1;\n}\n' });
+  const { root, home, rpc } = await indexedServer({
+    'bundle.js': `${bundle}\n`,
+    'huge.js': `${huge}\n`,
+    'app.js': 'export function appMain() {\n  return 1;\n}\n',
+  });
   const status = await rpc.tool('index_status');
   const skipped = status.structuredContent!.skipped_files as Record<string, { count: number; examples: string[] }>;
   assert.equal(skipped.minified, { count: 1, examples: ['bundle.js'] });

@@ -35,7 +35,10 @@ test('a regex that backtracks on a symbol name cannot hang the server: pings are
   const result = await search;
   assert.not.ok(result.isError, JSON.stringify(result));
   const results = result.structuredContent!.results as Array<{ path: string; line: number; definition?: boolean }>;
-  assert.equal(results.map((item) => [item.path, item.line]), [['evil.go', 3]]);
+  assert.equal(
+    results.map((item) => [item.path, item.line]),
+    [['evil.go', 3]],
+  );
   // The regex matched exactly the name on its defining line: still ranked as the definition.
   assert.is(results[0]!.definition, undefined, 'the match is the name and its parenthesis, not the name alone');
   const named = await rpc.tool('search_code', { query: 'a+X', regex: true, path: 'evil.go' });
@@ -59,9 +62,15 @@ test('a 2 MB literal is searched as a literal: no regex compile, no tool failure
     // A long literal, case-insensitive, that does occur: found, at the right column.
     const found = await rpc.tool('search_code', { query: line.toUpperCase() });
     assert.not.ok(found.isError, found.content[0]?.text.slice(0, 300));
-    assert.equal((found.structuredContent!.results as Array<{ path: string; column: number }>).map((item) => [item.path, item.column]), [['long.txt', 1]]);
+    assert.equal(
+      (found.structuredContent!.results as Array<{ path: string; column: number }>).map((item) => [item.path, item.column]),
+      [['long.txt', 1]],
+    );
     const shifted = await rpc.tool('search_code', { query: line.slice(5).toUpperCase() });
-    assert.equal((shifted.structuredContent!.results as Array<{ column: number }>).map((item) => item.column), [6]);
+    assert.equal(
+      (shifted.structuredContent!.results as Array<{ column: number }>).map((item) => item.column),
+      [6],
+    );
     // A regex that long is refused with a clear error, quoting only the start of it.
     const longRegex = await rpc.tool('search_code', { query: `(${'a'.repeat(20_000)})`, regex: true });
     assert.is(errorCode(longRegex), 'invalid_input');
@@ -80,9 +89,15 @@ test('a search_code path glob outside the workspace is invalid_input; absolute g
       assert.is(errorCode(answer), 'invalid_input', `${path}: ${answer.content[0]?.text}`);
     }
     const inside = await rpc.tool('search_code', { query: 'needle', path: `${root}/src/**` });
-    assert.equal((inside.structuredContent!.results as Array<{ path: string }>).map((item) => item.path), ['src/a.ts']);
+    assert.equal(
+      (inside.structuredContent!.results as Array<{ path: string }>).map((item) => item.path),
+      ['src/a.ts'],
+    );
     const dotted = await rpc.tool('search_code', { query: 'needle', path: 'src/../lib/*.ts' });
-    assert.equal((dotted.structuredContent!.results as Array<{ path: string }>).map((item) => item.path), ['lib/b.ts']);
+    assert.equal(
+      (dotted.structuredContent!.results as Array<{ path: string }>).map((item) => item.path),
+      ['lib/b.ts'],
+    );
   } finally {
     await rpc.close();
   }
@@ -102,14 +117,17 @@ test('a catastrophic regex in the line search is stopped at the budget, and the 
   }
 });
 
-test('a file replaced by a FIFO since indexing is skipped by the server\'s search, not waited on', async () => {
+test("a file replaced by a FIFO since indexing is skipped by the server's search, not waited on", async () => {
   const { rpc, root } = await indexedServer({ 'plain.ts': 'export const fifoServerMarker = 1;\n', 'pipe.ts': 'export const fifoServerMarker = 2;\n' });
   try {
     rmSync(join(root, 'pipe.ts'));
     execFileSync('mkfifo', [join(root, 'pipe.ts')]);
     const found = await rpc.tool('search_code', { query: 'fifoServerMarker' }, 30_000);
     assert.not.ok(found.isError, JSON.stringify(found));
-    assert.equal((found.structuredContent!.results as Array<{ path: string }>).map((result) => result.path), ['plain.ts']);
+    assert.equal(
+      (found.structuredContent!.results as Array<{ path: string }>).map((result) => result.path),
+      ['plain.ts'],
+    );
   } finally {
     await rpc.close();
   }
@@ -129,14 +147,21 @@ test('a search budget never pays for a worker cold start: first search, and the 
   await buildIndex(root, { home });
   const service = new SearchService(root, { home, budgetMs: 300, workers: 2 });
   try {
-    assert.equal((await service.search({ pattern: 'fine' })).matches.map((match) => match.path), ['ok.txt']);
+    assert.equal(
+      (await service.search({ pattern: 'fine' })).matches.map((match) => match.path),
+      ['ok.txt'],
+    );
     try {
       await service.search({ pattern: '(a+)+$', regex: true });
       assert.unreachable('this regex backtracks for ever');
     } catch (error) {
       assert.instance(error, PatternTooExpensiveError);
     }
-    for (let i = 0; i < 3; i++) assert.equal((await service.search({ pattern: 'fine' })).matches.map((match) => match.path), ['ok.txt']);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await service.search({ pattern: 'fine' })).matches.map((match) => match.path),
+        ['ok.txt'],
+      );
   } finally {
     await service.close();
   }

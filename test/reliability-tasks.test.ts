@@ -26,7 +26,12 @@ async function rpc(url: string, method: string, params: Record<string, unknown>)
   const response = await request(url, {
     method: 'POST',
     headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(named ? { 'mcp-name': named } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': TASKS } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': TASKS } },
+    }),
   });
   return (await response.body.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
@@ -39,7 +44,17 @@ function endedPid(): number {
 function taskFile(dir: string, fields: Record<string, unknown>): string {
   const taskId = randomUUID();
   const now = Date.now();
-  const file = { taskId, status: 'working', createdAt: new Date(now - 1_000).toISOString(), lastUpdatedAt: new Date(now - 1_000).toISOString(), ttlMs: 600_000, pollIntervalMs: 500, expiresAt: now + 600_000, pending: [], ...fields };
+  const file = {
+    taskId,
+    status: 'working',
+    createdAt: new Date(now - 1_000).toISOString(),
+    lastUpdatedAt: new Date(now - 1_000).toISOString(),
+    ttlMs: 600_000,
+    pollIntervalMs: 500,
+    expiresAt: now + 600_000,
+    pending: [],
+    ...fields,
+  };
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${taskId}.json`), JSON.stringify(file));
   return taskId;
@@ -88,7 +103,11 @@ test('task files of ended processes are removed once past their ttlMs; those sti
   const dir = join(home, 'tasks');
   const dead = endedPid();
   const past = Date.now() - 1_000;
-  const expired = [taskFile(dir, { status: 'completed', expiresAt: past, ownerPid: dead }), taskFile(dir, { status: 'failed', expiresAt: past, ownerPid: dead }), taskFile(dir, { status: 'cancelled', expiresAt: past })];
+  const expired = [
+    taskFile(dir, { status: 'completed', expiresAt: past, ownerPid: dead }),
+    taskFile(dir, { status: 'failed', expiresAt: past, ownerPid: dead }),
+    taskFile(dir, { status: 'cancelled', expiresAt: past }),
+  ];
   const readable = taskFile(dir, { status: 'completed', ownerPid: dead, result: { content: [] } });
   writeFileSync(join(dir, `${randomUUID()}.json.tmp-${dead}`), '{"partial');
   const server = await serveProcess(home, {}, ['--no-watch']);
@@ -98,7 +117,10 @@ test('task files of ended processes are removed once past their ttlMs; those sti
     const left = readdirSync(dir);
     for (const id of expired) assert.not.ok(left.includes(`${id}.json`), `${id} was removed`);
     assert.ok(left.includes(`${readable}.json`), 'a finished task within its ttlMs stays');
-    assert.equal(left.filter((name) => name.includes('.tmp-')), []);
+    assert.equal(
+      left.filter((name) => name.includes('.tmp-')),
+      [],
+    );
   } finally {
     await server.stop();
   }

@@ -19,7 +19,9 @@ import { projectTree } from './helpers/projects.js';
 function packages(dirs: string[], perDir = 16): string {
   const files: Record<string, string> = { 'keep.ts': 'export const kept = 1;\n' };
   for (const dir of dirs) {
-    for (let i = 0; i < perDir; i++) files[`${dir}/${i % 3 === 0 ? 'deep/deeper/' : i % 2 ? 'sub/' : ''}f${i}.ts`] = `export function ${dir.replace(/\W/g, '_')}_fn${i}(): number {\n  return ${i};\n}\n`;
+    for (let i = 0; i < perDir; i++)
+      files[`${dir}/${i % 3 === 0 ? 'deep/deeper/' : i % 2 ? 'sub/' : ''}f${i}.ts`] =
+        `export function ${dir.replace(/\W/g, '_')}_fn${i}(): number {\n  return ${i};\n}\n`;
   }
   return projectTree(files);
 }
@@ -49,7 +51,12 @@ test('the tree watch follows directories created, moved in and removed after it 
     seen.push(path);
     for (const wake of waiters) wake();
   });
-  const reported = (path: string): Promise<void> => until(() => seen.includes(path), (wake) => waiters.add(wake), `${path} reported (saw ${seen.slice(-5).join(', ')})`);
+  const reported = (path: string): Promise<void> =>
+    until(
+      () => seen.includes(path),
+      (wake) => waiters.add(wake),
+      `${path} reported (saw ${seen.slice(-5).join(', ')})`,
+    );
   try {
     writeFileSync(join(root, 'a/b/file.ts'), 'export const x = 2;\n');
     await reported('a/b/file.ts');
@@ -72,7 +79,10 @@ test('the tree watch follows directories created, moved in and removed after it 
     writeFileSync(join(root, '.git/HEAD'), 'other\n');
     writeFileSync(join(root, 'last.ts'), 'export const last = 1;\n');
     await reported('last.ts');
-    assert.equal(seen.filter((path) => path === '.git' || path.startsWith('.git/')), []);
+    assert.equal(
+      seen.filter((path) => path === '.git' || path.startsWith('.git/')),
+      [],
+    );
   } finally {
     watch.close();
   }
@@ -88,18 +98,29 @@ test('the watcher forgets every file of a removed directory tree, and moves a re
   try {
     assert.is(indexedPaths(root, home).filter((path) => path.startsWith('gone/')).length, 16);
     rmSync(join(root, 'gone'), { recursive: true });
-    await until(() => !indexedPaths(root, home).some((path) => path.startsWith('gone/')), (wake) => wakers.add(wake), 'gone/ left the index');
+    await until(
+      () => !indexedPaths(root, home).some((path) => path.startsWith('gone/')),
+      (wake) => wakers.add(wake),
+      'gone/ left the index',
+    );
     renameSync(join(root, 'moved'), join(root, 'arrived'));
-    await until(() => {
-      const paths = indexedPaths(root, home);
-      return !paths.some((path) => path.startsWith('moved/')) && paths.filter((path) => path.startsWith('arrived/')).length === 16;
-    }, (wake) => wakers.add(wake), 'moved/ became arrived/ in the index');
+    await until(
+      () => {
+        const paths = indexedPaths(root, home);
+        return !paths.some((path) => path.startsWith('moved/')) && paths.filter((path) => path.startsWith('arrived/')).length === 16;
+      },
+      (wake) => wakers.add(wake),
+      'moved/ became arrived/ in the index',
+    );
     assert.ok(indexedPaths(root, home).includes('keep.ts'));
     assert.is(new IndexStore(root, home).readManifest()!.files, 17, 'status counts only what exists');
     // The symbols follow: a refresh lists no definition of a file that is gone.
     await buildSymbols(root, IndexReader.open(root, home).files, { home });
     const names = SymbolIndex.open(new IndexStore(root, home))!;
-    assert.equal(names.find('gone_fn1', { limit: 5 }).filter((found) => found.name === 'gone_fn1'), []);
+    assert.equal(
+      names.find('gone_fn1', { limit: 5 }).filter((found) => found.name === 'gone_fn1'),
+      [],
+    );
     assert.ok(names.find('moved_fn1', { limit: 5 }).some((found) => found.path === 'arrived/sub/f1.ts'));
   } finally {
     watcher.close();
@@ -119,10 +140,18 @@ test('what no file event reported is caught by the periodic reconciliation withi
   const watcher = new IndexWatcher(root, { home, reconcileMs: 200, onUpdate: () => wakers.forEach((wake) => wake()) });
   watcher.start();
   try {
-    await until(() => {
-      const reader = IndexReader.open(root, home);
-      return reader.search({ pattern: 'reconciled_marker' }).matches.length === 1 && reader.search({ pattern: 'late_marker' }).matches.length === 1 && !reader.files.some((file) => file.path === 'keep.ts');
-    }, (wake) => wakers.add(wake), 'the reconciliation caught every unreported change');
+    await until(
+      () => {
+        const reader = IndexReader.open(root, home);
+        return (
+          reader.search({ pattern: 'reconciled_marker' }).matches.length === 1 &&
+          reader.search({ pattern: 'late_marker' }).matches.length === 1 &&
+          !reader.files.some((file) => file.path === 'keep.ts')
+        );
+      },
+      (wake) => wakers.add(wake),
+      'the reconciliation caught every unreported change',
+    );
   } finally {
     watcher.close();
   }
@@ -148,17 +177,37 @@ test('links out of the workspace are neither watched nor indexed, whatever repor
     symlinkSync(outside, join(root, 'linkdir'));
     symlinkSync(join(outside, 'deep/passwd.txt'), join(root, 'linkfile.txt'));
     symlinkSync('sub/inner.ts', join(root, 'inside-link.ts'));
-    await until(() => seen.includes('linkdir'), (wake) => waiters.add(wake), 'the link was reported');
+    await until(
+      () => seen.includes('linkdir'),
+      (wake) => waiters.add(wake),
+      'the link was reported',
+    );
     // Written through the link after it appeared: a watch on the linked directory would report it.
     writeFileSync(join(outside, 'later.go'), 'package secret\n');
     writeFileSync(join(root, 'after.ts'), 'export const after_marker = 1;\n');
-    await until(() => seen.includes('after.ts'), (wake) => waiters.add(wake), 'after.ts was reported');
-    assert.equal(seen.filter((path) => path.startsWith('linkdir/')), [], 'nothing under the linked directory is watched');
-    await until(() => indexedPaths(root, home).includes('after.ts') && indexedPaths(root, home).includes('inside-link.ts'), (wake) => wakers.add(wake), 'after.ts and the inside link were indexed');
+    await until(
+      () => seen.includes('after.ts'),
+      (wake) => waiters.add(wake),
+      'after.ts was reported',
+    );
+    assert.equal(
+      seen.filter((path) => path.startsWith('linkdir/')),
+      [],
+      'nothing under the linked directory is watched',
+    );
+    await until(
+      () => indexedPaths(root, home).includes('after.ts') && indexedPaths(root, home).includes('inside-link.ts'),
+      (wake) => wakers.add(wake),
+      'after.ts and the inside link were indexed',
+    );
     // A sync told of the paths directly (as a watcher elsewhere might be) takes none of them either.
     await syncIndex(root, { home, paths: ['linkdir', 'linkdir/secret.go', 'linkdir/deep/passwd.txt', 'linkfile.txt'] });
     const paths = indexedPaths(root, home);
-    assert.equal(paths.filter((path) => path.startsWith('linkdir') || path === 'linkfile.txt'), [], `outside files indexed: ${paths.join(', ')}`);
+    assert.equal(
+      paths.filter((path) => path.startsWith('linkdir') || path === 'linkfile.txt'),
+      [],
+      `outside files indexed: ${paths.join(', ')}`,
+    );
     const reader = IndexReader.open(root, home);
     assert.equal(reader.search({ pattern: 'outside_marker' }).matches, []);
     assert.equal(reader.search({ pattern: 'OutsideSecret' }).matches, []);

@@ -54,7 +54,7 @@ async function toolsOf(revision: Revision): Promise<Tool[]> {
   return tools;
 }
 
-test('no tool schema in any revision gives `type` as an array (the Inspector\'s --strict portability warnings)', async () => {
+test("no tool schema in any revision gives `type` as an array (the Inspector's --strict portability warnings)", async () => {
   let outputSchemas = 0;
   for (const revision of [...REVISIONS, MODERN]) {
     const tools = await toolsOf(revision);

@@ -48,7 +48,10 @@ test('SDK v2 clients of both eras at once on one HTTP listener, pinned, auto and
     const clients = await Promise.all(MODES.flatMap(([, mode]) => [v2Client(mode, new URL(http.urls.mcp)), v2Client(mode, new URL(http.urls.mcp))]));
     try {
       const seen = await Promise.all(clients.map((client) => v2Conversation(client)));
-      assert.equal(seen.map((conversation) => conversation.version), ['2026-07-28', '2026-07-28', '2026-07-28', '2026-07-28', '2025-11-25', '2025-11-25']);
+      assert.equal(
+        seen.map((conversation) => conversation.version),
+        ['2026-07-28', '2026-07-28', '2026-07-28', '2026-07-28', '2025-11-25', '2025-11-25'],
+      );
       for (const conversation of seen) {
         assert.ok(conversation.progress.length > 0);
         assert.ok(conversation.toolError);
@@ -86,10 +89,16 @@ test('SDK v2 client whose requests alternate between two processes sharing SEXTA
     };
   };
   const connect = async (targets: string[]) => {
-    const client = new Client({ name: 'sextant-v2-split', version: '1.0.0' }, { capabilities: { roots: {}, elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'sextant-v2-split', version: '1.0.0' },
+      { capabilities: { roots: {}, elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'project' }] }));
     let step = 0;
-    client.setRequestHandler('elicitation/create', () => ({ action: 'accept' as const, content: step++ === 0 ? { name: 'Ada' } : { color: 'green' } }) as never);
+    client.setRequestHandler(
+      'elicitation/create',
+      () => ({ action: 'accept' as const, content: step++ === 0 ? { name: 'Ada' } : { color: 'green' } }) as never,
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(targets[0]!), { fetch: alternating(targets) as typeof fetch }));
     return client;
   };

@@ -28,7 +28,8 @@ function goTree(): string {
     const body = Array.from({ length: USES_PER_FILE }, (_, i) => `\tr${i} := NewReader(src)`).join('\n');
     files[`aa/uses/use${String(n).padStart(2, '0')}.go`] = `package uses\n\nfunc use${n}(src string) {\n${body}\n}\n`;
   }
-  files['zz/strings/reader.go'] = 'package strings\n\n// NewReader returns a new Reader reading from s.\nfunc NewReader(s string) *Reader { return &Reader{s, 0, -1} }\n';
+  files['zz/strings/reader.go'] =
+    'package strings\n\n// NewReader returns a new Reader reading from s.\nfunc NewReader(s string) *Reader { return &Reader{s, 0, -1} }\n';
   files['zz/bufio/deep/er/reader.go'] = 'package er\n\nfunc NewReader(rd io.Reader) *Reader { return nil }\n';
   files['zz/internal/lower.go'] = 'package internal\n\nfunc newreader() int { return 0 }\n';
   files['zz/strings/reader_test.go'] = 'package strings\n\nfunc TestNewReader(t *testing.T) {\n\tNewReader("")\n}\n';
@@ -82,7 +83,13 @@ test('every definition of the name is ranked, wherever its path sorts, over more
     // The CLI's `search --rank` prints the same order (the index the server built, read by another process).
     const cli = await runCli(['search', '--rank', 'NewReader', root, '--limit', '7'], '', { SEXTANT_HOME: f.home });
     assert.is(cli.code, 0, cli.stderr);
-    assert.equal(cli.stdout.trim().split('\n').map((line) => line.split(':').slice(0, 2).join(':')), places(found));
+    assert.equal(
+      cli.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(':').slice(0, 2).join(':')),
+      places(found),
+    );
     assert.match(cli.stderr, `the first 7 of ${RANKING_POOL + 6} ranked matches`);
     // Narrowed by a path glob, the definitions outside it are not seeded.
     const narrowed = await call(f.client, 'search_code', { query: 'NewReader', path: 'zz/strings/**' });
@@ -95,8 +102,10 @@ test('every definition of the name is ranked, wherever its path sorts, over more
 
 test('more matches than the pool holds: source fills it first, so a use in code is ranked over a thousand lines of docs and test data that sort before it', async () => {
   const files: Record<string, string> = {};
-  for (let n = 0; n < 6; n++) files[`Documentation/notes${n}.txt`] = Array.from({ length: 200 }, (_, i) => `call frobnicate() here, note ${i}`).join('\n') + '\n';
-  for (let n = 0; n < 6; n++) files[`aa/testdata/case${n}.go`] = 'package testdata\n\n' + Array.from({ length: 100 }, (_, i) => `var v${i} = frobnicate()`).join('\n') + '\n';
+  for (let n = 0; n < 6; n++)
+    files[`Documentation/notes${n}.txt`] = Array.from({ length: 200 }, (_, i) => `call frobnicate() here, note ${i}`).join('\n') + '\n';
+  for (let n = 0; n < 6; n++)
+    files[`aa/testdata/case${n}.go`] = 'package testdata\n\n' + Array.from({ length: 100 }, (_, i) => `var v${i} = frobnicate()`).join('\n') + '\n';
   files['zz/src/app.go'] = 'package src\n\nfunc run() {\n\tfrobnicate()\n\tfrobnicate()\n}\n';
   const root = projectTree(files);
   const f = await indexed(root);
@@ -108,7 +117,13 @@ test('more matches than the pool holds: source fills it first, so a use in code 
     assert.match(String(found.structuredContent!.note), 'source first');
     // The same pool and order at the shell.
     const cli = await runCli(['search', '--rank', 'frobnicate', root, '--limit', '3'], '', { SEXTANT_HOME: f.home });
-    assert.equal(cli.stdout.trim().split('\n').map((line) => line.split(':').slice(0, 2).join(':')), places(found));
+    assert.equal(
+      cli.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(':').slice(0, 2).join(':')),
+      places(found),
+    );
     // Without --rank the CLI stays rg-like: path order, as found.
     const plain = await runCli(['search', 'frobnicate', root, '--limit', '1'], '', { SEXTANT_HOME: f.home });
     assert.match(plain.stdout, /^Documentation\/notes0\.txt:1:/);
@@ -132,7 +147,8 @@ test('signals: exact case over a case-insensitive match, exported over private, 
   try {
     const exact = await call(f.client, 'search_code', { query: 'Fetch', limit: 20 });
     const order = places(exact);
-    const before = (a: string, b: string): void => assert.ok(order.indexOf(a) >= 0 && order.indexOf(a) < order.indexOf(b), `${a} before ${b} in ${order.join(', ')}`);
+    const before = (a: string, b: string): void =>
+      assert.ok(order.indexOf(a) >= 0 && order.indexOf(a) < order.indexOf(b), `${a} before ${b} in ${order.join(', ')}`);
     before('pkg/fetch.go:3', 'pkg/deeper/still/fetch_more.go:3'); // the same signals: the shallower path
     before('pkg/deeper/still/fetch_more.go:3', 'pkg/private.go:3'); // exact case and exported, over neither
     before('lib/api.py:1', 'lib/api.py:4'); // Python: public over _private (both lower case: case does not decide)
@@ -175,16 +191,25 @@ async function indexedProject(files: Record<string, string>) {
 }
 
 test('seeds are read once per generation of the symbols, and again when a seeded file changes', async () => {
-  const { root, project, symbols } = await indexedProject({ 'pkg/fetch.go': 'package pkg\n\nfunc Fetch() int { return 1 }\n', 'pkg/other.go': 'package pkg\n\nfunc other() { Fetch() }\n' });
+  const { root, project, symbols } = await indexedProject({
+    'pkg/fetch.go': 'package pkg\n\nfunc Fetch() int { return 1 }\n',
+    'pkg/other.go': 'package pkg\n\nfunc other() { Fetch() }\n',
+  });
   const query = { pattern: 'Fetch', caseSensitive: false, context: 0 };
   const first = definitionMatches(root, symbols, query).matches;
-  assert.equal(first.map((match) => `${match.path}:${match.line}:${match.text}`), ['pkg/fetch.go:3:func Fetch() int { return 1 }']);
+  assert.equal(
+    first.map((match) => `${match.path}:${match.line}:${match.text}`),
+    ['pkg/fetch.go:3:func Fetch() int { return 1 }'],
+  );
   assert.is(definitionMatches(root, symbols, query).matches, first, 'the same query again: not read again');
   // Edited in place (same line, same symbols): its seed is read again.
   writeFileSync(join(root, 'pkg/fetch.go'), 'package pkg\n\nfunc Fetch() int { return 2 }\n');
   const later = new Date(Date.now() + 5_000);
   utimesSync(join(root, 'pkg/fetch.go'), later, later);
-  assert.equal(definitionMatches(root, symbols, query).matches.map((match) => match.text), ['func Fetch() int { return 2 }']);
+  assert.equal(
+    definitionMatches(root, symbols, query).matches.map((match) => match.text),
+    ['func Fetch() int { return 2 }'],
+  );
   await project.close();
 });
 
@@ -196,7 +221,10 @@ test('seeds narrowed by a glob or a language are chosen inside it: the cap never
   assert.is(everywhere.matches.length, 50);
   assert.not.ok(everywhere.complete, '61 definitions, 50 seeded');
   const narrowed = definitionMatches(root, symbols, { pattern: 'Fetch', caseSensitive: true, context: 0, path: 'z/**' });
-  assert.equal(narrowed.matches.map((match) => `${match.path}:${match.line}`), ['z/keep/late.go:3']);
+  assert.equal(
+    narrowed.matches.map((match) => `${match.path}:${match.line}`),
+    ['z/keep/late.go:3'],
+  );
   assert.ok(narrowed.complete);
   await project.close();
 });

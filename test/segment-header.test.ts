@@ -36,7 +36,10 @@ test('a segment built from those files reads back the same through every reader,
   assert.is(segment.fileCount, FILES.length);
   assert.is(segment.documentCount, FILES.length + 3);
   assert.equal([...segment.unindexedIds], [segment.firstDocument[3]]);
-  assert.equal(segmentFiles((position, length) => bytes.subarray(position, position + length)), { files: FILES, tombstones: ['gone.ts'] });
+  assert.equal(
+    segmentFiles((position, length) => bytes.subarray(position, position + length)),
+    { files: FILES, tombstones: ['gone.ts'] },
+  );
 
   const good = encodeHeader(FILES, []);
   const metaOnly = (meta: string): Buffer => {
@@ -57,13 +60,24 @@ test('a segment built from those files reads back the same through every reader,
   ];
   for (const [why, header] of bad) assert.throws(() => parseHeader(header), /not a segment header|JSON/, why);
   // Through a segment, a bad header is CorruptSegmentError.
-  assert.throws(() => segmentFiles((position, length) => (position === 12 ? Buffer.alloc(length) : bytes.subarray(position, position + length))), /Corrupt index segment: unreadable header/);
+  assert.throws(
+    () => segmentFiles((position, length) => (position === 12 ? Buffer.alloc(length) : bytes.subarray(position, position + length))),
+    /Corrupt index segment: unreadable header/,
+  );
 });
 
 test('a header holds any path (spaces, tabs, newlines, non-ASCII, astral) and reads each back alone', () => {
-  const files: SegmentFile[] = ['a', 'dir/naïve — ü.ts', 'tab\there', 'new\nline', '😀/emoji.md', ''].map((path, i) => ({ path, size: i, mtimeMs: i * 1.5, hash: `${i}`.repeat(16) }));
+  const files: SegmentFile[] = ['a', 'dir/naïve — ü.ts', 'tab\there', 'new\nline', '😀/emoji.md', ''].map((path, i) => ({
+    path,
+    size: i,
+    mtimeMs: i * 1.5,
+    hash: `${i}`.repeat(16),
+  }));
   const table = parseHeader(encodeHeader(files, []));
-  assert.equal(files.map((_, id) => table.pathOf(id)), files.map((file) => file.path));
+  assert.equal(
+    files.map((_, id) => table.pathOf(id)),
+    files.map((file) => file.path),
+  );
   assert.equal(table.all(), files);
 });
 

@@ -19,7 +19,10 @@ test('real process: 300 answers of one batch, far more than a socket takes at on
   // One write: the server reads them together and answers them in one batch of megabytes.
   server.send(Array.from({ length: 300 }, (_, index) => listTools(index + 2)).join(''));
   const answers = (await server.waitForLines(301)).slice(1) as Array<{ id: number; result?: { tools: unknown[] } }>;
-  assert.equal(answers.map((answer) => answer.id), Array.from({ length: 300 }, (_, index) => index + 2));
+  assert.equal(
+    answers.map((answer) => answer.id),
+    Array.from({ length: 300 }, (_, index) => index + 2),
+  );
   assert.ok(answers.every((answer) => (answer.result?.tools.length ?? 0) > 5));
 });
 
@@ -60,10 +63,19 @@ test('in process: a reader that takes nothing for a while — what the descripto
   input.end();
   await connection.closed;
   await ended;
-  const ids = text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
-  assert.equal(ids, Array.from({ length: 301 }, (_, index) => index + 1));
+  const ids = text
+    .trimEnd()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { id: number }).id);
+  assert.equal(
+    ids,
+    Array.from({ length: 301 }, (_, index) => index + 1),
+  );
   // Part of it never went through the stream: the descriptor took it directly.
-  assert.ok(socket.bytesWritten > 0 && socket.bytesWritten < Buffer.byteLength(text), `${socket.bytesWritten} of ${Buffer.byteLength(text)} bytes through the stream`);
+  assert.ok(
+    socket.bytesWritten > 0 && socket.bytesWritten < Buffer.byteLength(text),
+    `${socket.bytesWritten} of ${Buffer.byteLength(text)} bytes through the stream`,
+  );
 });
 
 test('in process: a reader gone (EPIPE on the descriptor) ends the session quietly, as a failing stream does', async () => {

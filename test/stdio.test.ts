@@ -18,11 +18,7 @@ test.after.each(stopAll);
 test('real process: speaks MCP on stdout only, logs to stderr, survives a malformed line, exits 0 on EOF', async () => {
   const server = startServer(['serve', '--profile', 'conformance']);
   const checker = new TrafficChecker();
-  const sent = [
-    JSON.parse(initializeLine()),
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-  ];
+  const sent = [JSON.parse(initializeLine()), { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }];
   for (const message of sent) checker.incoming(message);
   server.send(initializeLine());
   server.send(line(sent[1]));
@@ -32,7 +28,7 @@ test('real process: speaks MCP on stdout only, logs to stderr, survives a malfor
   for (const answer of answers) checker.outgoing(answer);
   const byId = (id: unknown) => answers.find((a) => (a as { id?: unknown }).id === id) as Record<string, unknown>;
   assert.is((byId(1).result as { protocolVersion: string }).protocolVersion, '2025-11-25');
-  assert.ok(((byId(2).result as { tools: unknown[] }).tools.length) > 1);
+  assert.ok((byId(2).result as { tools: unknown[] }).tools.length > 1);
   const parseError = answers.find((a) => !('id' in (a as object))) as { error: { code: number } };
   assert.is(parseError.error.code, -32700);
   assert.equal(checker.problems, []);
@@ -45,11 +41,15 @@ test('real process: speaks MCP on stdout only, logs to stderr, survives a malfor
   assert.equal(exit, { code: 0, signal: null });
   const rest = server.lines.slice(3);
   for (const answer of rest) checker.outgoing(answer);
-  assert.equal(rest.map((m) => (m as { method?: string }).method ?? 'response'), [
-    'notifications/progress', 'notifications/progress', 'notifications/progress', 'response',
-  ]);
+  assert.equal(
+    rest.map((m) => (m as { method?: string }).method ?? 'response'),
+    ['notifications/progress', 'notifications/progress', 'notifications/progress', 'response'],
+  );
   assert.equal(checker.problems, []);
-  assert.ok(server.lines.every((l) => !('notJson' in (l as object))), 'stdout carries only JSON-RPC');
+  assert.ok(
+    server.lines.every((l) => !('notJson' in (l as object))),
+    'stdout carries only JSON-RPC',
+  );
   assert.match(server.stderr(), 'serving MCP over stdio');
   assert.match(server.stderr(), 'stdin closed');
 });
@@ -102,7 +102,10 @@ test('in process: a small line limit, invalid UTF-8, and backpressure-safe order
   assert.equal((received[0]!.error as { data: unknown }).data, { bytes: Buffer.byteLength(oversized), limit: 256 });
   assert.is((received[1]!.error as { code: number }).code, -32700);
   assert.match((received[1]!.error as { message: string }).message, 'UTF-8');
-  assert.equal(received.slice(2).map((r) => r.id), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+  assert.equal(
+    received.slice(2).map((r) => r.id),
+    [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+  );
   assert.ok(output.writableEnded, 'stdout is ended after EOF');
   const pings = Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: 10 + i, method: 'ping' }));
   assert.equal(schemaProblems(pings, received), []);

@@ -13,7 +13,10 @@ import { symbolAnswers, type Answer } from './helpers/symbol-answers.js';
  * replaced the JSON one): outlines, locate_symbol, hierarchies, related symbols, code context.
  */
 function recorded(name: string): Answer[] {
-  return readFileSync(join(ROOT, 'spec-fixtures/symbol-answers', `${name}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Answer);
+  return readFileSync(join(ROOT, 'spec-fixtures/symbol-answers', `${name}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Answer);
 }
 
 function sameAnswers(name: string, answers: Answer[]): void {

@@ -16,21 +16,43 @@ import { describeSymbols } from './helpers/symbols.js';
 const DIR = join(ROOT, 'test/fixtures/symbols');
 const extractor = await SymbolExtractor.create();
 
-const sources = readdirSync(DIR).filter((name) => !name.endsWith('.symbols')).sort();
+const sources = readdirSync(DIR)
+  .filter((name) => !name.endsWith('.symbols'))
+  .sort();
 
 for (const name of sources) {
   test(`${name}: ranges, kinds and parents`, async () => {
     const source = readFileSync(join(DIR, name), 'utf8');
     const language = detectLanguage(name, source.slice(0, 200));
     assert.ok(language && SymbolExtractor.supports(language), `${name} has a language with symbols`);
-    const expected = readFileSync(join(DIR, `${name}.symbols`), 'utf8').trimEnd().split('\n');
+    const expected = readFileSync(join(DIR, `${name}.symbols`), 'utf8')
+      .trimEnd()
+      .split('\n');
     assert.equal(describeSymbols((await extractor.extract(language!, source)).symbols), expected);
   });
 }
 
 test('every language with symbols has a fixture', () => {
   const covered = new Set(sources.map((name) => detectLanguage(name)));
-  const missing = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'kotlin', 'swift', 'scala', 'lua', 'bash'].filter((language) => !covered.has(language));
+  const missing = [
+    'typescript',
+    'tsx',
+    'javascript',
+    'python',
+    'go',
+    'rust',
+    'java',
+    'c',
+    'cpp',
+    'csharp',
+    'ruby',
+    'php',
+    'kotlin',
+    'swift',
+    'scala',
+    'lua',
+    'bash',
+  ].filter((language) => !covered.has(language));
   assert.equal(missing, []);
 });
 

@@ -22,7 +22,12 @@ test('record blocks round-trip extreme and ordinary values under every predictor
     const rows = 300;
     const records = new Uint32Array(rows * width);
     for (let i = 0; i < records.length; i++) records[i] = values[(i * 7 + Math.floor(i / 5)) % values.length]!;
-    for (const [start, count] of [[0, 128], [128, 128], [256, 44], [0, 1]] as const) {
+    for (const [start, count] of [
+      [0, 128],
+      [128, 128],
+      [256, 44],
+      [0, 1],
+    ] as const) {
       const bytes = encodeBlock(records, start, count, predictors);
       assert.equal(decodeBlock(bytes, count, predictors), records.subarray(start * width, (start + count) * width), `rows ${start}+${count}`);
       // Torn or padded blocks are refused, never decoded into other numbers.
@@ -47,7 +52,15 @@ test('the page cache reads across page edges, within its ceiling', () => {
   const file = new PagedFile(path, 2);
   try {
     // Short ranges come through the pages, long ones (a table read whole) in one read around them.
-    for (const [offset, length] of [[0, 10], [PAGE_BYTES - 5, 10], [PAGE_BYTES - 1, 2 * PAGE_BYTES + 2], [3 * PAGE_BYTES, 100], [12, 0], [7, 5 * PAGE_BYTES], [PAGE_BYTES + 3, 5 * PAGE_BYTES + 97]] as const) {
+    for (const [offset, length] of [
+      [0, 10],
+      [PAGE_BYTES - 5, 10],
+      [PAGE_BYTES - 1, 2 * PAGE_BYTES + 2],
+      [3 * PAGE_BYTES, 100],
+      [12, 0],
+      [7, 5 * PAGE_BYTES],
+      [PAGE_BYTES + 3, 5 * PAGE_BYTES + 97],
+    ] as const) {
       assert.equal(file.bytes(offset, length), data.subarray(offset, offset + length), `${offset}+${length}`);
     }
     assert.is(file.u32(PAGE_BYTES + 4), data.readUInt32LE(PAGE_BYTES + 4));
@@ -65,7 +78,17 @@ test('the page cache reads across page edges, within its ceiling', () => {
 test('a damaged symbol block or string block is index_corrupt where it is read', () => {
   const batch = new PackedBuilder();
   for (let f = 0; f < 3; f++) {
-    const symbols = Array.from({ length: 200 }, (_, n) => ({ name: `name_${f}_${n}`, kind: 'function' as const, language: 'typescript', line: n + 1, column: 1, endLine: n + 1, endColumn: 10, qualifiedName: `name_${f}_${n}`, signature: `function name_${f}_${n}()` }));
+    const symbols = Array.from({ length: 200 }, (_, n) => ({
+      name: `name_${f}_${n}`,
+      kind: 'function' as const,
+      language: 'typescript',
+      line: n + 1,
+      column: 1,
+      endLine: n + 1,
+      endColumn: 10,
+      qualifiedName: `name_${f}_${n}`,
+      signature: `function name_${f}_${n}()`,
+    }));
     batch.add(`file-${f}.ts`, `hash-${f}`, 'typescript', symbols, [{ name: 'callee', kind: 'call', line: 1, column: 3 }]);
   }
   const { bytes } = encodeSymbolSegment([batch.build()]);

@@ -39,28 +39,75 @@ async function parsedNow(root: string, home: string): Promise<FileSymbols[]> {
   return files.sort((a, b) => compareKeys(a.path, b.path));
 }
 
-const QUERIES = ['search', 'Search', 'SEARCH', 'IndexReader', 'indexreader', 'IndexReader.search', 'McpSession.handle', 'idx', 'rdr', 'gRI', 'to_err', 'x', 'zzzz', 'constructor', 'run', '_', '.-', 'changedFn', 'addedFn'];
+const QUERIES = [
+  'search',
+  'Search',
+  'SEARCH',
+  'IndexReader',
+  'indexreader',
+  'IndexReader.search',
+  'McpSession.handle',
+  'idx',
+  'rdr',
+  'gRI',
+  'to_err',
+  'x',
+  'zzzz',
+  'constructor',
+  'run',
+  '_',
+  '.-',
+  'changedFn',
+  'addedFn',
+];
 
 /** The store answers every kind of lookup as a scan of `files` does. */
 function assertEquivalent(index: SymbolIndex, files: FileSymbols[], label: string): void {
-  assert.equal(index.paths, files.map((file) => file.path), `${label}: the files with symbols`);
+  assert.equal(
+    index.paths,
+    files.map((file) => file.path),
+    `${label}: the files with symbols`,
+  );
   for (const query of QUERIES) {
     for (const options of [{}, { limit: 1 }, { limit: 5 }, { limit: 500 }, { kind: 'method' }, { kind: 'class', limit: 3 }]) {
       assert.equal(index.find(query, options), findSymbols(files, query, options), `${label}: find ${query} ${JSON.stringify(options)}`);
     }
     const definitions = files
-      .flatMap((file) => file.symbols.filter((symbol) => symbol.name === query || symbol.qualifiedName === query).map((symbol) => ({ symbol, path: file.path })))
+      .flatMap((file) =>
+        file.symbols.filter((symbol) => symbol.name === query || symbol.qualifiedName === query).map((symbol) => ({ symbol, path: file.path })),
+      )
       .sort((a, b) => compareKeys(a.path, b.path) || a.symbol.line - b.symbol.line);
-    assert.equal(index.definitions(query).map((d) => `${d.path}:${d.symbol.line}:${d.symbol.qualifiedName}`), definitions.map((d) => `${d.path}:${d.symbol.line}:${d.symbol.qualifiedName}`), `${label}: definitions ${query}`);
+    assert.equal(
+      index.definitions(query).map((d) => `${d.path}:${d.symbol.line}:${d.symbol.qualifiedName}`),
+      definitions.map((d) => `${d.path}:${d.symbol.line}:${d.symbol.qualifiedName}`),
+      `${label}: definitions ${query}`,
+    );
   }
-  const byPosition = (a: { line: number; column: number; name: string }, b: { line: number; column: number; name: string }): number => a.line - b.line || a.column - b.column || compareKeys(a.name, b.name);
+  const byPosition = (a: { line: number; column: number; name: string }, b: { line: number; column: number; name: string }): number =>
+    a.line - b.line || a.column - b.column || compareKeys(a.name, b.name);
   for (const file of files) {
     assert.equal(index.symbolsIn(file.path), [...file.symbols].sort(byPosition), `${label}: symbols of ${file.path}`);
-    assert.equal(index.referencesIn(file.path).map(({ path: _path, ...reference }) => reference).sort(byPosition), [...(file.references ?? [])].sort(byPosition), `${label}: references in ${file.path}`);
+    assert.equal(
+      index
+        .referencesIn(file.path)
+        .map(({ path: _path, ...reference }) => reference)
+        .sort(byPosition),
+      [...(file.references ?? [])].sort(byPosition),
+      `${label}: references in ${file.path}`,
+    );
   }
   for (const name of ['search', 'push', 'join', 'JSON', 'changedFn', 'nope_not_called']) {
-    const expected = files.flatMap((file) => (file.references ?? []).filter((reference) => reference.name === name).map((reference) => `${file.path}:${reference.line}:${reference.column}`));
-    assert.equal(index.referencesTo(name).map((reference) => `${reference.path}:${reference.line}:${reference.column}`).sort(), expected.sort(), `${label}: references to ${name}`);
+    const expected = files.flatMap((file) =>
+      (file.references ?? []).filter((reference) => reference.name === name).map((reference) => `${file.path}:${reference.line}:${reference.column}`),
+    );
+    assert.equal(
+      index
+        .referencesTo(name)
+        .map((reference) => `${reference.path}:${reference.line}:${reference.column}`)
+        .sort(),
+      expected.sort(),
+      `${label}: references to ${name}`,
+    );
   }
 }
 
@@ -84,7 +131,9 @@ test('deltas, folded deltas and a full fold answer exactly as a scan of every cu
   assert.is(index.manifest.files, index.paths.length, 'live file count over both bases');
   assertEquivalent(index, await parsedNow(root, home), 'after the first phase');
   index.close();
-  const tsFiles = IndexReader.open(root, home).files.filter((file) => file.language === 'typescript').map((file) => file.path);
+  const tsFiles = IndexReader.open(root, home)
+    .files.filter((file) => file.language === 'typescript')
+    .map((file) => file.path);
   const seen = new Set<string>();
   for (let round = 0; round < 7; round++) {
     // Each round changes one file, adds one and deletes one.
@@ -98,7 +147,11 @@ test('deltas, folded deltas and a full fold answer exactly as a scan of every cu
     index = openIndex(root, home);
     assert.ok(index.segments.length <= 6, 'deltas are folded before they pile up');
     assert.is(index.manifest.files, index.paths.length, 'live file count');
-    assert.is(index.manifest.symbols, index.paths.reduce((sum, path) => sum + index.symbolsIn(path)!.length, 0), 'live symbol count');
+    assert.is(
+      index.manifest.symbols,
+      index.paths.reduce((sum, path) => sum + index.symbolsIn(path)!.length, 0),
+      'live symbol count',
+    );
     assertEquivalent(index, await parsedNow(root, home), `round ${round} (${summary.written}, ${index.segments.length} segments)`);
     index.close();
   }
@@ -112,7 +165,11 @@ test('deltas, folded deltas and a full fold answer exactly as a scan of every cu
   assertEquivalent(index, await parsedNow(root, home), 'after a full fold');
   index.close();
   const store = new IndexStore(root, home);
-  assert.equal(readdirSync(store.dir).filter((name) => name.endsWith('.sxs')), [index.manifest.segments[0]!.name], 'folded segments are removed');
+  assert.equal(
+    readdirSync(store.dir).filter((name) => name.endsWith('.sxs')),
+    [index.manifest.segments[0]!.name],
+    'folded segments are removed',
+  );
 });
 
 test('a phase with nothing to do writes nothing; --force parses every file again', async () => {
@@ -121,7 +178,11 @@ test('a phase with nothing to do writes nothing; --force parses every file again
   await buildIndex(root, { home });
   const first = await symbolPhase(root, home);
   const store = new IndexStore(root, home);
-  const listing = (): string[] => readdirSync(store.dir).filter((name) => name.startsWith('symbols')).map((name) => `${name}@${statSync(join(store.dir, name)).mtimeMs}`).sort();
+  const listing = (): string[] =>
+    readdirSync(store.dir)
+      .filter((name) => name.startsWith('symbols'))
+      .map((name) => `${name}@${statSync(join(store.dir, name)).mtimeMs}`)
+      .sort();
   const before = listing();
   await syncIndex(root, { home });
   const again = await symbolPhase(root, home);
@@ -138,7 +199,11 @@ test('a phase with nothing to do writes nothing; --force parses every file again
   const forced = await symbolPhase(root, home, { force: true });
   assert.equal([forced.written, forced.parsed, forced.reused, forced.symbols], ['full', first.files, 0, first.symbols]);
   const segments = readdirSync(store.dir).filter((name) => name.endsWith('.sxs'));
-  assert.equal(segments, [(JSON.parse(readFileSync(join(store.dir, SYMBOLS_MANIFEST), 'utf8')) as { segments: Array<{ name: string }> }).segments[0]!.name], 'a forced rebuild leaves only its own segment');
+  assert.equal(
+    segments,
+    [(JSON.parse(readFileSync(join(store.dir, SYMBOLS_MANIFEST), 'utf8')) as { segments: Array<{ name: string }> }).segments[0]!.name],
+    'a forced rebuild leaves only its own segment',
+  );
 });
 
 test('an interrupted symbol phase is journaled, and lookups keep answering from the previous symbols', async () => {
@@ -149,7 +214,12 @@ test('an interrupted symbol phase is journaled, and lookups keep answering from 
   writeFileSync(join(root, 'brand-new.ts'), 'export function brandNewFunction(): void {}\n');
   await syncIndex(root, { home });
   const controller = new AbortController();
-  const phase = buildSymbols(root, IndexReader.open(root, home).files, { home, force: true, signal: controller.signal, onProgress: (done) => done > 0 && controller.abort(new Error('stopped by the test')) });
+  const phase = buildSymbols(root, IndexReader.open(root, home).files, {
+    home,
+    force: true,
+    signal: controller.signal,
+    onProgress: (done) => done > 0 && controller.abort(new Error('stopped by the test')),
+  });
   try {
     await phase;
     assert.unreachable('the phase was aborted');
@@ -160,9 +230,16 @@ test('an interrupted symbol phase is journaled, and lookups keep answering from 
   assert.is(store.interruptedJob()?.mode, 'symbols');
   const index = openIndex(root, home);
   assert.ok(index.find('IndexReader').length > 0, 'the previous symbols answer');
-  assert.equal(index.find('brandNewFunction', { limit: 1 }).filter((symbol) => symbol.name === 'brandNewFunction'), [], 'nothing half-written');
+  assert.equal(
+    index.find('brandNewFunction', { limit: 1 }).filter((symbol) => symbol.name === 'brandNewFunction'),
+    [],
+    'nothing half-written',
+  );
   index.close();
-  const status = JSON.parse((await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home })).stdout) as { interruptedJob: { mode: string } | null; symbols: { files: number } | null };
+  const status = JSON.parse((await runCli(['status', root, '--json'], '', { SEXTANT_HOME: home })).stdout) as {
+    interruptedJob: { mode: string } | null;
+    symbols: { files: number } | null;
+  };
   assert.is(status.interruptedJob?.mode, 'symbols');
   assert.ok(status.symbols!.files > 10);
 });
@@ -235,7 +312,11 @@ test('an index of the previous format (JSON symbols) is index_incompatible, with
     await project.close();
   }
   assert.is((await runCli(['index', '--force', root], '', { SEXTANT_HOME: home })).code, 0);
-  assert.equal(readdirSync(store.dir).filter((name) => name === 'symbols.json'), [], 'the JSON store is cleared away');
+  assert.equal(
+    readdirSync(store.dir).filter((name) => name === 'symbols.json'),
+    [],
+    'the JSON store is cleared away',
+  );
 });
 
 test.run();

@@ -37,8 +37,14 @@ test('the symbol phase runs after the text index, in workers, and reuses unchang
   const second = await buildSymbols(root, IndexReader.open(root, home).files, { home });
   assert.equal([second.parsed, second.reused], [1, 1]);
   const files = storedSymbols(root, home);
-  assert.equal(findSymbols(files, 'cool').map((s) => `${s.kind} ${s.qualifiedName} ${s.path}:${s.line}`), ['method UserCache.cool lib/tool.py:4']);
-  assert.equal(findSymbols(files, 'User', { kind: 'class' }).map((s) => s.name), ['UserCache', 'UserRepository']);
+  assert.equal(
+    findSymbols(files, 'cool').map((s) => `${s.kind} ${s.qualifiedName} ${s.path}:${s.line}`),
+    ['method UserCache.cool lib/tool.py:4'],
+  );
+  assert.equal(
+    findSymbols(files, 'User', { kind: 'class' }).map((s) => s.name),
+    ['UserCache', 'UserRepository'],
+  );
   assert.equal(findSymbols(files, 'gubi').map((s) => s.name)[0], 'getUserById');
 });
 
@@ -57,9 +63,25 @@ test('a project reads new symbols once the symbol phase commits; a lookup holdin
   const rebuilt = await buildSymbols(tree, IndexReader.open(tree, home).files, { home, force: true });
   assert.is(rebuilt.written, 'full');
   // The old segment is gone from the folder, and still readable by whoever holds it.
-  assert.equal(before.find('oldName').map((symbol) => symbol.name), ['oldName']);
-  assert.equal(project.symbols()!.find('newName').map((symbol) => symbol.name), ['newName'], 'the commit is seen');
-  assert.equal(project.symbols()!.find('oldName', { limit: 1 }).filter((symbol) => symbol.name === 'oldName'), []);
+  assert.equal(
+    before.find('oldName').map((symbol) => symbol.name),
+    ['oldName'],
+  );
+  assert.equal(
+    project
+      .symbols()!
+      .find('newName')
+      .map((symbol) => symbol.name),
+    ['newName'],
+    'the commit is seen',
+  );
+  assert.equal(
+    project
+      .symbols()!
+      .find('oldName', { limit: 1 })
+      .filter((symbol) => symbol.name === 'oldName'),
+    [],
+  );
   await project.close();
 });
 
@@ -73,7 +95,9 @@ test('sextant index builds symbols too; sextant symbols finds them, with exit 1 
     'lib/users.ts:2: method UserRepository.getUserById  getUserById(id: string) { return id; }',
     'lib/tool.py:1: function get_user  def get_user(): pass',
   ]);
-  const json = JSON.parse((await runCli(['symbols', 'UserRepository', root, '--json'], '', { SEXTANT_HOME: home })).stdout) as { symbols: Array<{ kind: string; line: number; endLine: number }> };
+  const json = JSON.parse((await runCli(['symbols', 'UserRepository', root, '--json'], '', { SEXTANT_HOME: home })).stdout) as {
+    symbols: Array<{ kind: string; line: number; endLine: number }>;
+  };
   assert.equal([json.symbols[0]!.kind, json.symbols[0]!.line, json.symbols[0]!.endLine], ['class', 1, 3]);
   assert.is((await runCli(['symbols', 'zzzz', root], '', { SEXTANT_HOME: home })).code, 1);
 });

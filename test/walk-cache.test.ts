@@ -64,7 +64,10 @@ test('a walk from the walk cache finds what a full walk finds, reading only the 
   const first = discover(root);
   assert.is(first.directoriesRead, 5);
   assert.equal([...first.walkCache!.directories.keys()].sort(), ['', 'lib', 'lib/deep', 'src', 'src/sub']);
-  assert.equal(first.files.map((file) => file.path), ['.gitignore', '.sextantignore', 'lib/.gitignore', 'lib/deep/w.ts', 'lib/y.ts', 'lib/z.ts', 'link.ts', 'src/a.ts', 'src/b.ts', 'src/sub/c.ts']);
+  assert.equal(
+    first.files.map((file) => file.path),
+    ['.gitignore', '.sextantignore', 'lib/.gitignore', 'lib/deep/w.ts', 'lib/y.ts', 'lib/z.ts', 'link.ts', 'src/a.ts', 'src/b.ts', 'src/sub/c.ts'],
+  );
   assert.equal(first.skipped, { ignored: 4, tooLarge: 0, outsideLinks: 0, brokenLinks: 1, unreadable: 0 });
 
   // Nothing changed: no directory is listed, and the cache needs no saving.
@@ -128,7 +131,12 @@ test('index writes the walk cache and sync starts from it; an unreadable cache o
   writeFileSync(join(root, 'src/sub/zebra.ts'), 'export const zebra_walk_marker = 1;\n');
   const summary = await syncIndex(root, { home });
   assert.equal([summary.added, summary.changed, summary.deleted], [1, 0, 0]);
-  assert.equal(IndexReader.open(root, home).search({ pattern: 'zebra_walk_marker' }).matches.map((match) => match.path), ['src/sub/zebra.ts']);
+  assert.equal(
+    IndexReader.open(root, home)
+      .search({ pattern: 'zebra_walk_marker' })
+      .matches.map((match) => match.path),
+    ['src/sub/zebra.ts'],
+  );
 
   writeFileSync(join(store.dir, 'walk-cache.json'), '{"version":1,"rootRules":[],"directories":{"":{"mtimeMs":"x"}}}');
   assert.is(readWalkCache(store.dir), undefined);

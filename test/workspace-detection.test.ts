@@ -28,7 +28,10 @@ test('roots win; unusable roots (non-file, relative, missing, Windows) are skipp
   try {
     assert.ok(fileUri(spaced).includes('%20'));
     assert.equal(await sessionProject(client), { root: spaced, source: 'roots' });
-    assert.ok(h.logs.some((line) => line.startsWith('info: ') && line.includes('Windows file: URIs are not supported yet')), 'Windows URI logged');
+    assert.ok(
+      h.logs.some((line) => line.startsWith('info: ') && line.includes('Windows file: URIs are not supported yet')),
+      'Windows URI logged',
+    );
     // Only usable roots: none left, so the chain falls through to the next source.
     roots = [{ uri: 'file:///nope' }];
     await client.sendRootsListChanged();
@@ -62,7 +65,11 @@ test('roots are cached per session and asked again, by the next call that needs 
     await client.sendRootsListChanged();
     // A ping behind the notification: once it is answered, the notification has been handled.
     await client.ping();
-    assert.equal(h.sent.slice(sentBefore).filter((message) => (message as { method?: string }).method !== undefined), [], 'the notification itself got no answer, and asked nothing on its own');
+    assert.equal(
+      h.sent.slice(sentBefore).filter((message) => (message as { method?: string }).method !== undefined),
+      [],
+      'the notification itself got no answer, and asked nothing on its own',
+    );
     // The next call asks again, on its own behalf (over HTTP: on its own stream), and gets the new project.
     assert.equal(await sessionProject(client), { root: second, source: 'roots' });
     assert.is(asked, 2, 'asked again after list_changed');
@@ -101,7 +108,10 @@ test('a client that answers roots/list with -32601, or an empty list, falls thro
   const empty = await sdkClient(h.http.urls.mcp, { answer: () => [] });
   try {
     assert.equal(await sessionProject(noHandler), { root: env, source: 'command_line' });
-    assert.ok(h.logs.some((line) => line.startsWith('info: roots/list failed') && /method not found/i.test(line)), 'the -32601 reply is logged');
+    assert.ok(
+      h.logs.some((line) => line.startsWith('info: roots/list failed') && /method not found/i.test(line)),
+      'the -32601 reply is logged',
+    );
     assert.equal(await sessionProject(empty), { root: env, source: 'command_line' });
     assert.equal(h.problems(), []);
   } finally {
@@ -139,7 +149,12 @@ test('project_path on the URL is the next source; a lower source that disagrees 
 test('a relative or missing project_path is 400 with a JSON-RPC error body, on /mcp, /sse, /messages and /ws', async () => {
   const h = await projectHarness();
   try {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     const cases: Array<[string, string]> = [
       ['relative/path', 'Project path must be absolute: relative/path'],
       ['/bad/path', 'Project path does not exist: /bad/path'],
@@ -181,7 +196,10 @@ test('no project: tools answer isError with the guidance; health_check says so',
     const health = (await call(client, 'health_check')).structuredContent!;
     assert.is(health.session_project, null);
     assert.is(health.detection_note, 'No project detected. Set SEXTANT_PROJECT or use --project-from-cwd.');
-    assert.not.ok(h.sent.some((message) => (message as { method?: string }).method === 'roots/list'), 'no roots/list to a client without the capability');
+    assert.not.ok(
+      h.sent.some((message) => (message as { method?: string }).method === 'roots/list'),
+      'no roots/list to a client without the capability',
+    );
     assert.equal(h.problems(), []);
   } finally {
     await client.close();
@@ -243,7 +261,8 @@ test('auto-workspace: registered on demand under an allowed root; .. and symlink
   const h = await projectHarness({ autoWorkspace: true, allowedRoots: [allowed], maxWorkspaces: 2 });
   const client = await sdkClient(h.http.urls.mcp);
   try {
-    for (const name of ['a', 'b']) assert.is((await call(client, 'index_status', { workspace: join(allowed, name) })).structuredContent!.workspace, join(allowed, name));
+    for (const name of ['a', 'b'])
+      assert.is((await call(client, 'index_status', { workspace: join(allowed, name) })).structuredContent!.workspace, join(allowed, name));
     for (const escape of [join(allowed, 'escape'), `${allowed}/a/../../${outside.split('/').at(-1)}`, outside]) {
       const refused = await call(client, 'index_status', { workspace: escape });
       assert.is(errorCode(refused), 'workspace_not_allowed', escape);
@@ -288,7 +307,10 @@ test('project_path is honoured the same over legacy SSE and WebSocket', async ()
   const h = await projectHarness();
   const query = `?project_path=${encodeURIComponent(project)}`;
   try {
-    for (const transport of [new SSEClientTransport(new URL(`${h.http.urls.sse}${query}`)), new WebSocketClientTransport(new URL(`${h.http.urls.ws}${query}`))]) {
+    for (const transport of [
+      new SSEClientTransport(new URL(`${h.http.urls.sse}${query}`)),
+      new WebSocketClientTransport(new URL(`${h.http.urls.ws}${query}`)),
+    ]) {
       const client = new Client({ name: 'sextant-projects-test', version: '1.0.0' });
       await client.connect(transport);
       try {

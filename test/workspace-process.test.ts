@@ -43,8 +43,14 @@ test('stdio: SEXTANT_PROJECT is the project when the client has no roots; roots 
   try {
     const found = await call(plain.client, 'search_code', { query: 'alpha' });
     assert.not.ok(found.isError, found.content[0]?.text);
-    assert.equal((found.structuredContent!.results as Array<{ path: string; line: number }>).map((r) => `${r.path}:${r.line}`), ['a.ts:1']);
-    assert.ok(found.content.some((block) => block.text.includes('came from the SEXTANT_PROJECT environment variable. A client that supports MCP roots')), 'hint: the project came from the environment');
+    assert.equal(
+      (found.structuredContent!.results as Array<{ path: string; line: number }>).map((r) => `${r.path}:${r.line}`),
+      ['a.ts:1'],
+    );
+    assert.ok(
+      found.content.some((block) => block.text.includes('came from the SEXTANT_PROJECT environment variable. A client that supports MCP roots')),
+      'hint: the project came from the environment',
+    );
     const health = (await call(withRoots.client, 'health_check')).structuredContent!;
     assert.equal(health.session_project, { root: rooted, source: 'roots' });
     await eventually(() => withRoots.stderr().includes(`Project from roots (${rooted}) wins over environment (${env})`), 'the log says roots won');
@@ -108,7 +114,10 @@ test('stdio end to end: index_repo with progress, then every read tool on the fi
     const progress: string[] = [];
     const indexed = await server.client.callTool({ name: 'index_repo', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.message ?? '') });
     assert.not.ok(indexed.isError);
-    assert.ok(progress.some((message) => message.startsWith('Scanning files:')), progress.join(' | '));
+    assert.ok(
+      progress.some((message) => message.startsWith('Scanning files:')),
+      progress.join(' | '),
+    );
     const calls: Array<[string, Record<string, unknown>, (result: Record<string, unknown>) => void]> = [
       ['search_code', { query: 'hashPassword' }, (r) => assert.is((r.results as Array<{ path: string }>)[0]!.path, 'src/store/crypto.ts')],
       ['locate_symbol', { name: 'ReportBuilder' }, (r) => assert.is((r.symbols as Array<{ path: string }>)[0]!.path, 'tools/report.py')],
@@ -123,7 +132,10 @@ test('stdio end to end: index_repo with progress, then every read tool on the fi
       assert.not.ok(result.isError, `${name}: ${result.content[0]?.text}`);
       check(result.structuredContent!);
     }
-    assert.equal(server.errors.map((error) => String(error)), []);
+    assert.equal(
+      server.errors.map((error) => String(error)),
+      [],
+    );
   } finally {
     await server.client.close();
   }

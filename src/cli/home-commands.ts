@@ -38,7 +38,14 @@ interface Listed {
 }
 
 function listed(): Listed[] {
-  return indexFolders().map(({ dir, root, files, updatedAt }) => ({ root: root ?? null, indexDir: dir, files, updatedAt, diskBytes: folderBytes(dir), gone: root !== undefined && !existsSync(root) }));
+  return indexFolders().map(({ dir, root, files, updatedAt }) => ({
+    root: root ?? null,
+    indexDir: dir,
+    files,
+    updatedAt,
+    diskBytes: folderBytes(dir),
+    gone: root !== undefined && !existsSync(root),
+  }));
 }
 
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -51,7 +58,9 @@ export function listCommand(json: boolean, output: Output): number {
     return 0;
   }
   for (const index of indexes) {
-    output.out(`${index.root ?? `(unreadable) ${index.indexDir}`}: ${index.files} files, ${mb(index.diskBytes)}, updated ${index.updatedAt ?? 'never'}${index.gone ? ' (project folder gone)' : ''}\n`);
+    output.out(
+      `${index.root ?? `(unreadable) ${index.indexDir}`}: ${index.files} files, ${mb(index.diskBytes)}, updated ${index.updatedAt ?? 'never'}${index.gone ? ' (project folder gone)' : ''}\n`,
+    );
   }
   output.out(`${indexes.length} ${indexes.length === 1 ? 'index' : 'indexes'}, ${mb(total)} in ${sextantHome()}\n`);
   return 0;

@@ -111,7 +111,7 @@ export async function indexCommand(path: string, output: Output, force = false):
   const symbols = await buildSymbols(summary.root, live.files, { force, textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(lines) });
   lines.done();
   const mb = (summary.bytes / 1e6).toFixed(1);
-  const rate = summary.durationMs > 0 ? ((summary.bytes / 1e6) / (summary.durationMs / 1000)).toFixed(1) : '∞';
+  const rate = summary.durationMs > 0 ? (summary.bytes / 1e6 / (summary.durationMs / 1000)).toFixed(1) : '∞';
   const skipped = skippedLine(summary.skipped, summary.skippedExamples);
   output.out(
     `Indexed ${summary.files} files (${mb} MB) in ${(summary.durationMs / 1000).toFixed(2)} s (${rate} MB/s); ` +
@@ -125,7 +125,9 @@ export async function indexCommand(path: string, output: Output, force = false):
 
 export async function syncCommand(path: string, output: Output): Promise<number> {
   const summary = await syncIndex(projectOf(path).root);
-  output.out(`Synced ${summary.root}: ${summary.added} added, ${summary.changed} changed, ${summary.deleted} deleted in ${(summary.durationMs / 1000).toFixed(2)} s\n`);
+  output.out(
+    `Synced ${summary.root}: ${summary.added} added, ${summary.changed} changed, ${summary.deleted} deleted in ${(summary.durationMs / 1000).toFixed(2)} s\n`,
+  );
   if (summary.mergeDue) {
     const merge = mergeDeltas(summary.root);
     output.out(`Merged ${merge.merged} delta segments (${merge.files} files) in ${(merge.durationMs / 1000).toFixed(2)} s\n`);
@@ -190,15 +192,18 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   else if (!manifest) {
     output.err(`sextant: ${root} is not indexed yet: run "sextant index ${root}"\n`);
     return 2;
-  }
-  else {
+  } else {
     const symbolLine = symbols ? `${symbols.symbols} symbols in ${symbols.files} files, updated ${symbols.updatedAt}` : 'no symbols yet';
     const skipped = skippedLine(manifest.skipped, manifest.skippedExamples);
-    output.out(`${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}; ${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`);
+    output.out(
+      `${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}; ${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`,
+    );
   }
   if (interrupted) {
     const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
-    output.out(`interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it\n`);
+    output.out(
+      `interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it\n`,
+    );
   }
   return 0;
 }

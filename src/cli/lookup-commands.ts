@@ -59,13 +59,14 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   const print = (matches: Match[]): void => {
     // JSON Lines: a match a line, as it is found (the search's own summary is the last line).
     if (jsonl) for (const match of matches) write(`${JSON.stringify({ type: 'match', ...publicMatch(match) })}\n`);
-    else for (const match of matches) {
-      for (const [offset, line] of (match.before ?? []).entries()) {
-        write(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
+    else
+      for (const match of matches) {
+        for (const [offset, line] of (match.before ?? []).entries()) {
+          write(`${paint('35', match.path)}-${match.line - (match.before!.length - offset)}-${line}\n`);
+        }
+        write(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
+        for (const [offset, line] of (match.after ?? []).entries()) write(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
       }
-      write(`${paint('35', match.path)}:${paint('32', String(match.line))}:${match.column}: ${match.text}\n`);
-      for (const [offset, line] of (match.after ?? []).entries()) write(`${paint('35', match.path)}-${match.line + offset + 1}-${line}\n`);
-    }
     if (output.isTTY && pending) {
       output.out(pending);
       pending = '';
@@ -77,7 +78,9 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
   try {
     const unsearched = unsearchedFiles(reader.manifest);
     if (unsearched) {
-      output.err(`note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`);
+      output.err(
+        `note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`,
+      );
     }
     if (rank) {
       // search_code's order (tools/ranking.ts): the pool it ranks, the definitions of the name, then the first --limit shown.
@@ -124,7 +127,8 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
   if (!symbols) {
     // Say why there is nothing, instead of a silent "not found".
     const interrupted = store.interruptedJob();
-    const why = interrupted?.mode === 'symbols' ? `the symbol phase was interrupted at ${interrupted.done}/${interrupted.total} files` : 'the symbol phase has not run';
+    const why =
+      interrupted?.mode === 'symbols' ? `the symbol phase was interrupted at ${interrupted.done}/${interrupted.total} files` : 'the symbol phase has not run';
     throw new Error(`No symbols for ${root} yet: ${why}; run "sextant sync ${root}" to build them`);
   }
   const lookup: { kind?: string; limit: number } = { limit: options.limit };

@@ -27,7 +27,13 @@ function terminal(): Output {
   } catch {
     // no stdout at all
   }
-  return { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTTY: process.stdout.isTTY === true, errIsTTY: process.stderr.isTTY === true, toPipe };
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    isTTY: process.stdout.isTTY === true,
+    errIsTTY: process.stderr.isTTY === true,
+    toPipe,
+  };
 }
 
 /**
@@ -45,7 +51,22 @@ async function exitCodeOf(run: () => number | Promise<number>): Promise<number> 
 
 /** A count flag: an integer of at least `min`, or a usage error naming the flag and the value. */
 /** What `serve` takes: hidden from the top-level help (see its builder). */
-const SERVE_OPTIONS = ['transport', 'port', 'bind', 'auth-token', 'allowed-origin', 'profile', 'record', 'workspace', 'auto-workspace', 'allowed-root', 'max-workspaces', 'project-from-cwd', 'watch', 'auto-index'];
+const SERVE_OPTIONS = [
+  'transport',
+  'port',
+  'bind',
+  'auth-token',
+  'allowed-origin',
+  'profile',
+  'record',
+  'workspace',
+  'auto-workspace',
+  'allowed-root',
+  'max-workspaces',
+  'project-from-cwd',
+  'watch',
+  'auto-index',
+];
 
 /**
  * Serving is the default command, so yargs would list its options under the top-level help as if
@@ -63,7 +84,8 @@ function count(flag: string, min: number): (value: unknown) => number {
     // Given twice, the last one counts (as with every other flag).
     const given = Array.isArray(value) ? value.at(-1) : value;
     const number = typeof given === 'string' && given.trim() !== '' ? Number(given) : typeof given === 'number' ? given : NaN;
-    if (!Number.isInteger(number) || number < min) throw new UsageError(`--${flag} must be a whole number of at least ${min} (got ${JSON.stringify(String(given))})`);
+    if (!Number.isInteger(number) || number < min)
+      throw new UsageError(`--${flag} must be a whole number of at least ${min} (got ${JSON.stringify(String(given))})`);
     return number;
   };
 }
@@ -128,7 +150,8 @@ export async function main(argv: string[]): Promise<void> {
           .option('transport', {
             choices: TRANSPORTS,
             default: (process.env.SEXTANT_TRANSPORT ?? 'stdio') as Transport,
-            describe: 'How clients connect: stdio, or http (Streamable HTTP, legacy SSE and WebSocket on one port; sse and ws are aliases). Env: SEXTANT_TRANSPORT',
+            describe:
+              'How clients connect: stdio, or http (Streamable HTTP, legacy SSE and WebSocket on one port; sse and ws are aliases). Env: SEXTANT_TRANSPORT',
           })
           .option('port', { type: 'number', describe: `HTTP port (default ${DEFAULT_PORT}). Env: SEXTANT_MCP_PORT` })
           .option('bind', { type: 'string', default: DEFAULT_BIND, describe: 'Address to listen on; anything but loopback needs --auth-token' })
@@ -136,13 +159,37 @@ export async function main(argv: string[]): Promise<void> {
           .option('allowed-origin', { type: 'string', array: true, describe: 'Browser Origin allowed besides loopback ones (repeatable)' })
           .option('profile', { choices: PROFILES, default: 'default' as Profile, describe: 'Which tools to serve' })
           .option('record', { type: 'string', describe: 'Append every message received and sent to this JSONL file' })
-          .option('workspace', { type: 'string', array: true, describe: 'Register a project at start-up (repeatable); the first is the default project unless SEXTANT_PROJECT is set' })
-          .option('auto-workspace', { type: 'boolean', default: false, describe: 'Register unknown `workspace` arguments on demand, if under an --allowed-root' })
+          .option('workspace', {
+            type: 'string',
+            array: true,
+            describe: 'Register a project at start-up (repeatable); the first is the default project unless SEXTANT_PROJECT is set',
+          })
+          .option('auto-workspace', {
+            type: 'boolean',
+            default: false,
+            describe: 'Register unknown `workspace` arguments on demand, if under an --allowed-root',
+          })
           .option('allowed-root', { type: 'string', array: true, describe: 'Directory under which --auto-workspace may register projects (repeatable)' })
-          .option('max-workspaces', { type: 'number', default: DEFAULT_MAX_WORKSPACES, describe: 'Discovered workspaces held at once (least recently used idle one let go)' })
-          .option('project-from-cwd', { type: 'boolean', default: false, describe: 'Fall back to the directory the client launched the server in ($PWD) as the project' })
-          .option('watch', { type: 'boolean', default: true, describe: 'Keep indexed projects current as files are saved (--no-watch: only sync_repo updates them)' })
-          .option('auto-index', { type: 'boolean', default: false, describe: 'Start indexing a project without an index when a tool needs it; searches meanwhile scan the files directly' }),
+          .option('max-workspaces', {
+            type: 'number',
+            default: DEFAULT_MAX_WORKSPACES,
+            describe: 'Discovered workspaces held at once (least recently used idle one let go)',
+          })
+          .option('project-from-cwd', {
+            type: 'boolean',
+            default: false,
+            describe: 'Fall back to the directory the client launched the server in ($PWD) as the project',
+          })
+          .option('watch', {
+            type: 'boolean',
+            default: true,
+            describe: 'Keep indexed projects current as files are saved (--no-watch: only sync_repo updates them)',
+          })
+          .option('auto-index', {
+            type: 'boolean',
+            default: false,
+            describe: 'Start indexing a project without an index when a tool needs it; searches meanwhile scan the files directly',
+          }),
       async (args) => {
         const envPort = process.env.SEXTANT_MCP_PORT;
         const port = args.port ?? (envPort === undefined ? DEFAULT_PORT : Number(envPort));
@@ -203,7 +250,10 @@ export async function main(argv: string[]): Promise<void> {
       'Build the search index of a project (default: the current directory)',
       later(
         'index',
-        (y) => y.positional('path', { type: 'string', default: '.' }).option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
+        (y) =>
+          y
+            .positional('path', { type: 'string', default: '.' })
+            .option('force', { type: 'boolean', default: false, describe: 'Rebuild even an index of another format' }),
         async (args) => {
           process.exitCode = await exitCodeOf(async () => (await commands()).indexCommand(args.path, terminal(), args.force));
         },
@@ -235,9 +285,21 @@ export async function main(argv: string[]): Promise<void> {
             .option('lang', { type: 'string', describe: 'Only files of this language' })
             .option('limit', { requiresArg: true, default: 100, coerce: count('limit', 1), describe: 'Stop after this many matches (a whole number)' })
             .option('context', { requiresArg: true, default: 0, describe: 'Lines of context around each match (a whole number)', coerce: count('context', 0) })
-            .option('rank', { type: 'boolean', default: false, describe: "search_code's order (definitions first, tests and vendored code last) instead of path order; not streamed" })
-            .option('json', { type: 'boolean', default: false, describe: 'One JSON document: the matches, whether the search stopped at --limit (truncated), and its statistics' })
-            .option('jsonl', { type: 'boolean', default: false, describe: 'JSON Lines instead: a {"type":"match"} line per match as it is found, then a {"type":"summary"} line' }),
+            .option('rank', {
+              type: 'boolean',
+              default: false,
+              describe: "search_code's order (definitions first, tests and vendored code last) instead of path order; not streamed",
+            })
+            .option('json', {
+              type: 'boolean',
+              default: false,
+              describe: 'One JSON document: the matches, whether the search stopped at --limit (truncated), and its statistics',
+            })
+            .option('jsonl', {
+              type: 'boolean',
+              default: false,
+              describe: 'JSON Lines instead: a {"type":"match"} line per match as it is found, then a {"type":"summary"} line',
+            }),
         async (args) => {
           if (args.query === '') throw new UsageError('the query is empty: give the text (or, with --regex, the pattern) to search for');
           if (args.json && args.jsonl) throw new UsageError('--json and --jsonl are two forms of the same output: give one');
@@ -282,7 +344,10 @@ export async function main(argv: string[]): Promise<void> {
       'List the symbols of one source file (functions, classes, methods...) with their lines',
       later(
         'outline',
-        (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'One JSON document: the file, its language and its symbols' }),
+        (y) =>
+          y
+            .positional('file', { type: 'string', demandOption: true })
+            .option('json', { type: 'boolean', default: false, describe: 'One JSON document: the file, its language and its symbols' }),
         async (args) => {
           process.exitCode = await exitCodeOf(async () => (await commands()).outlineCommand(args.file, args.json, terminal()));
         },
@@ -304,7 +369,10 @@ export async function main(argv: string[]): Promise<void> {
       "Remove a project's index (never the project itself); --gone: every index whose project folder no longer exists",
       later(
         'remove',
-        (y) => y.positional('path', { type: 'string', describe: 'The project whose index goes' }).option('gone', { type: 'boolean', default: false, describe: 'Remove the indexes of projects whose folder is gone' }),
+        (y) =>
+          y
+            .positional('path', { type: 'string', describe: 'The project whose index goes' })
+            .option('gone', { type: 'boolean', default: false, describe: 'Remove the indexes of projects whose folder is gone' }),
         async (args) => {
           process.exitCode = await exitCodeOf(async () => (await homeCommands()).removeCommand(args.path, args.gone, terminal()));
         },
@@ -315,7 +383,10 @@ export async function main(argv: string[]): Promise<void> {
       'Show what is indexed for a project, and any interrupted job',
       later(
         'status',
-        (y) => y.positional('path', { type: 'string', default: '.' }).option('json', { type: 'boolean', default: false, describe: 'One JSON document (exit 2 still, when the project is not indexed)' }),
+        (y) =>
+          y
+            .positional('path', { type: 'string', default: '.' })
+            .option('json', { type: 'boolean', default: false, describe: 'One JSON document (exit 2 still, when the project is not indexed)' }),
         async (args) => {
           process.exitCode = await exitCodeOf(async () => (await commands()).statusCommand(args.path, args.json, terminal()));
         },

@@ -17,7 +17,8 @@ function describeProjects(projects: ProjectService, logger: Logger): void {
   if (config.envProject) logger.info(`Default project: ${config.envProject.path} (from ${config.envProject.origin})`);
   if (config.cwdProject) logger.info(`Project from the launch directory: ${config.cwdProject}`);
   if (config.autoWorkspace) logger.info(`Auto-workspace on, under: ${config.allowedRoots.join(', ')} (at most ${config.maxWorkspaces})`);
-  if (!config.envProject && !config.cwdProject) logger.info('No default project: client roots or ?project_path= will name one (or set SEXTANT_PROJECT, or use --project-from-cwd)');
+  if (!config.envProject && !config.cwdProject)
+    logger.info('No default project: client roots or ?project_path= will name one (or set SEXTANT_PROJECT, or use --project-from-cwd)');
 }
 
 export { TRANSPORTS, type Transport } from './choices.js';
@@ -53,7 +54,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   try {
     requestState = new RequestStateSealer(loadStateKey(sextantHome()));
   } catch (error) {
-    logger.warning('No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so a retry must come back to it', error);
+    logger.warning(
+      'No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so a retry must come back to it',
+      error,
+    );
     requestState = RequestStateSealer.ephemeral();
   }
   const tasks = new TaskStore({ dir: join(sextantHome(), 'tasks') });
@@ -71,7 +75,9 @@ export async function serve(options: ServeOptions): Promise<void> {
 async function serveWith(options: ServeOptions, server: ReturnType<typeof createSextantServer>, projects: ProjectService): Promise<void> {
   const { logger } = options;
   describeProjects(projects, logger);
-  const tap = options.record ? createRecorder(options.record, { onError: (error) => logger.error(`Recording to ${options.record} stopped: it can no longer be written`, error) }) : undefined;
+  const tap = options.record
+    ? createRecorder(options.record, { onError: (error) => logger.error(`Recording to ${options.record} stopped: it can no longer be written`, error) })
+    : undefined;
   if (options.record) logger.info(`Recording every message to ${options.record}`);
   const tools = server.registries.tools.names().join(', ');
   if (options.transport === 'stdio') return serveOverStdio(options, server, tap, tools);

@@ -69,7 +69,10 @@ export function registerConformancePrompts(prompts: PromptRegistry): void {
     arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
     get: ({ resourceUri }) => ({
       messages: [
-        { role: 'user', content: { type: 'resource', resource: { uri: resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user',
+          content: { type: 'resource', resource: { uri: resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ],
     }),

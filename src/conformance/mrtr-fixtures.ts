@@ -45,7 +45,11 @@ function inputOf(input: RoundInput | undefined): RoundInput {
   return input ?? { responses: {}, state: undefined };
 }
 
-function mrtrTool(name: string, description: string, run: (input: RoundInput, capabilities: Record<string, unknown>) => ToolOutput | InputRequired): ToolDefinition {
+function mrtrTool(
+  name: string,
+  description: string,
+  run: (input: RoundInput, capabilities: Record<string, unknown>) => ToolOutput | InputRequired,
+): ToolDefinition {
   return { name, description, inputSchema: NO_ARGUMENTS, modernOnly: true, run: (_args, context) => run(inputOf(context.input), context.clientCapabilities) };
 }
 
@@ -104,16 +108,21 @@ export function conformanceMrtrTools(): ToolDefinition[] {
       }
       return new InputRequired({ step1: ask('Step 1: What is your name?', { name: { type: 'string' } }, ['name']) }, { step: 1 });
     }),
-    mrtrTool('test_input_required_result_tampered_state', 'Keeps an integrity-protected requestState: a tampered one is refused with -32602.', ({ responses, state }) => {
-      if (!accepted(responses.confirm) || (state as { round?: unknown } | undefined)?.round !== 1) {
-        return new InputRequired({ confirm: ask('Please confirm', { ok: { type: 'boolean' } }, ['ok']) }, { round: 1 });
-      }
-      return text('state-ok');
-    }),
+    mrtrTool(
+      'test_input_required_result_tampered_state',
+      'Keeps an integrity-protected requestState: a tampered one is refused with -32602.',
+      ({ responses, state }) => {
+        if (!accepted(responses.confirm) || (state as { round?: unknown } | undefined)?.round !== 1) {
+          return new InputRequired({ confirm: ask('Please confirm', { ok: { type: 'boolean' } }, ['ok']) }, { round: 1 });
+        }
+        return text('state-ok');
+      },
+    ),
     mrtrTool('test_input_required_result_capabilities', 'Asks only for the input the request said the client can give.', ({ responses }, capabilities) => {
       const declared = (name: string): boolean => typeof capabilities[name] === 'object' && capabilities[name] !== null;
       const wanted: Record<string, InputRequest> = {};
-      if (declared('sampling') && sampledText(responses.capital_question) === undefined) wanted.capital_question = sample('What is the capital of France?', 100);
+      if (declared('sampling') && sampledText(responses.capital_question) === undefined)
+        wanted.capital_question = sample('What is the capital of France?', 100);
       if (declared('elicitation') && !accepted(responses.user_name)) wanted.user_name = ask('What is your name?', { name: { type: 'string' } }, ['name']);
       if (declared('roots') && !rootUris(responses.client_roots)) wanted.client_roots = ROOTS;
       if (Object.keys(wanted).length > 0) return new InputRequired(wanted);
@@ -130,7 +139,8 @@ export const CONFORMANCE_MRTR_RESOURCE: ResourceDefinition = {
   modernOnly: true,
   read(input) {
     const greeting = accepted(input?.responses.greeting)?.greeting;
-    if (typeof greeting !== 'string') return new InputRequired({ greeting: ask('Which greeting should the resource show?', { greeting: { type: 'string' } }, ['greeting']) });
+    if (typeof greeting !== 'string')
+      return new InputRequired({ greeting: ask('Which greeting should the resource show?', { greeting: { type: 'string' } }, ['greeting']) });
     return [{ uri: 'test://with-input', mimeType: 'text/plain', text: greeting }];
   },
 };

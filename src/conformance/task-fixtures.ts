@@ -11,23 +11,39 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
 const text = (value: string): ToolOutput => ({ content: [{ type: 'text', text: value }] });
 
 /** As a task when the request allows one; otherwise inline, in this call (no mid-flight input possible then). */
-function asTask(context: ToolContext, work: (task: TaskControl) => Promise<ToolOutput>): ReturnType<NonNullable<ToolContext['startTask']>> | Promise<ToolOutput> {
+function asTask(
+  context: ToolContext,
+  work: (task: TaskControl) => Promise<ToolOutput>,
+): ReturnType<NonNullable<ToolContext['startTask']>> | Promise<ToolOutput> {
   if (context.startTask) return context.startTask(work);
-  return work({ signal: context.signal, requestInput: () => Promise.reject(new ToolError('This tool needs the client\'s input mid-flight, which only a task can wait for: declare the io.modelcontextprotocol/tasks extension')) });
+  return work({
+    signal: context.signal,
+    requestInput: () =>
+      Promise.reject(
+        new ToolError("This tool needs the client's input mid-flight, which only a task can wait for: declare the io.modelcontextprotocol/tasks extension"),
+      ),
+  });
 }
 
 function confirm(message: string): { method: 'elicitation/create'; params: Record<string, unknown> } {
-  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } } };
+  return {
+    method: 'elicitation/create',
+    params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } },
+  };
 }
 
 export function conformanceTaskTools(): ToolDefinition[] {
@@ -112,7 +128,16 @@ export function conformanceTaskTools(): ToolDefinition[] {
         const answer = context.input?.responses.user_name as { action?: unknown; content?: { name?: unknown } } | undefined;
         const name = answer?.action === 'accept' ? answer.content?.name : undefined;
         if (typeof name !== 'string') {
-          return new InputRequired({ user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } } });
+          return new InputRequired({
+            user_name: {
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message: 'What is your name?',
+                requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+              },
+            },
+          });
         }
         return asTask(context, async (task) => {
           await pause(200, task.signal);

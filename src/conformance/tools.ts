@@ -105,7 +105,10 @@ export function conformanceTools(): ToolDefinition[] {
       modernOnly: true,
       run(_args, context) {
         if (typeof context.clientCapabilities.sampling !== 'object' || context.clientCapabilities.sampling === null) {
-          throw new MissingRequiredClientCapabilityError({ sampling: {} }, 'This tool needs the client to support sampling: declare it in _meta["io.modelcontextprotocol/clientCapabilities"]');
+          throw new MissingRequiredClientCapabilityError(
+            { sampling: {} },
+            'This tool needs the client to support sampling: declare it in _meta["io.modelcontextprotocol/clientCapabilities"]',
+          );
         }
         return { content: [{ type: 'text', text: 'The request declared sampling' }] };
       },
@@ -126,7 +129,9 @@ export function conformanceTools(): ToolDefinition[] {
       name: 'test_embedded_resource',
       description: 'Returns an embedded resource.',
       inputSchema: NO_ARGUMENTS,
-      run: () => ({ content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] }),
+      run: () => ({
+        content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+      }),
     },
     {
       name: 'test_multiple_content_types',
@@ -169,28 +174,54 @@ export function conformanceTools(): ToolDefinition[] {
         return { content: [{ type: 'text', text: `User response: ${JSON.stringify(result)}` }] };
       },
     },
-    elicitationTool('test_elicitation_sep1034_defaults', 'Elicitation whose fields all carry defaults (SEP-1034).', 'Please review and update the form fields with defaults', {
-      name: { type: 'string', description: 'User name', default: 'John Doe' },
-      age: { type: 'integer', description: 'User age', default: 30 },
-      score: { type: 'number', description: 'User score', default: 95.5 },
-      status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
-      verified: { type: 'boolean', description: 'Verification status', default: true },
-    }),
+    elicitationTool(
+      'test_elicitation_sep1034_defaults',
+      'Elicitation whose fields all carry defaults (SEP-1034).',
+      'Please review and update the form fields with defaults',
+      {
+        name: { type: 'string', description: 'User name', default: 'John Doe' },
+        age: { type: 'integer', description: 'User age', default: 30 },
+        score: { type: 'number', description: 'User score', default: 95.5 },
+        status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+        verified: { type: 'boolean', description: 'Verification status', default: true },
+      },
+    ),
     elicitationTool('test_elicitation_sep1330_enums', 'Elicitation with every enum form (SEP-1330).', 'Please select options from the enum fields', {
       untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
       titledSingle: {
         type: 'string',
         description: 'Select one option with titles',
-        oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }],
+        oneOf: [
+          { const: 'value1', title: 'First Option' },
+          { const: 'value2', title: 'Second Option' },
+          { const: 'value3', title: 'Third Option' },
+        ],
       },
-      legacyEnum: { type: 'string', description: 'Select one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-      untitledMulti: { type: 'array', description: 'Select multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+      legacyEnum: {
+        type: 'string',
+        description: 'Select one option (legacy)',
+        enum: ['opt1', 'opt2', 'opt3'],
+        enumNames: ['Option One', 'Option Two', 'Option Three'],
+      },
+      untitledMulti: {
+        type: 'array',
+        description: 'Select multiple options',
+        minItems: 1,
+        maxItems: 3,
+        items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+      },
       titledMulti: {
         type: 'array',
         description: 'Select multiple options with titles',
         minItems: 1,
         maxItems: 3,
-        items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] },
+        items: {
+          anyOf: [
+            { const: 'value1', title: 'First Choice' },
+            { const: 'value2', title: 'Second Choice' },
+            { const: 'value3', title: 'Third Choice' },
+          ],
+        },
       },
     }),
     {

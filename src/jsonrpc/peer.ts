@@ -158,9 +158,7 @@ export class Peer<E = unknown> {
     }
     if (value.length === 0) return this.rejectMalformed(new InvalidRequestError('Invalid request: empty batch'));
     if (value.length > MAX_BATCH_ENTRIES) return this.rejectMalformed(batchTooLarge(value.length));
-    const refusal = this.#options.batchPolicy
-      ? this.#options.batchPolicy(value)
-      : new InvalidRequestError('Invalid request: batches are not supported');
+    const refusal = this.#options.batchPolicy ? this.#options.batchPolicy(value) : new InvalidRequestError('Invalid request: batches are not supported');
     if (refusal) return this.rejectMalformed(refusal);
     const responses = await Promise.all(value.map((item) => this.#handleOne(item, extra)));
     const answered = responses.filter((response): response is JsonRpcResponse => response !== undefined);

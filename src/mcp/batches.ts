@@ -9,7 +9,9 @@ import { featuresOf, type HandshakeProtocolVersion } from './versions.js';
 /** Why a batch is refused in a session of `version` (undefined: not initialized), or undefined when it is not. */
 export function batchRefusal(version: HandshakeProtocolVersion | undefined, items: unknown[]): InvalidRequestError | undefined {
   if (!version || !featuresOf(version).batches) {
-    return new InvalidRequestError(`Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26 (this session: ${version ?? 'not initialized'}); send a single message`);
+    return new InvalidRequestError(
+      `Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26 (this session: ${version ?? 'not initialized'}); send a single message`,
+    );
   }
   if (items.some((item) => typeof item === 'object' && item !== null && (item as { method?: unknown }).method === 'initialize')) {
     return new InvalidRequestError('Invalid request: "initialize" must not be part of a batch');

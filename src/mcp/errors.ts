@@ -30,17 +30,15 @@ export class MissingRequiredClientCapabilityError extends JsonRpcError {
 
 export class UnsupportedProtocolVersionError extends JsonRpcError {
   constructor(requested: string, supported: readonly string[]) {
-    super(ErrorCodes.UnsupportedProtocolVersion, 'MCP_UNSUPPORTED_PROTOCOL_VERSION', `Unsupported protocol version: ${requested}`, { supported: [...supported], requested });
+    super(ErrorCodes.UnsupportedProtocolVersion, 'MCP_UNSUPPORTED_PROTOCOL_VERSION', `Unsupported protocol version: ${requested}`, {
+      supported: [...supported],
+      requested,
+    });
   }
 }
 
 export class NotInitializedError extends JsonRpcError {
   constructor(method: string) {
-    super(
-      ErrorCodes.NotInitialized,
-      'SEXTANT_NOT_INITIALIZED',
-      `Server not initialized: send "initialize" before "${method}"`,
-      { method },
-    );
+    super(ErrorCodes.NotInitialized, 'SEXTANT_NOT_INITIALIZED', `Server not initialized: send "initialize" before "${method}"`, { method });
   }
 }

@@ -56,7 +56,12 @@ export function checkParamHeaders(inputSchema: unknown, args: unknown, headers: 
     if (!HEADER_SAFE.test(given)) throw new HeaderMismatchError(`Header mismatch: ${name} has characters a header may not carry`);
     const decoded = decodeHeaderValue(given);
     if (decoded === undefined) throw new HeaderMismatchError(`Header mismatch: ${name} is not valid Base64 of UTF-8 text`);
-    const matches = type === 'integer' || typeof value === 'number' ? Number(decoded) === value && decoded.trim() !== '' : typeof value === 'boolean' ? decoded === String(value) : decoded === value;
+    const matches =
+      type === 'integer' || typeof value === 'number'
+        ? Number(decoded) === value && decoded.trim() !== ''
+        : typeof value === 'boolean'
+          ? decoded === String(value)
+          : decoded === value;
     if (!matches) throw new HeaderMismatchError(`Header mismatch: ${name} header value '${given}' does not match body value '${String(value)}'`);
   }
 }

@@ -49,7 +49,13 @@ export class PromptRegistry {
 
   list(cursor: unknown, modern = false): Record<string, unknown> {
     const sorted = [...this.#prompts.values()].filter((prompt) => modern || !prompt.modernOnly).sort((a, b) => compare(a.name, b.name));
-    return listResult('prompts', sorted, (prompt) => prompt.name, cursor, ({ get: _get, complete: _complete, modernOnly: _modernOnly, ...described }) => described);
+    return listResult(
+      'prompts',
+      sorted,
+      (prompt) => prompt.name,
+      cursor,
+      ({ get: _get, complete: _complete, modernOnly: _modernOnly, ...described }) => described,
+    );
   }
 
   /** The prompt's messages; with `input` (a modern request), possibly InputRequired instead. */

@@ -78,7 +78,8 @@ export class RequestStateSealer {
     if (!body || !mac || extra !== undefined) return refuse('is not one this server issued');
     const expected = Buffer.from(this.#mac(body));
     const given = Buffer.from(mac);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return refuse('failed its integrity check (tampered, or sealed with another key)');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return refuse('failed its integrity check (tampered, or sealed with another key)');
     let payload: Sealed;
     try {
       payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Sealed;

@@ -73,12 +73,24 @@ export class ResourceRegistry {
 
   list(cursor: unknown, modern = false): Record<string, unknown> {
     const sorted = [...this.#resources.values()].filter((resource) => modern || !resource.modernOnly).sort((a, b) => compare(a.uri, b.uri));
-    return listResult('resources', sorted, (resource) => resource.uri, cursor, ({ read: _read, modernOnly: _modernOnly, ...described }) => described);
+    return listResult(
+      'resources',
+      sorted,
+      (resource) => resource.uri,
+      cursor,
+      ({ read: _read, modernOnly: _modernOnly, ...described }) => described,
+    );
   }
 
   listTemplates(cursor: unknown): Record<string, unknown> {
     const sorted = [...this.#templates.values()].map((t) => t.definition).sort((a, b) => compare(a.uriTemplate, b.uriTemplate));
-    return listResult('resourceTemplates', sorted, (template) => template.uriTemplate, cursor, ({ read: _read, ...described }) => described);
+    return listResult(
+      'resourceTemplates',
+      sorted,
+      (template) => template.uriTemplate,
+      cursor,
+      ({ read: _read, ...described }) => described,
+    );
   }
 
   /** Whether `uri` names a registered resource (of every era) or matches a template. */

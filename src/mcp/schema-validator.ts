@@ -78,7 +78,15 @@ export class SchemaValidator {
 /** The keys of `value` a closed object schema does not list: how many, and the first few. */
 function unknownProperties(schema: Record<string, unknown>, value: unknown): { count: number; first: string[] } {
   const known = schema.properties;
-  if (schema.additionalProperties !== false || typeof known !== 'object' || known === null || typeof value !== 'object' || value === null || Array.isArray(value)) return { count: 0, first: [] };
+  if (
+    schema.additionalProperties !== false ||
+    typeof known !== 'object' ||
+    known === null ||
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value)
+  )
+    return { count: 0, first: [] };
   let count = 0;
   const first: string[] = [];
   for (const key of Object.keys(value)) {

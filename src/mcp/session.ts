@@ -3,7 +3,18 @@
  * server-side methods, all on top of a JSON-RPC peer. Nothing here is shared between sessions
  * except the registries, which are read-only once serving starts.
  */
-import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, Peer, type Params, type PeerOptions, type RequestContext, type RequestHandler, type RequestOptions, type Result } from '../jsonrpc/index.js';
+import {
+  InvalidParamsError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  Peer,
+  type Params,
+  type PeerOptions,
+  type RequestContext,
+  type RequestHandler,
+  type RequestOptions,
+  type Result,
+} from '../jsonrpc/index.js';
 import { NotInitializedError, ResourceNotFoundError } from './errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
@@ -12,13 +23,30 @@ import type { ResourceRegistry } from './resources.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import { ToolCallContext } from './tool-call-context.js';
 import { CLIENT_CAPABILITY_FOR, UndeclaredClientCapabilityError } from './client-capability.js';
-import { CACHE_STATIC, CACHE_VOLATILE, completeResult, isModernRequest, isObject, readModernRequest, type CacheHint, type ModernRequest } from './stateless-request.js';
+import {
+  CACHE_STATIC,
+  CACHE_VOLATILE,
+  completeResult,
+  isModernRequest,
+  isObject,
+  readModernRequest,
+  type CacheHint,
+  type ModernRequest,
+} from './stateless-request.js';
 import { ModernEra } from './stateless-era.js';
 import type { RoundInput } from './multi-round-trip.js';
 import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
 import { requireTasks, TASKS_EXTENSION, TaskStore } from './tasks.js';
-import { ALL_PROTOCOL_VERSIONS, featuresOf, isStatelessVersion, negotiateVersion, HANDSHAKE_PROTOCOL_VERSIONS, type AnyProtocolVersion, type HandshakeProtocolVersion } from './versions.js';
+import {
+  ALL_PROTOCOL_VERSIONS,
+  featuresOf,
+  isStatelessVersion,
+  negotiateVersion,
+  HANDSHAKE_PROTOCOL_VERSIONS,
+  type AnyProtocolVersion,
+  type HandshakeProtocolVersion,
+} from './versions.js';
 import { batchRefusal } from './batches.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
@@ -218,9 +246,21 @@ export class McpSession {
         return run(params);
       },
     });
-    this.#handle('tasks/get', undefined, taskMethod((params) => this.#era.tasks.get(params.taskId)));
-    this.#handle('tasks/update', undefined, taskMethod((params) => this.#era.tasks.update(params.taskId, params.inputResponses)));
-    this.#handle('tasks/cancel', undefined, taskMethod((params) => this.#era.tasks.cancel(params.taskId)));
+    this.#handle(
+      'tasks/get',
+      undefined,
+      taskMethod((params) => this.#era.tasks.get(params.taskId)),
+    );
+    this.#handle(
+      'tasks/update',
+      undefined,
+      taskMethod((params) => this.#era.tasks.update(params.taskId, params.inputResponses)),
+    );
+    this.#handle(
+      'tasks/cancel',
+      undefined,
+      taskMethod((params) => this.#era.tasks.cancel(params.taskId)),
+    );
     this.#handle('subscriptions/listen', undefined, { run: (params, context, request) => this.#era.listen(params, context, request) });
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
@@ -240,7 +280,9 @@ export class McpSession {
       run: (params, context, request) => {
         // Over HTTP the x-mcp-header parameters must match their Mcp-Param-* headers (SEP-2243).
         if (context.extra?.paramHeaders) checkParamHeaders(tools.modernInputSchema(params.name), params.arguments, context.extra.paramHeaders);
-        return this.#era.withRounds('tools/call', params, context, request, (input: RoundInput) => tools.call(params, this.#era.toolContext(params, context, request, input)));
+        return this.#era.withRounds('tools/call', params, context, request, (input: RoundInput) =>
+          tools.call(params, this.#era.toolContext(params, context, request, input)),
+        );
       },
     });
     this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor, true), cache: CACHE_STATIC });
@@ -275,7 +317,8 @@ export class McpSession {
     });
     this.#handle('prompts/list', (params) => prompts.list(params.cursor), { run: (params) => prompts.list(params.cursor, true), cache: CACHE_STATIC });
     this.#handle('prompts/get', async (params) => (await prompts.get(params.name, params.arguments)) as Result, {
-      run: (params, context, request) => this.#era.withRounds('prompts/get', params, context, request, (input: RoundInput) => prompts.get(params.name, params.arguments, input)),
+      run: (params, context, request) =>
+        this.#era.withRounds('prompts/get', params, context, request, (input: RoundInput) => prompts.get(params.name, params.arguments, input)),
     });
     const complete = (params: Params): Result => {
       const { ref, argument } = params;
@@ -354,5 +397,4 @@ export class McpSession {
   }
 
   #ownEra: ModernEra | undefined;
-
 }

@@ -30,7 +30,13 @@ export class ModernEra {
    * `input_required` result, its state sealed to this request and principal; a task handle
    * becomes the CreateTaskResult.
    */
-  async withRounds(method: string, params: Params, context: RequestContext<MessageContext>, request: ModernRequest, run: (input: RoundInput) => Promise<object>): Promise<Result> {
+  async withRounds(
+    method: string,
+    params: Params,
+    context: RequestContext<MessageContext>,
+    request: ModernRequest,
+    run: (input: RoundInput) => Promise<object>,
+  ): Promise<Result> {
     const principal = principalOf(context.extra?.headers);
     const outcome = await run(roundInput(this.sealer, method, params, principal));
     if (outcome instanceof TaskStarted) return this.tasks.created(outcome.taskId);
@@ -68,7 +74,9 @@ export class ModernEra {
       },
       request: async (method, requestParams) => {
         if (method !== 'elicitation/create' && method !== 'sampling/createMessage' && method !== 'roots/list') {
-          throw new ToolError(`"${method}" cannot be asked of the client in protocol 2026-07-28 (only elicitation, sampling and roots, by multi round-trip requests)`);
+          throw new ToolError(
+            `"${method}" cannot be asked of the client in protocol 2026-07-28 (only elicitation, sampling and roots, by multi round-trip requests)`,
+          );
         }
         const key = `${method.replace('/', '_')}_${++asked}`;
         if (answers[key] !== undefined) return answers[key] as Result;
@@ -105,10 +113,13 @@ export class ModernEra {
     context.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: honored });
     const stop = this.#listen?.({ resources, notify: (method, notification) => context.notify(method, { ...notification, _meta: meta }) });
     const followed = new Set(taskIds);
-    const stopTasks = followed.size > 0 ? this.tasks.watch((taskId) => {
-      if (!followed.has(taskId)) return;
-      context.notify('notifications/tasks', { ...this.tasks.get(taskId), _meta: meta });
-    }) : undefined;
+    const stopTasks =
+      followed.size > 0
+        ? this.tasks.watch((taskId) => {
+            if (!followed.has(taskId)) return;
+            context.notify('notifications/tasks', { ...this.tasks.get(taskId), _meta: meta });
+          })
+        : undefined;
     try {
       await new Promise<void>((resolve) => {
         if (context.signal.aborted) return resolve();

@@ -70,7 +70,11 @@ export function declaresTasks(capabilities: Params): boolean {
 }
 
 export function requireTasks(capabilities: Params): void {
-  if (!declaresTasks(capabilities)) throw new MissingRequiredClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `This needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`);
+  if (!declaresTasks(capabilities))
+    throw new MissingRequiredClientCapabilityError(
+      { extensions: { [TASKS_EXTENSION]: {} } },
+      `This needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`,
+    );
 }
 
 /** What a task looks like on disk: its state, without the work's live parts. */
@@ -221,7 +225,14 @@ export class TaskStore {
   }
 
   #envelope(task: TaskRecord): Result {
-    return { taskId: task.taskId, status: task.status, createdAt: task.createdAt, lastUpdatedAt: task.lastUpdatedAt, ttlMs: task.ttlMs, pollIntervalMs: task.pollIntervalMs };
+    return {
+      taskId: task.taskId,
+      status: task.status,
+      createdAt: task.createdAt,
+      lastUpdatedAt: task.lastUpdatedAt,
+      ttlMs: task.ttlMs,
+      pollIntervalMs: task.pollIntervalMs,
+    };
   }
 
   #set(task: TaskRecord, status: TaskStatus): void {

@@ -24,7 +24,13 @@ export class ToolCallContext implements ToolContext {
   /** The tool's name: the `logger` of the log notifications it sends. */
   readonly toolName: string | undefined;
 
-  constructor(session: CallingSession, version: HandshakeProtocolVersion, clientCapabilities: Record<string, unknown>, call: RequestContext<MessageContext>, toolName: string | undefined) {
+  constructor(
+    session: CallingSession,
+    version: HandshakeProtocolVersion,
+    clientCapabilities: Record<string, unknown>,
+    call: RequestContext<MessageContext>,
+    toolName: string | undefined,
+  ) {
     this.session = session;
     this.protocolVersion = version;
     this.clientCapabilities = clientCapabilities;

@@ -152,7 +152,13 @@ export class ToolRegistry {
   list(version: AnyProtocolVersion, cursor: unknown): Record<string, unknown> {
     const modern = isStatelessVersion(version);
     const tools = modern ? this.#sorted : this.#sorted.filter((tool) => !tool.modernOnly);
-    return listResult('tools', tools, (tool) => tool.name, cursor, (tool) => describeTool(tool, version));
+    return listResult(
+      'tools',
+      tools,
+      (tool) => tool.name,
+      cursor,
+      (tool) => describeTool(tool, version),
+    );
   }
 
   /** The input schema a modern request of `name` is held to (undefined for no such tool). */
@@ -182,7 +188,9 @@ export class ToolRegistry {
       // 2025-11-25 (SEP-1303) wants the model to see and fix this; earlier revisions call it a protocol error.
       if (features.argumentErrorsInResult) {
         // The product's code for a malformed argument (tools/error-codes.ts), so that every failure reads alike.
-        return toolErrorResult(new ToolError(text, { code: 'invalid_input', remedy: "Fix the arguments as listed: the tool's inputSchema says what each one takes." }));
+        return toolErrorResult(
+          new ToolError(text, { code: 'invalid_input', remedy: "Fix the arguments as listed: the tool's inputSchema says what each one takes." }),
+        );
       }
       throw new InvalidParamsError(text, { errors: checked.errors });
     }
@@ -190,7 +198,8 @@ export class ToolRegistry {
     if (tool.taskSupport === 'required' && !context.tasks) requireTasks(context.clientCapabilities);
     const tasks = tool.taskSupport ? context.tasks : undefined;
     // By delegation, not a copy: the context may be a class whose getters and methods a spread would drop.
-    const startTask: ToolContext['startTask'] = (work) => tasks!.start(async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' }));
+    const startTask: ToolContext['startTask'] = (work) =>
+      tasks!.start(async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' }));
     const runContext: ToolContext = tasks ? Object.create(context, { startTask: { value: startTask } }) : context;
     let output: ToolOutput | InputRequired | TaskStarted;
     try {
@@ -277,11 +286,19 @@ function boundedContent(content: ContentBlock[]): ContentBlock[] {
 /** A coded failure: readable text for the model, the same facts under `_meta` for programs. */
 function toolErrorResult(error: ToolError): CallToolResult {
   const notes = error.notes.map((text) => ({ type: 'text' as const, text: clipText(text, MAX_ERROR_MESSAGE_CHARS) }));
-  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy) return { ...errorResult(error.message), content: [...errorResult(error.message).content, ...notes] };
+  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy)
+    return { ...errorResult(error.message), content: [...errorResult(error.message).content, ...notes] };
   const text = `Error ${error.code}: ${clipText(error.message, MAX_ERROR_MESSAGE_CHARS)}${error.remedy ? `\nRemedy: ${error.remedy}` : ''}`;
   const result = errorResult(text);
   result.content.push(...notes);
-  result._meta = { [TOOL_ERROR_META_KEY]: clipValue({ code: error.code, message: clipText(error.message, MAX_ERROR_MESSAGE_CHARS), ...(error.remedy ? { remedy: error.remedy } : {}), ...error.data }) as JsonObject };
+  result._meta = {
+    [TOOL_ERROR_META_KEY]: clipValue({
+      code: error.code,
+      message: clipText(error.message, MAX_ERROR_MESSAGE_CHARS),
+      ...(error.remedy ? { remedy: error.remedy } : {}),
+      ...error.data,
+    }) as JsonObject,
+  };
   return result;
 }
 

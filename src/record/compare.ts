@@ -4,8 +4,23 @@
  * methods, versions, content types…). Free text such as error messages may change wording.
  */
 const EXACT_STRING_KEYS = new Set([
-  'jsonrpc', 'id', 'method', 'protocolVersion', 'type', 'name', 'level', 'logger', 'uri', 'uriTemplate',
-  'mimeType', 'role', 'status', 'protocol_version', 'progressToken', 'nextCursor', 'requestId',
+  'jsonrpc',
+  'id',
+  'method',
+  'protocolVersion',
+  'type',
+  'name',
+  'level',
+  'logger',
+  'uri',
+  'uriTemplate',
+  'mimeType',
+  'role',
+  'status',
+  'protocol_version',
+  'progressToken',
+  'nextCursor',
+  'requestId',
 ]);
 /** Numbers that differ from run to run by nature. */
 const VOLATILE_NUMBER_KEYS = new Set(['uptime_seconds', 'duration_ms', 'ranking_ms']);
@@ -38,7 +53,9 @@ export function compareMessages(expected: unknown, actual: unknown, path = '$'):
     case 'string':
       return EXACT_STRING_KEYS.has(key) && expected !== actual ? [`${path}: expected ${preview(expected)}, got ${preview(actual)}`] : [];
     case 'number':
-      return !VOLATILE_NUMBER_KEYS.has(key) && !VOLATILE_NUMBER_PARENTS.has(parentKey(path)) && expected !== actual ? [`${path}: expected ${preview(expected)}, got ${preview(actual)}`] : [];
+      return !VOLATILE_NUMBER_KEYS.has(key) && !VOLATILE_NUMBER_PARENTS.has(parentKey(path)) && expected !== actual
+        ? [`${path}: expected ${preview(expected)}, got ${preview(actual)}`]
+        : [];
     default:
       return expected !== actual ? [`${path}: expected ${preview(expected)}, got ${preview(actual)}`] : [];
   }

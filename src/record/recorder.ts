@@ -9,7 +9,12 @@ export type Tap = (direction: Direction, entry: TapEntry) => void;
 export class RecordFileError extends Error {
   readonly code = 'SEXTANT_ERR_RECORD_FILE';
   constructor(file: string, cause: unknown) {
-    super(`Cannot record to ${file}: ${(cause as NodeJS.ErrnoException).code ?? ''} ${cause instanceof Error ? cause.message : String(cause)}`.replace(/: {2}/, ': '));
+    super(
+      `Cannot record to ${file}: ${(cause as NodeJS.ErrnoException).code ?? ''} ${cause instanceof Error ? cause.message : String(cause)}`.replace(
+        /: {2}/,
+        ': ',
+      ),
+    );
     this.name = 'RecordFileError';
   }
 }
@@ -34,16 +39,17 @@ export function createRecorder(file: string, options: { now?: () => Date; onErro
   } catch (error) {
     throw new RecordFileError(file, error);
   }
-  const factory = ((session: string): Tap => (dir, entry) => {
-    if (fd === undefined) return;
-    const line: MessageEntry = { dir, time: now().toISOString(), session, ...entry };
-    try {
-      writeSync(fd, `${JSON.stringify(line)}\n`);
-    } catch (error) {
-      factory.close();
-      options.onError?.(error);
-    }
-  }) as Recorder;
+  const factory = ((session: string): Tap =>
+    (dir, entry) => {
+      if (fd === undefined) return;
+      const line: MessageEntry = { dir, time: now().toISOString(), session, ...entry };
+      try {
+        writeSync(fd, `${JSON.stringify(line)}\n`);
+      } catch (error) {
+        factory.close();
+        options.onError?.(error);
+      }
+    }) as Recorder;
   factory.close = () => {
     if (fd !== undefined) closeSync(fd);
     fd = undefined;

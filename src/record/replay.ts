@@ -73,7 +73,11 @@ async function replaySession(name: string, entries: MessageEntry[], server: McpS
     report.sent++;
     const handling = entry.raw !== undefined ? session.receiveText(entry.raw, extra) : session.receive(entry.message, extra);
     void handling.catch((error: unknown) => report.differences.push(`replay failed: ${String(error)}`));
-    await waitFor(() => report.received.length >= expectedSoFar, stepTimeoutMs, (resolve) => (wake = resolve));
+    await waitFor(
+      () => report.received.length >= expectedSoFar,
+      stepTimeoutMs,
+      (resolve) => (wake = resolve),
+    );
     if (next - index - 1 === 0) await delay(settleMs);
   }
   await delay(settleMs);

@@ -22,9 +22,15 @@ export const RESOLUTION_MEANINGS: Record<Resolution, string> = {
 
 const BUILTINS: Record<string, Set<string>> = {
   python: new Set(
-    'abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__ ArithmeticError AssertionError AttributeError BaseException BlockingIOError BrokenPipeError BufferError ConnectionError EOFError EnvironmentError Exception FileExistsError FileNotFoundError FloatingPointError GeneratorExit IOError ImportError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError RecursionError ReferenceError RuntimeError StopAsyncIteration StopIteration SyntaxError SystemError SystemExit TimeoutError TypeError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError ZeroDivisionError DeprecationWarning UserWarning Warning'.split(' '),
+    'abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__ ArithmeticError AssertionError AttributeError BaseException BlockingIOError BrokenPipeError BufferError ConnectionError EOFError EnvironmentError Exception FileExistsError FileNotFoundError FloatingPointError GeneratorExit IOError ImportError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError RecursionError ReferenceError RuntimeError StopAsyncIteration StopIteration SyntaxError SystemError SystemExit TimeoutError TypeError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError ZeroDivisionError DeprecationWarning UserWarning Warning'.split(
+      ' ',
+    ),
   ),
-  javascript: new Set('Array Boolean Date Error JSON Map Math Number Object Promise Proxy Reflect RegExp Set String Symbol TypeError RangeError WeakMap WeakSet parseInt parseFloat isNaN isFinite setTimeout clearTimeout setInterval clearInterval queueMicrotask structuredClone require fetch'.split(' ')),
+  javascript: new Set(
+    'Array Boolean Date Error JSON Map Math Number Object Promise Proxy Reflect RegExp Set String Symbol TypeError RangeError WeakMap WeakSet parseInt parseFloat isNaN isFinite setTimeout clearTimeout setInterval clearInterval queueMicrotask structuredClone require fetch'.split(
+      ' ',
+    ),
+  ),
   go: new Set('append cap clear close complex copy delete imag len make max min new panic print println real recover'.split(' ')),
 };
 BUILTINS.typescript = BUILTINS.javascript!;
@@ -60,7 +66,10 @@ export function receiverOf(lineText: string, column: number): string | undefined
 
 /** Whether a definition's file is what an import names (by whole path segments: `os` is not `pos`). */
 export function inModule(path: string, imported: string): boolean {
-  const wanted = imported.replace(/^["'<]|["'>]$/g, '').replace(/^\.\/|^(\.\.\/)+/, '').replace(/\.(js|ts|mjs|py)$/, '');
+  const wanted = imported
+    .replace(/^["'<]|["'>]$/g, '')
+    .replace(/^\.\/|^(\.\.\/)+/, '')
+    .replace(/\.(js|ts|mjs|py)$/, '');
   if (wanted === '') return false;
   const segments = wanted.split(/[./\\:]+/).filter(Boolean);
   const fileSegments = path.replace(/\.[^./]+$/, '').split('/');
@@ -80,7 +89,10 @@ export function resolveCall(site: CallSite, definitions: Array<{ symbol: SymbolI
   const throughModule = receiver !== undefined && site.imports.some((module) => namesOfImport(module).includes(receiver));
   const throughObject = receiver !== undefined && !throughSelf && !throughModule && NEEDS_RECEIVER.has(site.language);
   const candidates = definitions.filter(
-    (entry) => entry.symbol.name === site.name && (receiver !== undefined || entry.symbol.kind !== 'method' || !NEEDS_RECEIVER.has(site.language)) && (!throughObject || entry.symbol.kind === 'method'),
+    (entry) =>
+      entry.symbol.name === site.name &&
+      (receiver !== undefined || entry.symbol.kind !== 'method' || !NEEDS_RECEIVER.has(site.language)) &&
+      (!throughObject || entry.symbol.kind === 'method'),
   );
   if (throughSelf && site.enclosingType) {
     const own = candidates.find((entry) => entry.path === site.path && entry.symbol.parent === site.enclosingType);
@@ -95,7 +107,8 @@ export function resolveCall(site: CallSite, definitions: Array<{ symbol: SymbolI
   // A call through a module the file imports that holds no such definition here (`warnings.warn`) is outside the project.
   if (throughModule && imported.length === 0) return { resolution: 'unresolved' };
   if (candidates.length === 0) return { resolution: receiver === undefined && BUILTINS[site.language]?.has(site.name) ? 'builtin' : 'unresolved' };
-  if (candidates.length === 1 && !(receiver === undefined && BUILTINS[site.language]?.has(site.name))) return { resolution: 'unique_name', definition: candidates[0]! };
+  if (candidates.length === 1 && !(receiver === undefined && BUILTINS[site.language]?.has(site.name)))
+    return { resolution: 'unique_name', definition: candidates[0]! };
   const nearest = [...candidates].sort((a, b) => nearness(a.path, site.path) - nearness(b.path, site.path))[0]!;
   return { resolution: 'name_only', definition: nearest, candidates: candidates.length };
 }

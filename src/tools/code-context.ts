@@ -126,7 +126,8 @@ async function gather(project: Project, symbols: ProjectSymbols, terms: string[]
       if (symbol) for (const word of wordsOf(term)) candidate(symbol, hit.path).mentions.add(word);
     }
     // A term that is no question word (an identifier such as saveUser) still counts, by its pieces.
-    for (const word of wordsOf(term)) if (!words.has(word) && !STOP_WORDS.has(word)) words.set(word, idf(symbols.definitionsContaining(searchKey(word), 0).names, total));
+    for (const word of wordsOf(term))
+      if (!words.has(word) && !STOP_WORDS.has(word)) words.set(word, idf(symbols.definitionsContaining(searchKey(word), 0).names, total));
   }
   return { candidates: [...byKey.values()], words };
 }
@@ -139,7 +140,13 @@ async function gather(project: Project, symbols: ProjectSymbols, terms: string[]
 function rankCandidates({ candidates, words }: Gathered, root: string): Candidate[] {
   const score = (candidate: Candidate, text: string[]): void => {
     const { symbol, path } = candidate;
-    const fields: Fields = { name: nameWords(symbol.name, words), parent: wordsOf(symbol.parent ?? ''), path: wordsOf(path.replace(/\.[^./]+$/, '')), text, body: [...candidate.mentions] };
+    const fields: Fields = {
+      name: nameWords(symbol.name, words),
+      parent: wordsOf(symbol.parent ?? ''),
+      path: wordsOf(path.replace(/\.[^./]+$/, '')),
+      text,
+      body: [...candidate.mentions],
+    };
     const { score: lexical, matched } = bm25(fields, words);
     candidate.score = lexical + candidate.nameHit;
     candidate.matched = matched;
@@ -147,7 +154,14 @@ function rankCandidates({ candidates, words }: Gathered, root: string): Candidat
   // Source before tests, test data, vendored and generated code, as search_code ranks.
   const low = new Map(candidates.map((candidate) => [candidate, Number(lowValuePath(candidate.path))]));
   const order = (list: Candidate[]): Candidate[] =>
-    list.sort((a, b) => low.get(a)! - low.get(b)! || b.score - a.score || a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) || a.path.localeCompare(b.path) || a.symbol.line - b.symbol.line);
+    list.sort(
+      (a, b) =>
+        low.get(a)! - low.get(b)! ||
+        b.score - a.score ||
+        a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) ||
+        a.path.localeCompare(b.path) ||
+        a.symbol.line - b.symbol.line,
+    );
   for (const candidate of candidates) score(candidate, []);
   const first = order(candidates);
   const linesOf = projectLines(root);
@@ -177,7 +191,12 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', minLength: 1, maxLength: MAX_QUESTION_CHARS, description: 'A question or some identifiers, e.g. "how does IndexReader verify candidates"' },
+        query: {
+          type: 'string',
+          minLength: 1,
+          maxLength: MAX_QUESTION_CHARS,
+          description: 'A question or some identifiers, e.g. "how does IndexReader verify candidates"',
+        },
         max_tokens: { type: 'integer', minimum: 100, maximum: MAX_CONTEXT_TOKENS, default: DEFAULT_CONTEXT_TOKENS },
         strategy: { type: 'string', enum: ['breadth', 'depth'], default: 'breadth' },
       },
@@ -222,7 +241,8 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     async run(project, _resolved, args) {
       const { symbols, manifest } = requireSymbols(project);
       const terms = termsOf(args.query as string);
-      if (terms.length === 0 && questionWords(args.query as string).length === 0) throw toolError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
+      if (terms.length === 0 && questionWords(args.query as string).length === 0)
+        throw toolError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
       const strategy = args.strategy === 'depth' ? 'depth' : 'breadth';
       const ranked = rankCandidates(await gather(project, symbols, terms, questionWords(args.query as string)), project.root);
@@ -263,7 +283,10 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         const truncated = remaining > 0;
         const text = [
           `${plural(items.length, 'definition')} for ${terms.join(', ')} (~${used} tokens of ${maxTokens}${truncated ? `; ${remaining} more candidates did not fit` : ''}):`,
-          ...items.map((item) => `\n## ${String(item.kind)} ${String(item.qualified_name)} — ${String(item.path)}:${String(item.line)}-${String(item.end_line)}\n${String(item.code)}${item.code_truncated ? '\n…' : ''}`),
+          ...items.map(
+            (item) =>
+              `\n## ${String(item.kind)} ${String(item.qualified_name)} — ${String(item.path)}:${String(item.line)}-${String(item.end_line)}\n${String(item.code)}${item.code_truncated ? '\n…' : ''}`,
+          ),
         ].join('\n');
         const structured = {
           ...statusFields(project, manifest, truncated ? 'truncated' : 'complete'),

@@ -36,7 +36,9 @@ export function projectReports(projects: ProjectService | undefined): { status: 
   }
   const severity = (status: string): ServerStatus => (status === 'failed' ? 'error' : status === 'indexing' ? 'indexing' : 'ready');
   const order: ServerStatus[] = ['ready', 'warming', 'indexing', 'error'];
-  const status = reports.map((report) => severity(report.status)).reduce<ServerStatus>((worst, next) => (order.indexOf(next) > order.indexOf(worst) ? next : worst), 'ready');
+  const status = reports
+    .map((report) => severity(report.status))
+    .reduce<ServerStatus>((worst, next) => (order.indexOf(next) > order.indexOf(worst) ? next : worst), 'ready');
   return { status, projects: reports };
 }
 
@@ -85,11 +87,25 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
           ],
         },
         detection_note: { type: 'string' },
-        indexing_status: { type: 'string', enum: INDEXING_STATUSES, description: "The index status of this session's project (not_indexed when there is none)" },
+        indexing_status: {
+          type: 'string',
+          enum: INDEXING_STATUSES,
+          description: "The index status of this session's project (not_indexed when there is none)",
+        },
         result_completeness: { type: 'string', enum: ['complete'] },
         projects: { type: 'array', items: PROJECT_REPORT_SCHEMA },
       },
-      required: ['status', 'version', 'uptime_seconds', 'transport', 'protocol_version', 'session_project', 'indexing_status', 'result_completeness', 'projects'],
+      required: [
+        'status',
+        'version',
+        'uptime_seconds',
+        'transport',
+        'protocol_version',
+        'session_project',
+        'indexing_status',
+        'result_completeness',
+        'projects',
+      ],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -118,7 +134,9 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
       const lines = [
         `Sextant ${options.version}: ${status}; up ${structured.uptime_seconds as number} s over ${structured.transport as string}, MCP ${context.protocolVersion}.`,
         sessionProject ? `This session's project: ${sessionProject.root} (from ${sessionProject.source}).` : (note ?? 'Project detection is not configured.'),
-        ...projects.map((project) => `- ${project.root}: ${project.status}${project.files !== undefined ? `, ${project.files} files` : ''} (${project.sources.join(', ')})`),
+        ...projects.map(
+          (project) => `- ${project.root}: ${project.status}${project.files !== undefined ? `, ${project.files} files` : ''} (${project.sources.join(', ')})`,
+        ),
       ];
       return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
     },

@@ -44,7 +44,11 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         workspace: { type: 'string' },
         source: { type: 'string', enum: [...PROJECT_SOURCES] },
         indexing_status: { type: 'string', enum: ['not_indexed', 'indexing', 'ready', 'failed'] },
-        schema_status: { type: 'string', enum: ['compatible', 'not_indexed', 'reindex_required'], description: 'Whether the index on disk is of the format this server reads' },
+        schema_status: {
+          type: 'string',
+          enum: ['compatible', 'not_indexed', 'reindex_required'],
+          description: 'Whether the index on disk is of the format this server reads',
+        },
         result_completeness: { type: 'string', enum: ['complete', 'partial', 'truncated'] },
         files: { type: 'integer', minimum: 0 },
         bytes: { type: 'integer', minimum: 0 },
@@ -79,9 +83,30 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         active_job: { oneOf: [JOB_SCHEMA, { type: 'null' }] },
         last_job: { oneOf: [JOB_SCHEMA, { type: 'null' }], description: 'The last job this server ran for the project, once it ended' },
         interrupted_job: { oneOf: [{ ...JOB_SCHEMA, properties: { ...JOB_SCHEMA.properties, resume_command: { type: 'string' } } }, { type: 'null' }] },
-        error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'], additionalProperties: false },
+        error: {
+          type: 'object',
+          properties: { code: { type: 'string' }, message: { type: 'string' } },
+          required: ['code', 'message'],
+          additionalProperties: false,
+        },
       },
-      required: ['workspace', 'source', 'indexing_status', 'schema_status', 'result_completeness', 'files', 'bytes', 'symbols', 'segments', 'disk_bytes', 'skipped_files', 'updated_at', 'active_job', 'last_job', 'interrupted_job'],
+      required: [
+        'workspace',
+        'source',
+        'indexing_status',
+        'schema_status',
+        'result_completeness',
+        'files',
+        'bytes',
+        'symbols',
+        'segments',
+        'disk_bytes',
+        'skipped_files',
+        'updated_at',
+        'active_job',
+        'last_job',
+        'interrupted_job',
+      ],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -116,8 +141,12 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         segments: manifest?.segments.length ?? 0,
         disk_bytes: indexSizes(project.store),
         skipped_files: Object.fromEntries([
-          ...Object.entries(manifest?.skipped ?? {}).filter(([, count]) => count > 0).map(([reason, count]) => [reason, { count, examples: manifest?.skippedExamples?.[reason] ?? [] }]),
-          ...Object.entries(unparsed).flatMap(([reason, paths]) => (paths && paths.length > 0 ? [[reason, { count: paths.length, examples: paths.slice(0, SKIPPED_EXAMPLES) }]] : [])),
+          ...Object.entries(manifest?.skipped ?? {})
+            .filter(([, count]) => count > 0)
+            .map(([reason, count]) => [reason, { count, examples: manifest?.skippedExamples?.[reason] ?? [] }]),
+          ...Object.entries(unparsed).flatMap(([reason, paths]) =>
+            paths && paths.length > 0 ? [[reason, { count: paths.length, examples: paths.slice(0, SKIPPED_EXAMPLES) }]] : [],
+          ),
         ]),
         updated_at: manifest?.updatedAt ?? null,
         active_job: live ? live.snapshot() : running ? describeJob(running) : null,
@@ -131,22 +160,29 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         const disk = structured.disk_bytes as { total: number; segments: number; symbols: number; names: number; references: number };
         const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
         lines.push(`${plural(manifest.files, 'file')}, ${mb(manifest.bytes)}, ${plural(symbols, 'symbol')}; updated ${manifest.updatedAt}.`);
-        lines.push(`On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, references ${mb(disk.references)}).`);
+        lines.push(
+          `On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, references ${mb(disk.references)}).`,
+        );
         const described = (entries: Array<[string, { count: number; examples: string[] }]>): string[] =>
-          entries.map(([reason, { count, examples }]) => `${count} ${reason}${examples.length > 0 ? ` (${examples.join(', ')}${count > examples.length ? ', …' : ''})` : ''}`);
+          entries.map(
+            ([reason, { count, examples }]) =>
+              `${count} ${reason}${examples.length > 0 ? ` (${examples.join(', ')}${count > examples.length ? ', …' : ''})` : ''}`,
+          );
         const entries = Object.entries(structured.skipped_files as Record<string, { count: number; examples: string[] }>);
         const skipped = described(entries.filter(([reason]) => !(reason in unparsed)));
         const textOnly = described(entries.filter(([reason]) => reason in unparsed));
         if (skipped.length > 0) lines.push(`Skipped: ${skipped.join(', ')}.`);
         if (textOnly.length > 0) lines.push(`Searched as text, without symbols: ${textOnly.join(', ')}.`);
-      }
-      else if (!state.incompatible && !state.corrupt) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
+      } else if (!state.incompatible && !state.corrupt) lines.push(`Not indexed yet: run \`sextant index ${project.root}\`.`);
       if (state.incompatible) lines.push(state.incompatible);
       if (state.corrupt) lines.push(`index_corrupt: ${state.corrupt}`);
       if (live) lines.push(`Running ${live.mode} job ${live.id}: ${live.message} (${live.percent}%).`);
       else if (running) lines.push(`Running ${running.mode} job (process ${running.pid}): ${running.stage} ${running.done}/${running.total}.`);
       if (last) lines.push(`Last job ${last.id} (${last.mode}): ${last.status}${last.error ? ` — ${last.error.message}` : ''}.`);
-      if (interrupted) lines.push(`An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ${interrupted.done}/${interrupted.total}): resume with \`${resumeCommand(interrupted, project.root)}\`.`);
+      if (interrupted)
+        lines.push(
+          `An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ${interrupted.done}/${interrupted.total}): resume with \`${resumeCommand(interrupted, project.root)}\`.`,
+        );
       return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
     },
   });

@@ -60,7 +60,9 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         client = projects.modernClient(declared ? answer : undefined);
       }
       // Asked on behalf of this call: over HTTP, roots/list then travels on the call's own stream.
-      const via: RootsClient | undefined = context.input ? undefined : { clientCapabilities: client.clientCapabilities, requestClient: (method, params, options) => context.request(method, params, options) };
+      const via: RootsClient | undefined = context.input
+        ? undefined
+        : { clientCapabilities: client.clientCapabilities, requestClient: (method, params, options) => context.request(method, params, options) };
       const resolved = await projects.resolve(args.workspace, client, extra?.query, via);
       let output: ToolOutcome;
       try {
@@ -70,7 +72,8 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
         throw error;
       }
-      if (resolved.hint && !(output instanceof InputRequired) && !(output instanceof TaskStarted)) output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
+      if (resolved.hint && !(output instanceof InputRequired) && !(output instanceof TaskStarted))
+        output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
       return output;
     },
   };

@@ -92,7 +92,14 @@ const rowsCaches = new WeakMap<object, Map<string, FileRows>>();
  * it (`defines`: search-seeds.ts). A whole-identifier match without one is then a use, and its file's
  * symbols need not be read to tell (only a longer name can contain the query: a match inside a word).
  */
-export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[], query: string, regex: boolean, caseSensitive: boolean, definitionsKnown = false): Ranked[] {
+export function rankMatches(
+  loaded: ProjectSymbols | undefined,
+  matches: Match[],
+  query: string,
+  regex: boolean,
+  caseSensitive: boolean,
+  definitionsKnown = false,
+): Ranked[] {
   // Per file, its definitions' rows and lines, read from the records without decoding a string:
   // a match needs only the definitions on its line and the one enclosing it, decoded once each.
   const perFile = loaded ? cacheOf(rowsCaches, loaded) : new Map<string, FileRows>();
@@ -147,63 +154,66 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
     }
     return facts;
   };
-  return matches.map((match, order): Ranked => {
-    let score = 0;
-    // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
-    const target = regex ? (match.matched ?? '') : needle;
-    let defined: SymbolInfo | undefined;
-    let weight = 0;
-    if (match.defines) {
-      defined = match.defines;
-      weight = nameWeight(defined.name, target, regex, fold);
-    } else if (!(definitionsKnown && !regex && match.word)) {
-      const { place, lines } = rowsOf(match.path);
-      for (let at = 0; at < lines.length; at += 3) {
-        const line = lines[at + 1]!;
-        const endLine = lines[at + 2]!;
-        // A definition's name may sit a line or two below where it starts (`static inline int` / `name(…)`).
-        const header = line < match.line && match.line - line <= HEADER_LINES && endLine >= match.line;
-        if (line !== match.line && !header) continue;
-        const symbol = symbolAt(match.path, place!, lines[at]!);
-        let symbolWeight = nameWeight(symbol.name, target, regex, fold);
-        // Below the first line, only the name itself, where the match is, defines it.
-        if (header && (symbolWeight !== 100 || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name))) symbolWeight = 0;
-        if (!defined || symbolWeight > weight) {
-          defined = symbol;
-          weight = symbolWeight;
+  return matches
+    .map((match, order): Ranked => {
+      let score = 0;
+      // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
+      const target = regex ? (match.matched ?? '') : needle;
+      let defined: SymbolInfo | undefined;
+      let weight = 0;
+      if (match.defines) {
+        defined = match.defines;
+        weight = nameWeight(defined.name, target, regex, fold);
+      } else if (!(definitionsKnown && !regex && match.word)) {
+        const { place, lines } = rowsOf(match.path);
+        for (let at = 0; at < lines.length; at += 3) {
+          const line = lines[at + 1]!;
+          const endLine = lines[at + 2]!;
+          // A definition's name may sit a line or two below where it starts (`static inline int` / `name(…)`).
+          const header = line < match.line && match.line - line <= HEADER_LINES && endLine >= match.line;
+          if (line !== match.line && !header) continue;
+          const symbol = symbolAt(match.path, place!, lines[at]!);
+          let symbolWeight = nameWeight(symbol.name, target, regex, fold);
+          // Below the first line, only the name itself, where the match is, defines it.
+          if (header && (symbolWeight !== 100 || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name)))
+            symbolWeight = 0;
+          if (!defined || symbolWeight > weight) {
+            defined = symbol;
+            weight = symbolWeight;
+          }
         }
       }
-    }
-    const facts = factsOf(match.path);
-    const seen = defined && weight > 0 ? visibility(defined, facts.language) : undefined;
-    if (weight > 0) score += weight + (seen === 'public' ? 10 : seen === 'private' ? -10 : 0);
-    const word = !regex && match.word === true;
-    if (word) score += 50;
-    // Written as searched, where the search ignored case. Worth more than the swing between
-    // exported and private (±10): case comes first.
-    const exactCase = !regex && !caseSensitive && match.text.startsWith(query, match.column - 1);
-    if (exactCase) score += 25;
-    score -= facts.penalty;
-    // A file that says it is generated, where its path did not already say so.
-    const generated = match.generated === true && facts.penalty === 0;
-    if (generated) score -= 50;
-    const describe = (): Record<string, unknown> => {
-      const result = publicMatch(match) as unknown as Record<string, unknown>;
-      if (weight === 100) result.definition = true;
-      const enclosing = enclosingOf(match.path, match.line);
-      if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
-      const notes: string[] = [];
-      if (weight > 0) notes.push(`defines ${defined!.kind} ${defined!.qualifiedName}`);
-      if (seen) notes.push(seen === 'public' ? 'exported' : 'private');
-      if (word) notes.push('whole identifier');
-      if (exactCase) notes.push('exact case');
-      notes.push(...facts.notes);
-      if (generated) notes.push('generated file');
-      if (notes.length > 0) result.rank_notes = notes;
-      return result;
-    };
-    return { match, score, order, depth: facts.depth, describe };
-  }).sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order);
+      const facts = factsOf(match.path);
+      const seen = defined && weight > 0 ? visibility(defined, facts.language) : undefined;
+      if (weight > 0) score += weight + (seen === 'public' ? 10 : seen === 'private' ? -10 : 0);
+      const word = !regex && match.word === true;
+      if (word) score += 50;
+      // Written as searched, where the search ignored case. Worth more than the swing between
+      // exported and private (±10): case comes first.
+      const exactCase = !regex && !caseSensitive && match.text.startsWith(query, match.column - 1);
+      if (exactCase) score += 25;
+      score -= facts.penalty;
+      // A file that says it is generated, where its path did not already say so.
+      const generated = match.generated === true && facts.penalty === 0;
+      if (generated) score -= 50;
+      const describe = (): Record<string, unknown> => {
+        const result = publicMatch(match) as unknown as Record<string, unknown>;
+        if (weight === 100) result.definition = true;
+        const enclosing = enclosingOf(match.path, match.line);
+        if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
+        const notes: string[] = [];
+        if (weight > 0) notes.push(`defines ${defined!.kind} ${defined!.qualifiedName}`);
+        if (seen) notes.push(seen === 'public' ? 'exported' : 'private');
+        if (word) notes.push('whole identifier');
+        if (exactCase) notes.push('exact case');
+        notes.push(...facts.notes);
+        if (generated) notes.push('generated file');
+        if (notes.length > 0) result.rank_notes = notes;
+        return result;
+      };
+      return { match, score, order, depth: facts.depth, describe };
+    })
+    .sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order);
 }
 
 /**
@@ -213,6 +223,13 @@ export function rankMatches(loaded: ProjectSymbols | undefined, matches: Match[]
 export function rankSearch(root: string, symbols: ProjectSymbols | undefined, query: SearchQuery, matches: Match[]): { ranked: Ranked[]; seeds: number } {
   const regex = query.regex === true;
   const seeds = regex ? { matches: [], complete: false } : definitionMatches(root, symbols, query);
-  const ranked = rankMatches(symbols, withDefinitions(seeds.matches, matches), query.pattern, regex, query.caseSensitive === true, symbols !== undefined && seeds.complete);
+  const ranked = rankMatches(
+    symbols,
+    withDefinitions(seeds.matches, matches),
+    query.pattern,
+    regex,
+    query.caseSensitive === true,
+    symbols !== undefined && seeds.complete,
+  );
   return { ranked, seeds: seeds.matches.length };
 }

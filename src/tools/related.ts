@@ -21,7 +21,19 @@ import { requireSymbols, resolveSymbol } from './symbol-tools.js';
 export const DEFAULT_RELATED = 20;
 export const MAX_RELATED = 100;
 /** Files that mark the root of a package, nearest first. */
-const PACKAGE_MARKERS = ['package.json', 'go.mod', 'Cargo.toml', 'pyproject.toml', 'setup.py', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'composer.json', 'Gemfile', '__init__.py'];
+const PACKAGE_MARKERS = [
+  'package.json',
+  'go.mod',
+  'Cargo.toml',
+  'pyproject.toml',
+  'setup.py',
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'composer.json',
+  'Gemfile',
+  '__init__.py',
+];
 
 export const RELATIONS = ['calls', 'called_by', 'sibling', 'imports', 'same_file', 'same_module', 'same_package'] as const;
 type Relation = (typeof RELATIONS)[number];
@@ -61,7 +73,10 @@ function describeEntry(entry: RelatedEntry): string {
       ? entry.detail!
       : `${entry.detail} (${entry.path}:${entry.line})`;
   if (!call) return `${entry.relation}: ${what}`;
-  const sure = entry.resolution === 'name_only' ? `name_only: ${entry.candidates ? `one of ${plural(entry.candidates, 'definition')} of that name` : 'a guess by name'}` : `${entry.resolution}: ${RESOLUTION_MEANINGS[entry.resolution!]}`;
+  const sure =
+    entry.resolution === 'name_only'
+      ? `name_only: ${entry.candidates ? `one of ${plural(entry.candidates, 'definition')} of that name` : 'a guess by name'}`
+      : `${entry.resolution}: ${RESOLUTION_MEANINGS[entry.resolution!]}`;
   const where = entry.relation === 'calls' && !entry.symbol ? ` at ${entry.path}:${entry.line}` : ` at line ${entry.line}`;
   return `${entry.relation}: ${what}${where} [${sure}]`;
 }
@@ -145,9 +160,15 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       let counted = 0;
       const linesOf = projectLines(project.root);
       const lineOf = (path: string, line: number): string => linesOf(path, line, line)[0] ?? '';
-      const importsOf = (path: string): string[] => (path === target.path ? homeReferences : loaded.referencesIn(path)).filter((reference) => reference.kind === 'import').map((reference) => reference.name);
+      const importsOf = (path: string): string[] =>
+        (path === target.path ? homeReferences : loaded.referencesIn(path))
+          .filter((reference) => reference.kind === 'import')
+          .map((reference) => reference.name);
       const typeAround = (path: string, line: number): string | undefined => {
-        const around = enclosingSymbol(symbolsOf(path).filter((other) => other.kind === 'method' || other.kind === 'function'), line);
+        const around = enclosingSymbol(
+          symbolsOf(path).filter((other) => other.kind === 'method' || other.kind === 'function'),
+          line,
+        );
         return around?.kind === 'method' ? around.parent : undefined;
       };
       const homeImports = importsOf(target.path);
@@ -158,9 +179,22 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
           counted++;
           continue;
         }
-        const site = { name: reference.name, path: target.path, lineText: lineOf(target.path, reference.line), column: reference.column, language: symbol.language, imports: homeImports, enclosingType: typeAround(target.path, reference.line) };
+        const site = {
+          name: reference.name,
+          path: target.path,
+          lineText: lineOf(target.path, reference.line),
+          column: reference.column,
+          language: symbol.language,
+          imports: homeImports,
+          enclosingType: typeAround(target.path, reference.line),
+        };
         const resolved = resolveCall(site, loaded.definitions(reference.name));
-        const entry: RelatedEntry = { relation: 'calls', path: resolved.definition?.path ?? target.path, line: reference.line, resolution: resolved.resolution };
+        const entry: RelatedEntry = {
+          relation: 'calls',
+          path: resolved.definition?.path ?? target.path,
+          line: reference.line,
+          resolution: resolved.resolution,
+        };
         if (resolved.definition) entry.symbol = resolved.definition.symbol;
         else entry.detail = reference.name;
         if (resolved.candidates) entry.candidates = resolved.candidates;
@@ -175,20 +209,35 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
           counted++;
           continue;
         }
-        const site = { name: symbol.name, path: reference.path, lineText: lineOf(reference.path, reference.line), column: reference.column, language: symbol.language, imports: importsOf(reference.path), enclosingType: typeAround(reference.path, reference.line) };
+        const site = {
+          name: symbol.name,
+          path: reference.path,
+          lineText: lineOf(reference.path, reference.line),
+          column: reference.column,
+          language: symbol.language,
+          imports: importsOf(reference.path),
+          enclosingType: typeAround(reference.path, reference.line),
+        };
         const resolved = resolveCall(site, namesakes);
         const meansTarget = resolved.definition !== undefined && resolved.definition.path === target.path && sameSymbol(resolved.definition.symbol, symbol);
         if (!meansTarget && resolved.resolution !== 'name_only') continue; // it calls another definition of the name
         const caller = enclosingSymbol(symbolsOf(reference.path), reference.line);
-        const entry: RelatedEntry = { relation: 'called_by', path: reference.path, line: reference.line, resolution: meansTarget ? resolved.resolution : 'name_only' };
+        const entry: RelatedEntry = {
+          relation: 'called_by',
+          path: reference.path,
+          line: reference.line,
+          resolution: meansTarget ? resolved.resolution : 'name_only',
+        };
         if (!meansTarget && resolved.candidates) entry.candidates = resolved.candidates;
         if (caller) entry.symbol = caller;
         else entry.detail = 'top-level code';
         add(entry);
       }
       // A parent is the innermost enclosing definition of any kind, so no parent means top level.
-      for (const other of home) if (!sameSymbol(other, symbol) && other.parent === symbol.parent) add({ relation: 'sibling', symbol: other, path: target.path });
-      for (const reference of homeReferences) if (reference.kind === 'import') add({ relation: 'imports', path: target.path, line: reference.line, detail: reference.name });
+      for (const other of home)
+        if (!sameSymbol(other, symbol) && other.parent === symbol.parent) add({ relation: 'sibling', symbol: other, path: target.path });
+      for (const reference of homeReferences)
+        if (reference.kind === 'import') add({ relation: 'imports', path: target.path, line: reference.line, detail: reference.name });
       for (const other of home) if (!sameSymbol(other, symbol)) add({ relation: 'same_file', symbol: other, path: target.path });
       // Other files' definitions: kept while the list has room, counted past it (a package can
       // hold hundreds of thousands). Each file is visited once per relation, so telling its own
@@ -233,8 +282,22 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       const completeness: Completeness = fits < total ? 'truncated' : 'complete';
       const lines = entries.slice(0, fits).map(describeEntry);
       return {
-        content: [{ type: 'text', text: [`${symbol.kind} ${symbol.qualifiedName} (${target.path}:${symbol.line}): ${total} related${completeness === 'truncated' ? `, first ${fits} shown (raise limit for more)` : ''}`, ...lines].join('\n') }],
-        structuredContent: { ...statusFields(project, manifest, completeness), symbol: describeSymbol(symbol, target.path), scope, related: kept.slice(0, fits), total_related: total },
+        content: [
+          {
+            type: 'text',
+            text: [
+              `${symbol.kind} ${symbol.qualifiedName} (${target.path}:${symbol.line}): ${total} related${completeness === 'truncated' ? `, first ${fits} shown (raise limit for more)` : ''}`,
+              ...lines,
+            ].join('\n'),
+          },
+        ],
+        structuredContent: {
+          ...statusFields(project, manifest, completeness),
+          symbol: describeSymbol(symbol, target.path),
+          scope,
+          related: kept.slice(0, fits),
+          total_related: total,
+        },
       };
     },
   });

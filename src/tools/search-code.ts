@@ -51,7 +51,10 @@ const MATCH_SCHEMA = {
       additionalProperties: false,
     },
     definition: { type: 'boolean', description: 'The match is on the line that defines a symbol named like the query' },
-    clipped: { type: 'boolean', description: `The line (or a context line) is longer than ${MAX_SHOWN_LINE_CHARS} characters: its text is the part around the match, cut ends marked with …` },
+    clipped: {
+      type: 'boolean',
+      description: `The line (or a context line) is longer than ${MAX_SHOWN_LINE_CHARS} characters: its text is the part around the match, cut ends marked with …`,
+    },
     rank_notes: { type: 'array', items: { type: 'string' } },
   },
   required: ['path', 'line', 'column', 'text'],
@@ -108,7 +111,10 @@ function linesOf(item: { match: Match; result: Record<string, unknown> }): strin
 
 function fingerprint(args: Record<string, unknown>): string {
   const { cursor: _cursor, limit: _limit, ...rest } = args;
-  return createHash('sha256').update(JSON.stringify(rest, Object.keys(rest).sort())).digest('base64url').slice(0, 12);
+  return createHash('sha256')
+    .update(JSON.stringify(rest, Object.keys(rest).sort()))
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 function readCursor(cursor: unknown, args: Record<string, unknown>): number {
@@ -152,7 +158,11 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       properties: {
         ...STATUS_PROPERTIES,
         results: { type: 'array', items: MATCH_SCHEMA },
-        total_matches: { type: 'integer', minimum: 0, description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for` },
+        total_matches: {
+          type: 'integer',
+          minimum: 0,
+          description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for`,
+        },
         nextCursor: { type: 'string' },
         note: { type: 'string' },
         unsearched_files: {
@@ -207,11 +217,18 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       try {
         result = direct ? await project.search.directSearch(query) : await project.search.search(query);
       } catch (error) {
-        if (error instanceof PatternTooExpensiveError) throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
+        if (error instanceof PatternTooExpensiveError)
+          throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
         const code = (error as { code?: unknown }).code;
-        if (code === 'SEXTANT_ERR_BAD_GLOB') throw toolError('invalid_input', (error as Error).message, { argument: 'path' }, 'Fix the glob, or leave path out.');
+        if (code === 'SEXTANT_ERR_BAD_GLOB')
+          throw toolError('invalid_input', (error as Error).message, { argument: 'path' }, 'Fix the glob, or leave path out.');
         if (code === 'SEXTANT_ERR_BAD_PATTERN') {
-          throw toolError('invalid_input', (error as Error).message, { argument: 'query' }, 'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.');
+          throw toolError(
+            'invalid_input',
+            (error as Error).message,
+            { argument: 'query' },
+            'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.',
+          );
         }
         throw error;
       }
@@ -219,26 +236,45 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
       const rankingStarted = performance.now();
       // A direct scan (no index yet) has no symbols to rank by: its matches stay in path order.
       const { ranked, seeds } = direct
-        ? { ranked: result.matches.map((match, order): Ranked => ({ match, score: 0, order, depth: 0, describe: () => publicMatch(match) as unknown as Record<string, unknown> })), seeds: 0 }
+        ? {
+            ranked: result.matches.map((match, order): Ranked => ({
+              match,
+              score: 0,
+              order,
+              depth: 0,
+              describe: () => publicMatch(match) as unknown as Record<string, unknown>,
+            })),
+            seeds: 0,
+          }
         : rankSearch(project.root, symbolsOf(project), query, result.matches);
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: clipResult(item.describe()) }));
       const rankingMs = performance.now() - rankingStarted;
       // At least one: a clipped result always fits, and a page that showed none would page for ever.
-      const fits = Math.max(Math.min(page.length, 1), fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + linesOf(item).join('\n').length + 1));
+      const fits = Math.max(
+        Math.min(page.length, 1),
+        fitCount(page, MAX_OUTPUT_CHARS - 2_000, (item) => JSON.stringify(item.result).length + linesOf(item).join('\n').length + 1),
+      );
       const shown = page.slice(0, fits);
       const next = offset + shown.length;
       let completeness: Completeness = direct || result.partial ? 'partial' : 'complete';
       const notes: string[] = [];
-      if (direct) notes.push(`No index yet: indexing started (${project.job?.id ?? 'done'}); these results come from a direct scan${result.partial ? ' that stopped at its time limit' : ''}.`);
+      if (direct)
+        notes.push(
+          `No index yet: indexing started (${project.job?.id ?? 'done'}); these results come from a direct scan${result.partial ? ' that stopped at its time limit' : ''}.`,
+        );
       if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
       if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
-        notes.push(`More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each in path order)${seeds > 0 ? ` and the definitions of the name (${seeds}${seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`);
+        notes.push(
+          `More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each in path order)${seeds > 0 ? ` and the definitions of the name (${seeds}${seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`,
+        );
       }
       const unsearched = manifest ? unsearchedFiles(manifest) : undefined;
       if (unsearched) {
         completeness = 'partial';
-        notes.push(`${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''}.`);
+        notes.push(
+          `${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''}.`,
+        );
       }
       const structured: Record<string, unknown> = {
         ...statusFields(project, manifest, completeness),

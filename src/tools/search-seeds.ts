@@ -112,7 +112,11 @@ function readSeeds(root: string, symbols: ProjectSymbols, query: SeedQuery, modi
  * *Reader) Read`), else anywhere on it, else on one of the next HEADER_LINES lines (`static
  * inline int` / `name(…)` in C). The line's index, its text, and the name's offset in it.
  */
-function nameLine(lines: string[] | undefined, symbol: { name: string; line: number; column: number; endLine: number }, caseSensitive: boolean): { index: number; text: string; at: number } | undefined {
+function nameLine(
+  lines: string[] | undefined,
+  symbol: { name: string; line: number; column: number; endLine: number },
+  caseSensitive: boolean,
+): { index: number; text: string; at: number } | undefined {
   const needle = caseSensitive ? symbol.name : symbol.name.toLowerCase();
   const last = Math.min(symbol.line - 1 + HEADER_LINES, symbol.endLine - 1);
   for (let index = symbol.line - 1; index <= last; index++) {

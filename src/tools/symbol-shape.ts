@@ -49,7 +49,13 @@ export function sameSymbol(a: SymbolInfo, b: SymbolInfo): boolean {
 export function fileSymbols(project: Project, path: string): { path: string; symbols: SymbolInfo[] } {
   const symbols = project.symbols()?.symbolsIn(path);
   const file = symbols ? { path, symbols } : undefined;
-  if (!file) throw toolError('file_not_found', `${path === '' ? 'The workspace root' : path} is not an indexed source file of ${project.root}`, { path }, 'Use a workspace-relative path as search results list them; only files in a language with symbol support have an outline.');
+  if (!file)
+    throw toolError(
+      'file_not_found',
+      `${path === '' ? 'The workspace root' : path} is not an indexed source file of ${project.root}`,
+      { path },
+      'Use a workspace-relative path as search results list them; only files in a language with symbol support have an outline.',
+    );
   return file;
 }
 

@@ -31,9 +31,19 @@ export function requireSymbols(project: Project): { symbols: ProjectSymbols; man
   if (!symbols) {
     const interrupted = project.job ? undefined : project.store.interruptedJob();
     if (interrupted?.mode === 'symbols') {
-      throw toolError('index_not_ready', `The symbol phase for ${project.root} was interrupted at ${interrupted.done}/${interrupted.total} files and no symbols were written yet`, { workspace: project.root }, `Run sync_repo (or \`${resumeCommand(interrupted, project.root)}\`) to finish it, then retry.`);
+      throw toolError(
+        'index_not_ready',
+        `The symbol phase for ${project.root} was interrupted at ${interrupted.done}/${interrupted.total} files and no symbols were written yet`,
+        { workspace: project.root },
+        `Run sync_repo (or \`${resumeCommand(interrupted, project.root)}\`) to finish it, then retry.`,
+      );
     }
-    throw toolError('index_not_ready', `The symbols of ${project.root} are not built yet${project.job ? ` (job ${project.job.id} is at ${project.job.percent}%)` : ''}`, { workspace: project.root }, 'Run sync_repo (or wait for the running job), then retry.');
+    throw toolError(
+      'index_not_ready',
+      `The symbols of ${project.root} are not built yet${project.job ? ` (job ${project.job.id} is at ${project.job.percent}%)` : ''}`,
+      { workspace: project.root },
+      'Run sync_repo (or wait for the running job), then retry.',
+    );
   }
   return { symbols, manifest };
 }
@@ -50,7 +60,12 @@ export function resolveSymbol(project: Project, name: string, path: string | und
   const found: Located[] = symbols.definitions(name).filter((entry) => wanted === undefined || entry.path === wanted);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
-    throw toolError('symbol_not_found', `No definition named ${JSON.stringify(name)}${wanted ? ` in ${wanted}` : ''}`, { symbol_name: name }, 'Check the spelling or use locate_symbol for close matches; qualified names like Class.method work too.');
+    throw toolError(
+      'symbol_not_found',
+      `No definition named ${JSON.stringify(name)}${wanted ? ` in ${wanted}` : ''}`,
+      { symbol_name: name },
+      'Check the spelling or use locate_symbol for close matches; qualified names like Class.method work too.',
+    );
   }
   // Several: a qualified-name match or a container wins over members with the same short name only when unique.
   const byQualified = found.filter((entry) => entry.symbol.qualifiedName === name);
@@ -59,10 +74,14 @@ export function resolveSymbol(project: Project, name: string, path: string | und
   const listed = found.slice(0, MAX_CANDIDATES);
   const lines = listed.map((entry) => `  ${entry.path}:${entry.symbol.line}: ${entry.symbol.kind} ${entry.symbol.qualifiedName}`);
   if (found.length > listed.length) lines.push(`  … and ${found.length - listed.length} more`);
-  throw toolError('ambiguous_symbol', `${found.length} definitions are named ${JSON.stringify(name)}; pass path (or a qualified name) to pick one:\n${lines.join('\n')}`, {
-    symbol_name: name,
-    candidates: listed.map((entry) => ({ path: entry.path, line: entry.symbol.line, kind: entry.symbol.kind, qualified_name: entry.symbol.qualifiedName })),
-  });
+  throw toolError(
+    'ambiguous_symbol',
+    `${found.length} definitions are named ${JSON.stringify(name)}; pass path (or a qualified name) to pick one:\n${lines.join('\n')}`,
+    {
+      symbol_name: name,
+      candidates: listed.map((entry) => ({ path: entry.path, line: entry.symbol.line, kind: entry.symbol.kind, qualified_name: entry.symbol.qualifiedName })),
+    },
+  );
 }
 
 /** Symbols of one file nested by range: each symbol's children are the ones it encloses. */
@@ -129,7 +148,10 @@ function countNodes(nodes: OutlineNode[]): number {
 }
 
 function outlineJson(nodes: OutlineNode[], path: string, all: boolean): Array<Record<string, unknown>> {
-  return nodes.map((node) => ({ ...describeSymbol(node.symbol, path), ...(all && node.children.length > 0 ? { children: outlineJson(node.children, path, all) } : {}) }));
+  return nodes.map((node) => ({
+    ...describeSymbol(node.symbol, path),
+    ...(all && node.children.length > 0 ? { children: outlineJson(node.children, path, all) } : {}),
+  }));
 }
 
 /**
@@ -141,7 +163,7 @@ export function ancestorsOf(symbol: SymbolInfo, others: SymbolInfo[]): SymbolInf
   const found = new Set(
     others.filter((other) => other.line <= symbol.line && other.endLine >= symbol.endLine && other.endLine - other.line >= symbol.endLine - symbol.line),
   );
-  for (let parent = symbol.parent; parent !== undefined; ) {
+  for (let parent = symbol.parent; parent !== undefined;) {
     const named = others.find((other) => other.qualifiedName === parent);
     if (!named || found.has(named)) break;
     found.add(named);
@@ -173,7 +195,13 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
       type: 'object',
       properties: {
         ...STATUS_PROPERTIES,
-        symbols: { type: 'array', items: { ...SYMBOL_SCHEMA, properties: { ...SYMBOL_SCHEMA.properties, match: { type: 'string', enum: ['exact', 'case_insensitive', 'prefix', 'fuzzy'] } } } },
+        symbols: {
+          type: 'array',
+          items: {
+            ...SYMBOL_SCHEMA,
+            properties: { ...SYMBOL_SCHEMA.properties, match: { type: 'string', enum: ['exact', 'case_insensitive', 'prefix', 'fuzzy'] } },
+          },
+        },
         fuzzy_omitted: { type: 'boolean', description: 'Fuzzy look-alikes were left out because exact, case-insensitive or prefix matches exist' },
       },
       required: [...STATUS_REQUIRED, 'symbols'],
@@ -192,11 +220,18 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
       const close = found.length > 0 && found[0]!.score >= CLOSE_MATCH;
       const fuzzyOmitted = close && found.some((symbol) => symbol.score < CLOSE_MATCH);
       if (close) found = found.filter((symbol) => symbol.score >= CLOSE_MATCH);
-      if (found.length === 0) throw toolError('symbol_not_found', `No symbol matches ${JSON.stringify(name)}${args.kind ? ` of kind ${String(args.kind)}` : ''}${args.language ? ` in ${String(args.language)}` : ''}`, { name });
+      if (found.length === 0)
+        throw toolError(
+          'symbol_not_found',
+          `No symbol matches ${JSON.stringify(name)}${args.kind ? ` of kind ${String(args.kind)}` : ''}${args.language ? ` in ${String(args.language)}` : ''}`,
+          { name },
+        );
       const more = found.length > limit;
       const kept = found.slice(0, limit);
       const shown = kept.map((symbol) => ({ ...describeSymbol(symbol, symbol.path), match: matchType(symbol.score) }));
-      const lines = kept.map((symbol) => `${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName} [${matchType(symbol.score)}]  ${symbol.signature}`);
+      const lines = kept.map(
+        (symbol) => `${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName} [${matchType(symbol.score)}]  ${symbol.signature}`,
+      );
       const fits = fitCount(lines, MAX_OUTPUT_CHARS / 2, (line) => line.length * 3);
       const completeness: Completeness = more || fits < shown.length ? 'truncated' : 'complete';
       return {
@@ -210,7 +245,11 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
             ].join('\n'),
           },
         ],
-        structuredContent: { ...statusFields(project, manifest, completeness), symbols: shown.slice(0, fits), ...(fuzzyOmitted ? { fuzzy_omitted: true } : {}) },
+        structuredContent: {
+          ...statusFields(project, manifest, completeness),
+          symbols: shown.slice(0, fits),
+          ...(fuzzyOmitted ? { fuzzy_omitted: true } : {}),
+        },
       };
     },
   });
@@ -262,7 +301,8 @@ export function createFileOutlineTool(projects: ProjectService): ToolDefinition 
       const lines: string[] = [];
       renderOutline(tree, 0, lines);
       if (nextLine !== undefined) lines.push(`(the first ${kept} of ${total} symbols, to stay within the output budget: continue with start_line ${nextLine})`);
-      const range = from > 1 || to !== Number.POSITIVE_INFINITY ? ` (lines ${from}-${to === Number.POSITIVE_INFINITY ? 'end' : to}: ${plural(total, 'symbol')})` : '';
+      const range =
+        from > 1 || to !== Number.POSITIVE_INFINITY ? ` (lines ${from}-${to === Number.POSITIVE_INFINITY ? 'end' : to}: ${plural(total, 'symbol')})` : '';
       const structured: Record<string, unknown> = { ...statusFields(project, manifest, completeness), path, symbols: json, symbol_count: file.symbols.length };
       if (nextLine !== undefined) structured.next_start_line = nextLine;
       return {
@@ -313,7 +353,13 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
       if (direction === 'ancestors') {
         const ancestors = ancestorsOf(symbol, others);
         structured.ancestors = ancestors.map((ancestor) => describeSymbol(ancestor, path));
-        lines.push(...(ancestors.length > 0 ? ancestors.map((ancestor, depth) => `${'  '.repeat(depth + 1)}in ${ancestor.kind} ${ancestor.qualifiedName} (${ancestor.line}-${ancestor.endLine})`) : ['  (top level)']));
+        lines.push(
+          ...(ancestors.length > 0
+            ? ancestors.map(
+                (ancestor, depth) => `${'  '.repeat(depth + 1)}in ${ancestor.kind} ${ancestor.qualifiedName} (${ancestor.line}-${ancestor.endLine})`,
+              )
+            : ['  (top level)']),
+        );
       } else {
         const inside = others.filter((other) => other.line >= symbol.line && other.endLine <= symbol.endLine);
         const { tree, kept, total } = pruneTree(outlineOf(inside), path, MAX_OUTPUT_CHARS / 2);

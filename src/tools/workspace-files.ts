@@ -23,7 +23,8 @@ export function workspacePath(project: Project, value: string): string {
   } catch {
     // not on disk: checked against the index below
   }
-  if (!inside(real)) throw toolError('invalid_input', `Path ${value} leads outside the workspace ${project.root} (through a symlink)`, { argument: 'path' }, PATH_REMEDY);
+  if (!inside(real))
+    throw toolError('invalid_input', `Path ${value} leads outside the workspace ${project.root} (through a symlink)`, { argument: 'path' }, PATH_REMEDY);
   return relative(project.root, real).split(sep).join('/');
 }
 

@@ -34,13 +34,19 @@ export const httpErrors = {
     }),
   notAcceptable: (message: string) => new HttpError(406, ErrorCodes.InvalidRequest, 'HTTP_NOT_ACCEPTABLE', message),
   /** A request reusing the id of one of the session's requests still in flight: refused here, so the first keeps its answer. */
-  idInUse: (id: unknown) => new HttpError(400, ErrorCodes.InvalidRequest, 'HTTP_ID_IN_USE', `Invalid request: id ${JSON.stringify(id)} is already in use by a request in flight`),
+  idInUse: (id: unknown) =>
+    new HttpError(400, ErrorCodes.InvalidRequest, 'HTTP_ID_IN_USE', `Invalid request: id ${JSON.stringify(id)} is already in use by a request in flight`),
   /** A session-less GET of a Streamable HTTP client: no stream is offered without a session. */
   noSessionStream: () =>
-    new HttpError(405, ErrorCodes.InvalidRequest, 'HTTP_METHOD_NOT_ALLOWED', 'No GET stream without an MCP-Session-Id: initialize first, then open the stream with the session id', { allow: 'POST' }),
+    new HttpError(
+      405,
+      ErrorCodes.InvalidRequest,
+      'HTTP_METHOD_NOT_ALLOWED',
+      'No GET stream without an MCP-Session-Id: initialize first, then open the stream with the session id',
+      { allow: 'POST' },
+    ),
   conflict: (message: string) => new HttpError(409, ErrorCodes.InvalidRequest, 'HTTP_CONFLICT', message),
-  tooLarge: (limit: number) =>
-    new HttpError(413, ErrorCodes.InvalidRequest, 'HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`),
+  tooLarge: (limit: number) => new HttpError(413, ErrorCodes.InvalidRequest, 'HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`),
   unsupportedMediaType: (type: string | undefined) =>
     new HttpError(415, ErrorCodes.InvalidRequest, 'HTTP_UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got ${type ?? 'none'}`),
   /** `retryAfterSeconds`: when capacity is expected back, as well as the caller can tell. */

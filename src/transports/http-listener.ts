@@ -105,7 +105,13 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const startedAt = Date.now();
 
-  const streamable = new StreamableHttpEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'sessionIdleMs', 'uninitializedIdleMs', 'retryMs', 'pollAfterMs', 'maxQueuedOutputBytes', 'tap') });
+  const streamable = new StreamableHttpEndpoint({
+    server,
+    logger,
+    maxBodyBytes,
+    maxSessions,
+    ...pick(options, 'sessionIdleMs', 'uninitializedIdleMs', 'retryMs', 'pollAfterMs', 'maxQueuedOutputBytes', 'tap'),
+  });
   const legacy = new LegacySseEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'maxQueuedOutputBytes', 'tap') });
   const websocket = new WebSocketEndpoint({ server, logger, maxPayloadBytes: maxBodyBytes, maxSessions, ...pick(options, 'maxQueuedOutputBytes', 'tap') });
 
@@ -210,7 +216,9 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   });
 
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, options.port ?? DEFAULT_PORT) : error));
+    httpServer.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, options.port ?? DEFAULT_PORT) : error),
+    );
     httpServer.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
   });
   const port = (httpServer.address() as AddressInfo).port;

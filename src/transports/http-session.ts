@@ -199,7 +199,10 @@ export class HttpSession {
     return {
       withIds: true,
       ...(this.#options.maxQueuedOutputBytes !== undefined ? { maxQueuedBytes: this.#options.maxQueuedOutputBytes } : {}),
-      onOverflow: (queued) => this.#options.logger.warning(`Streamable HTTP session ${this.id.slice(0, 8)}…: a stream was dropped with ${queued} bytes queued for a client that does not read`),
+      onOverflow: (queued) =>
+        this.#options.logger.warning(
+          `Streamable HTTP session ${this.id.slice(0, 8)}…: a stream was dropped with ${queued} bytes queued for a client that does not read`,
+        ),
     };
   }
 

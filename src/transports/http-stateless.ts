@@ -55,7 +55,8 @@ export function checkModernHeaders(req: IncomingMessage, request: JsonRpcRequest
   readModernRequest(meta); // the body's own fields: -32602 when one is missing, -32022 for a version not served
   const method = header(req, 'mcp-method');
   if (method === undefined) throw new HeaderMismatchError('Header mismatch: the Mcp-Method header is required');
-  if (method !== request.method) throw new HeaderMismatchError(`Header mismatch: Mcp-Method header value '${method}' does not match body value '${request.method}'`);
+  if (method !== request.method)
+    throw new HeaderMismatchError(`Header mismatch: Mcp-Method header value '${method}' does not match body value '${request.method}'`);
   const field = NAMED_BY[request.method];
   if (field) {
     const raw = header(req, 'mcp-name');
@@ -85,7 +86,10 @@ export async function serveModernRequest(
   } catch (error) {
     if (!(error instanceof JsonRpcError)) throw error;
     const body = JSON.stringify(errorResponse(request.id, error.toErrorObject()));
-    res.writeHead(error.rpcCode === ErrorCodes.InvalidParams ? 400 : statusOf(error.rpcCode), { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(error.rpcCode === ErrorCodes.InvalidParams ? 400 : statusOf(error.rpcCode), {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
     return;
   }

@@ -48,7 +48,8 @@ export class LegacySseEndpoint {
     const stream = new SseStream('legacy', {
       withIds: false,
       ...(this.#options.maxQueuedOutputBytes !== undefined ? { maxQueuedBytes: this.#options.maxQueuedOutputBytes } : {}),
-      onOverflow: (queued) => this.#options.logger.warning(`Legacy SSE session ${id.slice(0, 8)}… dropped: ${queued} bytes queued for a client that does not read`),
+      onOverflow: (queued) =>
+        this.#options.logger.warning(`Legacy SSE session ${id.slice(0, 8)}… dropped: ${queued} bytes queued for a client that does not read`),
     });
     const sessionOptions: Parameters<McpServer['createSession']>[0] = {
       send: (payload) => {

@@ -110,9 +110,7 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
     onOversize: (bytes) => {
       const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
       logger.warning(`Dropped a ${bytes}-byte message: over the ${limit}-byte line limit`);
-      session.peer.rejectMalformed(
-        new InvalidRequestError(`Invalid request: message of ${bytes} bytes exceeds the ${limit}-byte limit`, { bytes, limit }),
-      );
+      session.peer.rejectMalformed(new InvalidRequestError(`Invalid request: message of ${bytes} bytes exceeds the ${limit}-byte limit`, { bytes, limit }));
     },
   });
 

@@ -226,7 +226,9 @@ export class StreamableHttpEndpoint {
       if (session.lastSeen >= now - limit) continue;
       this.#sessions.delete(id);
       session.close();
-      this.#options.logger.info(`Streamable HTTP session ${id.slice(0, 8)}… expired after ${Math.round(limit / 1000)} s idle${session.mcp.clientReady ? '' : ' (never initialized)'}`);
+      this.#options.logger.info(
+        `Streamable HTTP session ${id.slice(0, 8)}… expired after ${Math.round(limit / 1000)} s idle${session.mcp.clientReady ? '' : ' (never initialized)'}`,
+      );
     }
   }
 

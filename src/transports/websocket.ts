@@ -79,7 +79,11 @@ export class WebSocketEndpoint {
         session.peer.rejectMalformed(new InvalidRequestError('Invalid request: send JSON-RPC messages as text frames'));
         return;
       }
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+      const text = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : Buffer.from(data).toString('utf8');
       void session.receiveText(text, extra);
     });
     ws.on('close', () => {

@@ -69,7 +69,8 @@ export function resolveWorkspaceConfig(options: WorkspaceOptions = {}): Workspac
     throw new WorkspaceConfigError('--auto-workspace needs at least one --allowed-root: the directories under which workspaces may be registered on demand');
   }
   const maxWorkspaces = options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES;
-  if (!Number.isInteger(maxWorkspaces) || maxWorkspaces < 1) throw new WorkspaceConfigError(`--max-workspaces must be a positive integer, got ${maxWorkspaces}`);
+  if (!Number.isInteger(maxWorkspaces) || maxWorkspaces < 1)
+    throw new WorkspaceConfigError(`--max-workspaces must be a positive integer, got ${maxWorkspaces}`);
 
   const config: WorkspaceConfig = {
     workspaces,
@@ -101,7 +102,8 @@ export function resolveWorkspaceConfig(options: WorkspaceOptions = {}): Workspac
       } catch {
         // gone: said below
       }
-      if (named !== actual) notes.push(`PWD (${pwd}) is not the working directory (${actual}): inherited from another process, so ignored; using the working directory`);
+      if (named !== actual)
+        notes.push(`PWD (${pwd}) is not the working directory (${actual}): inherited from another process, so ignored; using the working directory`);
     }
     config.cwdProject = actual;
   }

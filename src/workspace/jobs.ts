@@ -51,19 +51,21 @@ export class IndexJob {
     this.mode = mode;
     this.root = root;
     // Started on the next microtask: whoever starts a job subscribes to it first and sees every stage.
-    this.finished = Promise.resolve().then(() => run(this, this.#controller.signal)).then(
-      (result) => {
-        this.result = result;
-        this.status = 'completed';
-        this.update('done', 'Done', 100);
-      },
-      (error: unknown) => {
-        this.status = this.#controller.signal.aborted ? 'cancelled' : 'failed';
-        const code = (error as { code?: unknown }).code;
-        this.error = { code: typeof code === 'string' ? code : 'internal_error', message: error instanceof Error ? error.message : String(error) };
-        this.update(this.status, this.status === 'cancelled' ? 'Cancelled; the previous index is kept' : `Failed: ${this.error.message}`, this.progress);
-      },
-    );
+    this.finished = Promise.resolve()
+      .then(() => run(this, this.#controller.signal))
+      .then(
+        (result) => {
+          this.result = result;
+          this.status = 'completed';
+          this.update('done', 'Done', 100);
+        },
+        (error: unknown) => {
+          this.status = this.#controller.signal.aborted ? 'cancelled' : 'failed';
+          const code = (error as { code?: unknown }).code;
+          this.error = { code: typeof code === 'string' ? code : 'internal_error', message: error instanceof Error ? error.message : String(error) };
+          this.update(this.status, this.status === 'cancelled' ? 'Cancelled; the previous index is kept' : `Failed: ${this.error.message}`, this.progress);
+        },
+      );
   }
 
   get running(): boolean {

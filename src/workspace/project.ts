@@ -27,7 +27,21 @@ export interface IndexState {
 }
 
 /** A project's symbols as the tools read them (see SymbolIndex). */
-export type ProjectSymbols = Pick<SymbolIndex, 'find' | 'definitions' | 'definitionsNamed' | 'symbolsIn' | 'visitBriefs' | 'symbolOf' | 'covers' | 'paths' | 'referencesIn' | 'referencesTo' | 'definitionsContaining' | 'nameCount'>;
+export type ProjectSymbols = Pick<
+  SymbolIndex,
+  | 'find'
+  | 'definitions'
+  | 'definitionsNamed'
+  | 'symbolsIn'
+  | 'visitBriefs'
+  | 'symbolOf'
+  | 'covers'
+  | 'paths'
+  | 'referencesIn'
+  | 'referencesTo'
+  | 'definitionsContaining'
+  | 'nameCount'
+>;
 
 export class Project {
   readonly root: string;
@@ -82,12 +96,19 @@ export class Project {
     if (state.corrupt) throw codedError('index_corrupt', state.corrupt, { workspace: this.root });
     if (!state.manifest) {
       if (this.job) {
-        throw codedError('index_not_ready', `Project ${this.root} is being indexed (job ${this.job.id}, ${this.job.percent}%): retry when it is done`, {
-          workspace: this.root,
-          job_id: this.job.id,
-        }, 'Follow the job with index_status, then retry.');
+        throw codedError(
+          'index_not_ready',
+          `Project ${this.root} is being indexed (job ${this.job.id}, ${this.job.percent}%): retry when it is done`,
+          {
+            workspace: this.root,
+            job_id: this.job.id,
+          },
+          'Follow the job with index_status, then retry.',
+        );
       }
-      throw codedError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, { workspace: this.root });
+      throw codedError('index_not_ready', `Project detected at ${this.root} but not indexed. Run \`sextant index ${this.root}\` first.`, {
+        workspace: this.root,
+      });
     }
     this.#ensureWatcher({ reconcile: true });
     return state.manifest;
@@ -97,12 +118,19 @@ export class Project {
   startJob(mode: JobMode, options: { force?: boolean } = {}): IndexJob {
     const running = this.job;
     if (running) {
-      throw codedError('index_in_progress', `${capitalized(article(running.mode))} job (${running.id}) is already running for ${this.root}: ${running.message}`, { workspace: this.root, job_id: running.id });
+      throw codedError(
+        'index_in_progress',
+        `${capitalized(article(running.mode))} job (${running.id}) is already running for ${this.root}: ${running.message}`,
+        { workspace: this.root, job_id: running.id },
+      );
     }
     // A live journal of this process is the watcher's sync: the job queues behind it (exclusive).
     const elsewhere = this.store.runningJob();
     if (elsewhere && elsewhere.pid !== process.pid) {
-      throw codedError('index_in_progress', `${capitalized(article(elsewhere.mode))} job started by process ${elsewhere.pid} is running for ${this.root}`, { workspace: this.root, pid: elsewhere.pid });
+      throw codedError('index_in_progress', `${capitalized(article(elsewhere.mode))} job started by process ${elsewhere.pid} is running for ${this.root}`, {
+        workspace: this.root,
+        pid: elsewhere.pid,
+      });
     }
     const state = this.indexState();
     if (state.incompatible && !options.force) throw codedError('index_incompatible', state.incompatible, { workspace: this.root });
@@ -152,7 +180,10 @@ export class Project {
   }
 
   get search(): SearchService {
-    this.#search ??= new SearchService(this.root, { ...(this.#home ? { home: this.#home } : {}), ...(this.#searchBudgetMs ? { budgetMs: this.#searchBudgetMs } : {}) });
+    this.#search ??= new SearchService(this.root, {
+      ...(this.#home ? { home: this.#home } : {}),
+      ...(this.#searchBudgetMs ? { budgetMs: this.#searchBudgetMs } : {}),
+    });
     return this.#search;
   }
 

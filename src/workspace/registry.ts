@@ -55,9 +55,13 @@ export class WorkspaceRegistry {
     if (discovered.length >= this.#config.maxWorkspaces) {
       const idle = discovered.filter((workspace) => !this.#hooks.isBusy?.(workspace.root)).sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (!idle) {
-        throw codedError('workspace_limit_exceeded', `The server already holds ${this.#config.maxWorkspaces} discovered workspaces, all busy; ${root} cannot be added now`, {
-          limit: this.#config.maxWorkspaces,
-        });
+        throw codedError(
+          'workspace_limit_exceeded',
+          `The server already holds ${this.#config.maxWorkspaces} discovered workspaces, all busy; ${root} cannot be added now`,
+          {
+            limit: this.#config.maxWorkspaces,
+          },
+        );
       }
       this.#workspaces.delete(idle.root);
       this.#hooks.onEvict?.(idle.root);

@@ -43,7 +43,9 @@ const WRITERS: Record<string, { ext: string; write: Writer }> = {
       `import { ${s.calls[0]} } from './shared';\n\nexport const ${s.constant} = 3;\n\nexport class ${s.className} {\n` +
       s.methods.map((m, i) => `  ${m}(value: string): string {\n    return ${s.calls[i % s.calls.length]}(value);\n  }\n`).join('') +
       `}\n\n` +
-      s.functions.map((f, i) => `export function ${f}(input: number): number {\n  ${s.calls[(i + 1) % s.calls.length]}(input);\n  return input;\n}\n`).join('\n'),
+      s.functions
+        .map((f, i) => `export function ${f}(input: number): number {\n  ${s.calls[(i + 1) % s.calls.length]}(input);\n  return input;\n}\n`)
+        .join('\n'),
   },
   javascript: {
     ext: 'js',
@@ -51,7 +53,10 @@ const WRITERS: Record<string, { ext: string; write: Writer }> = {
       `import { ${s.calls[0]} } from './shared.js';\n\nexport class ${s.className} {\n` +
       s.methods.map((m, i) => `  ${m}(value) {\n    return ${s.calls[i % s.calls.length]}(value);\n  }\n`).join('') +
       `}\n\nexport const ${s.functions[0]} = (x) => ${s.calls[1 % s.calls.length]}(x);\n` +
-      s.functions.slice(1).map((f) => `function ${f}(x) {\n  return x;\n}\n`).join(''),
+      s.functions
+        .slice(1)
+        .map((f) => `function ${f}(x) {\n  return x;\n}\n`)
+        .join(''),
   },
   python: {
     ext: 'py',
@@ -65,7 +70,9 @@ const WRITERS: Record<string, { ext: string; write: Writer }> = {
     ext: 'go',
     write: (s) =>
       `package gen\n\nimport "fmt"\n\nconst ${s.constant} = 3\n\ntype ${s.className} struct {\n\tname string\n}\n\n` +
-      s.methods.map((m, i) => `func (r *${s.className}) ${m[0]!.toUpperCase()}${m.slice(1)}(v string) string {\n\treturn ${s.calls[i % s.calls.length]}(v)\n}\n\n`).join('') +
+      s.methods
+        .map((m, i) => `func (r *${s.className}) ${m[0]!.toUpperCase()}${m.slice(1)}(v string) string {\n\treturn ${s.calls[i % s.calls.length]}(v)\n}\n\n`)
+        .join('') +
       s.functions.map((f, i) => `func ${f}(v int) int {\n\tfmt.Println(${s.calls[(i + 1) % s.calls.length]}(v))\n\treturn v\n}\n\n`).join(''),
   },
   rust: {
@@ -102,7 +109,11 @@ const WRITERS: Record<string, { ext: string; write: Writer }> = {
     ext: 'cs',
     write: (s) =>
       `namespace Gen\n{\n  public class ${s.className}\n  {\n` +
-      s.methods.map((m, i) => `    public string ${m[0]!.toUpperCase()}${m.slice(1)}(string value)\n    {\n      return ${s.calls[i % s.calls.length]}(value);\n    }\n`).join('\n') +
+      s.methods
+        .map(
+          (m, i) => `    public string ${m[0]!.toUpperCase()}${m.slice(1)}(string value)\n    {\n      return ${s.calls[i % s.calls.length]}(value);\n    }\n`,
+        )
+        .join('\n') +
       `  }\n}\n`,
   },
 };

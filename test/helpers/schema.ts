@@ -46,7 +46,8 @@ function closeObjects(node: unknown, key = ''): void {
   const schema = node as Json;
   // Free-form containers by design: JSON Schemas of tools, _meta, experimental capabilities, arguments.
   // 2026-07-28 gives _meta its own definitions (MetaObject, ResultMetaObject…): open as _meta is.
-  const open = ['inputSchema', 'outputSchema', 'properties', '_meta', 'experimental', 'structuredContent', 'arguments'].includes(key) || key.endsWith('MetaObject');
+  const open =
+    ['inputSchema', 'outputSchema', 'properties', '_meta', 'experimental', 'structuredContent', 'arguments'].includes(key) || key.endsWith('MetaObject');
   for (const [childKey, child] of Object.entries(schema)) closeObjects(child, childKey);
   if (!open && schema.type === 'object' && schema.properties && !('additionalProperties' in schema)) {
     schema.additionalProperties = false;

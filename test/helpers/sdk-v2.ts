@@ -25,7 +25,13 @@ export async function v2Client(mode: V2Mode, target: 'stdio' | URL, serverArgs: 
   const client = new Client({ name: 'sextant-v2-interop', version: '1.0.0' }, { versionNegotiation: { mode } });
   const transport =
     target === 'stdio'
-      ? new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--profile', 'conformance', '--log-level', 'warning', ...serverArgs], env: serverEnv(), cwd: ROOT, stderr: 'pipe' })
+      ? new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'serve', '--profile', 'conformance', '--log-level', 'warning', ...serverArgs],
+          env: serverEnv(),
+          cwd: ROOT,
+          stderr: 'pipe',
+        })
       : new StreamableHTTPClientTransport(target);
   await client.connect(transport);
   return client;
@@ -48,7 +54,7 @@ export async function v2Conversation(client: Client): Promise<V2Conversation> {
     version: client.getNegotiatedProtocolVersion(),
     serverName: client.getServerVersion()?.name,
     toolNames: tools.map((tool) => tool.name),
-    text: ((simple.content as Array<{ text?: string }>)[0]?.text) ?? '',
+    text: (simple.content as Array<{ text?: string }>)[0]?.text ?? '',
     progress,
     toolError: failed.isError === true,
     missingResource,
@@ -61,10 +67,21 @@ export async function v2Conversation(client: Client): Promise<V2Conversation> {
  * answers it and retries, the server works on the project its roots name.
  */
 export async function v2RootsConversation(root: string, serverArgs: string[]): Promise<{ workspace: string; source: string }> {
-  const client = new Client({ name: 'sextant-v2-roots', version: '1.0.0' }, { capabilities: { roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'sextant-v2-roots', version: '1.0.0' },
+    { capabilities: { roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const { pathToFileURL } = await import('node:url');
   client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(root).href, name: 'project' }] }));
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--log-level', 'warning', '--no-watch', ...serverArgs], env: serverEnv(), cwd: ROOT, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--log-level', 'warning', '--no-watch', ...serverArgs],
+      env: serverEnv(),
+      cwd: ROOT,
+      stderr: 'pipe',
+    }),
+  );
   try {
     const status = await client.callTool({ name: 'index_status', arguments: {} });
     return status.structuredContent as { workspace: string; source: string };

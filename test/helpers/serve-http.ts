@@ -33,6 +33,10 @@ export async function serveProcess(home: string, env: Record<string, string> = {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { url, child, stderr: () => stderr, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))) };
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
+  };
 }
-

@@ -39,7 +39,12 @@ const flatten = (symbols: OutlineSymbol[]): OutlineSymbol[] => symbols.flatMap((
 /** What a tool answered, without what depends on where or when the tree was indexed. */
 function normalized(result: ToolResult, root: string): unknown {
   const { updated_at: _updated, ...structured } = result.structuredContent ?? {};
-  const kept = { content: result.content, structuredContent: structured, isError: result.isError === true, error: (result._meta?.['dev.sextant/error'] as { code?: string } | undefined)?.code ?? null };
+  const kept = {
+    content: result.content,
+    structuredContent: structured,
+    isError: result.isError === true,
+    error: (result._meta?.['dev.sextant/error'] as { code?: string } | undefined)?.code ?? null,
+  };
   return JSON.parse(JSON.stringify(kept).split(root).join('<root>'));
 }
 
@@ -75,7 +80,10 @@ export async function symbolAnswers(root: string): Promise<Answer[]> {
       await ask('get_symbol_hierarchy', { symbol_name: symbol.name, path: symbol.path });
       await ask('get_symbol_hierarchy', { symbol_name: symbol.qualified_name, direction: 'descendants' });
       const scope = ['file', 'module', 'package'][n % 3]!;
-      await ask('find_related_symbols', n % 2 === 0 ? { symbol_name: symbol.name, path: symbol.path, scope, limit: 12 } : { symbol_name: symbol.qualified_name, limit: 12 });
+      await ask(
+        'find_related_symbols',
+        n % 2 === 0 ? { symbol_name: symbol.name, path: symbol.path, scope, limit: 12 } : { symbol_name: symbol.qualified_name, limit: 12 },
+      );
     }
     for (let n = 0; n < names.length; n += 8) {
       await ask('get_code_context', { query: `how does ${names[n]} use ${names[n + 1] ?? 'it'}`, max_tokens: 1200 });

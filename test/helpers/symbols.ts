@@ -16,7 +16,12 @@ export function storedSymbols(root: string, home: string): FileSymbols[] {
     return index.paths.map((path) => {
       const place = index.place(path)!;
       const segment = index.segments[place.segment]!;
-      return { path, hash: segment.hash(place.file), symbols: index.symbolsIn(path)!, references: index.referencesIn(path).map(({ path: _path, ...reference }) => reference) };
+      return {
+        path,
+        hash: segment.hash(place.file),
+        symbols: index.symbolsIn(path)!,
+        references: index.referencesIn(path).map(({ path: _path, ...reference }) => reference),
+      };
     });
   } finally {
     index.close();

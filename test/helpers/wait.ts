@@ -5,7 +5,7 @@
 import * as assert from 'uvu/assert';
 
 export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000, everyMs = 20): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await check()); ) {
+  for (const deadline = Date.now() + timeoutMs; !(await check());) {
     if (Date.now() > deadline) assert.unreachable(`never: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }

@@ -55,7 +55,10 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 1);
       if (end < 0) source += '\\[';
       else {
-        source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        source += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else if (c === '{') {

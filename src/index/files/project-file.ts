@@ -156,7 +156,7 @@ function whereOpened(fd: number, opened: string): string {
 function readBounded(fd: number, size: number, limit: number, shared: boolean): ReadResult {
   let bytes = shared ? (kept ?? Buffer.allocUnsafe(FIRST_BUFFER_BYTES)) : Buffer.allocUnsafe(Math.min(size, limit) + 1);
   let length = 0;
-  for (let read; (read = readSync(fd, bytes, length, bytes.length - length, length)) > 0; ) {
+  for (let read; (read = readSync(fd, bytes, length, bytes.length - length, length)) > 0;) {
     length += read;
     if (length > limit) return { refused: 'too_large' };
     if (length === bytes.length) {

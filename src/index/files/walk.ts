@@ -91,7 +91,11 @@ function rootRuleFiles(root: string): string[] {
 }
 
 function rootRulesOf(root: string): Rules {
-  return rulesOf('', () => rootRuleFiles(root).map((file) => readRules(file) ?? '').join('\n'));
+  return rulesOf('', () =>
+    rootRuleFiles(root)
+      .map((file) => readRules(file) ?? '')
+      .join('\n'),
+  );
 }
 
 export function discover(root: string, options: DiscoveryOptions = {}): DiscoveryResult {
@@ -111,7 +115,13 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
   const whole = options.under === undefined || options.under === '';
   const walkStarted = Date.now();
   const rootRules = rootRuleFiles(realRoot).map(stampOf);
-  const previous = whole && options.walkCache && options.walkCache.rootRules.length === rootRules.length && options.walkCache.rootRules.every((stamp, i) => sameStamp(stamp, rootRules[i])) ? options.walkCache : undefined;
+  const previous =
+    whole &&
+    options.walkCache &&
+    options.walkCache.rootRules.length === rootRules.length &&
+    options.walkCache.rootRules.every((stamp, i) => sameStamp(stamp, rootRules[i]))
+      ? options.walkCache
+      : undefined;
   const next: WalkCache = { rootRules, directories: new Map() };
   let reused = 0;
   let reread = 0;
@@ -237,7 +247,14 @@ export function discover(root: string, options: DiscoveryOptions = {}): Discover
     // A directory changed just now could change again within its timestamp's tick, unseen. An
     // older mtime is safe whatever the ctime: any change to the entries sets a new mtime.
     if (whole && stats && stats.mtimeMs < walkStarted - RACY_DIRECTORY_MS) {
-      next.directories.set(rel, { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ...(gitignore ? { gitignore } : {}), entries, ignored, ...(ignoredExamples.length > 0 ? { ignoredExamples } : {}) });
+      next.directories.set(rel, {
+        mtimeMs: stats.mtimeMs,
+        ctimeMs: stats.ctimeMs,
+        ...(gitignore ? { gitignore } : {}),
+        entries,
+        ignored,
+        ...(ignoredExamples.length > 0 ? { ignoredExamples } : {}),
+      });
     }
     for (const entry of entries) visit(entry, dir, rel, levels, trustCache);
   };
@@ -320,4 +337,3 @@ export function isIgnoredPath(root: string, path: string): boolean {
   }
   return false;
 }
-

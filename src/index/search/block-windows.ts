@@ -20,7 +20,12 @@ export interface ByteWindow {
  * bytes do not cut into as many blocks as were indexed (the file changed since): search it whole.
  * The caller checks the size first; a file edited to the same size is as stale as its postings.
  */
-export function byteWindows(bytes: Uint8Array, startLines: readonly number[], blocks: readonly number[], blockBytes = DEFAULT_BLOCK_BYTES): ByteWindow[] | undefined {
+export function byteWindows(
+  bytes: Uint8Array,
+  startLines: readonly number[],
+  blocks: readonly number[],
+  blockBytes = DEFAULT_BLOCK_BYTES,
+): ByteWindow[] | undefined {
   const windows: ByteWindow[] = [];
   let start = 0;
   let next = 0;

@@ -6,4 +6,14 @@
 export { addContext } from './matcher.js';
 export { openForOneSearch, searchOnce } from './one-shot.js';
 export { lowValuePath, pathDepth, pathPenalty } from './path-signals.js';
-export { DEFAULT_SEARCH_BUDGET_MS, IndexReader, type Match, NotIndexedError, PatternTooExpensiveError, publicMatch, saysGenerated, type SearchQuery, type SearchResult } from './reader.js';
+export {
+  DEFAULT_SEARCH_BUDGET_MS,
+  IndexReader,
+  type Match,
+  NotIndexedError,
+  PatternTooExpensiveError,
+  publicMatch,
+  saysGenerated,
+  type SearchQuery,
+  type SearchResult,
+} from './reader.js';

@@ -45,7 +45,14 @@ export function compileMatcher(query: SearchQuery): CompiledQuery {
   if (!regexQuery && !caseInsensitive) {
     const needle = query.pattern;
     length = needle.length;
-    return { matcher: (line) => line.indexOf(needle), plan: literalQuery(needle, false), seek: (text, from) => text.indexOf(needle, from), lastLength, regex: false, required: needle };
+    return {
+      matcher: (line) => line.indexOf(needle),
+      plan: literalQuery(needle, false),
+      seek: (text, from) => text.indexOf(needle, from),
+      lastLength,
+      regex: false,
+      required: needle,
+    };
   }
   if (!regexQuery && query.pattern.length > LONG_LITERAL_CHARS) {
     // No regex of the whole text: see folded-literal.ts.
@@ -63,7 +70,11 @@ export function compileMatcher(query: SearchQuery): CompiledQuery {
     return { matcher, plan: literalQuery(query.pattern, true), seek, lastLength, regex: false };
   }
   const source = regexQuery ? query.pattern : query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const { query: plan, unicode, literal } = regexQuery ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true, literal: undefined };
+  const {
+    query: plan,
+    unicode,
+    literal,
+  } = regexQuery ? planRegex(source, caseInsensitive) : { query: literalQuery(query.pattern, true), unicode: true, literal: undefined };
   const flags = `${unicode ? 'u' : ''}${caseInsensitive ? 'i' : ''}`;
   const regex = new RegExp(source, flags);
   const matcher: LineMatcher = (line) => {
@@ -151,7 +162,7 @@ export function matchText(
     for (const [windowStart, windowEnd] of lineOf && windows ? windows : [[0, text.length] as [number, number]]) {
       const part = windowStart === 0 && windowEnd === text.length ? text : text.slice(windowStart, windowEnd);
       // Lines end at '\n'; a final '\n' ends the last line, it does not start another (as in rg).
-      for (let from = 0; from < part.length; ) {
+      for (let from = 0; from < part.length;) {
         const hit = seek(part, from);
         if (hit < 0 || (hit === part.length && part.endsWith('\n'))) break;
         const lineStart = hit === 0 ? 0 : part.lastIndexOf('\n', hit - 1) + 1;
@@ -207,11 +218,19 @@ const NEWLINE = 0x0a;
  * decoding the whole file: a valid UTF-8 sequence is found in the bytes exactly where its text is
  * in the decoded text, and decoding a line alone gives what the whole file's decoding has there.
  */
-export function matchBytes(path: string, bytes: Buffer, required: Buffer, compiled: CompiledQuery, matches: Match[], limit: number, window?: ByteWindow): boolean {
+export function matchBytes(
+  path: string,
+  bytes: Buffer,
+  required: Buffer,
+  compiled: CompiledQuery,
+  matches: Match[],
+  limit: number,
+  window?: ByteWindow,
+): boolean {
   let lineIndex = window?.line ?? 0;
   let counted = window?.start ?? 0;
   const to = window?.end ?? bytes.length;
-  for (let from = counted; from < to; ) {
+  for (let from = counted; from < to;) {
     const hit = bytes.indexOf(required, from);
     if (hit < 0 || hit >= to) break;
     const lineStart = hit === 0 ? 0 : bytes.lastIndexOf(NEWLINE, hit - 1) + 1;
@@ -236,7 +255,15 @@ export function matchBytes(path: string, bytes: Buffer, required: Buffer, compil
  * decoded and searched alone (it holds whole lines, so its lines decode as the file's do), with
  * `required`'s bytes through matchBytes when the query has them.
  */
-export function matchWindows(path: string, bytes: Buffer, windows: ByteWindow[], required: Buffer | undefined, compiled: CompiledQuery, matches: Match[], limit: number): boolean {
+export function matchWindows(
+  path: string,
+  bytes: Buffer,
+  windows: ByteWindow[],
+  required: Buffer | undefined,
+  compiled: CompiledQuery,
+  matches: Match[],
+  limit: number,
+): boolean {
   for (const window of windows) {
     if (required) {
       if (!matchBytes(path, bytes, required, compiled, matches, limit, window)) return false;

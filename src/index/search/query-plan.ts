@@ -253,7 +253,8 @@ export function requiredLiteral(pattern: AST.Pattern): string | undefined {
 
 /** Parses with the flags the matcher will use; a pattern JavaScript cannot compile is a BadPatternError. */
 export function planRegex(pattern: string, caseInsensitive: boolean): { query: TrigramQuery; unicode: boolean; literal?: string } {
-  if (pattern.length > MAX_REGEX_CHARS) throw new BadPatternError(pattern, `a regular expression may be at most ${MAX_REGEX_CHARS} characters (search for a long text without regex: true)`);
+  if (pattern.length > MAX_REGEX_CHARS)
+    throw new BadPatternError(pattern, `a regular expression may be at most ${MAX_REGEX_CHARS} characters (search for a long text without regex: true)`);
   for (const unicode of [true, false]) {
     try {
       new RegExp(pattern, unicode ? 'u' : '');
@@ -261,7 +262,8 @@ export function planRegex(pattern: string, caseInsensitive: boolean): { query: T
       const literal = requiredLiteral(ast);
       return { query: new RegexPlanner(caseInsensitive).plan(ast), unicode, ...(literal ? { literal } : {}) };
     } catch (error) {
-      if (!unicode) throw new BadPatternError(pattern, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
+      if (!unicode)
+        throw new BadPatternError(pattern, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
     }
   }
   throw new BadPatternError(pattern, 'unparseable');

@@ -16,7 +16,6 @@ import type { Manifest } from '../store/manifest.js';
 import type { SymbolInfo } from '../symbols/types.js';
 import { bySourceFirst } from './path-signals.js';
 
-
 export const DEFAULT_SEARCH_LIMIT = 100;
 /** Searches with more candidate files than this bypass the content cache. */
 const CACHE_BYPASS_CANDIDATES = 4_096;
@@ -156,7 +155,11 @@ export class IndexReader {
    * files open until `close()`. `store`: the project's index when it was found already
    * (ProjectFolders), instead of by `root` and `home`.
    */
-  static open(root: string, home?: string, options: { store?: IndexStore; cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; lazy?: boolean } = {}): IndexReader {
+  static open(
+    root: string,
+    home?: string,
+    options: { store?: IndexStore; cache?: ContentCache; contentCacheBytes?: number; cacheBypassCandidates?: number; lazy?: boolean } = {},
+  ): IndexReader {
     const store = options.store ?? new IndexStore(root, home);
     let manifest: Manifest | undefined;
     let segments: Segment[] = [];
@@ -199,9 +202,7 @@ export class IndexReader {
 
   /** Every live file, in path order. */
   get files(): SegmentFile[] {
-    return this.#layers
-      .flatMap(({ segment, live }) => segment.files.filter((_, id) => live[id] === 1))
-      .sort(byPath);
+    return this.#layers.flatMap(({ segment, live }) => segment.files.filter((_, id) => live[id] === 1)).sort(byPath);
   }
 
   /**
@@ -256,9 +257,18 @@ export class IndexReader {
     const all = this.candidates(compiled.plan);
     // This worker's share, narrowed by glob and language, before anything else looks at a path.
     const candidates = all.filter(
-      ({ file }) => (!shard || shardOf(file.path, shard.count) === shard.index) && (!pathFilter || pathFilter.test(file.path)) && (!query.language || file.language === query.language),
+      ({ file }) =>
+        (!shard || shardOf(file.path, shard.count) === shard.index) &&
+        (!pathFilter || pathFilter.test(file.path)) &&
+        (!query.language || file.language === query.language),
     );
-    if (query.sourceFirst) candidates.sort(bySourceFirst((candidate: Candidate) => candidate.file.path, (a, b) => byPath(a.file, b.file)));
+    if (query.sourceFirst)
+      candidates.sort(
+        bySourceFirst(
+          (candidate: Candidate) => candidate.file.path,
+          (a, b) => byPath(a.file, b.file),
+        ),
+      );
     // Bytes every match contains (a literal's own UTF-8): a scan decodes only the lines that hold
     // them. A U+FFFD in it could match an invalid sequence, which only decoding tells.
     const required = compiled.required && !compiled.required.includes('\uFFFD') ? Buffer.from(compiled.required, 'utf8') : undefined;

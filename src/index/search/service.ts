@@ -10,7 +10,15 @@ import { spawnWorker } from '../../runtime.js';
 import { availableParallelism } from 'node:os';
 import { IdleHeapTrimmer } from '../../idle-heap.js';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
-import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type Match, type SearchQuery, type SearchResult } from './reader.js';
+import {
+  DEFAULT_SEARCH_BUDGET_MS,
+  DEFAULT_SEARCH_LIMIT,
+  IndexReader,
+  PatternTooExpensiveError,
+  type Match,
+  type SearchQuery,
+  type SearchResult,
+} from './reader.js';
 import { byPath } from '../text/segment.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from '../store/store.js';
@@ -75,7 +83,10 @@ class SearchWorker {
   constructor(root: string, home: string | undefined, cacheBytes: number, onExit: (worker: SearchWorker) => void) {
     // A small young generation: a search's garbage is short-lived, and V8's default semi-spaces
     // cost each worker 20-30 MiB of RSS for no measurable speed (bench/RESULTS.md, #12).
-    this.#worker = spawnWorker(import.meta.url, { workerData: { role: WORKER_ROLE, root, home, cacheBytes }, resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB } });
+    this.#worker = spawnWorker(import.meta.url, {
+      workerData: { role: WORKER_ROLE, root, home, cacheBytes },
+      resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
+    });
     let becameReady!: () => void;
     let failedToStart!: (error: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -171,7 +182,11 @@ export class SearchService {
     return this.#workers.filter((worker) => worker && !worker.dead).length;
   }
 
-  async #run(query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
+  async #run(
+    query: SearchQuery,
+    workers: SearchWorker[],
+    ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>,
+  ): Promise<SearchResult> {
     clearTimeout(this.#idleTimer);
     this.#inFlight++;
     try {
@@ -184,7 +199,11 @@ export class SearchService {
     }
   }
 
-  async #runOnce(query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
+  async #runOnce(
+    query: SearchQuery,
+    workers: SearchWorker[],
+    ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>,
+  ): Promise<SearchResult> {
     const id = this.#nextId++;
     const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
     for (const worker of workers) worker.hold();
@@ -197,12 +216,21 @@ export class SearchService {
     }
   }
 
-  async #budgeted(id: number, budgetMs: number, query: SearchQuery, workers: SearchWorker[], ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>): Promise<SearchResult> {
+  async #budgeted(
+    id: number,
+    budgetMs: number,
+    query: SearchQuery,
+    workers: SearchWorker[],
+    ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>,
+  ): Promise<SearchResult> {
     const shares = workers.map((worker, index) => ask(worker, id, index));
     let timer: NodeJS.Timeout | undefined;
     const overBudget = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const interrupted = new SearchFailedError('SEXTANT_ERR_SEARCH_INTERRUPTED', 'The search was stopped because another one ran over its time budget; run it again');
+        const interrupted = new SearchFailedError(
+          'SEXTANT_ERR_SEARCH_INTERRUPTED',
+          'The search was stopped because another one ran over its time budget; run it again',
+        );
         for (const worker of workers) void worker.kill(interrupted);
         reject(new PatternTooExpensiveError(budgetMs));
       }, budgetMs);

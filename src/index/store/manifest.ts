@@ -67,17 +67,32 @@ export function parseManifest(text: string, root?: string): Manifest {
   count('files');
   count('bytes');
   const segments = manifest.segments;
-  if (!Array.isArray(segments) || !segments.every((name) => typeof name === 'string' && SEGMENT_NAME.test(name))) throw bad('"segments" is not a list of segment names');
+  if (!Array.isArray(segments) || !segments.every((name) => typeof name === 'string' && SEGMENT_NAME.test(name)))
+    throw bad('"segments" is not a list of segment names');
   if (new Set(segments).size !== segments.length) throw bad('"segments" names a segment twice');
-  if (manifest.baseSegments !== undefined && (!Number.isInteger(manifest.baseSegments) || (manifest.baseSegments as number) < 0 || (manifest.baseSegments as number) > segments.length)) {
+  if (
+    manifest.baseSegments !== undefined &&
+    (!Number.isInteger(manifest.baseSegments) || (manifest.baseSegments as number) < 0 || (manifest.baseSegments as number) > segments.length)
+  ) {
     throw bad('"baseSegments" is not a count of its segments');
   }
   const skipped = manifest.skipped;
-  if (typeof skipped !== 'object' || skipped === null || Array.isArray(skipped) || !Object.values(skipped).every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+  if (
+    typeof skipped !== 'object' ||
+    skipped === null ||
+    Array.isArray(skipped) ||
+    !Object.values(skipped).every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+  ) {
     throw bad('"skipped" is not a table of counts');
   }
   const examples = manifest.skippedExamples;
-  if (examples !== undefined && (typeof examples !== 'object' || examples === null || Array.isArray(examples) || !Object.values(examples).every((list) => Array.isArray(list) && list.every((path) => typeof path === 'string')))) {
+  if (
+    examples !== undefined &&
+    (typeof examples !== 'object' ||
+      examples === null ||
+      Array.isArray(examples) ||
+      !Object.values(examples).every((list) => Array.isArray(list) && list.every((path) => typeof path === 'string')))
+  ) {
     throw bad('"skippedExamples" is not a table of path lists');
   }
   return manifest as unknown as Manifest;

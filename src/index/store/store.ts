@@ -7,12 +7,24 @@
  */
 import { processAlive as alive } from '../../process-alive.js';
 import { crypto } from '../../util/lazy-crypto.js';
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
 import { TEMP_FILE, writeAtomic } from '../../util/write-atomic.js';
-
 
 export interface JobJournal {
   /** `symbols`: the symbol phase, which follows an index or sync job (or a watcher refresh). */
@@ -237,7 +249,9 @@ export class IndexStore {
     try {
       const { files } = JSON.parse(readFileSync(this.nonTextPath, 'utf8')) as { files?: unknown };
       if (Array.isArray(files)) {
-        for (const entry of files) if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && typeof entry[2] === 'number') found.set(entry[0], { size: entry[1], mtimeMs: entry[2] });
+        for (const entry of files)
+          if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && typeof entry[2] === 'number')
+            found.set(entry[0], { size: entry[1], mtimeMs: entry[2] });
       }
     } catch {
       // none, or unreadable: nothing is skipped
@@ -291,7 +305,7 @@ export class IndexStore {
       return use((position, length) => {
         const bytes = Buffer.alloc(length);
         let read = 0;
-        for (let n; read < length && (n = readSync(fd, bytes, read, length - read, position + read)) > 0; ) read += n;
+        for (let n; read < length && (n = readSync(fd, bytes, read, length - read, position + read)) > 0;) read += n;
         return bytes.subarray(0, read);
       });
     } finally {

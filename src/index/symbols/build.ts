@@ -74,7 +74,7 @@ export async function buildSymbols(root: string, files: SegmentFile[], options: 
   const store = new IndexStore(root, options.home);
   const journal: JobJournal = { mode: 'symbols', pid: process.pid, startedAt: new Date().toISOString(), stage: 'symbols', done: 0, total: 0 };
   // The text phase just released the lock: a watcher's quick sync may hold it for a moment.
-  for (const deadline = Date.now() + LOCK_PATIENCE_MS; ; ) {
+  for (const deadline = Date.now() + LOCK_PATIENCE_MS; ;) {
     try {
       store.startJob(journal);
       break;
@@ -138,23 +138,35 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
     const redone = new Set([...todo.map((file) => file.path), ...deleted]);
     const unparsedNow = (): SymbolsManifest['unparsed'] => {
       const lists: Partial<Record<Unparsed, string[]>> = {};
-      for (const reason of UNPARSED_REASONS) for (const path of current?.manifest.unparsed?.[reason] ?? []) if (!redone.has(path)) (lists[reason] ??= []).push(path);
+      for (const reason of UNPARSED_REASONS)
+        for (const path of current?.manifest.unparsed?.[reason] ?? []) if (!redone.has(path)) (lists[reason] ??= []).push(path);
       for (const [path, reason] of unparsed) (lists[reason] ??= []).push(path);
       for (const reason of UNPARSED_REASONS) if (lists[reason]) lists[reason] = lists[reason]!.sort().slice(0, UNPARSED_KEPT);
       return Object.keys(lists).length > 0 ? lists : undefined;
     };
     const reused = wanted.length - todo.length;
-    const summary = (symbols: number, written: SymbolsSummary['written']): SymbolsSummary => ({ files: wanted.length, parsed: todo.length, reused, deleted: deleted.length, symbols, durationMs: Date.now() - started, written });
+    const summary = (symbols: number, written: SymbolsSummary['written']): SymbolsSummary => ({
+      files: wanted.length,
+      parsed: todo.length,
+      reused,
+      deleted: deleted.length,
+      symbols,
+      durationMs: Date.now() - started,
+      written,
+    });
     options.onProgress?.(reused, wanted.length, reusedSymbols);
     if (current && todo.length === 0 && deleted.length === 0) {
       // Nothing to parse: at most the note of which text index the symbols match is updated.
-      if (options.textUpdatedAt && current.manifest.textUpdatedAt !== options.textUpdatedAt) writeSymbolsManifest(store, { ...current.manifest, textUpdatedAt: options.textUpdatedAt });
+      if (options.textUpdatedAt && current.manifest.textUpdatedAt !== options.textUpdatedAt)
+        writeSymbolsManifest(store, { ...current.manifest, textUpdatedAt: options.textUpdatedAt });
       return summary(current.manifest.symbols, 'nothing');
     }
     if (!current && todo.length > INLINE_FILES) {
       // A full build: each parser thread keeps what it parsed and writes it as a base segment of
       // its own, the threads at once (encoding is a third of the phase on one thread).
-      const bases = await parseIntoBases(store, todo, options, unparsed, (done, symbols) => options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols));
+      const bases = await parseIntoBases(store, todo, options, unparsed, (done, symbols) =>
+        options.onProgress?.(reused + done, wanted.length, reusedSymbols + symbols),
+      );
       const symbols = bases.reduce((sum, entry) => sum + entry.symbols, 0);
       return summary(symbols, commitBaseSegments(store, bases, { files: wanted.length, symbols, unparsed: unparsedNow() }, options.textUpdatedAt));
     }
@@ -168,14 +180,22 @@ async function parseAndWrite(store: IndexStore, root: string, files: SegmentFile
     options.signal?.throwIfAborted();
     const parsedSymbols = parsed.reduce((sum, part) => sum + part.symbols.length / SYMBOL_FIELDS, 0);
     const symbols = reusedSymbols + parsedSymbols;
-    return summary(symbols, commitSymbols(store, current, { parsed, deleted, strings }, { files: wanted.length, symbols, unparsed: unparsedNow() }, options.textUpdatedAt));
+    return summary(
+      symbols,
+      commitSymbols(store, current, { parsed, deleted, strings }, { files: wanted.length, symbols, unparsed: unparsedNow() }, options.textUpdatedAt),
+    );
   } finally {
     current?.close();
   }
 }
 
 /** Parses `todo` on up to `threads` parser threads, batch by batch; each batch comes back packed. */
-async function parse(root: string, todo: Job['files'], options: SymbolsOptions, onBatch: (batch: PackedFiles, done: number, symbols: number) => void): Promise<PackedFiles[]> {
+async function parse(
+  root: string,
+  todo: Job['files'],
+  options: SymbolsOptions,
+  onBatch: (batch: PackedFiles, done: number, symbols: number) => void,
+): Promise<PackedFiles[]> {
   const results: PackedFiles[] = [];
   if (todo.length === 0) return results;
   if (todo.length <= INLINE_FILES) {
@@ -208,7 +228,13 @@ async function parse(root: string, todo: Job['files'], options: SymbolsOptions, 
  * writes them as one segment of its own (paths never overlap: a file is in one batch). The
  * segments, in the threads' order, are the base of a full build.
  */
-async function parseIntoBases(store: IndexStore, todo: Job['files'], options: SymbolsOptions, unparsed: Array<[string, Unparsed]>, onBatch: (done: number, symbols: number) => void): Promise<SymbolSegmentEntry[]> {
+async function parseIntoBases(
+  store: IndexStore,
+  todo: Job['files'],
+  options: SymbolsOptions,
+  unparsed: Array<[string, Unparsed]>,
+  onBatch: (done: number, symbols: number) => void,
+): Promise<SymbolSegmentEntry[]> {
   const workers = startParsers(todo, options, true);
   let done = 0;
   let symbols = 0;
@@ -236,7 +262,9 @@ async function parseIntoBases(store: IndexStore, todo: Job['files'], options: Sy
 /** Asks a parser thread that keeps its batches to write them as one segment into `dir`. */
 function writeBase(worker: Worker, dir: string): Promise<SymbolSegmentEntry | null> {
   return new Promise<SymbolSegmentEntry | null>((resolve, reject) => {
-    worker.once('message', (reply: { segment: SymbolSegmentEntry | null } | { error: string }) => ('error' in reply ? reject(new Error(reply.error)) : resolve(reply.segment)));
+    worker.once('message', (reply: { segment: SymbolSegmentEntry | null } | { error: string }) =>
+      'error' in reply ? reject(new Error(reply.error)) : resolve(reply.segment),
+    );
     worker.once('exit', (code) => reject(new Error(`A symbol parser thread stopped before writing its segment (exit code ${code})`)));
     worker.postMessage({ write: dir } satisfies WriteRequest);
   });
@@ -290,7 +318,7 @@ function startJobs<Reply>(workers: Worker[], jobs: Job[], options: SymbolsOption
         give();
         give();
       }),
-);
+  );
 }
 
 async function parseBatch(extractor: SymbolExtractor, job: Job): Promise<PackedFiles> {
@@ -344,8 +372,13 @@ function startWorker(): void {
       const packed = await parseBatch(await ready, message);
       if (keep) {
         kept.push(packed);
-        parentPort!.postMessage({ files: packed.files.length / FILE_FIELDS, symbols: packed.symbols.length / SYMBOL_FIELDS, ...(packed.unparsed ? { unparsed: packed.unparsed } : {}) } satisfies BatchCount);
-      } else parentPort!.postMessage(packed, [packed.files.buffer as ArrayBuffer, packed.symbols.buffer as ArrayBuffer, packed.references.buffer as ArrayBuffer]);
+        parentPort!.postMessage({
+          files: packed.files.length / FILE_FIELDS,
+          symbols: packed.symbols.length / SYMBOL_FIELDS,
+          ...(packed.unparsed ? { unparsed: packed.unparsed } : {}),
+        } satisfies BatchCount);
+      } else
+        parentPort!.postMessage(packed, [packed.files.buffer as ArrayBuffer, packed.symbols.buffer as ArrayBuffer, packed.references.buffer as ArrayBuffer]);
     });
   });
 }

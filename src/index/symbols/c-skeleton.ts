@@ -37,11 +37,37 @@ export interface Skeleton {
 }
 
 export const enum Char {
-  Tab = 9, Newline = 10, VerticalTab = 11, FormFeed = 12, Return = 13, Space = 32,
-  DoubleQuote = 34, Hash = 35, Comma = 44, SingleQuote = 39, OpenParenthesis = 40, CloseParenthesis = 41, Star = 42,
-  Minus = 45, Dot = 46, Slash = 47, Zero = 48, Nine = 57, Semicolon = 59, Equals = 61, Greater = 62,
-  UpperA = 65, UpperZ = 90, Backslash = 92, Underscore = 95, LowerA = 97, LowerZ = 122,
-  OpenBracket = 91, CloseBracket = 93, OpenBrace = 123, CloseBrace = 125,
+  Tab = 9,
+  Newline = 10,
+  VerticalTab = 11,
+  FormFeed = 12,
+  Return = 13,
+  Space = 32,
+  DoubleQuote = 34,
+  Hash = 35,
+  Comma = 44,
+  SingleQuote = 39,
+  OpenParenthesis = 40,
+  CloseParenthesis = 41,
+  Star = 42,
+  Minus = 45,
+  Dot = 46,
+  Slash = 47,
+  Zero = 48,
+  Nine = 57,
+  Semicolon = 59,
+  Equals = 61,
+  Greater = 62,
+  UpperA = 65,
+  UpperZ = 90,
+  Backslash = 92,
+  Underscore = 95,
+  LowerA = 97,
+  LowerZ = 122,
+  OpenBracket = 91,
+  CloseBracket = 93,
+  OpenBrace = 123,
+  CloseBrace = 125,
 }
 
 /** Cuts shorter than this are not made: they save tree-sitter little and each is a step of the index map. */
@@ -173,9 +199,34 @@ class Cuts {
 
 /** Words before `(` whose parentheses are kept: attributes and types (`int (*f)(void)`). */
 const KEEP_PARENTHESES = new Set([
-  '__attribute__', '__attribute', '__declspec', 'asm', '__asm__', '__asm', 'int', 'char', 'void', 'long',
-  'short', 'unsigned', 'signed', 'float', 'double', 'const', 'volatile', 'static', 'inline', 'extern',
-  'register', 'auto', '_Bool', 'bool', 'struct', 'union', 'enum', 'return',
+  '__attribute__',
+  '__attribute',
+  '__declspec',
+  'asm',
+  '__asm__',
+  '__asm',
+  'int',
+  'char',
+  'void',
+  'long',
+  'short',
+  'unsigned',
+  'signed',
+  'float',
+  'double',
+  'const',
+  'volatile',
+  'static',
+  'inline',
+  'extern',
+  'register',
+  'auto',
+  '_Bool',
+  'bool',
+  'struct',
+  'union',
+  'enum',
+  'return',
 ]);
 
 /** In a body, the next character the scan must look at: the rest is cut unread. */
@@ -326,7 +377,12 @@ export function cSkeleton(source: string): Skeleton | undefined {
           tagBody = undefined;
         }
       } else if (c === Char.OpenParenthesis && braces === 0) {
-        argumentsPending = parentheses === 0 && regionFrom < 0 && isIdentifierPart(last) && nextSignificant(source, at + 1) !== Char.Star && !KEEP_PARENTHESES.has(identifierBefore(source, at));
+        argumentsPending =
+          parentheses === 0 &&
+          regionFrom < 0 &&
+          isIdentifierPart(last) &&
+          nextSignificant(source, at + 1) !== Char.Star &&
+          !KEEP_PARENTHESES.has(identifierBefore(source, at));
         parentheses++;
       } else if (c === Char.Comma && argumentsPending && braces === 0 && parentheses === 1) {
         // The first argument stays: `f();` followed by a declaration would read as an old-style definition.

@@ -76,7 +76,11 @@ export class SymbolExtractor {
    * `references: false` skips call and import captures, a large part of the query cost.
    * `whole: true` parses a C file whole instead of its skeleton (tests compare the two).
    */
-  async extract(language: string, source: string, options: { references?: boolean; whole?: boolean } = {}): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
+  async extract(
+    language: string,
+    source: string,
+    options: { references?: boolean; whole?: boolean } = {},
+  ): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
     const loaded = await this.#load(language);
     this.#parser.setLanguage(loaded.language);
     // C is parsed as a skeleton (c-skeleton.ts): declarations only, indices mapped back to the source.
@@ -107,7 +111,10 @@ export class SymbolExtractor {
         if (role === 'definition') {
           const start = toStart(outer.node.startIndex);
           // PHP's `namespace A;` (no braces) holds what follows, up to the next namespace.
-          const end = outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body') ? namespaceEnd(outer.node, source.length) : toEnd(outer.node.endIndex);
+          const end =
+            outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body')
+              ? namespaceEnd(outer.node, source.length)
+              : toEnd(outer.node.endIndex);
           const keywordName = KEYWORD_NAMES[nameNode.type];
           const definition: Definition = { name: keywordName ?? nameNode.text, nameStart, kind, start, end: trimEnd(source, start, end) };
           if (keywordName !== undefined) definition.keywordName = true;
@@ -115,7 +122,8 @@ export class SymbolExtractor {
           if (receiver !== undefined) definition.receiver = language === 'ruby' ? receiver.replaceAll('::', qualifiedSeparator(language)) : receiver;
           if (outer.node.type.startsWith('preproc_')) definition.unscoped = true;
           definitions.push(definition);
-        } else references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: lines.line(nameStart), column: lines.column(nameStart) });
+        } else
+          references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: lines.line(nameStart), column: lines.column(nameStart) });
       }
       if (skeleton && options.references !== false) {
         scanCalls(source, skeleton.bodies, (name, index) => references.push({ name, kind: 'call', line: lines.line(index), column: lines.column(index) }));

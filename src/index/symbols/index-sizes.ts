@@ -67,4 +67,3 @@ export function indexSizes(store: IndexStore): IndexSizes {
   }
   return sizes;
 }
-

@@ -58,7 +58,18 @@ export class PackedBuilder {
     const file = this.#fileCount++;
     this.#files.push(this.id(path), this.id(hash), this.id(language), symbols.length, references.length, 0);
     for (const s of symbols) {
-      this.#symbols.push(this.id(s.name), this.id(s.qualifiedName), this.id(s.signature), s.parent === undefined ? NONE : this.id(s.parent), file, s.line, s.column, s.endLine, s.endColumn, SYMBOL_KINDS.indexOf(s.kind));
+      this.#symbols.push(
+        this.id(s.name),
+        this.id(s.qualifiedName),
+        this.id(s.signature),
+        s.parent === undefined ? NONE : this.id(s.parent),
+        file,
+        s.line,
+        s.column,
+        s.endLine,
+        s.endColumn,
+        SYMBOL_KINDS.indexOf(s.kind),
+      );
     }
     for (const r of references) this.#references.push(this.id(r.name), file, r.line, (r.column << 1) | (r.kind === 'import' ? 1 : 0));
   }
@@ -74,6 +85,11 @@ export class PackedBuilder {
   }
 
   build(): PackedFiles {
-    return { strings: this.#strings.strings, files: Uint32Array.from(this.#files), symbols: Uint32Array.from(this.#symbols), references: Uint32Array.from(this.#references) };
+    return {
+      strings: this.#strings.strings,
+      files: Uint32Array.from(this.#files),
+      symbols: Uint32Array.from(this.#symbols),
+      references: Uint32Array.from(this.#references),
+    };
   }
 }

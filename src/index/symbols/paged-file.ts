@@ -50,7 +50,7 @@ export class PagedFile {
   /** Fills `into` from `position` on. */
   #read(into: Buffer, position: number): Buffer {
     if (this.#fd < 0) throw new Error('read after the file was closed');
-    for (let read = 0; read < into.length; ) {
+    for (let read = 0; read < into.length;) {
       const n = readSync(this.#fd, into, read, into.length - read, position + read);
       if (n === 0) throw new Error(`short read at ${position + read} of ${this.size} bytes`);
       read += n;
@@ -71,7 +71,7 @@ export class PagedFile {
     const out = Buffer.allocUnsafe(length);
     // A long range (a table read whole) is one read, not pages that would push the cache's others out.
     if (length >= DIRECT_READ_BYTES) return this.#read(out, offset);
-    for (let copied = 0; copied < length; ) {
+    for (let copied = 0; copied < length;) {
       const at = offset + copied;
       const page = this.#page(Math.floor(at / PAGE_BYTES));
       copied += page.copy(out, copied, at % PAGE_BYTES, Math.min(page.length, (at % PAGE_BYTES) + length - copied));

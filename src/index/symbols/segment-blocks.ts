@@ -65,10 +65,13 @@ export class StringTable {
     if (cached) return cached;
     const start = this.#file.u32(this.#offsets + 4 * block);
     const end = this.#file.u32(this.#offsets + 4 * (block + 1));
-    if (id >= this.#count || end < start || this.#data + end > this.#end) throw new IndexCorruptError(`symbol segment ${this.#segment}: string ${id} out of bounds`);
+    if (id >= this.#count || end < start || this.#data + end > this.#end)
+      throw new IndexCorruptError(`symbol segment ${this.#segment}: string ${id} out of bounds`);
     let strings: string[];
     try {
-      strings = inflateRawSync(this.#file.bytes(this.#data + start, end - start)).toString('utf8').split('\0');
+      strings = inflateRawSync(this.#file.bytes(this.#data + start, end - start))
+        .toString('utf8')
+        .split('\0');
     } catch {
       throw new IndexCorruptError(`symbol segment ${this.#segment}: string block ${block} does not inflate`);
     }

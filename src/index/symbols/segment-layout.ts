@@ -28,7 +28,21 @@ export const SYMBOL_SEGMENT_FORMAT = 4;
 export const HEADER_BYTES = 96;
 
 export const COUNTS = ['files', 'symbols', 'names', 'qualified', 'references', 'referenceNames', 'strings'] as const;
-export const SECTIONS = ['stringBlocks', 'stringData', 'files', 'symbols', 'names', 'nameRows', 'foldedNames', 'nameLetters', 'qualified', 'references', 'referenceNames', 'referenceRows', 'end'] as const;
+export const SECTIONS = [
+  'stringBlocks',
+  'stringData',
+  'files',
+  'symbols',
+  'names',
+  'nameRows',
+  'foldedNames',
+  'nameLetters',
+  'qualified',
+  'references',
+  'referenceNames',
+  'referenceRows',
+  'end',
+] as const;
 export type CountName = (typeof COUNTS)[number];
 export type SectionName = (typeof SECTIONS)[number];
 

@@ -89,8 +89,18 @@ export class SymbolSegment {
     this.#counts = counts;
     this.#sections = sections;
     this.#strings = new StringTable(file, this.name, { offsets: sections.stringBlocks, data: sections.stringData, end: sections.files, count: counts.strings });
-    this.#symbols = new RecordTable(file, `symbol segment ${this.name}: symbols`, { start: sections.symbols, end: sections.names, count: counts.symbols, predictors: SYMBOL_PREDICTORS });
-    this.#references = new RecordTable(file, `symbol segment ${this.name}: references`, { start: sections.references, end: sections.referenceNames, count: counts.references, predictors: REFERENCE_PREDICTORS });
+    this.#symbols = new RecordTable(file, `symbol segment ${this.name}: symbols`, {
+      start: sections.symbols,
+      end: sections.names,
+      count: counts.symbols,
+      predictors: SYMBOL_PREDICTORS,
+    });
+    this.#references = new RecordTable(file, `symbol segment ${this.name}: references`, {
+      start: sections.references,
+      end: sections.referenceNames,
+      count: counts.references,
+      predictors: REFERENCE_PREDICTORS,
+    });
   }
 
   /** Opens and checks the header; a segment that is not one of ours, or torn, is index_corrupt. */
@@ -335,7 +345,8 @@ export class SymbolSegment {
     const count = this.#counts.qualified;
     const key = (n: number): string => this.string(this.#u32('qualified', n * QUALIFIED_RECORD));
     const rows: number[] = [];
-    for (let n = firstNotBelow(count, (mid) => compareKeys(key(mid), qualified) < 0); n < count && key(n) === qualified; n++) rows.push(this.#u32('qualified', n * QUALIFIED_RECORD + 1));
+    for (let n = firstNotBelow(count, (mid) => compareKeys(key(mid), qualified) < 0); n < count && key(n) === qualified; n++)
+      rows.push(this.#u32('qualified', n * QUALIFIED_RECORD + 1));
     return rows;
   }
 

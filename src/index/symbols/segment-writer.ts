@@ -78,7 +78,12 @@ function inOrder(first: number, count: number, compare: (a: number, b: number) =
 /** Whether `qualified` is `parent` + separator + `name` (or `name` alone when there is no parent), without building it. */
 function headIsParent(qualified: string, name: string, parent: string | undefined, separator: string): boolean {
   if (parent === undefined) return qualified === name;
-  return qualified.length === parent.length + separator.length + name.length && qualified.startsWith(parent) && qualified.startsWith(separator, parent.length) && qualified.endsWith(name);
+  return (
+    qualified.length === parent.length + separator.length + name.length &&
+    qualified.startsWith(parent) &&
+    qualified.startsWith(separator, parent.length) &&
+    qualified.endsWith(name)
+  );
 }
 
 /** Every file of every part, in path order; a path given twice is a caller's bug. */
@@ -94,7 +99,8 @@ function placeFiles(parts: PackedFiles[]): FilePlace[] {
     }
   }
   places.sort((a, b) => compareKeys(a.path, b.path));
-  for (let i = 1; i < places.length; i++) if (places[i]!.path === places[i - 1]!.path) throw new Error(`Two entries for ${places[i]!.path} in one symbol segment`);
+  for (let i = 1; i < places.length; i++)
+    if (places[i]!.path === places[i - 1]!.path) throw new Error(`Two entries for ${places[i]!.path} in one symbol segment`);
   return places;
 }
 
@@ -114,17 +120,31 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
     const { part, field } = place;
     const symbolCount = part.files[field + 3]!;
     const referenceCount = part.files[field + 4]!;
-    files.set([sid(part, part.files[field]!), sid(part, part.files[field + 1]!), sid(part, part.files[field + 2]!), symbolRow, symbolCount, referenceRow, referenceCount, part.files[field + 5]!], file * FILE_RECORD);
+    files.set(
+      [
+        sid(part, part.files[field]!),
+        sid(part, part.files[field + 1]!),
+        sid(part, part.files[field + 2]!),
+        symbolRow,
+        symbolCount,
+        referenceRow,
+        referenceCount,
+        part.files[field + 5]!,
+      ],
+      file * FILE_RECORD,
+    );
     // Symbols by position; at one position, by name (as an outline lists them).
     const at = (row: number, n: number): number => part.symbols[row * SYMBOL_FIELDS + n]!;
     const nameOf = (row: number): string => part.strings[at(row, 0)]!;
-    const byPlace = (a: number, b: number): number => at(a, 5) - at(b, 5) || at(a, 6) - at(b, 6) || compareKeys(nameOf(a).toLowerCase(), nameOf(b).toLowerCase()) || compareKeys(nameOf(a), nameOf(b));
+    const byPlace = (a: number, b: number): number =>
+      at(a, 5) - at(b, 5) || at(a, 6) - at(b, 6) || compareKeys(nameOf(a).toLowerCase(), nameOf(b).toLowerCase()) || compareKeys(nameOf(a), nameOf(b));
     const language = part.strings[part.files[field + 2]!]!;
     const separator = qualifiedSeparator(language);
     const emitSymbol = (row: number): void => {
       const o = symbolRow++ * SYMBOL_RECORD;
       // Stored implicitly: a symbol whose parent is not its qualified name's head cannot be written.
-      if (!headIsParent(part.strings[at(row, 1)]!, nameOf(row), at(row, 3) === NONE ? undefined : part.strings[at(row, 3)], separator)) throw new Error(`${place.path}: the parent of ${nameOf(row)} is not the head of its qualified name`);
+      if (!headIsParent(part.strings[at(row, 1)]!, nameOf(row), at(row, 3) === NONE ? undefined : part.strings[at(row, 3)], separator))
+        throw new Error(`${place.path}: the parent of ${nameOf(row)} is not the head of its qualified name`);
       symbols[o] = sid(part, at(row, 0));
       symbols[o + 1] = sid(part, at(row, 1));
       symbols[o + 2] = sid(part, at(row, 2));
@@ -151,7 +171,11 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
   const order = stringOrder(strings, files, symbols, references, totalSymbols, totalReferences);
   const renumber = new Uint32Array(strings.length);
   order.forEach((id, n) => (renumber[id] = n));
-  for (const [table, width, fields] of [[files, FILE_RECORD, [0, 1, 2]], [symbols, SYMBOL_RECORD, [0, 1, 2]], [references, REFERENCE_RECORD, [0]]] as const) {
+  for (const [table, width, fields] of [
+    [files, FILE_RECORD, [0, 1, 2]],
+    [symbols, SYMBOL_RECORD, [0, 1, 2]],
+    [references, REFERENCE_RECORD, [0]],
+  ] as const) {
     for (let o = 0; o < table.length; o += width) for (const f of fields) table[o + f] = renumber[table[o + f]!]!;
   }
   // From here on `strings` are the stored strings, by their new ids (a part's string no record uses is not stored).
@@ -210,7 +234,18 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
 
   const blocks: Buffer[] = [];
   for (let start = 0; start < strings.length; start += STRINGS_PER_BLOCK) {
-    blocks.push(deflateRawSync(Buffer.from(strings.slice(start, start + STRINGS_PER_BLOCK).map((value) => `${value.replaceAll('\0', '\uFFFD')}\0`).join(''), 'utf8'), BLOCK_DEFLATE));
+    blocks.push(
+      deflateRawSync(
+        Buffer.from(
+          strings
+            .slice(start, start + STRINGS_PER_BLOCK)
+            .map((value) => `${value.replaceAll('\0', '\uFFFD')}\0`)
+            .join(''),
+          'utf8',
+        ),
+        BLOCK_DEFLATE,
+      ),
+    );
   }
   const blockOffsets = new Uint32Array(blocks.length + 1);
   blocks.forEach((block, n) => (blockOffsets[n + 1] = blockOffsets[n]! + block.length));
@@ -229,7 +264,15 @@ export function encodeSymbolSegment(parts: PackedFiles[], ids = new SegmentStrin
     ['referenceNames', referenceNames],
     ['referenceRows', referenceRows],
   ];
-  const counts: Record<CountName, number> = { files: places.length, symbols: totalSymbols, names: nameIds.length, qualified: qualifiedRows.length, references: totalReferences, referenceNames: referenced.length, strings: strings.length };
+  const counts: Record<CountName, number> = {
+    files: places.length,
+    symbols: totalSymbols,
+    names: nameIds.length,
+    qualified: qualifiedRows.length,
+    references: totalReferences,
+    referenceNames: referenced.length,
+    strings: strings.length,
+  };
   return { bytes: assemble(sections, counts), counts: { files: places.length, symbols: totalSymbols, references: totalReferences } };
 }
 
@@ -245,7 +288,14 @@ function recordTable(records: Uint32Array, predictors: Predictor[]): Buffer {
 }
 
 /** String ids in storage order: names by (case-folded, name), qualified names, referenced names, the files' strings, then signatures in row order. */
-function stringOrder(strings: string[], files: Uint32Array, symbols: Uint32Array, references: Uint32Array, symbolCount: number, referenceCount: number): number[] {
+function stringOrder(
+  strings: string[],
+  files: Uint32Array,
+  symbols: Uint32Array,
+  references: Uint32Array,
+  symbolCount: number,
+  referenceCount: number,
+): number[] {
   const names = distinctIds(symbols, SYMBOL_RECORD, 0, symbolCount, strings.length);
   const qualified = distinctIds(symbols, SYMBOL_RECORD, 1, symbolCount, strings.length);
   const referenced = distinctIds(references, REFERENCE_RECORD, 0, referenceCount, strings.length);

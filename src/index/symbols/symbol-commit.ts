@@ -11,7 +11,17 @@ import { writeAtomic } from '../../util/write-atomic.js';
 import { FILE_FIELDS, PackedBuilder, type PackedFiles } from './packed.js';
 import type { SymbolIndex } from './symbol-index.js';
 import { encodeSymbolSegment, type SegmentStrings } from './segment-writer.js';
-import { baseSegmentsOf, LEGACY_SYMBOL_FILES, newSymbolSegmentName, readSymbolsManifest, SYMBOL_SEGMENT_NAME, SYMBOLS_FORMAT, writeSymbolsManifest, type SymbolSegmentEntry, type SymbolsManifest } from './symbol-manifest.js';
+import {
+  baseSegmentsOf,
+  LEGACY_SYMBOL_FILES,
+  newSymbolSegmentName,
+  readSymbolsManifest,
+  SYMBOL_SEGMENT_NAME,
+  SYMBOLS_FORMAT,
+  writeSymbolsManifest,
+  type SymbolSegmentEntry,
+  type SymbolsManifest,
+} from './symbol-manifest.js';
 
 /** Segments before the deltas are folded into one. */
 export const MAX_SYMBOL_SEGMENTS = 6;
@@ -105,7 +115,16 @@ export function commitBaseSegments(store: IndexStore, bases: SymbolSegmentEntry[
  * closes.
  */
 function commitManifest(store: IndexStore, segments: SymbolSegmentEntry[], baseSegments: number, live: Live, textUpdatedAt?: string): void {
-  writeSymbolsManifest(store, { format: SYMBOLS_FORMAT, segments, ...(baseSegments > 1 ? { baseSegments } : {}), files: live.files, symbols: live.symbols, updatedAt: new Date().toISOString(), ...(textUpdatedAt ? { textUpdatedAt } : {}), ...(live.unparsed ? { unparsed: live.unparsed } : {}) });
+  writeSymbolsManifest(store, {
+    format: SYMBOLS_FORMAT,
+    segments,
+    ...(baseSegments > 1 ? { baseSegments } : {}),
+    files: live.files,
+    symbols: live.symbols,
+    updatedAt: new Date().toISOString(),
+    ...(textUpdatedAt ? { textUpdatedAt } : {}),
+    ...(live.unparsed ? { unparsed: live.unparsed } : {}),
+  });
   collectSymbolDebris(store);
 }
 

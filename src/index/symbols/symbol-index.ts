@@ -318,7 +318,7 @@ export class SymbolIndex {
         segment.fuzzyEntries(letters, visit);
       });
       fuzzy.sort((a, b) => b.score - a.score || a.length - b.length || a.index - b.index || a.entry - b.entry);
-      for (let at = 0; at < fuzzy.length && found.length < limit; ) {
+      for (let at = 0; at < fuzzy.length && found.length < limit;) {
         const group = fuzzy[at]!;
         for (; at < fuzzy.length && fuzzy[at]!.score === group.score && fuzzy[at]!.length === group.length; at++) rowsOf(fuzzy[at]!.index, fuzzy[at]!.entry);
       }

@@ -74,15 +74,25 @@ export function readSymbolsManifest(store: IndexStore): SymbolsManifest | undefi
   const segments = manifest.segments;
   const valid = (entry: unknown): boolean => {
     const e = entry as Record<string, unknown> | null;
-    return typeof e === 'object' && e !== null && typeof e.name === 'string' && SYMBOL_SEGMENT_NAME.test(e.name) && count(e.files) && count(e.symbols) && count(e.references);
+    return (
+      typeof e === 'object' &&
+      e !== null &&
+      typeof e.name === 'string' &&
+      SYMBOL_SEGMENT_NAME.test(e.name) &&
+      count(e.files) &&
+      count(e.symbols) &&
+      count(e.references)
+    );
   };
   if (!Array.isArray(segments) || !segments.every(valid)) throw bad('"segments" is not a list of symbol segments');
   if (new Set(segments.map((entry: SymbolSegmentEntry) => entry.name)).size !== segments.length) throw bad('"segments" names a segment twice');
   const unparsed = manifest.unparsed;
   const paths = (list: unknown): boolean => Array.isArray(list) && list.every((path) => typeof path === 'string');
-  if (unparsed !== undefined && (typeof unparsed !== 'object' || unparsed === null || !Object.values(unparsed).every(paths))) throw bad('"unparsed" is not lists of paths');
+  if (unparsed !== undefined && (typeof unparsed !== 'object' || unparsed === null || !Object.values(unparsed).every(paths)))
+    throw bad('"unparsed" is not lists of paths');
   const bases = manifest.baseSegments;
-  if (bases !== undefined && !(Number.isSafeInteger(bases) && (bases as number) >= 1 && (bases as number) <= Math.max(1, segments.length))) throw bad('"baseSegments" is not a count of its segments');
+  if (bases !== undefined && !(Number.isSafeInteger(bases) && (bases as number) >= 1 && (bases as number) <= Math.max(1, segments.length)))
+    throw bad('"baseSegments" is not a count of its segments');
   return manifest as unknown as SymbolsManifest;
 }
 

@@ -87,7 +87,8 @@ export class CheckedFile {
 
   /** `length` bytes of the body from `position`, verified; a range past the body is an error. */
   read(position: number, length: number): Buffer {
-    if (position < 0 || length < 0 || position + length > this.bodyLength) throw new ChecksumError(`read past the end (${position} + ${length} of ${this.bodyLength})`);
+    if (position < 0 || length < 0 || position + length > this.bodyLength)
+      throw new ChecksumError(`read past the end (${position} + ${length} of ${this.bodyLength})`);
     if (length === 0) return Buffer.alloc(0);
     const first = Math.floor(position / CHECKED_CHUNK_BYTES);
     const last = Math.floor((position + length - 1) / CHECKED_CHUNK_BYTES);
@@ -114,7 +115,7 @@ export class CheckedFile {
 function readFully(fd: number, position: number, length: number): Buffer {
   const bytes = Buffer.allocUnsafe(length);
   let read = 0;
-  for (let n; read < length && (n = readSync(fd, bytes, read, length - read, position + read)) > 0; ) read += n;
+  for (let n; read < length && (n = readSync(fd, bytes, read, length - read, position + read)) > 0;) read += n;
   if (read < length) throw new ChecksumError(`file ends early (${position + read} of ${position + length} bytes)`);
   return bytes;
 }

@@ -124,7 +124,7 @@ export function parseHeader(header: Uint8Array): FileTable {
   // Both columns are written in id order (encodeHeader); readers rely on it.
   for (let i = 0; i < unindexedCount; i++) if (unindexed[i]! >= count || (i > 0 && unindexed[i]! <= unindexed[i - 1]!)) fail('unindexed ids');
   const blocks = new Map<number, number[]>();
-  for (let i = 0, previous = -1; i < blockWords; ) {
+  for (let i = 0, previous = -1; i < blockWords;) {
     const id = blockColumn[i]!;
     const n = blockColumn[i + 1]!;
     if (id >= count || id <= previous || i + 2 + n > blockWords) fail('blocks');
@@ -132,7 +132,17 @@ export function parseHeader(header: Uint8Array): FileTable {
     previous = id;
     i += 2 + n;
   }
-  return new FileTable({ meta: meta as Meta, sizes, mtimes, pathEnds, paths, languages, unindexed, blocks, hashes: buffer.subarray(hashesAt, hashesAt + count * HASH_BYTES) });
+  return new FileTable({
+    meta: meta as Meta,
+    sizes,
+    mtimes,
+    pathEnds,
+    paths,
+    languages,
+    unindexed,
+    blocks,
+    hashes: buffer.subarray(hashesAt, hashesAt + count * HASH_BYTES),
+  });
 }
 
 interface Columns {
@@ -196,7 +206,12 @@ export class FileTable {
     let file = this.#files[id];
     if (file) return file;
     const columns = this.#columns;
-    file = { path: this.pathOf(id), size: columns.sizes[id]!, mtimeMs: columns.mtimes[id]!, hash: columns.hashes.toString('latin1', id * HASH_BYTES, (id + 1) * HASH_BYTES) };
+    file = {
+      path: this.pathOf(id),
+      size: columns.sizes[id]!,
+      mtimeMs: columns.mtimes[id]!,
+      hash: columns.hashes.toString('latin1', id * HASH_BYTES, (id + 1) * HASH_BYTES),
+    };
     const language = columns.languages[id]!;
     if (language >= columns.meta.languageNames.length || language < -1) throw new Error(`not a segment header: language of ${id}`);
     if (language >= 0) file.language = columns.meta.languageNames[language]!;

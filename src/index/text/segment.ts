@@ -16,7 +16,6 @@ import { withChecksums } from './checked-file.js';
 import { encodeHeader, parseHeader, type FileTable } from './segment-header.js';
 import { CorruptSegmentError, partsInMemory, partsOnDisk, SEGMENT_MAGIC, type SegmentParts } from './segment-parts.js';
 
-
 export interface SegmentFile {
   path: string;
   size: number;
@@ -142,7 +141,7 @@ export class SegmentBuilder {
     const offsets = new Uint32Array(distinct + 1);
     let at = 0;
     let index = -1;
-    for (let i = 0; i < pairs; ) {
+    for (let i = 0; i < pairs;) {
       const key = sortedKeys[i]!;
       let end = i + 1;
       while (end < pairs && sortedKeys[end] === key) end++;

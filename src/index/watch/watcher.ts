@@ -67,10 +67,14 @@ export class IndexWatcher {
   start(): void {
     const watchOptions: TreeWatcherOptions = {};
     if (this.#options.onError) watchOptions.onError = this.#options.onError;
-    this.#watcher = watchTree(this.#root, (path) => {
-      this.#pending.add(path);
-      this.#schedule();
-    }, watchOptions);
+    this.#watcher = watchTree(
+      this.#root,
+      (path) => {
+        this.#pending.add(path);
+        this.#schedule();
+      },
+      watchOptions,
+    );
     const every = this.#options.reconcileMs ?? DEFAULT_RECONCILE_MS;
     if (every > 0) {
       this.#reconciler = setInterval(() => void this.reconcile(), every);
@@ -91,7 +95,11 @@ export class IndexWatcher {
     const syncOptions: Parameters<typeof syncIndex>[1] = {};
     if (this.#options.home) syncOptions.home = this.#options.home;
     // Busy: another job is bringing the index up to date anyway; the next period looks again.
-    const summary = await this.#inTurn('Index reconciliation', () => syncIndex(this.#root, syncOptions), () => undefined);
+    const summary = await this.#inTurn(
+      'Index reconciliation',
+      () => syncIndex(this.#root, syncOptions),
+      () => undefined,
+    );
     if (summary) this.#afterSync(summary);
     return summary;
   }
