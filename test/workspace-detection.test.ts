@@ -325,7 +325,7 @@ test('project_path is honoured the same over legacy SSE and WebSocket', async ()
   }
 });
 
-test('GET /health carries the same project list as health_check, and every registered error code is documented in the README', async () => {
+test('GET /health carries the same project list as health_check, and every registered error code is documented in docs/errors.md', async () => {
   const { readFileSync } = await import('node:fs');
   const { TOOL_ERROR_CODES } = await import('../src/tools/error-codes.js');
   const { ROOT } = await import('./helpers/process.js');
@@ -342,9 +342,9 @@ test('GET /health carries the same project list as health_check, and every regis
     await client.close();
     await h.close();
   }
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'errors.md'), 'utf8');
   for (const [code, { meaning }] of Object.entries(TOOL_ERROR_CODES)) {
-    assert.ok(readme.includes(`| \`${code}\` | ${meaning} |`), `README documents ${code}`);
+    assert.ok(readme.includes(`| \`${code}\` | ${meaning} |`), `docs/errors.md documents ${code}`);
   }
 });
 
