@@ -60,9 +60,16 @@ test('a modern call that needs the project asks for the roots (input_required), 
     // Another client's roots name another project: detection is per request, never per connection.
     const elsewhere = await callTool(h.http.urls.mcp, 'index_status', {}, { roots: {} }, { inputResponses: roots(other) });
     assert.is((elsewhere.result!.structuredContent as { workspace: string }).workspace, other);
-    // A workspace argument settles it: nothing to ask.
+    // A workspace argument is held to the client's roots, as in a session: they are asked for too.
     const direct = await callTool(h.http.urls.mcp, 'index_status', { workspace: root }, { roots: {} });
-    assert.is(direct.result!.resultType, 'complete');
+    assert.is(direct.result!.resultType, 'input_required');
+    const inside = await callTool(h.http.urls.mcp, 'index_status', { workspace: root }, { roots: {} }, { inputResponses: roots(root) });
+    assert.is((inside.result!.structuredContent as { workspace: string }).workspace, root);
+    const outside = await callTool(h.http.urls.mcp, 'index_status', { workspace: other }, { roots: {} }, { inputResponses: roots(root) });
+    assert.is((outside.result!._meta as Record<string, { code: string }>)['dev.sextant/error']!.code, 'workspace_not_allowed');
+    // A client without the roots capability is not asked: its workspace argument settles it.
+    const undeclared = await callTool(h.http.urls.mcp, 'index_status', { workspace: root }, {});
+    assert.is(undeclared.result!.resultType, 'complete');
     // Roots that are not a ListRootsResult are refused.
     const malformed = await callTool(h.http.urls.mcp, 'index_status', {}, { roots: {} }, { inputResponses: { client_roots: { nope: true } } });
     assert.is(malformed.error!.code, -32602);

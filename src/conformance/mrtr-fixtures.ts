@@ -2,7 +2,7 @@
  * The conformance profile's multi round-trip tools and prompt (2026-07-28, SEP-2322), named and
  * shaped as the official suite's input-required-result scenarios describe them. Each runs from
  * scratch on every round: what it asked is keyed in `inputResponses`, what it must remember is in
- * the sealed `requestState`. Listed only to modern requests.
+ * the sealed `requestState`. Listed only to stateless requests.
  */
 import type { InputRequest, RoundInput } from '../mcp/multi-round-trip.js';
 import { InputRequired } from '../mcp/multi-round-trip.js';
@@ -40,7 +40,7 @@ function rootUris(response: unknown): string[] | undefined {
 
 const text = (value: string): ToolOutput => ({ content: [{ type: 'text', text: value }] });
 
-/** The round's input; a tool of this file is only ever called by a modern request, which always has it. */
+/** The round's input; a tool of this file is only ever called by a stateless request, which always has it. */
 function inputOf(input: RoundInput | undefined): RoundInput {
   return input ?? { responses: {}, state: undefined };
 }
@@ -50,7 +50,13 @@ function mrtrTool(
   description: string,
   run: (input: RoundInput, capabilities: Record<string, unknown>) => ToolOutput | InputRequired,
 ): ToolDefinition {
-  return { name, description, inputSchema: NO_ARGUMENTS, modernOnly: true, run: (_args, context) => run(inputOf(context.input), context.clientCapabilities) };
+  return {
+    name,
+    description,
+    inputSchema: NO_ARGUMENTS,
+    since: '2026-07-28',
+    run: (_args, context) => run(inputOf(context.input), context.era.clientCapabilities),
+  };
 }
 
 export function conformanceMrtrTools(): ToolDefinition[] {
@@ -136,7 +142,7 @@ export const CONFORMANCE_MRTR_RESOURCE: ResourceDefinition = {
   name: 'with-input',
   description: 'A resource that asks the user (elicitation) which greeting to show before it can be read.',
   mimeType: 'text/plain',
-  modernOnly: true,
+  since: '2026-07-28',
   read(input) {
     const greeting = accepted(input?.responses.greeting)?.greeting;
     if (typeof greeting !== 'string')
@@ -148,7 +154,7 @@ export const CONFORMANCE_MRTR_RESOURCE: ResourceDefinition = {
 export const CONFORMANCE_MRTR_PROMPT: PromptDefinition = {
   name: 'test_input_required_result_prompt',
   description: 'A prompt that asks the user (elicitation) what context it should use.',
-  modernOnly: true,
+  since: '2026-07-28',
   get(_args, input) {
     const context = accepted(input?.responses.user_context)?.context;
     if (typeof context !== 'string') {

@@ -52,14 +52,14 @@ export function conformanceTaskTools(): ToolDefinition[] {
       name: 'greet',
       description: 'Greets someone at once (never a task).',
       inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-      modernOnly: true,
+      since: '2026-07-28',
       run: (args) => text(`Hello, ${String(args.name)}!`),
     },
     {
       name: 'slow_compute',
       description: 'Works for `seconds` seconds (as a task when the client supports them), then answers.',
       inputSchema: { type: 'object', properties: { seconds: { type: 'number', minimum: 0 }, label: { type: 'string' } }, required: ['seconds'] },
-      modernOnly: true,
+      since: '2026-07-28',
       taskSupport: 'optional',
       run(args, context) {
         const seconds = Number(args.seconds);
@@ -73,7 +73,7 @@ export function conformanceTaskTools(): ToolDefinition[] {
       name: 'failing_job',
       description: 'Always ends in a tool execution error after about a second (a task, required).',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      modernOnly: true,
+      since: '2026-07-28',
       taskSupport: 'required',
       run: (_args, context) =>
         asTask(context, async (task) => {
@@ -85,7 +85,7 @@ export function conformanceTaskTools(): ToolDefinition[] {
       name: 'protocol_error_job',
       description: 'Fails with a protocol-level error inside its task.',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      modernOnly: true,
+      since: '2026-07-28',
       taskSupport: 'optional',
       run: (_args, context) =>
         asTask(context, async (task) => {
@@ -97,7 +97,7 @@ export function conformanceTaskTools(): ToolDefinition[] {
       name: 'confirm_delete',
       description: 'Asks the user to confirm (elicitation, mid-task), then reports what it did.',
       inputSchema: { type: 'object', properties: { filename: { type: 'string' } }, required: ['filename'] },
-      modernOnly: true,
+      since: '2026-07-28',
       taskSupport: 'optional',
       run: (args, context) =>
         asTask(context, async (task) => {
@@ -110,7 +110,7 @@ export function conformanceTaskTools(): ToolDefinition[] {
       name: 'multi_input',
       description: 'Asks two questions at once (mid-task) and waits for both answers.',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      modernOnly: true,
+      since: '2026-07-28',
       taskSupport: 'optional',
       run: (_args, context) =>
         asTask(context, async (task) => {
@@ -122,7 +122,7 @@ export function conformanceTaskTools(): ToolDefinition[] {
       name: 'test_tool_with_task',
       description: 'Asks for a name by a multi round-trip request, then does the work as a task (required).',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      modernOnly: true,
+      since: '2026-07-28',
       taskSupport: 'required',
       run(_args, context) {
         const answer = context.input?.responses.user_name as { action?: unknown; content?: { name?: unknown } } | undefined;

@@ -88,7 +88,7 @@ export function conformanceTools(): ToolDefinition[] {
       name: 'test_logging_tool',
       description: 'Sends three log messages while it runs (only to a request that set a log level).',
       inputSchema: NO_ARGUMENTS,
-      modernOnly: true,
+      since: '2026-07-28',
       async run(_args, context) {
         for (const message of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
           context.log('info', message);
@@ -102,9 +102,9 @@ export function conformanceTools(): ToolDefinition[] {
       name: 'test_missing_capability',
       description: 'Needs the client to support sampling; fails with MissingRequiredClientCapability when the request did not declare it.',
       inputSchema: NO_ARGUMENTS,
-      modernOnly: true,
+      since: '2026-07-28',
       run(_args, context) {
-        if (typeof context.clientCapabilities.sampling !== 'object' || context.clientCapabilities.sampling === null) {
+        if (typeof context.era.clientCapabilities.sampling !== 'object' || context.era.clientCapabilities.sampling === null) {
           throw new MissingRequiredClientCapabilityError(
             { sampling: {} },
             'This tool needs the client to support sampling: declare it in _meta["io.modelcontextprotocol/clientCapabilities"]',
@@ -237,24 +237,27 @@ export function conformanceTools(): ToolDefinition[] {
         additionalProperties: false,
       },
       // 2026-07-28 allows any 2020-12 keyword (SEP-2106): an $anchor, composition and conditionals.
-      modernInputSchema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'object',
-        $defs: {
-          address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+      revisedInputSchema: {
+        since: '2026-07-28',
+        schema: {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          $defs: {
+            address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+          },
+          properties: {
+            name: { type: 'string' },
+            address: { $ref: '#/$defs/address' },
+            contactMethod: { type: 'string', enum: ['phone', 'email'] },
+            phone: { type: 'string' },
+            email: { type: 'string' },
+          },
+          allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+          if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+          then: { required: ['phone'] },
+          else: { required: ['email'] },
+          additionalProperties: false,
         },
-        properties: {
-          name: { type: 'string' },
-          address: { $ref: '#/$defs/address' },
-          contactMethod: { type: 'string', enum: ['phone', 'email'] },
-          phone: { type: 'string' },
-          email: { type: 'string' },
-        },
-        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
-        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
-        then: { required: ['phone'] },
-        else: { required: ['email'] },
-        additionalProperties: false,
       },
       run: (args) => ({ content: [{ type: 'text', text: `Received: ${JSON.stringify(args)}` }] }),
     },
@@ -267,7 +270,7 @@ export function conformanceTools(): ToolDefinition[] {
         properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } },
         required: ['region'],
       },
-      modernOnly: true,
+      since: '2026-07-28',
       run: (args) => ({ content: [{ type: 'text', text: `Region: ${String(args.region)}` }] }),
     },
     {

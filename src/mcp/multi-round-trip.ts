@@ -5,7 +5,7 @@
  * requests and the sealed state; the client retries the same request with `inputResponses` and the
  * state, and the handler runs again from scratch with them in hand. Nothing is kept in between.
  */
-import { type Params, type Result } from '../jsonrpc/index.js';
+import { type InvalidParamsError, type Params, type Result } from '../jsonrpc/index.js';
 import { MissingRequiredClientCapabilityError } from './errors.js';
 import type { RequestStateSealer } from './request-state.js';
 
@@ -32,6 +32,19 @@ export class InputRequired {
     if (!inputRequests && state === undefined) throw new TypeError('InputRequired needs input requests or state (mrtr: at least one)');
     this.inputRequests = inputRequests;
     this.state = state;
+  }
+}
+
+/**
+ * A retry whose input response does not answer what was asked: the request is malformed, and
+ * `error` (-32602) is its answer. Thrown through the tool as InputRequired is, and like it not an
+ * Error, so that nothing on the way (a roots lookup falling back when the client fails) takes it
+ * for a failure of its own; the tool registry throws `error`.
+ */
+export class MalformedInput {
+  readonly error: InvalidParamsError;
+  constructor(error: InvalidParamsError) {
+    this.error = error;
   }
 }
 

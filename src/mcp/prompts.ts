@@ -5,6 +5,7 @@
 import { InputRequired, type RoundInput } from './multi-round-trip.js';
 import { InvalidParamsError } from '../jsonrpc/index.js';
 import { listResult } from './pagination.js';
+import { servedIn, type Introduced, type RequestEra } from './request-era.js';
 import { compare } from './resources.js';
 import type { ContentBlock, JsonObject } from './tools.js';
 
@@ -27,13 +28,11 @@ export interface PromptResult {
   messages: PromptMessage[];
 }
 
-export interface PromptDefinition {
+export interface PromptDefinition extends Introduced {
   name: string;
   description: string;
   arguments?: PromptArgument[];
   get(args: Record<string, string>, input?: RoundInput): Promise<PromptResult | InputRequired> | PromptResult | InputRequired;
-  /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
-  modernOnly?: boolean;
   /** Candidate values for one argument, given what the user typed so far. */
   complete?(argument: string, value: string, context: Record<string, string>): string[];
 }
@@ -47,21 +46,21 @@ export class PromptRegistry {
     return this;
   }
 
-  list(cursor: unknown, modern = false): Record<string, unknown> {
-    const sorted = [...this.#prompts.values()].filter((prompt) => modern || !prompt.modernOnly).sort((a, b) => compare(a.name, b.name));
+  list(cursor: unknown, era: RequestEra): Record<string, unknown> {
+    const sorted = [...this.#prompts.values()].filter((prompt) => servedIn(prompt, era)).sort((a, b) => compare(a.name, b.name));
     return listResult(
       'prompts',
       sorted,
       (prompt) => prompt.name,
       cursor,
-      ({ get: _get, complete: _complete, modernOnly: _modernOnly, ...described }) => described,
+      ({ get: _get, complete: _complete, since: _since, ...described }) => described,
     );
   }
 
-  /** The prompt's messages; with `input` (a modern request), possibly InputRequired instead. */
-  async get(name: unknown, args: unknown, input?: RoundInput): Promise<JsonObject | InputRequired> {
+  /** The prompt's messages; with `input` (a stateless request), possibly InputRequired instead. */
+  async get(name: unknown, args: unknown, era: RequestEra, input?: RoundInput): Promise<JsonObject | InputRequired> {
     const prompt = this.#find(name);
-    if (prompt.modernOnly && !input) throw new InvalidParamsError(`Unknown prompt: ${String(name)}`, { name });
+    if (!servedIn(prompt, era)) throw new InvalidParamsError(`Unknown prompt: ${String(name)}`, { name });
     const values = stringRecord(args, 'arguments');
     const missing = (prompt.arguments ?? []).filter((arg) => arg.required && values[arg.name] === undefined).map((arg) => arg.name);
     if (missing.length > 0) throw new InvalidParamsError(`Missing required arguments for prompt "${prompt.name}": ${missing.join(', ')}`);

@@ -5,6 +5,7 @@
 import { InputRequired, type RoundInput } from './multi-round-trip.js';
 import { ResourceNotFoundError } from './errors.js';
 import { listResult } from './pagination.js';
+import { servedIn, type Introduced, type RequestEra } from './request-era.js';
 
 export interface ResourceContents {
   uri: string;
@@ -13,16 +14,14 @@ export interface ResourceContents {
   blob?: string;
 }
 
-export interface ResourceDefinition {
+export interface ResourceDefinition extends Introduced {
   uri: string;
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
-  /** With `input` (a 2026-07-28 request) it may ask the client for input instead (multi round-trip requests). */
+  /** With `input` (a stateless request) it may ask the client for input instead (multi round-trip requests). */
   read(input?: RoundInput): Promise<ResourceContents[] | InputRequired> | ResourceContents[] | InputRequired;
-  /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
-  modernOnly?: boolean;
 }
 
 export interface ResourceTemplateDefinition {
@@ -71,14 +70,14 @@ export class ResourceRegistry {
     return this;
   }
 
-  list(cursor: unknown, modern = false): Record<string, unknown> {
-    const sorted = [...this.#resources.values()].filter((resource) => modern || !resource.modernOnly).sort((a, b) => compare(a.uri, b.uri));
+  list(cursor: unknown, era: RequestEra): Record<string, unknown> {
+    const sorted = [...this.#resources.values()].filter((resource) => servedIn(resource, era)).sort((a, b) => compare(a.uri, b.uri));
     return listResult(
       'resources',
       sorted,
       (resource) => resource.uri,
       cursor,
-      ({ read: _read, modernOnly: _modernOnly, ...described }) => described,
+      ({ read: _read, since: _since, ...described }) => described,
     );
   }
 
@@ -93,16 +92,16 @@ export class ResourceRegistry {
     );
   }
 
-  /** Whether `uri` names a registered resource (of every era) or matches a template. */
-  has(uri: string): boolean {
+  /** Whether `uri` names a resource served in `era`, or matches a template. */
+  has(uri: string, era: RequestEra): boolean {
     const resource = this.#resources.get(uri);
-    return (resource !== undefined && !resource.modernOnly) || this.#match(uri) !== undefined;
+    return (resource !== undefined && servedIn(resource, era)) || this.#match(uri) !== undefined;
   }
 
-  /** The contents; with `input` (a modern request), possibly InputRequired instead. */
-  async read(uri: string, input?: RoundInput): Promise<{ contents: ResourceContents[] } | InputRequired> {
+  /** The contents; with `input` (a stateless request), possibly InputRequired instead. */
+  async read(uri: string, era: RequestEra, input?: RoundInput): Promise<{ contents: ResourceContents[] } | InputRequired> {
     const resource = this.#resources.get(uri);
-    if (resource && !(resource.modernOnly && !input)) {
+    if (resource && servedIn(resource, era)) {
       const read = await resource.read(input);
       return read instanceof InputRequired ? read : { contents: read };
     }

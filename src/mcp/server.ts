@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
 import { TaskStore } from './tasks.js';
-import { ModernEra } from './stateless-era.js';
+import { StatelessEra } from './stateless-era.js';
 import { ResourceRegistry } from './resources.js';
 import { McpSession, type Listener, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
 import { ToolRegistry } from './tools.js';
@@ -41,7 +41,7 @@ export class McpServer {
    * The 2026-07-28 era's shared parts (request-state key, tasks, listen streams), one for every
    * session: a 2026 request's session lives for that request only.
    */
-  readonly era: ModernEra;
+  readonly era: StatelessEra;
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
@@ -49,7 +49,7 @@ export class McpServer {
     this.#onSessionReady = options.onSessionReady;
     this.#onRootsChanged = options.onRootsChanged;
     this.#health = options.health;
-    this.era = new ModernEra({
+    this.era = new StatelessEra({
       sealer: options.requestState ?? RequestStateSealer.ephemeral(),
       tasks: options.tasks ?? new TaskStore(),
       listen: (listener) => this.listen(listener),

@@ -27,13 +27,14 @@ import {
   CACHE_STATIC,
   CACHE_VOLATILE,
   completeResult,
-  isModernRequest,
+  isStatelessRequest,
   isObject,
-  readModernRequest,
+  readStatelessRequest,
   type CacheHint,
-  type ModernRequest,
+  type StatelessRequest,
 } from './stateless-request.js';
-import { ModernEra } from './stateless-era.js';
+import { StatelessEra } from './stateless-era.js';
+import { sessionEra, type RequestEra } from './request-era.js';
 import type { RoundInput } from './multi-round-trip.js';
 import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
@@ -89,7 +90,7 @@ export interface McpSessionOptions {
   /** Called when the client sends notifications/roots/list_changed (never answered: it is a notification). */
   onRootsChanged?: (session: McpSession) => void;
   /** The 2026-07-28 era's shared parts (McpServer gives its own to every session). */
-  era?: ModernEra;
+  era?: StatelessEra;
 }
 
 /** One open `subscriptions/listen` stream: the resources it follows, and how to tell it something. */
@@ -107,9 +108,9 @@ export interface ClientInfo {
 /** Methods a client may send before the session is initialized (lifecycle §Initialization, utilities/ping). */
 const ALLOWED_BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
 
-/** How a method is served to a modern (2026-07-28) request, from that request alone. */
-interface ModernMethod {
-  run(params: Params, context: RequestContext<MessageContext>, request: ModernRequest): Promise<Result> | Result;
+/** How a method is served to a stateless (2026-07-28) request, from that request alone. */
+interface StatelessMethod {
+  run(params: Params, context: RequestContext<MessageContext>, request: StatelessRequest): Promise<Result> | Result;
   /** Caching hints, for the methods whose results carry them. */
   cache?: CacheHint;
 }
@@ -121,6 +122,8 @@ export class McpSession {
   #version: HandshakeProtocolVersion | undefined;
   #clientInfo: ClientInfo | undefined;
   #clientCapabilities: Params = {};
+  /** Every message of this session is served under it, once `initialize` is answered. */
+  #era: RequestEra | undefined;
   #clientReady = false;
   readonly #subscriptions = new Set<string>();
   #logLevel: LogLevel = DEFAULT_CLIENT_LOG_LEVEL;
@@ -207,26 +210,26 @@ export class McpSession {
   }
 
   /**
-   * One method, both eras. A request is classified by what it carries (see stateless-request.ts): a modern
+   * One method, both eras. A request is classified by what it carries (see stateless-request.ts): a stateless
    * one is served from its own `_meta` and gets a `complete` result stamped with the server's
-   * identity; anything else needs this session's `initialize`. A method the modern revision
-   * removed (`ping`, `logging/setLevel`, …) has no modern form: Method not found.
+   * identity; anything else needs this session's `initialize`. A method the stateless revision
+   * removed (`ping`, `logging/setLevel`, …) has no stateless form: Method not found.
    */
-  #handle(method: string, legacy: RequestHandler<MessageContext> | undefined, modern?: ModernMethod): void {
+  #handle(method: string, legacy: RequestHandler<MessageContext> | undefined, stateless?: StatelessMethod): void {
     // Not an async function: a handshake-era call returns its handler's own promise (an async
     // wrapper returning it would cost the call two more turns of the microtask queue).
     this.peer.onRequest(method, (params, context) => {
-      if (isModernRequest(method, context.meta)) return this.#handleModern(method, modern, params, context);
+      if (isStatelessRequest(method, context.meta)) return this.#handleStateless(method, stateless, params, context);
       if (!legacy) throw new MethodNotFoundError(method);
       if (!this.#version && !ALLOWED_BEFORE_INITIALIZE.has(method)) throw new NotInitializedError(method);
       return legacy(params, context);
     });
   }
 
-  async #handleModern(method: string, modern: ModernMethod | undefined, params: Params, context: RequestContext<MessageContext>): Promise<Result> {
-    const request = readModernRequest(context.meta);
-    if (!modern) throw new MethodNotFoundError(method);
-    return completeResult(await modern.run(params, context, request), this.#serverInfo(request.version), modern.cache);
+  async #handleStateless(method: string, stateless: StatelessMethod | undefined, params: Params, context: RequestContext<MessageContext>): Promise<Result> {
+    const request = readStatelessRequest(context.meta);
+    if (!stateless) throw new MethodNotFoundError(method);
+    return completeResult(await stateless.run(params, context, request), this.#serverInfo(request.version), stateless.cache);
   }
 
   #registerHandlers(): void {
@@ -240,7 +243,7 @@ export class McpSession {
       cache: CACHE_STATIC,
     });
     // The tasks extension: only for requests that declared it (-32021 otherwise); tasks/result and tasks/list are gone.
-    const taskMethod = (run: (params: Params) => Result): ModernMethod => ({
+    const taskMethod = (run: (params: Params) => Result): StatelessMethod => ({
       run: (params, _context, request) => {
         requireTasks(request.capabilities);
         return run(params);
@@ -249,19 +252,19 @@ export class McpSession {
     this.#handle(
       'tasks/get',
       undefined,
-      taskMethod((params) => this.#era.tasks.get(params.taskId)),
+      taskMethod((params) => this.#stateless.tasks.get(params.taskId)),
     );
     this.#handle(
       'tasks/update',
       undefined,
-      taskMethod((params) => this.#era.tasks.update(params.taskId, params.inputResponses)),
+      taskMethod((params) => this.#stateless.tasks.update(params.taskId, params.inputResponses)),
     );
     this.#handle(
       'tasks/cancel',
       undefined,
-      taskMethod((params) => this.#era.tasks.cancel(params.taskId)),
+      taskMethod((params) => this.#stateless.tasks.cancel(params.taskId)),
     );
-    this.#handle('subscriptions/listen', undefined, { run: (params, context, request) => this.#era.listen(params, context, request) });
+    this.#handle('subscriptions/listen', undefined, { run: (params, context, request) => this.#stateless.listen(params, context, request) });
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
     this.#handle('logging/setLevel', (params) => {
@@ -271,21 +274,24 @@ export class McpSession {
       this.#logLevel = params.level;
       return {};
     });
-    this.#handle('tools/list', (params) => tools.list(this.#version!, params.cursor), {
-      run: (params, _context, request) => tools.list(request.version, params.cursor),
+    this.#handle('tools/list', (params) => tools.list(this.#era!, params.cursor), {
+      run: (params, _context, request) => tools.list(request.era, params.cursor),
       cache: CACHE_STATIC,
     });
     // A handshake-era call has no input rounds and no tasks: what comes back is a CallToolResult.
     this.#handle('tools/call', (params, context) => tools.call(params, this.#toolContext(params, context)) as unknown as Promise<Result>, {
       run: (params, context, request) => {
         // Over HTTP the x-mcp-header parameters must match their Mcp-Param-* headers (SEP-2243).
-        if (context.extra?.paramHeaders) checkParamHeaders(tools.modernInputSchema(params.name), params.arguments, context.extra.paramHeaders);
-        return this.#era.withRounds('tools/call', params, context, request, (input: RoundInput) =>
-          tools.call(params, this.#era.toolContext(params, context, request, input)),
+        if (context.extra?.paramHeaders) checkParamHeaders(tools.inputSchema(params.name, request.era), params.arguments, context.extra.paramHeaders);
+        return this.#stateless.withRounds('tools/call', params, context, request, (input: RoundInput) =>
+          tools.call(params, this.#stateless.toolContext(params, context, request, input)),
         );
       },
     });
-    this.#handle('resources/list', (params) => resources.list(params.cursor), { run: (params) => resources.list(params.cursor, true), cache: CACHE_STATIC });
+    this.#handle('resources/list', (params) => resources.list(params.cursor, this.#era!), {
+      run: (params, _context, request) => resources.list(params.cursor, request.era),
+      cache: CACHE_STATIC,
+    });
     this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor), {
       run: (params) => resources.listTemplates(params.cursor),
       cache: CACHE_STATIC,
@@ -294,10 +300,12 @@ export class McpSession {
       if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
       return params.uri;
     };
-    this.#handle('resources/read', async (params) => (await resources.read(uriOf(params))) as Result, {
+    this.#handle('resources/read', async (params) => (await resources.read(uriOf(params), this.#era!)) as Result, {
       run: async (params, context, request) => {
         try {
-          return await this.#era.withRounds('resources/read', params, context, request, (input: RoundInput) => resources.read(uriOf(params), input));
+          return await this.#stateless.withRounds('resources/read', params, context, request, (input: RoundInput) =>
+            resources.read(uriOf(params), request.era, input),
+          );
         } catch (error) {
           // 2026-07-28 reports an unknown resource as Invalid params; -32002 is retired.
           if (error instanceof ResourceNotFoundError) throw new InvalidParamsError(error.message, error.data);
@@ -315,10 +323,15 @@ export class McpSession {
       this.#subscriptions.delete(this.#resourceUri(params));
       return {};
     });
-    this.#handle('prompts/list', (params) => prompts.list(params.cursor), { run: (params) => prompts.list(params.cursor, true), cache: CACHE_STATIC });
-    this.#handle('prompts/get', async (params) => (await prompts.get(params.name, params.arguments)) as Result, {
+    this.#handle('prompts/list', (params) => prompts.list(params.cursor, this.#era!), {
+      run: (params, _context, request) => prompts.list(params.cursor, request.era),
+      cache: CACHE_STATIC,
+    });
+    this.#handle('prompts/get', async (params) => (await prompts.get(params.name, params.arguments, this.#era!)) as Result, {
       run: (params, context, request) =>
-        this.#era.withRounds('prompts/get', params, context, request, (input: RoundInput) => prompts.get(params.name, params.arguments, input)),
+        this.#stateless.withRounds('prompts/get', params, context, request, (input: RoundInput) =>
+          prompts.get(params.name, params.arguments, request.era, input),
+        ),
     });
     const complete = (params: Params): Result => {
       const { ref, argument } = params;
@@ -341,7 +354,7 @@ export class McpSession {
 
   #resourceUri(params: Params): string {
     if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
-    if (!this.#options.registries.resources.has(params.uri)) throw new ResourceNotFoundError(params.uri);
+    if (!this.#options.registries.resources.has(params.uri, this.#era!)) throw new ResourceNotFoundError(params.uri);
     return params.uri;
   }
 
@@ -367,6 +380,7 @@ export class McpSession {
     this.#version = version;
     this.#clientInfo = clientInfo as ClientInfo;
     this.#clientCapabilities = capabilities;
+    this.#era = sessionEra(version, capabilities);
     const result: Result = {
       protocolVersion: version,
       capabilities: this.capabilities(version),
@@ -387,14 +401,14 @@ export class McpSession {
   }
 
   #toolContext(params: Params, context: RequestContext<MessageContext>): ToolContext {
-    return new ToolCallContext(this, this.#version!, this.#clientCapabilities, context, typeof params.name === 'string' ? params.name : undefined);
+    return new ToolCallContext(this, this.#era!, context, typeof params.name === 'string' ? params.name : undefined);
   }
 
-  /** The modern era's shared parts: the server's, or (a session made on its own, in tests) one of its own. */
-  get #era(): ModernEra {
-    this.#ownEra ??= this.#options.era ?? new ModernEra({ sealer: RequestStateSealer.ephemeral(), tasks: new TaskStore() });
-    return this.#ownEra;
+  /** The stateless era's shared parts: the server's, or (a session made on its own, in tests) one of its own. */
+  get #stateless(): StatelessEra {
+    this.#ownStateless ??= this.#options.era ?? new StatelessEra({ sealer: RequestStateSealer.ephemeral(), tasks: new TaskStore() });
+    return this.#ownStateless;
   }
 
-  #ownEra: ModernEra | undefined;
+  #ownStateless: StatelessEra | undefined;
 }

@@ -2,18 +2,18 @@
  * The parts of the 2026-07-28 era that outlive a request: the request-state sealer, the tasks,
  * the open listen streams. Shared by every session of a server (an HTTP request's session lives
  * for that request only), and the handlers that need them: multi round-trip rounds, the tool
- * context of a modern call, and `subscriptions/listen`.
+ * context of a stateless call, and `subscriptions/listen`.
  */
 import { InvalidParamsError, type Params, type RequestContext, type Result } from '../jsonrpc/index.js';
 import { isAtLeast } from './logging.js';
-import { isObject, META_KEYS, principalOf, type ModernRequest } from './stateless-request.js';
-import { InputRequired, inputRequiredResult, roundInput, type RoundInput } from './multi-round-trip.js';
+import { isObject, META_KEYS, principalOf, type StatelessRequest } from './stateless-request.js';
+import { InputRequired, inputRequiredResult, MalformedInput, roundInput, type RoundInput } from './multi-round-trip.js';
 import type { RequestStateSealer } from './request-state.js';
 import type { Listener, MessageContext } from './session.js';
 import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from './tasks.js';
 import { ToolError, type ToolContext } from './tools.js';
 
-export class ModernEra {
+export class StatelessEra {
   readonly sealer: RequestStateSealer;
   readonly tasks: TaskStore;
   readonly #listen: ((listener: Listener) => () => void) | undefined;
@@ -34,7 +34,7 @@ export class ModernEra {
     method: string,
     params: Params,
     context: RequestContext<MessageContext>,
-    request: ModernRequest,
+    request: StatelessRequest,
     run: (input: RoundInput) => Promise<object>,
   ): Promise<Result> {
     const principal = principalOf(context.extra?.headers);
@@ -45,12 +45,12 @@ export class ModernEra {
   }
 
   /**
-   * A tool call of the modern era: everything comes from the request. Log messages go out only
+   * A tool call of the stateless era: everything comes from the request. Log messages go out only
    * when it named a level; there is no session to keep a detected project in (project tools use
    * a stand-in per roots list), and no server-to-client request: the client's input comes by
    * multi round-trip requests (`input`) or, in a task, through tasks/update.
    */
-  toolContext(params: Params, context: RequestContext<MessageContext>, request: ModernRequest, input: RoundInput): ToolContext {
+  toolContext(params: Params, context: RequestContext<MessageContext>, request: StatelessRequest, input: RoundInput): ToolContext {
     const logger = typeof params.name === 'string' ? params.name : undefined;
     // A tool written against server-to-client requests works too: its n-th request becomes the
     // input request keyed `<method>_<n>` (the tool runs again from the start every round, so n is
@@ -62,24 +62,24 @@ export class ModernEra {
       get signal() {
         return context.signal;
       },
-      protocolVersion: request.version,
-      clientCapabilities: request.capabilities,
+      era: request.era,
       input,
       ...(declaresTasks(request.capabilities) ? { tasks: this.tasks } : {}),
       extra: context.extra,
-      session: { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no server-to-client requests in 2026-07-28')) },
+      // No session: an object of this call's own, so that nothing a tool keeps per session outlives it.
+      session: {},
       progress: (progress, total, message) => context.progress(progress, total, message),
       log: (level, data) => {
         if (request.logLevel !== undefined && isAtLeast(level, request.logLevel)) context.notify('notifications/message', { level, logger, data });
       },
-      request: async (method, requestParams) => {
+      request: async (method, requestParams, options) => {
         if (method !== 'elicitation/create' && method !== 'sampling/createMessage' && method !== 'roots/list') {
           throw new ToolError(
             `"${method}" cannot be asked of the client in protocol 2026-07-28 (only elicitation, sampling and roots, by multi round-trip requests)`,
           );
         }
-        const key = `${method.replace('/', '_')}_${++asked}`;
-        if (answers[key] !== undefined) return answers[key] as Result;
+        const key = options?.inputKey ?? `${method.replace('/', '_')}_${++asked}`;
+        if (answers[key] !== undefined) return checkedAnswer(method, key, answers[key]);
         // Thrown, not returned: the tool stops here; tools.call turns it into its answer.
         throw new InputRequired({ [key]: { method, params: requestParams ?? {} } }, Object.keys(answers).length > 0 ? { answers } : undefined);
       },
@@ -91,7 +91,7 @@ export class ModernEra {
    * prompt and resource lists never change), then stays open, every notification tagged with the
    * request's id, until the client cancels it (or closes the stream) or the connection ends.
    */
-  async listen(params: Params, context: RequestContext<MessageContext>, request: ModernRequest): Promise<Result> {
+  async listen(params: Params, context: RequestContext<MessageContext>, request: StatelessRequest): Promise<Result> {
     const filter = params.notifications;
     if (!isObject(filter)) throw new InvalidParamsError('Invalid params: "notifications" must be an object (a SubscriptionFilter)');
     const strings = (field: string): string[] => {
@@ -131,4 +131,17 @@ export class ModernEra {
     }
     return { _meta: meta };
   }
+}
+
+/**
+ * A client's input response, as the request it answers defines it: a roots list must be a
+ * ListRootsResult, or the retry is malformed (-32602), never read as "no roots".
+ */
+function checkedAnswer(method: string, key: string, answer: unknown): Result {
+  if (!isObject(answer))
+    throw new MalformedInput(new InvalidParamsError(`Invalid params: inputResponses["${key}"] must be an object (the result of ${method})`));
+  if (method === 'roots/list' && !Array.isArray(answer.roots)) {
+    throw new MalformedInput(new InvalidParamsError(`Invalid params: inputResponses["${key}"] must be a ListRootsResult ({ roots: [...] })`));
+  }
+  return answer;
 }

@@ -1,8 +1,8 @@
 /**
- * The modern era (2026-07-28): a request is served from what it carries alone. Its `_meta`
+ * The stateless era (2026-07-28): a request is served from what it carries alone. Its `_meta`
  * names the protocol version, the client's capabilities for this request, optionally who the
  * client is and the log level it wants; the result says it is complete and who answered.
- * A message is classified once, here: modern when its `_meta` carries a protocol version (or it
+ * A message is classified once, here: stateless when its `_meta` carries a protocol version (or it
  * is `server/discover`, which exists only in this era); everything else belongs to the session
  * its `initialize` began.
  */
@@ -10,9 +10,10 @@ import { createHash } from 'node:crypto';
 import { InvalidParamsError, type Params, type Result } from '../jsonrpc/index.js';
 import { UnsupportedProtocolVersionError } from './errors.js';
 import { isLogLevel, type LogLevel } from './logging.js';
+import { statelessEra, type RequestEra } from './request-era.js';
 import { ALL_PROTOCOL_VERSIONS, isStatelessVersion, type StatelessProtocolVersion } from './versions.js';
 
-/** The reserved `_meta` keys of the modern era (basic §_meta). */
+/** The reserved `_meta` keys of the stateless era (basic §_meta). */
 export const META_KEYS = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientInfo: 'io.modelcontextprotocol/clientInfo',
@@ -22,20 +23,22 @@ export const META_KEYS = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
-/** Methods that exist only in the modern era: always classified modern. */
-const MODERN_ONLY_METHODS = new Set(['server/discover']);
+/** Methods that exist only in the stateless era: always classified stateless. */
+const STATELESS_ONLY_METHODS = new Set(['server/discover']);
 
-/** What a modern request says about itself. */
-export interface ModernRequest {
+/** What a stateless request says about itself. */
+export interface StatelessRequest {
   version: StatelessProtocolVersion;
   capabilities: Params;
+  /** The two above, as the registries take them. */
+  era: RequestEra;
   clientInfo?: Params;
   /** Absent: the client wants no `notifications/message` for this request. */
   logLevel?: LogLevel;
 }
 
-export function isModernRequest(method: string, meta: Params | undefined): boolean {
-  return MODERN_ONLY_METHODS.has(method) || (meta !== undefined && META_KEYS.protocolVersion in meta);
+export function isStatelessRequest(method: string, meta: Params | undefined): boolean {
+  return STATELESS_ONLY_METHODS.has(method) || (meta !== undefined && META_KEYS.protocolVersion in meta);
 }
 
 export function isObject(value: unknown): value is Params {
@@ -46,7 +49,7 @@ export function isObject(value: unknown): value is Params {
  * Reads the per-request protocol fields; a request missing a required one is malformed
  * (-32602), one of a version this server does not serve gets UnsupportedProtocolVersion (-32022).
  */
-export function readModernRequest(meta: Params | undefined): ModernRequest {
+export function readStatelessRequest(meta: Params | undefined): StatelessRequest {
   const version = meta?.[META_KEYS.protocolVersion];
   if (typeof version !== 'string') {
     throw new InvalidParamsError(`Invalid params: _meta["${META_KEYS.protocolVersion}"] is required (a protocol version string)`);
@@ -54,7 +57,7 @@ export function readModernRequest(meta: Params | undefined): ModernRequest {
   if (!isStatelessVersion(version)) throw new UnsupportedProtocolVersionError(version, ALL_PROTOCOL_VERSIONS);
   const capabilities = meta![META_KEYS.clientCapabilities];
   if (!isObject(capabilities)) throw new InvalidParamsError(`Invalid params: _meta["${META_KEYS.clientCapabilities}"] is required (an object)`);
-  const request: ModernRequest = { version, capabilities };
+  const request: StatelessRequest = { version, capabilities, era: statelessEra(version, capabilities) };
   const clientInfo = meta![META_KEYS.clientInfo];
   if (clientInfo !== undefined) {
     if (!isObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
@@ -84,7 +87,7 @@ export interface CacheHint {
 export const CACHE_STATIC: CacheHint = { ttlMs: 60 * 60_000, cacheScope: 'public' };
 export const CACHE_VOLATILE: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 
-/** A modern `complete` result: `resultType`, the server's identity in `_meta`, and caching hints where the method has them. */
+/** A stateless `complete` result: `resultType`, the server's identity in `_meta`, and caching hints where the method has them. */
 export function completeResult(result: Result, serverInfo: Params, cache?: CacheHint): Result {
   const meta = isObject(result._meta) ? result._meta : {};
   // An interim input_required result (or a task handle) is never cacheable and keeps its type (caching §Cacheable Results).

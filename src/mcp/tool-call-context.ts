@@ -7,8 +7,9 @@
 import type { Params, RequestContext, RequestOptions, Result } from '../jsonrpc/index.js';
 import { isAtLeast, type LogLevel } from './logging.js';
 import type { MessageContext } from './session.js';
-import type { ToolContext } from './tools.js';
-import { featuresOf, type HandshakeProtocolVersion } from './versions.js';
+import type { ClientRequestOptions, ToolContext } from './tools.js';
+import type { RequestEra } from './request-era.js';
+import { featuresOf } from './versions.js';
 
 /** The parts of a session a call context speaks through. */
 export interface CallingSession {
@@ -17,23 +18,15 @@ export interface CallingSession {
 }
 
 export class ToolCallContext implements ToolContext {
-  readonly protocolVersion: HandshakeProtocolVersion;
-  readonly clientCapabilities: Record<string, unknown>;
+  readonly era: RequestEra;
   readonly session: CallingSession;
   readonly call: RequestContext<MessageContext>;
   /** The tool's name: the `logger` of the log notifications it sends. */
   readonly toolName: string | undefined;
 
-  constructor(
-    session: CallingSession,
-    version: HandshakeProtocolVersion,
-    clientCapabilities: Record<string, unknown>,
-    call: RequestContext<MessageContext>,
-    toolName: string | undefined,
-  ) {
+  constructor(session: CallingSession, era: RequestEra, call: RequestContext<MessageContext>, toolName: string | undefined) {
     this.session = session;
-    this.protocolVersion = version;
-    this.clientCapabilities = clientCapabilities;
+    this.era = era;
     this.call = call;
     this.toolName = toolName;
   }
@@ -48,14 +41,16 @@ export class ToolCallContext implements ToolContext {
 
   progress(progress: number, total?: number, message?: string): boolean {
     // A progress message exists from 2025-03-26 on; before, it is not sent.
-    return featuresOf(this.protocolVersion).progressMessage ? this.call.progress(progress, total, message) : this.call.progress(progress, total);
+    return featuresOf(this.era.revision).progressMessage ? this.call.progress(progress, total, message) : this.call.progress(progress, total);
   }
 
   log(level: LogLevel, data: unknown): void {
     if (isAtLeast(level, this.session.logLevel)) this.call.notify('notifications/message', { level, logger: this.toolName, data });
   }
 
-  request(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Record<string, unknown>> {
-    return this.session.requestClient(method, params, { ...options, relatedRequestId: this.call.id });
+  request(method: string, params?: Record<string, unknown>, options: ClientRequestOptions = {}): Promise<Record<string, unknown>> {
+    // An input key names an input round of a stateless call; a session's request has none.
+    const { inputKey: _inputKey, ...sent } = options;
+    return this.session.requestClient(method, params, { ...sent, relatedRequestId: this.call.id });
   }
 }

@@ -8,8 +8,9 @@ import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
 import { SchemaValidator } from './schema-validator.js';
-import { featuresOf, isStatelessVersion, type AnyProtocolVersion } from './versions.js';
-import { InputRequired, type RoundInput } from './multi-round-trip.js';
+import { servedIn, type Introduced, type RequestEra } from './request-era.js';
+import { featuresOf, type AnyProtocolVersion } from './versions.js';
+import { InputRequired, MalformedInput, type RoundInput } from './multi-round-trip.js';
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
 import { UndeclaredClientCapabilityError } from './client-capability.js';
 import { CodedError as ToolError } from '../errors.js';
@@ -41,15 +42,14 @@ export type ToolOutcome = ToolOutput | InputRequired | TaskStarted;
 
 export interface ToolContext {
   signal: AbortSignal;
-  protocolVersion: AnyProtocolVersion;
+  /** The revision, capabilities and statefulness of the request (request-era.ts). */
+  era: RequestEra;
   /** Transport facts attached to the request (session id, transport name, query…). */
   extra: unknown;
   progress(progress: number, total?: number, message?: string): boolean;
   log(level: LogLevel, data: unknown): void;
-  /** The session the call came in on: per-connection state (detected project, roots) hangs off it. */
+  /** The session the call came in on: per-connection state (detected project, roots) hangs off it. A stateless call gets an object of its own. */
   session: object;
-  /** The capabilities the client declared: its session's, or (2026-07-28) this request's own. */
-  clientCapabilities: Record<string, unknown>;
   /** 2026-07-28 only: what a retry brought (inputResponses and the verified requestState); the tool may return InputRequired. */
   input?: RoundInput;
   /** 2026-07-28 with the tasks extension declared: where a task-supporting tool's tasks are kept. */
@@ -60,10 +60,17 @@ export interface ToolContext {
    */
   startTask?: (work: (task: TaskControl) => Promise<ToolOutput>) => TaskStarted;
   /** A request to the client on behalf of this call (sampling, elicitation, roots), checked against its capabilities. */
-  request(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  request(method: string, params?: Record<string, unknown>, options?: ClientRequestOptions): Promise<Record<string, unknown>>;
 }
 
-export interface ToolDefinition {
+export interface ClientRequestOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Its key when a 2026-07-28 call asks it as an input round (default `<method>_<n>`); a session ignores it. */
+  inputKey?: string;
+}
+
+export interface ToolDefinition extends Introduced {
   name: string;
   title?: string;
   description: string;
@@ -72,16 +79,14 @@ export interface ToolDefinition {
   annotations?: JsonObject;
   icons?: JsonObject[];
   execution?: JsonObject;
-  /** Served only to requests of the modern era (2026-07-28): older sessions never see it listed. */
-  modernOnly?: boolean;
   /** Whether the tool can hand its work to a task (tasks extension): `required` refuses a request that did not declare it. */
   taskSupport?: 'optional' | 'required';
   /**
-   * The input schema for 2026-07-28 requests, where a tool schema may use any JSON Schema 2020-12
-   * keyword (SEP-2106); older revisions keep `inputSchema`.
+   * The input schema from revision `since` on (2026-07-28 lets a tool schema use any JSON Schema
+   * 2020-12 keyword, SEP-2106); older revisions keep `inputSchema`.
    */
-  modernInputSchema?: JsonObject;
-  /** A modern request may get InputRequired back (multi round-trip requests: see multi-round-trip.ts). */
+  revisedInputSchema?: { since: AnyProtocolVersion; schema: JsonObject };
+  /** A stateless request may get InputRequired back (multi round-trip requests: see multi-round-trip.ts). */
   run(args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
 }
 
@@ -121,7 +126,7 @@ export class ToolRegistry {
     // Schemas are compiled on a tool's first call, not here: compiling all of them was half of the
     // time to a server's first answer. Their dialect is checked now; compileAll() compiles them at
     // once (the tests call it for every profile).
-    for (const schema of [tool.inputSchema, tool.modernInputSchema, tool.outputSchema]) if (schema) SchemaValidator.checkDialect(schema);
+    for (const schema of [tool.inputSchema, tool.revisedInputSchema?.schema, tool.outputSchema]) if (schema) SchemaValidator.checkDialect(schema);
     this.#tools.set(tool.name, tool);
     this.#sorted = [...this.#tools.values()].sort((a, b) => compare(a.name, b.name));
     return this;
@@ -134,7 +139,7 @@ export class ToolRegistry {
   /** Compiles every schema of every tool now: throws for the first that is not a valid schema. */
   compileAll(): void {
     for (const tool of this.#tools.values()) {
-      for (const schema of [tool.inputSchema, tool.modernInputSchema, tool.outputSchema]) {
+      for (const schema of [tool.inputSchema, tool.revisedInputSchema?.schema, tool.outputSchema]) {
         if (!schema) continue;
         try {
           this.#validator.compile(schema);
@@ -149,22 +154,20 @@ export class ToolRegistry {
     return this.#sorted.map((tool) => tool.name);
   }
 
-  list(version: AnyProtocolVersion, cursor: unknown): Record<string, unknown> {
-    const modern = isStatelessVersion(version);
-    const tools = modern ? this.#sorted : this.#sorted.filter((tool) => !tool.modernOnly);
+  list(era: RequestEra, cursor: unknown): Record<string, unknown> {
     return listResult(
       'tools',
-      tools,
+      this.#sorted.filter((tool) => servedIn(tool, era)),
       (tool) => tool.name,
       cursor,
-      (tool) => describeTool(tool, version),
+      (tool) => describeTool(tool, era.revision),
     );
   }
 
-  /** The input schema a modern request of `name` is held to (undefined for no such tool). */
-  modernInputSchema(name: unknown): JsonObject | undefined {
+  /** The input schema a request of `era` calling `name` is held to (undefined for no such tool). */
+  inputSchema(name: unknown, era: RequestEra): JsonObject | undefined {
     const tool = typeof name === 'string' ? this.#tools.get(name) : undefined;
-    return tool ? (tool.modernInputSchema ?? tool.inputSchema) : undefined;
+    return tool && servedIn(tool, era) ? inputSchemaFor(tool, era.revision) : undefined;
   }
 
   call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
@@ -175,14 +178,14 @@ export class ToolRegistry {
     const { name } = params;
     if (typeof name !== 'string') throw new InvalidParamsError('Invalid params: "name" must be a string');
     const tool = this.#tools.get(name);
-    if (!tool || (tool.modernOnly && !isStatelessVersion(context.protocolVersion))) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
+    if (!tool || !servedIn(tool, context.era)) throw new InvalidParamsError(`Unknown tool: ${name}`, { name });
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new InvalidParamsError('Invalid params: "arguments" must be an object');
     }
 
-    const features = featuresOf(context.protocolVersion);
-    const checked = this.#validator.validate(inputSchemaFor(tool, context.protocolVersion), args);
+    const features = featuresOf(context.era.revision);
+    const checked = this.#validator.validate(inputSchemaFor(tool, context.era.revision), args);
     if (!checked.valid) {
       const text = `Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`;
       // 2025-11-25 (SEP-1303) wants the model to see and fix this; earlier revisions call it a protocol error.
@@ -195,7 +198,7 @@ export class ToolRegistry {
       throw new InvalidParamsError(text, { errors: checked.errors });
     }
 
-    if (tool.taskSupport === 'required' && !context.tasks) requireTasks(context.clientCapabilities);
+    if (tool.taskSupport === 'required' && !context.tasks) requireTasks(context.era.clientCapabilities);
     const tasks = tool.taskSupport ? context.tasks : undefined;
     // By delegation, not a copy: the context may be a class whose getters and methods a spread would drop.
     const startTask: ToolContext['startTask'] = (work) =>
@@ -206,13 +209,14 @@ export class ToolRegistry {
       output = await tool.run(args as JsonObject, runContext);
       if (output instanceof TaskStarted) return output;
       if (output instanceof InputRequired) {
-        // Only a modern request can carry it to the client; anywhere else it is the tool's bug.
-        if (!context.input) throw new Error('the tool asked for client input outside a 2026-07-28 request');
+        // Only a stateless request can carry it to the client; anywhere else it is the tool's bug.
+        if (!context.era.stateless) throw new Error('the tool asked for client input outside a 2026-07-28 request');
         return output;
       }
     } catch (error) {
-      // A server-to-client request of a 2026 call (see ModernEra.toolContext): the round's answer.
-      if (error instanceof InputRequired && context.input) return error;
+      // A server-to-client request of a 2026 call (see StatelessEra.toolContext): the round's answer.
+      if (error instanceof InputRequired && context.era.stateless) return error;
+      if (error instanceof MalformedInput) throw error.error;
       if (error instanceof ToolError) return toolErrorResult(error);
       if (error instanceof UndeclaredClientCapabilityError) return errorResult(error.message);
       if (error instanceof JsonRpcError || context.signal.aborted) throw error;
@@ -229,6 +233,7 @@ export class ToolRegistry {
         return this.#finish(tool, await work(), structured);
       } catch (error) {
         if (error instanceof ToolError) return toolErrorResult(error);
+        if (error instanceof MalformedInput) throw error.error;
         if (!(error instanceof JsonRpcError)) this.#options.onToolCrash?.(name, error);
         throw error;
       }
@@ -302,8 +307,9 @@ function toolErrorResult(error: ToolError): CallToolResult {
   return result;
 }
 
-function inputSchemaFor(tool: ToolDefinition, version: AnyProtocolVersion): JsonObject {
-  return isStatelessVersion(version) && tool.modernInputSchema ? tool.modernInputSchema : tool.inputSchema;
+function inputSchemaFor(tool: ToolDefinition, revision: AnyProtocolVersion): JsonObject {
+  const revised = tool.revisedInputSchema;
+  return revised && revision >= revised.since ? revised.schema : tool.inputSchema;
 }
 
 /** A tool definition with only the fields the negotiated revision defines. */

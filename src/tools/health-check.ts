@@ -7,7 +7,7 @@ import type { ToolDefinition } from '../mcp/tools.js';
 import type { MessageContext } from '../mcp/session.js';
 import { PROJECT_SOURCES, NO_PROJECT_MESSAGE } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
-import type { RootsClient } from '../workspace/roots.js';
+import { rootsVia } from './project-tool.js';
 
 export const SERVER_STATUSES = ['ready', 'warming', 'indexing', 'error'] as const;
 export type ServerStatus = (typeof SERVER_STATUSES)[number];
@@ -114,7 +114,7 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
       let sessionProject: { root: string; source: string } | null = null;
       let note: string | undefined;
       if (options.projects) {
-        const detected = await options.projects.detect(context.session as RootsClient, extra?.query);
+        const detected = await options.projects.detect(context.session, extra?.query, rootsVia(context));
         if (detected) sessionProject = { root: detected.path, source: detected.source };
         else note = NO_PROJECT_MESSAGE;
       }
@@ -124,7 +124,7 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
         version: options.version,
         uptime_seconds: Math.max(0, Math.round((now() - options.startedAt) / 100) / 10),
         transport: extra?.transport ?? 'unknown',
-        protocol_version: context.protocolVersion,
+        protocol_version: context.era.revision,
         session_project: sessionProject,
         indexing_status: (sessionProject && projects.find((project) => project.root === sessionProject!.root)?.status) ?? 'not_indexed',
         result_completeness: 'complete',
@@ -132,7 +132,7 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
       };
       if (note) structured.detection_note = note;
       const lines = [
-        `Sextant ${options.version}: ${status}; up ${structured.uptime_seconds as number} s over ${structured.transport as string}, MCP ${context.protocolVersion}.`,
+        `Sextant ${options.version}: ${status}; up ${structured.uptime_seconds as number} s over ${structured.transport as string}, MCP ${context.era.revision}.`,
         sessionProject ? `This session's project: ${sessionProject.root} (from ${sessionProject.source}).` : (note ?? 'Project detection is not configured.'),
         ...projects.map(
           (project) => `- ${project.root}: ${project.status}${project.files !== undefined ? `, ${project.files} files` : ''} (${project.sources.join(', ')})`,

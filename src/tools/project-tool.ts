@@ -4,7 +4,6 @@
  * roots hint on the first response of a session.
  */
 import type { MessageContext } from '../mcp/session.js';
-import { InvalidParamsError } from '../jsonrpc/index.js';
 import { InputRequired } from '../mcp/multi-round-trip.js';
 import { TaskStarted } from '../mcp/tasks.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
@@ -36,8 +35,20 @@ function asToolError(error: unknown): unknown {
   return error;
 }
 
-/** The key of the roots input request in a 2026-07-28 input_required result. */
-export const ROOTS_INPUT = 'client_roots';
+/**
+ * How a tool asks the client for its roots: through its own call context, in both eras. In a
+ * session the request travels with the call; in 2026-07-28 the context turns it into an input
+ * round of the call (StatelessEra.toolContext).
+ */
+export function rootsVia(context: ToolContext): RootsClient {
+  return {
+    clientCapabilities: context.era.clientCapabilities,
+    requestClient: (method, params, options) => context.request(method, params, { ...options, inputKey: ROOTS_INPUT }),
+  };
+}
+
+/** The key of the roots request in a 2026-07-28 input round (recorded exchanges name it). */
+const ROOTS_INPUT = 'client_roots';
 
 export function projectTool(projects: ProjectService, tool: ProjectToolDefinition): ToolDefinition {
   const properties = { ...((tool.inputSchema.properties as JsonObject | undefined) ?? {}), workspace: WORKSPACE_PROPERTY };
@@ -46,24 +57,7 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
     inputSchema: { ...tool.inputSchema, properties },
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
-      let client = context.session as RootsClient & object;
-      if (context.input) {
-        // 2026-07-28: the client's roots come by a multi round-trip request, not a request of ours.
-        const declared = typeof context.clientCapabilities.roots === 'object' && context.clientCapabilities.roots !== null;
-        const answer = context.input.responses[ROOTS_INPUT];
-        if (declared && answer === undefined && args.workspace === undefined) {
-          return new InputRequired({ [ROOTS_INPUT]: { method: 'roots/list', params: {} } });
-        }
-        if (answer !== undefined && !Array.isArray((answer as { roots?: unknown } | null)?.roots)) {
-          throw new InvalidParamsError(`Invalid params: inputResponses["${ROOTS_INPUT}"] must be a ListRootsResult ({ roots: [...] })`);
-        }
-        client = projects.modernClient(declared ? answer : undefined);
-      }
-      // Asked on behalf of this call: over HTTP, roots/list then travels on the call's own stream.
-      const via: RootsClient | undefined = context.input
-        ? undefined
-        : { clientCapabilities: client.clientCapabilities, requestClient: (method, params, options) => context.request(method, params, options) };
-      const resolved = await projects.resolve(args.workspace, client, extra?.query, via);
+      const resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context));
       let output: ToolOutcome;
       try {
         output = await tool.run(projects.project(resolved.root), resolved, args, context);

@@ -1,5 +1,5 @@
 /**
- * Streamable HTTP in the modern era (2026-07-28): no session. Each POST carries one request
+ * Streamable HTTP in the stateless era (2026-07-28): no session. Each POST carries one request
  * whose `_meta` says everything; it is answered on its own response, as plain JSON, or as an SSE
  * stream when notifications (progress, log messages) must go first. Nothing outlives the request,
  * so any process behind a load balancer can take any request. Closing the response stream
@@ -13,7 +13,7 @@ import { ErrorCodes, JsonRpcError, errorResponse, isResponse, type JsonRpcMessag
 import { HeaderMismatchError } from '../mcp/errors.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
-import { META_KEYS, readModernRequest } from '../mcp/stateless-request.js';
+import { META_KEYS, readStatelessRequest } from '../mcp/stateless-request.js';
 import { decodeHeaderValue } from '../mcp/param-headers.js';
 import { sseHeaders } from './sse-stream.js';
 
@@ -31,8 +31,14 @@ const NAMED_BY: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tasks/cancel': 'taskId',
 };
 
-/** HTTP status for a JSON-RPC error of a modern request (transports §Protocol Version Header, basic §_meta). */
-function statusOf(code: number): number {
+/**
+ * HTTP status for a JSON-RPC error of a stateless request (transports §Protocol Version Header,
+ * basic §_meta). `refused`: the request was turned away before it ran (its headers or its
+ * `_meta` were wrong), where Invalid params is a bad request too; a handler's Invalid params is
+ * an answer (200).
+ */
+function statusOf(code: number, refused = false): number {
+  if (refused && code === ErrorCodes.InvalidParams) return 400;
   if (code === ErrorCodes.MethodNotFound) return 404;
   if (code === ErrorCodes.HeaderMismatch || code === ErrorCodes.UnsupportedProtocolVersion || code === ErrorCodes.MissingRequiredClientCapability) return 400;
   return 200;
@@ -44,7 +50,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Throws what a request whose headers and body disagree gets: HeaderMismatch, UnsupportedProtocolVersion, Invalid params. */
-export function checkModernHeaders(req: IncomingMessage, request: JsonRpcRequest): void {
+export function checkStatelessHeaders(req: IncomingMessage, request: JsonRpcRequest): void {
   const meta = (request.params?._meta ?? undefined) as Params | undefined;
   const headerVersion = header(req, 'mcp-protocol-version');
   if (headerVersion === undefined) throw new HeaderMismatchError('Header mismatch: the MCP-Protocol-Version header is required');
@@ -52,7 +58,7 @@ export function checkModernHeaders(req: IncomingMessage, request: JsonRpcRequest
   if (typeof bodyVersion === 'string' && headerVersion !== bodyVersion) {
     throw new HeaderMismatchError(`Header mismatch: MCP-Protocol-Version header value '${headerVersion}' does not match body value '${bodyVersion}'`);
   }
-  readModernRequest(meta); // the body's own fields: -32602 when one is missing, -32022 for a version not served
+  readStatelessRequest(meta); // the body's own fields: -32602 when one is missing, -32022 for a version not served
   const method = header(req, 'mcp-method');
   if (method === undefined) throw new HeaderMismatchError('Header mismatch: the Mcp-Method header is required');
   if (method !== request.method)
@@ -69,11 +75,11 @@ export function checkModernHeaders(req: IncomingMessage, request: JsonRpcRequest
 }
 
 /**
- * Serves one modern request on `res`. The session exists for this request only: its peer
+ * Serves one stateless request on `res`. The session exists for this request only: its peer
  * dispatches, runs cancellation and progress, and is closed once the answer is out (or the client
  * hung up, which aborts the handler).
  */
-export async function serveModernRequest(
+export async function serveStatelessRequest(
   server: McpServer,
   req: IncomingMessage,
   res: ServerResponse,
@@ -82,11 +88,11 @@ export async function serveModernRequest(
   tap?: Parameters<McpServer['createSession']>[0]['tap'],
 ): Promise<void> {
   try {
-    checkModernHeaders(req, request);
+    checkStatelessHeaders(req, request);
   } catch (error) {
     if (!(error instanceof JsonRpcError)) throw error;
     const body = JSON.stringify(errorResponse(request.id, error.toErrorObject()));
-    res.writeHead(error.rpcCode === ErrorCodes.InvalidParams ? 400 : statusOf(error.rpcCode), {
+    res.writeHead(statusOf(error.rpcCode, true), {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
     });

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchTooLarge, classify, MAX_BATCH_ENTRIES, type Params, type RequestId } from '../jsonrpc/index.js';
-import { isModernRequest } from '../mcp/stateless-request.js';
+import { isStatelessRequest } from '../mcp/stateless-request.js';
 import type { Logger } from '../log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
@@ -14,7 +14,7 @@ import { isHandshakeVersion } from '../mcp/versions.js';
 import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { DEFAULT_SSE_AFTER_MS, HttpSession } from './http-session.js';
 import { readJsonBody } from './http-body.js';
-import { serveModernRequest } from './http-stateless.js';
+import { serveStatelessRequest } from './http-stateless.js';
 
 export const DEFAULT_MAX_SESSIONS = 256;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -101,10 +101,14 @@ export class StreamableHttpEndpoint {
     const sessionId = header(req, 'mcp-session-id');
     const single = Array.isArray(body) ? undefined : classify(body);
 
-    // 2026-07-28 (even an `initialize` carrying modern _meta, which that revision removed): no session; the request carries its version and capabilities (http-stateless.ts).
-    if (sessionId === undefined && single?.kind === 'request' && isModernRequest(single.message.method, single.message.params?._meta as Params | undefined)) {
+    // 2026-07-28 (even an `initialize` carrying 2026-07-28 _meta, which that revision removed): no session; the request carries its version and capabilities (http-stateless.ts).
+    if (
+      sessionId === undefined &&
+      single?.kind === 'request' &&
+      isStatelessRequest(single.message.method, single.message.params?._meta as Params | undefined)
+    ) {
       const extra: MessageContext = { transport: 'streamable-http', query, headers: req.headers, paramHeaders: req.headers };
-      return serveModernRequest(this.#options.server, req, res, single.message, extra, this.#options.tap?.('http-2026'));
+      return serveStatelessRequest(this.#options.server, req, res, single.message, extra, this.#options.tap?.('http-2026'));
     }
     if (single?.kind === 'request' && single.message.method === 'initialize') {
       if (sessionId !== undefined) throw httpErrors.badRequest('initialize must be sent without an MCP-Session-Id header');

@@ -45,15 +45,13 @@ export function checkProjectPath(value: string): { path: string } | { error: str
 
 /** One session's view: its roots (cached until the client says they changed) and its detection. */
 export class SessionProjects {
-  readonly #client: RootsClient;
   readonly #config: WorkspaceConfig;
   readonly #logger: Logger | undefined;
   #roots: Promise<RootsOutcome> | undefined;
   readonly #logged = new Set<string>();
   #hinted = false;
 
-  constructor(client: RootsClient, config: WorkspaceConfig, logger?: Logger) {
-    this.#client = client;
+  constructor(config: WorkspaceConfig, logger?: Logger) {
     this.#config = config;
     this.#logger = logger;
   }
@@ -64,11 +62,11 @@ export class SessionProjects {
   }
 
   /**
-   * The client's roots, asked for once (until they change). `via` asks on behalf of the call that
-   * needs them, so that the request travels with it (over HTTP, on that call's own stream: a
-   * client need not open a GET stream to be asked).
+   * The client's roots, asked for once (until they change). `via` is the calling tool's own way to
+   * ask, so that the request travels with that call: over HTTP on the call's own stream (a client
+   * need not open a GET stream to be asked); in 2026-07-28 as an input round of the call.
    */
-  roots(via: RootsClient = this.#client): Promise<RootsOutcome> {
+  roots(via: RootsClient): Promise<RootsOutcome> {
     if (!this.#roots) {
       const options: Parameters<typeof listRoots>[1] = { timeoutMs: this.#config.rootsTimeoutMs };
       if (this.#logger) options.logger = this.#logger;
@@ -78,7 +76,7 @@ export class SessionProjects {
   }
 
   /** The winner of the chain below the `workspace` argument, and every source that had a say. */
-  async detect(query: Record<string, string> | undefined, via?: RootsClient): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
+  async detect(query: Record<string, string> | undefined, via: RootsClient): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
     const roots = await this.roots(via);
     const candidates: DetectedProject[] = [];
     if (roots.status === 'listed' && roots.paths[0]) candidates.push({ path: roots.paths[0], source: 'roots' });

@@ -10,10 +10,6 @@ import type { WorkspaceConfig } from './config.js';
 import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type ProjectSource } from './detect.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
-import { keep, touch } from '../util/lru.js';
-
-/** Distinct roots lists remembered for 2026-07-28 requests. */
-const MAX_MODERN_CLIENTS = 256;
 
 export interface ResolvedProject {
   root: string;
@@ -46,9 +42,8 @@ export class ProjectService {
   readonly #searchBudgetMs: number | undefined;
   readonly #activity: Activity | undefined;
   readonly autoIndex: boolean;
+  /** Per session (a 2026-07-28 call has none: its context gives an object of its own, gone with it). */
   readonly #sessions = new WeakMap<object, SessionProjects>();
-  /** 2026-07-28 requests have no session: one stand-in per roots list, so a retry with the same roots detects nothing twice. */
-  readonly #modernClients = new Map<string, RootsClient & object>();
   readonly #projects = new Map<string, Project>();
 
   constructor(options: ProjectServiceOptions) {
@@ -71,42 +66,25 @@ export class ProjectService {
   }
 
   /** The session's detection state, created on first use. */
-  forSession(session: RootsClient & object): SessionProjects {
+  forSession(session: object): SessionProjects {
     let projects = this.#sessions.get(session);
     if (!projects) {
-      projects = new SessionProjects(session, this.config, this.#logger);
+      projects = new SessionProjects(this.config, this.#logger);
       this.#sessions.set(session, projects);
     }
     return projects;
   }
 
-  /**
-   * The stand-in for a session of a 2026-07-28 request: its roots are the ListRootsResult the
-   * client sent in inputResponses (or none). Kept per roots list (least recently used out), so
-   * detection, its logs and its hint happen once per list, not once per request.
-   */
-  modernClient(roots: unknown): RootsClient & object {
-    const key = roots === undefined ? '' : JSON.stringify(roots);
-    const known = touch(this.#modernClients, key);
-    if (known) return known;
-    const client: RootsClient & object =
-      roots === undefined
-        ? { clientCapabilities: {}, requestClient: () => Promise.reject(new Error('no roots in this request')) }
-        : { clientCapabilities: { roots: {} }, requestClient: async () => roots as Record<string, unknown> };
-    keep(this.#modernClients, key, client, MAX_MODERN_CLIENTS);
-    return client;
-  }
-
   /** The client's roots changed: the next call detects again from fresh roots (asked for on its behalf). */
-  rootsChanged(session: RootsClient & object): void {
+  rootsChanged(session: object): void {
     this.forSession(session).forgetRoots();
   }
 
   /**
    * The project a tool call works on, or the tool error that says why there is none. `via`: the
-   * call's own way to ask the client (see SessionProjects.roots); the session's otherwise.
+   * call's own way to ask the client for its roots (see SessionProjects.roots).
    */
-  async resolve(workspace: unknown, session: RootsClient & object, query: Record<string, string> | undefined, via?: RootsClient): Promise<ResolvedProject> {
+  async resolve(workspace: unknown, session: object, query: Record<string, string> | undefined, via: RootsClient): Promise<ResolvedProject> {
     const projects = this.forSession(session);
     if (workspace !== undefined) {
       const roots = await projects.roots(via);
@@ -123,8 +101,8 @@ export class ProjectService {
   }
 
   /** The chain's answer for this session (no `workspace` argument), registered when found. */
-  async detect(session: RootsClient & object, query: Record<string, string> | undefined): Promise<DetectedProject | undefined> {
-    const { winner } = await this.forSession(session).detect(query);
+  async detect(session: object, query: Record<string, string> | undefined, via: RootsClient): Promise<DetectedProject | undefined> {
+    const { winner } = await this.forSession(session).detect(query, via);
     if (!winner) return undefined;
     try {
       this.registry.admit(winner.path, winner.source);

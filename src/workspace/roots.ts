@@ -58,6 +58,9 @@ export async function listRoots(client: RootsClient, options: { timeoutMs?: numb
   try {
     result = await client.requestClient('roots/list', undefined, { timeoutMs: options.timeoutMs ?? DEFAULT_ROOTS_TIMEOUT_MS });
   } catch (error) {
+    // Only a failure means the roots are unavailable. Anything else thrown is the caller's own
+    // control signal (a 2026-07-28 call stopping to ask its client for input), passed on.
+    if (!(error instanceof Error)) throw error;
     const reason = `roots/list failed: ${error instanceof Error ? error.message : String(error)}`;
     options.logger?.info(reason);
     return { status: 'unavailable', reason };
