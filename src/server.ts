@@ -1,4 +1,8 @@
-/** The composition root: the server Sextant ships, its identity and the tools of the chosen profile. */
+/**
+ * The composition root: the server Sextant ships, its identity and what its profile registers.
+ * The default profile is the product's tools; the conformance fixtures are loaded only when that
+ * profile is asked for (loadProfile), so they never load in a server that does not use them.
+ */
 import type { Activity } from './idle-heap.js';
 import type { RequestStateSealer } from './mcp/request-state.js';
 import type { TaskStore } from './mcp/tasks.js';
@@ -8,7 +12,6 @@ import { ToolRegistry } from './mcp/tools.js';
 import { VERSION } from './version.js';
 import { PromptRegistry } from './mcp/prompts.js';
 import { ResourceRegistry } from './mcp/resources.js';
-import { registerConformanceProfile } from './conformance/index.js';
 import { createHealthCheckTool, projectReports } from './tools/health-check.js';
 import { createIndexStatusTool } from './tools/index-status.js';
 import { createSearchCodeTool } from './tools/search-code.js';
@@ -22,8 +25,37 @@ import { ProjectService } from './workspace/projects.js';
 export { PROFILES, type Profile } from './tools/profiles.js';
 import type { Profile } from './tools/profiles.js';
 
+/** What a profile registers beside health_check. */
+export interface ServerProfile {
+  readonly name: Profile;
+  register(registries: { tools: ToolRegistry; resources: ResourceRegistry; prompts: PromptRegistry }, projects: ProjectService): void;
+}
+
+const DEFAULT_PROFILE: ServerProfile = {
+  name: 'default',
+  register({ tools }, projects) {
+    tools.register(createIndexJobTool(projects, 'index'));
+    tools.register(createIndexJobTool(projects, 'sync'));
+    tools.register(createIndexStatusTool(projects));
+    tools.register(createSearchCodeTool(projects));
+    tools.register(createLocateSymbolTool(projects));
+    tools.register(createFileOutlineTool(projects));
+    tools.register(createSymbolHierarchyTool(projects));
+    tools.register(createFindRelatedTool(projects));
+    tools.register(createCodeContextTool(projects));
+  },
+};
+
+/** A profile by name; the conformance fixtures are imported here, on demand. */
+export async function loadProfile(name: Profile = 'default'): Promise<ServerProfile> {
+  if (name === 'default') return DEFAULT_PROFILE;
+  const { registerConformanceProfile } = await import('./conformance/index.js');
+  return { name, register: (registries) => registerConformanceProfile(registries) };
+}
+
 export interface SextantServerOptions {
-  profile?: Profile;
+  /** Default: the product's tools (loadProfile gives the others). */
+  profile?: ServerProfile;
   logger?: Logger;
   startedAt?: number;
   onSessionReady?: ConstructorParameters<typeof McpServer>[0]['onSessionReady'];
@@ -45,20 +77,9 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   });
   const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), ...(logger ? { logger } : {}) });
   tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now(), projects }));
-  if (options.profile !== 'conformance') {
-    tools.register(createIndexJobTool(projects, 'index'));
-    tools.register(createIndexJobTool(projects, 'sync'));
-    tools.register(createIndexStatusTool(projects));
-    tools.register(createSearchCodeTool(projects));
-    tools.register(createLocateSymbolTool(projects));
-    tools.register(createFileOutlineTool(projects));
-    tools.register(createSymbolHierarchyTool(projects));
-    tools.register(createFindRelatedTool(projects));
-    tools.register(createCodeContextTool(projects));
-  }
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
-  if (options.profile === 'conformance') registerConformanceProfile({ tools, resources, prompts });
+  (options.profile ?? DEFAULT_PROFILE).register({ tools, resources, prompts }, projects);
   const serverOptions: ConstructorParameters<typeof McpServer>[0] = {
     identity: {
       name: 'sextant',

@@ -89,6 +89,19 @@ test('--version and search load neither ajv, nor the parser, nor the MCP server;
   assert.not.ok(nodeModules.includes('NativeModule crypto'), 'search hashes nothing: node:crypto is not loaded');
 });
 
+test('serve loads the conformance fixtures only for --profile conformance', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  // stdin is /dev/null: the server starts, reads EOF and stops.
+  const served = await loadedBy(['serve', '--no-watch'], { SEXTANT_HOME: home });
+  assert.ok(
+    heavyIn(served).some((hit) => hit.endsWith(': src/mcp/session.ts')),
+    'the server itself was loaded',
+  );
+  assert.equal(heavyIn(served, ['src/conformance/']), [], 'the default profile loads no fixture');
+  const conformance = await loadedBy(['serve', '--no-watch', '--profile', 'conformance'], { SEXTANT_HOME: home });
+  assert.ok(heavyIn(conformance, ['src/conformance/']).length > 0, 'the conformance profile loads them');
+});
+
 test('what the check looks for is in the bundle: every heavy part is in some chunk', () => {
   const chunks = readdirSync(join(ROOT, 'dist'))
     .filter((name) => name.endsWith('.mjs'))

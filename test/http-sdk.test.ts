@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import type { TapEntry } from '../src/jsonrpc/index.js';
 import { ToolError } from '../src/mcp/tools.js';
-import { createSextantServer } from '../src/server.js';
+import { createSextantServer, loadProfile } from '../src/server.js';
 import { startHttpServer, type RunningHttpServer } from '../src/transports/http-listener.js';
 import { JSON_AND_SSE, send } from './helpers/http.js';
 import { TrafficChecker } from './helpers/schema.js';
@@ -29,7 +29,7 @@ async function harness(extra: { pollAfterMs?: number } = {}): Promise<Harness> {
   let resolveRoots!: (roots: unknown) => void;
   const rootsSeen = new Promise((resolve) => (resolveRoots = resolve));
   const server = createSextantServer({
-    profile: 'conformance',
+    profile: await loadProfile('conformance'),
     onSessionReady: (session) => {
       if (!session.clientCapabilities.roots) return;
       session.requestClient('roots/list').then(resolveRoots, (error: unknown) => resolveRoots(error));

@@ -1,12 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RequestCancelledError, type ProgressUpdate } from '../src/jsonrpc/index.js';
-import { createSextantServer } from '../src/server.js';
+import { createSextantServer, loadProfile } from '../src/server.js';
 import { connect } from './helpers/connect.js';
 import { REVISIONS } from './helpers/schema.js';
 import { tick } from './helpers/server.js';
 
-const server = createSextantServer({ profile: 'conformance' });
+const server = createSextantServer({ profile: await loadProfile('conformance') });
 
 for (const revision of REVISIONS) {
   test(`${revision}: progress arrives with the request's token, increasing, before the result`, async () => {

@@ -1,11 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RemoteError } from '../src/jsonrpc/index.js';
-import { createSextantServer } from '../src/server.js';
+import { createSextantServer, loadProfile } from '../src/server.js';
 import { connect } from './helpers/connect.js';
 import { tick } from './helpers/server.js';
 
-const server = createSextantServer({ profile: 'conformance' });
+const server = createSextantServer({ profile: await loadProfile('conformance') });
 
 test('resources: list, read static and binary, read through a template with its variable', async () => {
   const c = connect(server);

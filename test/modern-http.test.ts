@@ -137,8 +137,8 @@ test('x-mcp-header parameters: the Mcp-Param header must be there and match the 
 });
 
 test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, resource updates tagged; closing it ends the subscription', async () => {
-  const { createSextantServer } = await import('../src/server.js');
-  const server = createSextantServer({ profile: 'conformance' });
+  const { createSextantServer, loadProfile } = await import('../src/server.js');
+  const server = createSextantServer({ profile: await loadProfile('conformance') });
   const http = await startTestHttp({ server });
   try {
     const response = await request(http.urls.mcp, {

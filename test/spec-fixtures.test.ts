@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isMessageEntry, parseRecording, type MessageEntry, type RecordEntry } from '../src/record/format.js';
 import { replay } from '../src/record/replay.js';
-import { createSextantServer, type Profile } from '../src/server.js';
+import { createSextantServer, loadProfile, type Profile } from '../src/server.js';
 import { ROOT, runCli } from './helpers/process.js';
 import { ALL_REVISIONS, TrafficChecker } from './helpers/schema.js';
 import { fixtureCopy } from './helpers/projects.js';
@@ -23,7 +23,11 @@ function load(file: string): { entries: RecordEntry[]; profile: Profile; project
 }
 
 /** The server a fixture needs: its profile, and with `project`, a fresh copy of that fixture repository as its workspace. */
-function serverFor(profile: Profile, project: string | undefined): { create: () => ReturnType<typeof createSextantServer>; close: () => Promise<void> } {
+async function serverFor(
+  name: Profile,
+  project: string | undefined,
+): Promise<{ create: () => ReturnType<typeof createSextantServer>; close: () => Promise<void> }> {
+  const profile = await loadProfile(name);
   if (!project) return { create: () => createSextantServer({ profile }), close: async () => undefined };
   const root = fixtureCopy(project);
   const projects = new ProjectService({ config: resolveWorkspaceConfig({ env: {}, workspaces: [root] }), home: mkdtempSync(join(tmpdir(), 'sextant-home-')) });
@@ -41,7 +45,7 @@ for (const revision of ALL_REVISIONS) {
       const { entries, profile, project } = load(join(FIXTURES, revision, name));
       const checker = new TrafficChecker();
       for (const entry of entries.filter(isMessageEntry)) if (entry.dir === 'in' && entry.message !== undefined) checker.incoming(entry.message);
-      const server = serverFor(profile, project);
+      const server = await serverFor(profile, project);
       const report = await replay(entries, server.create, { onOutgoing: (message) => checker.outgoing(message), stepTimeoutMs: 10_000 }).finally(server.close);
       for (const session of report.sessions) assert.equal(session.differences, [], `${name} / ${session.session}`);
       assert.ok(report.ok);
@@ -64,7 +68,8 @@ test('replay reports a changed error code, a missing message and an extra one', 
   // Drop the recorded answer to the string-id ping: the server's real answer becomes "unexpected".
   const pingAnswer = doctored.findIndex((e) => isMessageEntry(e) && e.dir === 'out' && (e.message as { id?: unknown }).id === 'string-id');
   doctored.splice(pingAnswer, 1);
-  const report = await replay(doctored, () => createSextantServer({ profile }));
+  const loaded = await loadProfile(profile);
+  const report = await replay(doctored, () => createSextantServer({ profile: loaded }));
   assert.not.ok(report.ok);
   const differences = report.sessions[0]!.differences.join('\n');
   assert.match(differences, '.error.code: expected -32603, got -32601');

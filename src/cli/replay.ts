@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseRecording, isMessageEntry } from '../record/format.js';
 import { replay } from '../record/replay.js';
-import { createSextantServer, PROFILES, type Profile } from '../server.js';
+import { createSextantServer, loadProfile, PROFILES, type Profile } from '../server.js';
 
 export interface ReplayCommandOptions {
   file: string;
@@ -16,7 +16,8 @@ export async function replayCommand(options: ReplayCommandOptions): Promise<numb
   const meta = entries.find((entry) => !isMessageEntry(entry));
   const wanted = options.profile ?? (meta && 'meta' in meta ? meta.meta.profile : undefined) ?? 'default';
   if (!(PROFILES as readonly string[]).includes(wanted)) throw new Error(`Unknown profile "${wanted}" in ${options.file}: use one of ${PROFILES.join(', ')}`);
-  const report = await replay(entries, () => createSextantServer({ profile: wanted as Profile }));
+  const profile = await loadProfile(wanted as Profile);
+  const report = await replay(entries, () => createSextantServer({ profile }));
   for (const session of report.sessions) {
     const verdict = session.differences.length === 0 ? 'same' : `${session.differences.length} difference(s)`;
     options.write(`session ${session.session}: ${session.sent} sent, ${session.received.length} received: ${verdict}\n`);

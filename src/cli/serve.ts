@@ -6,7 +6,7 @@ import { sextantHome } from '../index/store/index.js';
 import { IdleHeapTrimmer } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';
-import { createSextantServer, type Profile } from '../server.js';
+import { createSextantServer, loadProfile, type Profile } from '../server.js';
 import { startHttpServer, type HttpServerOptions } from '../transports/http-listener.js';
 import { serveStdio } from '../transports/stdio.js';
 import { resolveWorkspaceConfig, type WorkspaceConfig } from '../workspace/config.js';
@@ -61,7 +61,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     requestState = RequestStateSealer.ephemeral();
   }
   const tasks = new TaskStore({ dir: join(sextantHome(), 'tasks') });
-  const server = createSextantServer({ profile: options.profile, logger, projects, requestState, tasks, activity: heap });
+  const server = createSextantServer({ profile: await loadProfile(options.profile), logger, projects, requestState, tasks, activity: heap });
   try {
     await serveWith(options, server, projects);
   } finally {

@@ -1,14 +1,14 @@
 /** A real Sextant HTTP listener on a loopback port, and a small raw client over undici. */
 import { request } from 'undici';
 import type { McpServer } from '../../src/mcp/server.js';
-import { createSextantServer } from '../../src/server.js';
+import { createSextantServer, loadProfile } from '../../src/server.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/transports/http-listener.js';
 
 export const JSON_AND_SSE = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 export async function startTestHttp(options: HttpServerOptions & { server?: McpServer } = {}): Promise<RunningHttpServer> {
   const { server, ...rest } = options;
-  return startHttpServer(server ?? createSextantServer({ profile: 'conformance' }), { port: 0, ...rest });
+  return startHttpServer(server ?? createSextantServer({ profile: await loadProfile('conformance') }), { port: 0, ...rest });
 }
 
 export interface RawResponse {
