@@ -1,6 +1,6 @@
 // Records spec-fixtures/symbol-answers/*.jsonl: every symbol lookup asked of the polyglot fixture
 // and of the generated multi-language tree, as the server answers now. Run after `npm run build`.
-// The test (test/symbol-answers.test.ts) asks the same questions and must get the same answers:
+// The test (test/tools/symbol-answers.test.ts) asks the same questions and must get the same answers:
 // re-record only when a tool's output is meant to change, and say why in the commit.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fixtureCopy } from '../build/test/helpers/projects.js';

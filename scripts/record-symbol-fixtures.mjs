@@ -1,6 +1,6 @@
 // Rewrites test/fixtures/symbols/*.symbols from what the extractor finds now. Run after `npm run
 // build`, only when symbols are meant to change, and read the diff line by line before committing:
-// the files are the test's expectations (test/symbol-fixtures.test.ts).
+// the files are the test's expectations (test/index/symbols/symbol-fixtures.test.ts).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectLanguage } from '../build/src/index/files/languages.js';

@@ -14,15 +14,18 @@ const cache = join(run, 'cache');
 mkdirSync(temp);
 mkdirSync(cache);
 const uvu = fileURLToPath(new URL('../node_modules/uvu/bin.js', import.meta.url));
-// `node scripts/test.mjs NAME...` runs only those test files (NAME: a file's name without
-// `.test.ts`, or a pattern of one); flags (`-i PATTERN`, `-b`) go to uvu as they are.
+// `node scripts/test.mjs NAME...` runs only those test files. Tests sit in folders that mirror
+// src/ (test/index/search/…); NAME is a file's path under test/ without `.test.ts`
+// (`jsonrpc/peer`), its last part (`peer`), a folder (`index/search/`, every test under it), or a
+// pattern of any of those. Flags (`-i PATTERN`, `-b`) go to uvu as they are.
 const names = [];
 const flags = [];
 for (let args = process.argv.slice(2), i = 0; i < args.length; i++) {
   if (!args[i].startsWith('-')) names.push(args[i]);
   else flags.push(args[i], ...(['-i', '--ignore'].includes(args[i]) && i + 1 < args.length ? [args[++i]] : []));
 }
-const pattern = names.length > 0 ? `^(${names.join('|')})\\.test\\.js$` : '\\.test\\.js$';
+const wanted = names.map((name) => (name.endsWith('/') ? `${name}.*` : name));
+const pattern = names.length > 0 ? `(^|/)(${wanted.join('|')})\\.test\\.js$` : '\\.test\\.js$';
 const child = spawn(process.execPath, [uvu, 'build/test', pattern, ...flags], {
   stdio: ['inherit', 'pipe', 'inherit'],
   env: { ...process.env, TMPDIR: temp, XDG_CACHE_HOME: cache },

@@ -1,0 +1,84 @@
+/**
+ * get_code_context answers plain-language questions by their words (lexical-rank.ts): a
+ * definition whose name, place and doc say what was asked comes before long functions that only
+ * mention the question's words somewhere in their bodies. The relevance figures on real trees
+ * are bench/context-relevance.mjs's (bench/RESULTS.md).
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bm25, questionWords, searchKey, stem, wordsOf } from '../../src/tools/lexical-rank.js';
+import { call, withIndexedProject } from '../helpers/projects.js';
+
+/** A long function that says all the question's words, but past its first lines. */
+function mentioningFunction(name: string, words: string): string {
+  const filler = Array.from({ length: 15 }, (_, index) => `    step_${index} = ${index}\n`).join('');
+  return `def ${name}(argv):\n${filler}    print(${JSON.stringify(words)})\n    return 0\n\n\n`;
+}
+
+const FILES = {
+  'net/request.py': [
+    '"""Opening URLs."""\n\n\ndef urlopen(url, data=None, timeout=None):\n    """Open the URL url, which can be either a string or a Request object."""\n    return build_opener().open(url, data, timeout)\n\n\n',
+    'def build_opener(*handlers):\n    """Create an opener object from a list of handlers."""\n    return OpenerDirector(handlers)\n\n\n',
+    'class OpenerDirector:\n    def open(self, url, data=None, timeout=None):\n        return url\n\n\n',
+    'class ProxyHandler:\n    """Send each request through the proxy configured for its scheme (http, https, ftp)."""\n\n    def proxy_open(self, request, proxy, kind):\n        return request\n',
+  ].join(''),
+  'csvlib/csv.py':
+    'class DictReader:\n    """Iterate over the records of a comma-separated table, each one a mapping."""\n\n    def __next__(self):\n        return {}\n',
+  'tools/report.py': ['main', 'summary', 'notes'].map((name) => mentioningFunction(name, 'how does it pick a handler for https urlopen proxy')).join(''),
+  'tools/rows.py': ['load', 'dump', 'check'].map((name) => mentioningFunction(name, 'read the csv file row by row as dictionaries')).join(''),
+};
+
+type Item = { qualified_name: string; path: string; matched_terms: string[] };
+
+test('plain-language questions: the definition named for the answer first, not the bodies that mention its words', async () => {
+  await withIndexedProject(FILES, async (client) => {
+    const proxy = await call(client, 'get_code_context', { query: 'how does urlopen pick a proxy handler for https' });
+    const proxyItems = proxy.structuredContent!.context_items as Item[];
+    assert.is(proxyItems[0]!.qualified_name, 'ProxyHandler', proxyItems.map((item) => item.qualified_name).join(', '));
+    assert.ok(proxyItems[0]!.matched_terms.includes('proxi') && proxyItems[0]!.matched_terms.includes('handler'));
+    assert.match(proxy.content[0]!.text, '## class ProxyHandler — net/request.py:19-');
+
+    // DictReader says neither "csv" nor "read" in its doc: its path and its name do.
+    const rows = await call(client, 'get_code_context', { query: 'read a csv file row by row as dictionaries' });
+    const rowItems = rows.structuredContent!.context_items as Item[];
+    assert.is(rowItems[0]!.qualified_name, 'DictReader', rowItems.map((item) => item.qualified_name).join(', '));
+  });
+});
+
+test('words: identifiers split and stemmed, the question without its filler', () => {
+  assert.equal(wordsOf('getUserById parse_HTTPResponse'), ['get', 'user', 'by', 'id', 'parse', 'http', 'response']);
+  assert.equal(['proxies', 'proxy', 'cookies', 'cookie', 'classes', 'parsing', 'resolved', 'class', 'status', 'copied'].map(stem), [
+    'proxi',
+    'proxi',
+    'cooki',
+    'cooki',
+    'class',
+    'pars',
+    'resolv',
+    'class',
+    'status',
+    'copi',
+  ]);
+  assert.equal(['proxi', 'cooki', 'class'].map(searchKey), ['prox', 'cook', 'class']);
+  assert.equal(questionWords('How does urlopen pick a proxy handler for HTTPS?'), ['urlopen', 'pick', 'proxi', 'handler', 'http']);
+});
+
+test('bm25: a rare word outweighs a common one, a name outweighs a mention, and all the words in one place outweigh them apart', () => {
+  const words = new Map([
+    ['proxy', 3],
+    ['handler', 1],
+  ]);
+  const empty = { name: [], parent: [], path: [], text: [], body: [] };
+  const rare = bm25({ ...empty, name: ['proxy'] }, words).score;
+  const common = bm25({ ...empty, name: ['handler'] }, words).score;
+  assert.ok(rare > common);
+  assert.ok(bm25({ ...empty, name: ['proxy'] }, words).score > bm25({ ...empty, body: ['proxy'] }, words).score);
+  const both = bm25({ ...empty, name: ['proxy', 'handler'] }, words);
+  assert.ok(both.score > rare + common);
+  assert.equal(both.matched, ['proxy', 'handler']);
+  // Half a match for a shared start of five letters: resolution and resolve.
+  const resolve = bm25({ ...empty, name: ['resolv'] }, new Map([['resolution', 1]])).score;
+  assert.ok(resolve > 0 && resolve < bm25({ ...empty, name: ['resolution'] }, new Map([['resolution', 1]])).score);
+});
+
+test.run();
