@@ -120,7 +120,12 @@ async function buildAndReport({ job, root, home, force }: Request): Promise<void
     parentPort!.postMessage({ type: 'done', job, summary } satisfies Message);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    parentPort!.postMessage({ type: 'failed', job, message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) } satisfies Message);
+    parentPort!.postMessage({
+      type: 'failed',
+      job,
+      message: error instanceof Error ? error.message : String(error),
+      ...(typeof code === 'string' ? { code } : {}),
+    } satisfies Message);
   }
 }
 

@@ -54,7 +54,11 @@ export interface SyncOptions extends BuildOptions {
  * directory, so everything indexed under it is gone too (an `rm -rf` reports the directory,
  * rarely every file in it).
  */
-function lookAt(root: string, paths: string[], options: Pick<DiscoveryOptions, 'maxFileBytes' | 'signal'>): { files: DiscoveredFile[]; covers(path: string): boolean } {
+function lookAt(
+  root: string,
+  paths: string[],
+  options: Pick<DiscoveryOptions, 'maxFileBytes' | 'signal'>,
+): { files: DiscoveredFile[]; covers(path: string): boolean } {
   const limit = options.maxFileBytes ?? maxFileBytes();
   const files = new Map<string, DiscoveredFile>();
   const checked = new Set<string>();
@@ -104,7 +108,8 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     // Files found not to be text before, untouched since, are not read again.
     const nonText = store.readNonText();
     const nonTextBefore = nonText.size;
-    const unchanged = (file: DiscoveredFile, known: { size: number; mtimeMs: number } | undefined): boolean => known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
+    const unchanged = (file: DiscoveredFile, known: { size: number; mtimeMs: number } | undefined): boolean =>
+      known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
     const stale = files.filter((file) => !unchanged(file, live.get(file.path)) && !unchanged(file, nonText.get(file.path)));
     const deleted = [...live.keys()].filter((known) => !present.has(known) && covers(known));
     let nonTextChanged = false;
@@ -128,20 +133,25 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     if (options.signal) extractOptions.signal = options.signal;
     if (options.threads !== undefined) extractOptions.threads = options.threads;
     const tally = { files: 0, bytes: 0, unindexed: 0, counts: {} };
-    await extractAll(root, stale.map((file) => file.path), (index, result) => {
-      const file = stale[index]!;
-      if (result.kind !== 'text') {
-        // Once text, now binary or unreadable: it leaves the index.
-        if (live.has(file.path)) builder.tombstones.push(file.path);
-        live.delete(file.path);
-        nonText.set(file.path, { size: file.size, mtimeMs: file.mtimeMs });
-        nonTextChanged = true;
-        return;
-      }
-      if (nonText.delete(file.path)) nonTextChanged = true;
-      addExtracted(builder, file, result, tally);
-      live.set(file.path, builder.files.at(-1)!);
-    }, extractOptions);
+    await extractAll(
+      root,
+      stale.map((file) => file.path),
+      (index, result) => {
+        const file = stale[index]!;
+        if (result.kind !== 'text') {
+          // Once text, now binary or unreadable: it leaves the index.
+          if (live.has(file.path)) builder.tombstones.push(file.path);
+          live.delete(file.path);
+          nonText.set(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+          nonTextChanged = true;
+          return;
+        }
+        if (nonText.delete(file.path)) nonTextChanged = true;
+        addExtracted(builder, file, result, tally);
+        live.set(file.path, builder.files.at(-1)!);
+      },
+      extractOptions,
+    );
     options.signal?.throwIfAborted();
     options.onProgress?.({ stage: 'finalizing' });
     for (const gone of deleted) live.delete(gone);

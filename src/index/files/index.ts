@@ -2,9 +2,8 @@
  * A project's files: the walk (ignore rules, links, limits) and its cache, globs, languages, and
  * the one guarded way to read a project file (ProjectFiles).
  */
-export { maxFileBytes } from './file-limit.js';
+
 export { BadGlobError, globToRegExp, workspaceGlob } from './glob.js';
 export { detectLanguage, KNOWN_LANGUAGES } from './languages.js';
 export { ProjectFiles } from './project-file.js';
-export { discover, type DiscoveredFile, type DiscoveryOptions, isIgnoredPath, lookAtPath, SKIPPED_EXAMPLES } from './walk.js';
-export { readWalkCache, writeWalkCache } from './walk-cache.js';
+export { SKIPPED_EXAMPLES } from './walk.js';

@@ -4,6 +4,7 @@
  * extractor (`extract.ts`) load the parser; they are imported by path, lazily, and not from here,
  * so that a reader of symbols never loads web-tree-sitter.
  */
+
 export type { SymbolsSummary } from './build.js';
 export { indexSizes } from './index-sizes.js';
 export { type BriefSymbol, SymbolIndex } from './symbol-index.js';
