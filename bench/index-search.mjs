@@ -43,7 +43,8 @@ if (build.status !== 0) throw new Error(build.stderr);
 const summary = JSON.parse(build.stdout.trim().split('\n').at(-1));
 
 // 2. Queries through the index (in this process, index loaded once) and through rg.
-const { IndexReader, compileMatcher } = await import(here('../build/src/index/search/reader.js'));
+const { IndexReader } = await import(here('../build/src/index/search/reader.js'));
+const { compileMatcher } = await import(here('../build/src/index/search/matcher.js'));
 const loadStarted = process.hrtime.bigint();
 const reader = IndexReader.open(summary.root, home);
 const loadMs = Number(process.hrtime.bigint() - loadStarted) / 1e6;

@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Quiet time after the last call before a thread trims its heap. */
-export const DEFAULT_HEAP_TRIM_QUIET_MS = 300;
+const DEFAULT_HEAP_TRIM_QUIET_MS = 300;
 
 type GcFunction = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 

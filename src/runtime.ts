@@ -8,7 +8,10 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { WORKER_ROLE_GLOBAL } from './worker-role.js';
 
-/** The asset that holds the bundle's own source: what a worker thread of the binary runs. */
+/**
+ * The asset that holds the bundle's own source: what a worker thread of the binary runs.
+ * @public scripts/build-binary.mjs embeds it (from build/, which knip does not follow).
+ */
 export const BUNDLE_ASSET = 'sextant.cjs';
 
 type Sea = typeof import('node:sea');
@@ -39,10 +42,16 @@ export function embeddedAsset(key: string): Uint8Array | undefined {
   }
 }
 
-/** The V8 code cache of the bundle as a worker compiles it (built by the base Node at build time). */
+/**
+ * The V8 code cache of the bundle as a worker compiles it (built by the base Node at build time).
+ * @public scripts/build-binary.mjs makes it.
+ */
 export const WORKER_CACHE_ASSET = 'sextant.cjs.worker-cache';
 
-/** How a worker thread of the binary wraps the bundle: the shape of a CommonJS module, compiled with its code cache. */
+/**
+ * How a worker thread of the binary wraps the bundle: the shape of a CommonJS module, compiled with its code cache.
+ * @public scripts/build-binary.mjs compiles the same shape for the cache.
+ */
 export function workerScriptSource(bundle: string): string {
   return `(function (exports, require, module, __filename, __dirname) {${bundle}\n})`;
 }

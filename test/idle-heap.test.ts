@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { counted, IdleHeapTrimmer } from '../src/idle-heap.js';
 import { Project } from '../src/workspace/project.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';
+import { tick } from './helpers/server.js';
 
 test.after.each(stopAll);
 
@@ -57,7 +58,7 @@ test('a quiet thread trims its heap once after the last call ends: the garbage o
 
 /** With one call still in hand: no trim for `waitMs` (however long), then one once it ends. */
 async function trimsOnlyAfterTheLastEnds(watched: ReturnType<typeof watchedTrimmer>, waitMs: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, waitMs));
+  await tick(waitMs); // an absence is shown over a span of time: nothing may happen in it
   assert.is(watched.trims.length, 0);
   const trimmed = watched.nextTrim();
   watched.heap.end();

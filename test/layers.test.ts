@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from './helpers/process.js';
@@ -130,6 +131,31 @@ test('the linter refuses each kind of crossing (its rules are not vacuous)', asy
   ];
   for (const [file, spec] of allowed)
     assert.is(await lintAs(join(ROOT, file), `import { probe } from '${spec}';\nexport const used = probe;\n`), '', `${file} importing ${spec}`);
+});
+
+test('every name bench/ and scripts/ import from build/src exists there (knip does not follow them)', async () => {
+  const scripts = ['bench', 'scripts'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir))
+      .filter((name) => /\.(mjs|cjs)$/.test(name))
+      .map((name) => join(ROOT, dir, name)),
+  );
+  const imports =
+    /(?:import\s+\{([^}]*)\}\s+from\s+|(?:const|let)\s+\{([^}]*)\}\s*=\s*await\s+import\()\s*(?:here\()?(?:pathToFileURL\(resolve\()?'([^']*build\/src\/[^']+)'/g;
+  const missing: string[] = [];
+  let checked = 0;
+  for (const file of scripts) {
+    for (const match of readFileSync(file, 'utf8').matchAll(imports)) {
+      const spec = match[3]!;
+      const module = (await import(pathToFileURL(spec.startsWith('build/') ? join(ROOT, spec) : resolve(dirname(file), spec)).href)) as Record<string, unknown>;
+      for (const name of (match[1] ?? match[2])!.split(',').map((part) => part.trim().split(/\s*:\s*|\s+as\s+/)[0]!)) {
+        if (!name) continue;
+        checked++;
+        if (!(name in module)) missing.push(`${relative(ROOT, file)}: ${name} from ${spec}`);
+      }
+    }
+  }
+  assert.equal(missing, []);
+  assert.ok(checked > 20, `names checked: ${checked}`);
 });
 
 test.run();

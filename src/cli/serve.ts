@@ -21,7 +21,6 @@ function describeProjects(projects: ProjectService, logger: Logger): void {
     logger.info('No default project: client roots or ?project_path= will name one (or set SEXTANT_PROJECT, or use --project-from-cwd)');
 }
 
-export { TRANSPORTS, type Transport } from './choices.js';
 import type { Transport } from './choices.js';
 
 export interface ServeOptions {

@@ -9,7 +9,7 @@ import type { ResourceRegistry } from '../mcp/resources.js';
 export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 export const SILENT_WAV_BASE64 = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
 
-export const STATIC_TEXT_URI = 'test://static-text';
+const STATIC_TEXT_URI = 'test://static-text';
 
 export function registerConformanceResources(resources: ResourceRegistry): void {
   resources.register({

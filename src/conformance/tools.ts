@@ -8,7 +8,7 @@ import { ToolError, type ToolDefinition } from '../mcp/tools.js';
 import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './fixtures.js';
 
 /** Pause between progress steps: long enough for a client to cancel mid-call. */
-export const PROGRESS_STEP_MS = 100;
+const PROGRESS_STEP_MS = 100;
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false };
 

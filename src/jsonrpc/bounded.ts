@@ -7,9 +7,9 @@
 /** The longest error message sent. */
 export const MAX_ERROR_MESSAGE_CHARS = 4_000;
 /** The longest string inside error data. */
-export const MAX_ERROR_DATA_STRING_CHARS = 1_000;
+const MAX_ERROR_DATA_STRING_CHARS = 1_000;
 /** The most items of an array inside error data. */
-export const MAX_ERROR_DATA_ITEMS = 50;
+const MAX_ERROR_DATA_ITEMS = 50;
 
 /** `text` cut to `max` characters, saying how much was left out. */
 export function clipText(text: string, max: number): string {

@@ -111,7 +111,7 @@ export class RemoteError extends JsonRpcError {
 }
 
 /** Errors that stay on this side of the connection. */
-export class LocalError extends Error {
+class LocalError extends Error {
   readonly code: string;
   constructor(code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);

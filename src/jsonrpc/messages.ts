@@ -20,7 +20,7 @@ export interface JsonRpcNotification {
   params?: Params;
 }
 
-export interface JsonRpcSuccess {
+interface JsonRpcSuccess {
   jsonrpc: '2.0';
   id: RequestId;
   result: Record<string, unknown>;

@@ -38,7 +38,7 @@ export function batchTooLarge(count: number): InvalidRequestError {
   return new InvalidRequestError(`Invalid request: a batch of ${count} messages is over the limit of ${MAX_BATCH_ENTRIES}; send it in smaller batches`);
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export type Result = Record<string, unknown>;
 
@@ -74,7 +74,7 @@ export interface RequestContext<E> {
   progress(progress: number, total?: number, message?: string): boolean;
 }
 
-export interface NotificationContext<E> {
+interface NotificationContext<E> {
   method: string;
   extra: E;
 }

@@ -55,9 +55,6 @@ export interface RoundInput {
   state: unknown;
 }
 
-/** The methods that may answer `input_required` (mrtr §Supported Requests). */
-export const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
 /** Reads a retry's `inputResponses` and opens its `requestState` (refused with -32602 when it does not verify). */
 export function roundInput(sealer: RequestStateSealer, method: string, params: Params, principal: string | undefined): RoundInput {
   const raw = params.inputResponses;

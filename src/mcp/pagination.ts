@@ -10,7 +10,7 @@ interface CursorBody {
   after: string;
 }
 
-export function encodeCursor(after: string): string {
+function encodeCursor(after: string): string {
   return Buffer.from(JSON.stringify({ after } satisfies CursorBody), 'utf8').toString('base64url');
 }
 
@@ -25,13 +25,13 @@ function decodeCursor(cursor: unknown): string {
   throw new InvalidParamsError('Invalid cursor: not a cursor this server issued', { cursor });
 }
 
-export interface Page<T> {
+interface Page<T> {
   items: T[];
   nextCursor?: string;
 }
 
 /** `items` must be in their stable order; `keyOf` gives each its unique key. */
-export function paginate<T>(items: readonly T[], keyOf: (item: T) => string, cursor: unknown, pageSize = DEFAULT_PAGE_SIZE): Page<T> {
+function paginate<T>(items: readonly T[], keyOf: (item: T) => string, cursor: unknown, pageSize = DEFAULT_PAGE_SIZE): Page<T> {
   let start = 0;
   if (cursor !== undefined) {
     const after = decodeCursor(cursor);

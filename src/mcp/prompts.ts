@@ -10,20 +10,20 @@ import { compare } from './resources.js';
 import type { ContentBlock, JsonObject } from './tools.js';
 
 /** The spec caps a completion answer at 100 values. */
-export const MAX_COMPLETION_VALUES = 100;
+const MAX_COMPLETION_VALUES = 100;
 
-export interface PromptArgument {
+interface PromptArgument {
   name: string;
   description?: string;
   required?: boolean;
 }
 
-export interface PromptMessage {
+interface PromptMessage {
   role: 'user' | 'assistant';
   content: ContentBlock;
 }
 
-export interface PromptResult {
+interface PromptResult {
   description?: string;
   messages: PromptMessage[];
 }

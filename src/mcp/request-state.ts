@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { InvalidParamsError, type Params } from '../jsonrpc/index.js';
 
 /** How long a state stays acceptable: long enough for a user to answer an elicitation, short enough to bound replay. */
-export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
+const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 const STATE_VERSION = 1;
-export const STATE_KEY_FILE = 'state.key';
+const STATE_KEY_FILE = 'state.key';
 
 /** What a request is, for the purpose of its state: the method and the parameters that decide its outcome. */
-export function requestDigest(method: string, params: Params): string {
+function requestDigest(method: string, params: Params): string {
   const salient = method === 'resources/read' ? { uri: params.uri } : { name: params.name, arguments: params.arguments ?? {} };
   return createHash('sha256').update(method).update('\0').update(stableJson(salient)).digest('base64url');
 }

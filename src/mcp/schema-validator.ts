@@ -20,7 +20,7 @@ export class UnsupportedSchemaDialectError extends Error {
 }
 
 /** Validation problems described in an answer; the rest are counted. */
-export const MAX_DESCRIBED_ERRORS = 10;
+const MAX_DESCRIBED_ERRORS = 10;
 /** The longest argument name quoted in a problem. */
 const MAX_QUOTED_NAME_CHARS = 100;
 

@@ -25,13 +25,13 @@ import type { InputRequest } from './multi-round-trip.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** How long a finished task stays readable. */
-export const DEFAULT_TASK_TTL_MS = 10 * 60_000;
+const DEFAULT_TASK_TTL_MS = 10 * 60_000;
 /** How often a client is asked to poll. */
-export const DEFAULT_POLL_INTERVAL_MS = 500;
+const DEFAULT_POLL_INTERVAL_MS = 500;
 /** Tasks one server holds at once; the oldest finished ones go first. */
-export const DEFAULT_MAX_TASKS = 1_000;
+const DEFAULT_MAX_TASKS = 1_000;
 /** How often the task directory is looked through for the files of other (perhaps ended) processes. */
-export const DIRECTORY_SWEEP_MS = 60_000;
+const DIRECTORY_SWEEP_MS = 60_000;
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);

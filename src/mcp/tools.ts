@@ -94,7 +94,7 @@ export interface ToolDefinition extends Introduced {
 export { CodedError as ToolError } from '../errors.js';
 
 /** Where a coded tool error's details travel in the result, for programs (basic §_meta key format). */
-export const TOOL_ERROR_META_KEY = 'dev.sextant/error';
+const TOOL_ERROR_META_KEY = 'dev.sextant/error';
 
 /** SEP-986: 1–128 characters from A-Z a-z 0-9 _ - . */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -273,7 +273,7 @@ export class ToolRegistry {
 export const MAX_OUTPUT_CHARS = 48_000;
 
 /** A failed result; its text (which may quote the input) bounded like an error message. */
-export function errorResult(text: string): CallToolResult {
+function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text: clipText(text, MAX_ERROR_MESSAGE_CHARS) }], isError: true };
 }
 

@@ -9,10 +9,10 @@
 /** Revisions negotiated by `initialize`, newest first. */
 export const HANDSHAKE_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export type HandshakeProtocolVersion = (typeof HANDSHAKE_PROTOCOL_VERSIONS)[number];
-export const LATEST_HANDSHAKE_VERSION: HandshakeProtocolVersion = HANDSHAKE_PROTOCOL_VERSIONS[0];
+const LATEST_HANDSHAKE_VERSION: HandshakeProtocolVersion = HANDSHAKE_PROTOCOL_VERSIONS[0];
 
 /** Revisions served per request, without a session (the stateless era). */
-export const STATELESS_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+const STATELESS_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 export type StatelessProtocolVersion = (typeof STATELESS_PROTOCOL_VERSIONS)[number];
 /** Every revision, newest first: what `server/discover` and UnsupportedProtocolVersion list. */
 export const ALL_PROTOCOL_VERSIONS = [...STATELESS_PROTOCOL_VERSIONS, ...HANDSHAKE_PROTOCOL_VERSIONS] as const;

@@ -13,7 +13,7 @@ export interface MessageEntry {
   raw?: string;
 }
 
-export interface MetaEntry {
+interface MetaEntry {
   meta: {
     description?: string;
     /** Which server profile the exchange needs (e.g. `conformance`). */
@@ -26,7 +26,7 @@ export interface MetaEntry {
 
 export type RecordEntry = MessageEntry | MetaEntry;
 
-export class RecordingFormatError extends Error {
+class RecordingFormatError extends Error {
   readonly code = 'SEXTANT_ERR_RECORDING_FORMAT';
   constructor(message: string) {
     super(message);

@@ -3,10 +3,10 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { TapEntry } from '../jsonrpc/index.js';
 import type { Direction, MessageEntry } from './format.js';
 
-export type Tap = (direction: Direction, entry: TapEntry) => void;
+type Tap = (direction: Direction, entry: TapEntry) => void;
 
 /** The recording file cannot be opened: the server does not start (a recording was asked for). */
-export class RecordFileError extends Error {
+class RecordFileError extends Error {
   readonly code = 'SEXTANT_ERR_RECORD_FILE';
   constructor(file: string, cause: unknown) {
     super(

@@ -10,9 +10,9 @@ import { compareMessages } from './compare.js';
 import { isMessageEntry, type MessageEntry, type RecordEntry } from './format.js';
 
 /** How long to wait for the answers one recorded message produced before moving on. */
-export const DEFAULT_STEP_TIMEOUT_MS = 2_000;
+const DEFAULT_STEP_TIMEOUT_MS = 2_000;
 /** How long to listen for messages the recording says should not come. */
-export const DEFAULT_SETTLE_MS = 25;
+const DEFAULT_SETTLE_MS = 25;
 
 export interface ReplayOptions {
   stepTimeoutMs?: number;
@@ -21,7 +21,7 @@ export interface ReplayOptions {
   onOutgoing?(message: unknown, session: ReplayedSession): void;
 }
 
-export interface ReplayedSession {
+interface ReplayedSession {
   session: string;
   protocolVersion: string | undefined;
   sent: number;

@@ -57,7 +57,7 @@ export interface Resolved {
 }
 
 /** The receiver written before the called name: `self` in `self.f()`, `os.path` in `os.path.join()`, undefined for a bare `f()`. */
-export function receiverOf(lineText: string, column: number): string | undefined {
+function receiverOf(lineText: string, column: number): string | undefined {
   const before = lineText.slice(0, Math.max(0, column - 1)).trimEnd();
   if (!before.endsWith('.') && !before.endsWith('->') && !before.endsWith('::')) return undefined;
   const match = /([\w$.]+)\s*(?:\.|->|::)$/.exec(before);
@@ -65,7 +65,7 @@ export function receiverOf(lineText: string, column: number): string | undefined
 }
 
 /** Whether a definition's file is what an import names (by whole path segments: `os` is not `pos`). */
-export function inModule(path: string, imported: string): boolean {
+function inModule(path: string, imported: string): boolean {
   const wanted = imported
     .replace(/^["'<]|["'>]$/g, '')
     .replace(/^\.\/|^(\.\.\/)+/, '')

@@ -21,9 +21,9 @@ import { rankMatches } from './ranking.js';
 import { requireSymbols } from './symbol-tools.js';
 import { plural } from '../wording.js';
 
-export const DEFAULT_CONTEXT_TOKENS = 4_000;
+const DEFAULT_CONTEXT_TOKENS = 4_000;
 /** The most a caller may ask for: the output budget, less room for the structure around the code. */
-export const MAX_CONTEXT_TOKENS = Math.floor(MAX_OUTPUT_CHARS / 4 / 2) - 500;
+const MAX_CONTEXT_TOKENS = Math.floor(MAX_OUTPUT_CHARS / 4 / 2) - 500;
 const BREADTH_LINES = 12;
 /** Text matches of a term gathered, then ranked: the first TEXT_MENTIONS name definitions that mention it. */
 const TEXT_POOL = 300;
@@ -37,7 +37,7 @@ function stopWord(word: string): boolean {
 }
 
 /** Identifier-like terms of a question, with camelCase and snake_case pieces: looked up as names and as text. */
-export function termsOf(query: string): string[] {
+function termsOf(query: string): string[] {
   const words = query.match(/[A-Za-z_$][\w$]*/g) ?? [];
   const terms = new Set<string>();
   for (const word of words) {

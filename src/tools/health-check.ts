@@ -9,7 +9,7 @@ import { PROJECT_SOURCES, NO_PROJECT_MESSAGE } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { rootsVia } from './project-tool.js';
 
-export const SERVER_STATUSES = ['ready', 'warming', 'indexing', 'error'] as const;
+const SERVER_STATUSES = ['ready', 'warming', 'indexing', 'error'] as const;
 export type ServerStatus = (typeof SERVER_STATUSES)[number];
 const INDEXING_STATUSES = ['not_indexed', 'indexing', 'ready', 'failed'];
 
@@ -42,7 +42,7 @@ export function projectReports(projects: ProjectService | undefined): { status: 
   return { status, projects: reports };
 }
 
-export const PROJECT_REPORT_SCHEMA = {
+const PROJECT_REPORT_SCHEMA = {
   type: 'object',
   properties: {
     root: { type: 'string' },

@@ -13,7 +13,7 @@ import { MAX_PATH_CHARS } from './limits.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { RootsClient } from '../workspace/roots.js';
 
-export const WORKSPACE_PROPERTY = {
+const WORKSPACE_PROPERTY = {
   type: 'string',
   maxLength: MAX_PATH_CHARS,
   description:

@@ -18,8 +18,8 @@ import { resolveCall, RESOLUTIONS, RESOLUTION_MEANINGS, type Resolution } from '
 import { plural } from '../wording.js';
 import { requireSymbols, resolveSymbol } from './symbol-tools.js';
 
-export const DEFAULT_RELATED = 20;
-export const MAX_RELATED = 100;
+const DEFAULT_RELATED = 20;
+const MAX_RELATED = 100;
 /** Files that mark the root of a package, nearest first. */
 const PACKAGE_MARKERS = [
   'package.json',
@@ -35,7 +35,7 @@ const PACKAGE_MARKERS = [
   '__init__.py',
 ];
 
-export const RELATIONS = ['calls', 'called_by', 'sibling', 'imports', 'same_file', 'same_module', 'same_package'] as const;
+const RELATIONS = ['calls', 'called_by', 'sibling', 'imports', 'same_file', 'same_module', 'same_package'] as const;
 type Relation = (typeof RELATIONS)[number];
 
 interface RelatedEntry {

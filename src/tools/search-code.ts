@@ -19,16 +19,16 @@ import { projectTool } from './project-tool.js';
 import { rankSearch, type Ranked } from './ranking.js';
 import { MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
 
-export const DEFAULT_SEARCH_RESULTS = 20;
-export const MAX_SEARCH_RESULTS = 200;
-export const MAX_CONTEXT_LINES = 10;
+const DEFAULT_SEARCH_RESULTS = 20;
+const MAX_SEARCH_RESULTS = 200;
+const MAX_CONTEXT_LINES = 10;
 /** Matches gathered and ranked per query; pages are cut from this pool. */
 export const RANKING_POOL = 1_000;
 /**
  * The longest line shown whole; a longer one (a minified bundle's) is shown around its match.
  * Every result then fits a page, so paging always moves on.
  */
-export const MAX_SHOWN_LINE_CHARS = 1_000;
+const MAX_SHOWN_LINE_CHARS = 1_000;
 /** Of a clipped line, how much is shown before the match. */
 const CLIPPED_LEAD_CHARS = 200;
 /** Of the query, how much an answer quotes back (a 2 MB literal is searched, not echoed). */

@@ -12,8 +12,8 @@ import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 import { plural } from '../wording.js';
 
-export const DEFAULT_SYMBOL_RESULTS = 20;
-export const MAX_SYMBOL_RESULTS = 100;
+const DEFAULT_SYMBOL_RESULTS = 20;
+const MAX_SYMBOL_RESULTS = 100;
 /** Candidates listed with an ambiguous_symbol error. */
 const MAX_CANDIDATES = 20;
 
@@ -85,12 +85,12 @@ export function resolveSymbol(project: Project, name: string, path: string | und
 }
 
 /** Symbols of one file nested by range: each symbol's children are the ones it encloses. */
-export interface OutlineNode {
+interface OutlineNode {
   symbol: SymbolInfo;
   children: OutlineNode[];
 }
 
-export function outlineOf(symbols: SymbolInfo[]): OutlineNode[] {
+function outlineOf(symbols: SymbolInfo[]): OutlineNode[] {
   const sorted = [...symbols].sort((a, b) => a.line - b.line || a.column - b.column || b.endLine - a.endLine);
   const roots: OutlineNode[] = [];
   const stack: OutlineNode[] = [];
@@ -116,7 +116,7 @@ function renderOutline(nodes: OutlineNode[], depth: number, lines: string[]): vo
  * The leading part of a tree, in reading order, that fits `budget` characters (its JSON and its
  * text line, per node): whole nodes only, and a kept node keeps its place under its parent.
  */
-export function pruneTree(nodes: OutlineNode[], path: string, budget: number): { tree: OutlineNode[]; kept: number; total: number; nextLine?: number } {
+function pruneTree(nodes: OutlineNode[], path: string, budget: number): { tree: OutlineNode[]; kept: number; total: number; nextLine?: number } {
   let used = 0;
   let kept = 0;
   let total = 0;
@@ -159,7 +159,7 @@ function outlineJson(nodes: OutlineNode[], path: string, all: boolean): Array<Re
  * its qualified name where the container does not enclose it (a Rust `impl` outside its struct,
  * a Go method beside its type).
  */
-export function ancestorsOf(symbol: SymbolInfo, others: SymbolInfo[]): SymbolInfo[] {
+function ancestorsOf(symbol: SymbolInfo, others: SymbolInfo[]): SymbolInfo[] {
   const found = new Set(
     others.filter((other) => other.line <= symbol.line && other.endLine >= symbol.endLine && other.endLine - other.line >= symbol.endLine - symbol.line),
   );

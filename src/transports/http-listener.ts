@@ -19,17 +19,16 @@ import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.
 import { WebSocketEndpoint } from './websocket.js';
 import { checkProjectPath } from '../workspace/detect.js';
 
-export { DEFAULT_BIND, DEFAULT_PORT } from './http-defaults.js';
 import { DEFAULT_BIND, DEFAULT_PORT } from './http-defaults.js';
 /**
  * Time allowed to receive a whole request (headers and body; a response may stream for as long
  * as it likes). A client that declares more body than it sends, or trickles it, is answered 408
  * and disconnected instead of holding a connection for Node's default 300 s.
  */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Time allowed to receive a request's headers (slowloris). */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const TRANSPORT_NAMES = ['streamable-http', 'sse', 'websocket'] as const;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const TRANSPORT_NAMES = ['streamable-http', 'sse', 'websocket'] as const;
 
 export interface HttpServerOptions {
   port?: number;
@@ -62,11 +61,11 @@ export interface RunningHttpServer {
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return LOOPBACK_NAMES.has(host) || host.startsWith('127.');
 }
 
-export class PortInUseError extends Error {
+class PortInUseError extends Error {
   readonly code = 'SEXTANT_ERR_PORT_IN_USE';
   constructor(host: string, port: number) {
     super(`Port ${port} on ${host} is already in use: stop what is using it, or pick another with --port`);

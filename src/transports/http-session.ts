@@ -23,10 +23,10 @@ export const DEFAULT_SSE_AFTER_MS = 50;
 export const DEFAULT_MAX_KEPT_STREAMS = 64;
 
 /** Messages kept for a GET stream that is not open yet. */
-export const DEFAULT_MAX_QUEUED_MESSAGES = 1_000;
+const DEFAULT_MAX_QUEUED_MESSAGES = 1_000;
 
 /** 32 random bytes, base64url: visible ASCII only, as transports §Session Management requires. */
-export function newSessionId(): string {
+function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }
 

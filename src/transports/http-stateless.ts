@@ -18,7 +18,7 @@ import { decodeHeaderValue } from '../mcp/param-headers.js';
 import { sseHeaders } from './sse-stream.js';
 
 /** A comment line on an open SSE response this often, so that intermediaries keep a quiet listen stream open. */
-export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
+const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
 
 /** Methods whose request names a thing, mirrored in `Mcp-Name`, and the body field it comes from. */
 const NAMED_BY: Record<string, 'name' | 'uri' | 'taskId'> = {
@@ -50,7 +50,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Throws what a request whose headers and body disagree gets: HeaderMismatch, UnsupportedProtocolVersion, Invalid params. */
-export function checkStatelessHeaders(req: IncomingMessage, request: JsonRpcRequest): void {
+function checkStatelessHeaders(req: IncomingMessage, request: JsonRpcRequest): void {
   const meta = (request.params?._meta ?? undefined) as Params | undefined;
   const headerVersion = header(req, 'mcp-protocol-version');
   if (headerVersion === undefined) throw new HeaderMismatchError('Header mismatch: the MCP-Protocol-Version header is required');

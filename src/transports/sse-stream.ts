@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { DEFAULT_MAX_QUEUED_OUTPUT_BYTES } from './http-defaults.js';
 
 /** Events kept per stream for replay after a dropped connection. */
-export const DEFAULT_REPLAY_EVENTS = 500;
+const DEFAULT_REPLAY_EVENTS = 500;
 /** What the server asks a client to wait before reconnecting (SSE `retry`). */
 export const DEFAULT_RETRY_MS = 1_000;
 

@@ -13,7 +13,7 @@ import type { McpSession, MessageContext } from '../mcp/session.js';
 import { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder } from './ndjson.js';
 
 /** How long requests still running at EOF may take to answer before the session is closed. */
-export const DEFAULT_EOF_GRACE_MS = 5_000;
+const DEFAULT_EOF_GRACE_MS = 5_000;
 
 export interface StdioOptions {
   input: Readable;

@@ -17,12 +17,12 @@ import { readJsonBody } from './http-body.js';
 import { serveStatelessRequest } from './http-stateless.js';
 
 export const DEFAULT_MAX_SESSIONS = 256;
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 /**
  * A session whose client never finished initializing (no notifications/initialized, nothing
  * since) is let go after this long: an abandoned handshake must not hold a slot for 30 minutes.
  */
-export const DEFAULT_UNINITIALIZED_IDLE_MS = 30_000;
+const DEFAULT_UNINITIALIZED_IDLE_MS = 30_000;
 /** Retry-After when the limit is reached because sessions hold open streams (long-lived by nature). */
 const STREAMS_RETRY_AFTER_S = 60;
 /** Retry-After when some sessions at the limit only wait for an answer (they go idle soon). */

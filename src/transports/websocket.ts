@@ -12,7 +12,7 @@ import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
 import { DEFAULT_MAX_QUEUED_OUTPUT_BYTES } from './http-defaults.js';
 
-export const WEBSOCKET_SUBPROTOCOL = 'mcp';
+const WEBSOCKET_SUBPROTOCOL = 'mcp';
 
 export interface WebSocketOptions {
   server: McpServer;

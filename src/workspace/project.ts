@@ -15,7 +15,7 @@ import { codedError } from '../errors.js';
 import { article, capitalized } from '../wording.js';
 import { IndexJob, runJob, type JobMode } from './jobs.js';
 
-export type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
+type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
 
 export interface IndexState {
   status: IndexingStatus;

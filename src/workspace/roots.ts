@@ -10,10 +10,10 @@ import type { Logger } from '../log.js';
 /** How long the client gets to answer roots/list before the request is cancelled. */
 export const DEFAULT_ROOTS_TIMEOUT_MS = 5_000;
 
-export type RootPath = { path: string } | { skipped: string };
+type RootPath = { path: string } | { skipped: string };
 
 /** A root URI as a real local directory, or why it cannot be one. */
-export function pathFromRootUri(uri: unknown): RootPath {
+function pathFromRootUri(uri: unknown): RootPath {
   if (typeof uri !== 'string') return { skipped: 'the uri is not a string' };
   if (!/^file:\/\//i.test(uri)) return { skipped: 'not a file:// URI' };
   let url: URL;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './process.js';
 
-export const BINARY = join(ROOT, 'dist/sextant');
+const BINARY = join(ROOT, 'dist/sextant');
 
 function ensureBuilt(): void {
   const bundle = join(ROOT, 'dist/sextant.mjs');

@@ -1,6 +1,7 @@
 /** Runs the built server (dist/sextant.mjs) as a real child process speaking NDJSON over stdio. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './wait.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../../dist/sextant.mjs', import.meta.url));
@@ -129,8 +130,7 @@ export function runCli(args: string[], input = '', env: NodeJS.ProcessEnv = {}, 
 export async function killMidJob(command: 'index' | 'sync', root: string, home: string, journalPath: string): Promise<void> {
   const { existsSync } = await import('node:fs');
   const child = spawn(process.execPath, [BIN, command, root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  while (!existsSync(journalPath) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+  await eventually(() => existsSync(journalPath), 'the job wrote its journal', 10_000, 2);
   child.kill('SIGKILL');
   await new Promise((resolve) => child.on('exit', resolve));
 }

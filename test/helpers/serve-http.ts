@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { request } from 'undici';
-import * as assert from 'uvu/assert';
 import { BIN } from './process.js';
+import { eventually } from './wait.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -24,15 +24,15 @@ export async function serveProcess(home: string, env: Record<string, string> = {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${port}/mcp`;
-  for (let tries = 0; ; tries++) {
+  const answers = async (): Promise<boolean> => {
     try {
       await (await request(`http://127.0.0.1:${port}/health`)).body.text();
-      break;
+      return true;
     } catch {
-      assert.ok(tries < 300, `the server did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      return false;
     }
-  }
+  };
+  await eventually(answers, `the server answers /health (stderr: ${stderr})`, 15_000, 50);
   return {
     url,
     child,

@@ -6,7 +6,7 @@
 import { startServer, type ServerProcess } from './process.js';
 import type { ToolResult } from './tool-result.js';
 
-export interface RpcAnswer {
+interface RpcAnswer {
   id?: number | string;
   result?: Record<string, unknown>;
   error?: { code: number; message: string; data?: unknown };

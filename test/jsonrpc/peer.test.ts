@@ -11,7 +11,7 @@ import {
   type JsonRpcMessage,
 } from '../../src/jsonrpc/index.js';
 import { expectRpcError } from '../helpers/errors.js';
-import { tick } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 interface Wire {
   a: Peer<string>;
@@ -93,8 +93,9 @@ test('a timeout rejects locally and tells the other side with notifications/canc
     assert.instance(error, RequestTimeoutError);
     assert.is((error as RequestTimeoutError).code, 'SEXTANT_ERR_REQUEST_TIMEOUT');
   }
-  await tick(10);
-  const cancel = log.find((e) => (e.message as { method?: string }).method === 'notifications/cancelled');
+  const isCancel = (e: Wire['log'][number]) => (e.message as { method?: string }).method === 'notifications/cancelled';
+  await eventually(() => log.some(isCancel) && aborted !== undefined, 'the cancellation reached the handler');
+  const cancel = log.find(isCancel);
   assert.equal((cancel?.message as { params: unknown }).params, { requestId: 1, reason: 'Timed out after 30 ms' });
   assert.instance(aborted, RequestCancelledError);
   // The cancelled handler's answer never goes on the wire.
@@ -103,10 +104,14 @@ test('a timeout rejects locally and tells the other side with notifications/canc
 
 test('an abort signal cancels an outgoing request', async () => {
   const { a, b, log } = wire();
-  b.onRequest('slow', (_p, context) => new Promise((resolve) => context.signal.addEventListener('abort', () => resolve({}))));
+  let started = false;
+  b.onRequest('slow', (_p, context) => {
+    started = true;
+    return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve({})));
+  });
   const controller = new AbortController();
   const pending = a.request('slow', {}, { signal: controller.signal });
-  await tick(5);
+  await eventually(() => started, 'the request reached its handler');
   controller.abort('user pressed stop');
   try {
     await pending;
@@ -114,16 +119,14 @@ test('an abort signal cancels an outgoing request', async () => {
   } catch (error) {
     assert.instance(error, RequestCancelledError);
   }
-  await tick(5);
-  assert.ok(log.some((e) => (e.message as { method?: string }).method === 'notifications/cancelled'));
+  await eventually(() => log.some((e) => (e.message as { method?: string }).method === 'notifications/cancelled'), 'notifications/cancelled went out');
 });
 
 test('a late response after a timeout is ignored', async () => {
-  const { a, b } = wire({ timeoutMs: 20 });
-  b.onRequest('slow', async () => {
-    await tick(60);
-    return { late: true };
-  });
+  const { a, b, log } = wire({ timeoutMs: 20 });
+  // Answered only once the caller has given up: the test says when.
+  let answerLate!: () => void;
+  b.onRequest('slow', () => new Promise((resolve) => (answerLate = () => resolve({ late: true }))));
   b.onNotification('notifications/cancelled', () => {}); // the handler above ignores its signal on purpose
   try {
     await a.request('slow');
@@ -131,7 +134,10 @@ test('a late response after a timeout is ignored', async () => {
   } catch (error) {
     assert.instance(error, RequestTimeoutError);
   }
-  await tick(80); // the late answer arrives and must not throw or resolve anything
+  answerLate();
+  // The late answer arrives and must not throw or resolve anything.
+  await eventually(() => log.some((e) => e.from === 'b' && 'result' in (e.message as object)), 'the late answer was sent');
+  await new Promise((resolve) => setImmediate(resolve)); // …and delivered (the link delivers on the next turn)
   b.onRequest('fast', () => ({ ok: 1 }));
   assert.equal(await a.request('fast'), { ok: 1 });
 });
@@ -150,10 +156,10 @@ test('inbound cancellation aborts the handler and suppresses its response', asyn
       }),
   );
   void a.request('work').catch(() => {});
-  await tick(5);
+  await eventually(() => log.some((e) => e.from === 'a'), 'the request went out');
+  await new Promise((resolve) => setImmediate(resolve)); // delivered: the link delivers on the next turn
   a.notify('notifications/cancelled', { requestId: 1, reason: 'changed my mind' });
-  await tick(10);
-  assert.ok(sawAbort);
+  await eventually(() => sawAbort, 'the handler saw the abort');
   assert.not.ok(
     log.some((e) => e.from === 'b'),
     'nothing may be sent for a cancelled request',
@@ -166,7 +172,7 @@ test('closing rejects every pending request with a local ConnectionClosedError',
   b.onRequest('never', () => new Promise(() => {}));
   const first = a.request('never');
   const second = a.request('never');
-  await tick(5);
+  await eventually(() => log.filter((e) => e.from === 'a').length === 2, 'both requests went out');
   a.close();
   for (const pending of [first, second]) {
     try {
@@ -243,9 +249,13 @@ test('a notification never gets a response, even when unknown or its handler thr
   });
   a.notify('boom');
   a.notify('unknown/notification', { x: 1 });
-  await tick(10);
+  // A request after them is a barrier: messages are handled in order, so once it is answered,
+  // anything the notifications caused has been sent.
+  b.onRequest('barrier', () => ({}));
+  await a.request('barrier');
   assert.equal(
-    log.filter((e) => e.from === 'b'),
+    // All b sent is the barrier's answer (a's only request: id 1).
+    log.filter((e) => e.from === 'b' && (e.message as { id?: unknown }).id !== 1),
     [],
   );
 });
@@ -253,10 +263,13 @@ test('a notification never gets a response, even when unknown or its handler thr
 test('a second request reusing an in-flight id is refused', async () => {
   const out: unknown[] = [];
   const peer = new Peer({ send: (payload) => void out.push(payload) });
-  peer.onRequest('wait', () => tick(20).then(() => ({})));
+  // The first stays in flight until the test lets it go.
+  let finish!: () => void;
+  peer.onRequest('wait', () => new Promise((resolve) => (finish = () => resolve({}))));
   const first = peer.receive({ jsonrpc: '2.0', id: 'x', method: 'wait' }, undefined);
   await peer.receive({ jsonrpc: '2.0', id: 'x', method: 'wait' }, undefined);
   assert.equal((out[0] as { error: { code: number } }).error.code, -32600);
+  finish();
   await first;
   assert.equal(out[1], { jsonrpc: '2.0', id: 'x', result: {} });
 });

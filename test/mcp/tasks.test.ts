@@ -12,6 +12,7 @@ import { JSON_AND_SSE, startTestHttp } from '../helpers/http.js';
 import { stopAll } from '../helpers/process.js';
 import { fixtureCopy } from '../helpers/projects.js';
 import { serveProcess } from '../helpers/serve-http.js';
+import { tick } from '../helpers/server.js';
 
 const MODERN = '2026-07-28';
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };
@@ -41,7 +42,7 @@ async function pollUntil(url: string, taskId: string, done: (task: Record<string
     const task = (await rpc(url, 'tasks/get', { taskId })).result!;
     if (done(task)) return task;
     assert.ok(Date.now() < deadline, `task never reached the state: ${JSON.stringify(task)}`);
-    await new Promise((resolve) => setTimeout(resolve, Number(task.pollIntervalMs ?? 100) / 5));
+    await tick(Number(task.pollIntervalMs ?? 100) / 5); // a client polls at (here, five times) the rate the task asks
   }
 }
 

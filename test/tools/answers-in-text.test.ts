@@ -14,6 +14,7 @@ import { SymbolIndex } from '../../src/index/symbols/symbol-index.js';
 import { rootsHint } from '../../src/workspace/detect.js';
 import { call, projectHarness, projectTree, sdkClient, withIndexedProject } from '../helpers/projects.js';
 import { type ToolResult, errorCode } from '../helpers/tool-result.js';
+import { eventually } from '../helpers/wait.js';
 
 type Client = Awaited<ReturnType<typeof sdkClient>>;
 const text = (result: ToolResult): string => result.content.map((block) => block.text).join('\n');
@@ -162,11 +163,7 @@ test('fresh at open: a directory removed while no server ran is absent from the 
       assert.not.ok(ambiguous.isError, text(ambiguous));
       // Opening the project reconciled the index with the disk: the removed file leaves the index itself.
       const store = new IndexStore(root, home);
-      const deadline = Date.now() + 30_000;
-      while (SymbolIndex.open(store)?.covers('gone/b.py')) {
-        assert.ok(Date.now() < deadline, 'the reconciliation at open dropped the removed file within 30 s');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(() => !SymbolIndex.open(store)?.covers('gone/b.py'), 'the reconciliation at open dropped the removed file', 30_000, 50);
     } finally {
       await client.close();
       await second.close();

@@ -5,6 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call, fixtureCopy, projectHarness, sdkClient } from '../helpers/projects.js';
 import { type ToolResult, errorCode } from '../helpers/tool-result.js';
+import { eventually } from '../helpers/wait.js';
+import { tick } from '../helpers/server.js';
 
 type Json = Record<string, unknown>;
 const results = (result: ToolResult) => result.structuredContent!.results as Json[];
@@ -365,11 +367,7 @@ test('--auto-index: an unindexed project starts indexing; searches answer from a
       ['src/store/crypto.ts', 'src/store/user-store.ts', 'src/store/user-store.ts'],
     );
     assert.match(first.structuredContent!.note as string, 'direct scan');
-    const deadline = Date.now() + 10_000;
-    while ((await call(client, 'index_status')).structuredContent!.indexing_status !== 'ready') {
-      assert.ok(Date.now() < deadline, 'indexing finished');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(async () => (await call(client, 'index_status')).structuredContent!.indexing_status === 'ready', 'indexing finished', 10_000, 50);
     const later = await call(client, 'search_code', { query: 'hashPassword' });
     assert.equal([later.structuredContent!.result_completeness, results(later)[0]!.definition], ['complete', true]);
     assert.equal(h.problems(), []);
@@ -434,7 +432,7 @@ test('revisions before structuredContent (2024-11-05, 2025-03-26) get the readab
         assert.ok(fields.nextCursor, 'the cursor reaches older clients too');
         assert.is((fields.results as Json[]).length, 2);
       }
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await tick(); // what was queued on the in-memory link is delivered
       assert.equal(c.checker.problems, [], revision);
       c.close();
     }

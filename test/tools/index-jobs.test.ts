@@ -6,6 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call, fixtureCopy, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
 import { type ToolResult, errorCode } from '../helpers/tool-result.js';
+import { tick } from '../helpers/server.js';
+import { eventually } from '../helpers/wait.js';
 
 type Json = Record<string, unknown>;
 
@@ -107,7 +109,7 @@ test('wait: false returns a job id at once; index_status follows it; a second jo
       assert.is(status.indexing_status, 'indexing');
       percents.push(job.percent as number);
       assert.ok(Date.now() < deadline, 'the job ends');
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await tick(30); // polled while it runs: each look records its percent
     }
     assert.ok(percents.length > 0, 'seen running');
     for (let i = 1; i < percents.length; i++) assert.ok(percents[i]! >= percents[i - 1]!);
@@ -141,13 +143,16 @@ test('cancelling the request cancels the job cleanly: the previous index stays, 
       assert.match((error as Error).message, 'stop');
     }
     const deadline = Date.now() + 20_000;
-    let status: Json;
-    for (;;) {
-      status = (await call(client, 'index_status')).structuredContent!;
-      if (status.active_job === null) break;
-      assert.ok(Date.now() < deadline, 'the job stops');
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
+    let status: Json = {};
+    await eventually(
+      async () => {
+        status = (await call(client, 'index_status')).structuredContent!;
+        return status.active_job === null;
+      },
+      'the job stops',
+      Math.max(0, deadline - Date.now()),
+      30,
+    );
     assert.equal([(status.last_job as Json).status, status.indexing_status, status.files], ['cancelled', 'ready', 3_000]);
     assert.ok(h.sent.some((message) => (message as { method?: string }).method === 'notifications/progress'));
     // The previous index answers; the file added after it is not in it.
@@ -171,20 +176,12 @@ test('sync_repo re-reads only what changed; with the watcher on, a saved file is
     await call(client, 'index_repo');
     mkdirSync(join(root, 'src/new'));
     writeFileSync(join(root, 'src/new/feature.ts'), 'export function brandNewFeature(): number { return 42; }\n');
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const found = (await call(client, 'search_code', { query: 'brandNewFeature' })).structuredContent!.results as Json[];
-      if (found.length === 1) break;
-      assert.ok(Date.now() < deadline, 'the watcher picked the save up');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const found = async () => ((await call(client, 'search_code', { query: 'brandNewFeature' })).structuredContent!.results as Json[]).length === 1;
+    await eventually(found, 'the watcher picked the save up', 5_000, 50);
     // Symbols follow too.
     // No time target for symbols (the 1 s one is for text): a cold machine starts the parser threads slowly.
-    const symbolDeadline = Date.now() + 20_000;
-    while (errorCode(await call(client, 'locate_symbol', { name: 'brandNewFeature' })) === 'symbol_not_found') {
-      assert.ok(Date.now() < symbolDeadline, `symbols refreshed; server log: ${h.logs.join(' | ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const located = async () => errorCode(await call(client, 'locate_symbol', { name: 'brandNewFeature' })) !== 'symbol_not_found';
+    await eventually(located, `symbols refreshed; server log: ${h.logs.join(' | ')}`, 20_000, 50);
     writeFileSync(join(root, 'tools/report.py'), `${readFileSync(join(root, 'tools/report.py'), 'utf8')}\ndef extra_helper():\n    return 1\n`);
     const synced = (await call(client, 'sync_repo')).structuredContent!;
     assert.is(synced.status, 'completed');

@@ -28,7 +28,14 @@ async function readUntil(body: AsyncIterable<Buffer> & { destroy(): void }, enou
 const messagesOf = (events: SseEvent[]) => events.filter((e) => e.data !== '').map((e) => JSON.parse(e.data) as Record<string, unknown>);
 
 test('a dropped call stream is resumed with Last-Event-ID: nothing lost, nothing twice, nothing from other streams', async () => {
-  const http = await startTestHttp();
+  // The server's own record of what it sent: the answer to call 7 going out, with nobody listening.
+  let answered!: () => void;
+  const answerSent = new Promise<void>((resolve) => (answered = resolve));
+  const http = await startTestHttp({
+    tap: () => (direction, entry) => {
+      if (direction === 'out' && 'message' in entry && (entry.message as { id?: unknown }).id === 7) answered();
+    },
+  });
   try {
     const session = await openSession(http.urls.mcp);
     const headers = { ...JSON_AND_SSE, 'mcp-session-id': session };
@@ -50,7 +57,7 @@ test('a dropped call stream is resumed with Last-Event-ID: nothing lost, nothing
     const other = await send(http.urls.mcp, { body: { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'test_simple_text' } }, headers });
     assert.is(other.status, 200);
 
-    await new Promise((resolve) => setTimeout(resolve, 350)); // the tool finishes while nobody listens
+    await answerSent; // the tool finishes while nobody listens
     const resumed = await send(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': lastSeen } });
     assert.is(resumed.status, 200);
     const after = parseSse(resumed.text);

@@ -13,6 +13,7 @@ import { createSextantServer, loadProfile } from '../../src/server.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { JSON_AND_SSE, send } from '../helpers/http.js';
 import { TrafficChecker } from '../helpers/schema.js';
+import { eventually } from '../helpers/wait.js';
 
 // The SDK's WebSocket client uses the global WebSocket, which Node 20 lacks.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -173,9 +174,8 @@ for (const [name, makeTransport, transportName] of legacyAndWs) {
       await converse(client, transportName);
       assert.equal(await h.rootsSeen, { roots: [{ uri: 'file:///tmp/project', name: 'project' }] });
       await client.close();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const health = await fetch(h.http.urls.health).then((r) => r.json() as Promise<{ sessions: { total: number } }>);
-      assert.is(health.sessions.total, 0, 'closing the connection ends the session');
+      const sessions = async () => (await fetch(h.http.urls.health).then((r) => r.json() as Promise<{ sessions: { total: number } }>)).sessions.total;
+      await eventually(async () => (await sessions()) === 0, 'closing the connection ends the session');
       assert.equal(h.problems(), []);
     } finally {
       await h.http.close();

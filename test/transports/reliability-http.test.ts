@@ -41,11 +41,7 @@ test('a session that never finished initializing expires after a short idle time
     const halfOpen = String((await send(http.urls.mcp, { body: initializeBody() })).headers['mcp-session-id']);
     assert.is(await health(http.urls.health), 2);
     // Waits for the state, polling the public health endpoint, up to a generous deadline.
-    const deadline = Date.now() + 10_000;
-    while ((await health(http.urls.health)) !== 1) {
-      assert.ok(Date.now() < deadline, 'the half-open session never expired');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(async () => (await health(http.urls.health)) === 1, 'the half-open session expired', 10_000, 50);
     assert.is((await ping(http.urls.mcp, halfOpen)).status, 404);
     assert.is((await ping(http.urls.mcp, ready)).status, 200);
   } finally {

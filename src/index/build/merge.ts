@@ -18,7 +18,7 @@ export interface MergeSummary {
   durationMs: number;
 }
 
-export function deltaCount(manifest: Manifest): number {
+function deltaCount(manifest: Manifest): number {
   return manifest.segments.length - (manifest.baseSegments ?? 1);
 }
 
@@ -26,7 +26,7 @@ export function mergeDue(manifest: Manifest): boolean {
   return deltaCount(manifest) >= MAX_DELTA_SEGMENTS;
 }
 
-export class ConcurrentUpdateError extends Error {
+class ConcurrentUpdateError extends Error {
   readonly code = 'SEXTANT_ERR_CONCURRENT_UPDATE';
   constructor() {
     super('The index changed while its segments were being merged; the merge was dropped and will run again');

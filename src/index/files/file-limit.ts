@@ -3,9 +3,9 @@
  * share it): data dumps, archives posing as text. Large source files are indexed in blocks, so
  * this can be generous; SEXTANT_MAX_FILE_BYTES overrides it.
  */
-export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 
-export class MaxFileBytesError extends Error {
+class MaxFileBytesError extends Error {
   readonly code = 'SEXTANT_ERR_CONFIG';
   constructor(value: string) {
     super(`SEXTANT_MAX_FILE_BYTES must be a whole number of bytes, at least 1 (got ${JSON.stringify(value)})`);

@@ -15,12 +15,12 @@ import { writeAtomic } from '../../util/write-atomic.js';
  * filesystem with coarse timestamps, a change within the same tick would leave the mtime as is. */
 export const RACY_DIRECTORY_MS = 5_000;
 
-export const WALK_CACHE_VERSION = 1;
+const WALK_CACHE_VERSION = 1;
 
 /** size and mtime of a rules file */
 export type RulesStamp = [size: number, mtimeMs: number];
 
-export interface CachedDirectory {
+interface CachedDirectory {
   mtimeMs: number;
   ctimeMs: number;
   /** The directory's .gitignore as it was, when it has one. */
@@ -58,7 +58,7 @@ function isDirectory(value: unknown): value is CachedDirectory {
 }
 
 /** The cache in `text`, or undefined when it is not one this version wrote. */
-export function parseWalkCache(text: string): WalkCache | undefined {
+function parseWalkCache(text: string): WalkCache | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -77,7 +77,7 @@ export function parseWalkCache(text: string): WalkCache | undefined {
   return { rootRules: rootRules as Array<RulesStamp | null>, directories: map };
 }
 
-export function serializeWalkCache(cache: WalkCache): string {
+function serializeWalkCache(cache: WalkCache): string {
   return JSON.stringify({ version: WALK_CACHE_VERSION, rootRules: cache.rootRules, directories: Object.fromEntries(cache.directories) });
 }
 

@@ -11,7 +11,7 @@ import { compileMatcher, matchText } from './matcher.js';
 import { DEFAULT_SEARCH_LIMIT, type Match, type SearchQuery, type SearchResult } from './reader.js';
 
 /** How long a direct scan may walk before it answers with what it has. */
-export const DEFAULT_DIRECT_SCAN_MS = 2_000;
+const DEFAULT_DIRECT_SCAN_MS = 2_000;
 
 export interface DirectScanResult extends SearchResult {
   /** The scan stopped at its time limit: files past that point were not searched. */

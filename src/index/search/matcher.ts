@@ -9,22 +9,22 @@ import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
 import type { Match, SearchQuery } from './reader.js';
 
 /** Longest line text returned in a match; longer lines are cut around the match. */
-export const MAX_MATCH_TEXT = 400;
+const MAX_MATCH_TEXT = 400;
 /** Longest matched text kept as a ranking signal. */
-export const MAX_MATCHED_TEXT = 200;
+const MAX_MATCHED_TEXT = 200;
 /** Lines longer than this in a script or stylesheet mark a minified file (search_code ranks it with generated code). */
-export const MINIFIED_LINE_CHARS = 1_000;
+const MINIFIED_LINE_CHARS = 1_000;
 const MINIFIABLE = /\.(m?js|cjs|css)$/;
 
 /** Finds the first match in a line: its 0-based column, or -1. */
-export type LineMatcher = (line: string) => number;
+type LineMatcher = (line: string) => number;
 
 /**
  * Finds where a match could start in a whole file, at or after `from` (-1: nowhere). Used to
  * jump to candidate lines instead of splitting every file; each such line is then checked with
  * the line matcher, so the answer stays exactly the line-by-line one.
  */
-export type Seeker = (text: string, from: number) => number;
+type Seeker = (text: string, from: number) => number;
 
 export interface CompiledQuery {
   matcher: LineMatcher;

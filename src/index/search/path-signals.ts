@@ -5,7 +5,7 @@
  */
 
 /** Source over tests; tests over test data, fixtures, vendored and generated files. */
-export const LOW_VALUE_PATHS: Array<[RegExp, number, string]> = [
+const LOW_VALUE_PATHS: Array<[RegExp, number, string]> = [
   [/(^|\/)(node_modules|vendor|third_party|external)\//, 50, 'vendored'],
   [/(\.min\.(js|css)$|(^|\/)(dist|build|generated|gen)\/|\.generated\.|_pb2?\.|\.pb\.go$)/, 50, 'generated'],
   [/(^|\/)(testdata|fixtures|__fixtures__|test-data)\//, 50, 'test data'],

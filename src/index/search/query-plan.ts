@@ -17,13 +17,13 @@ const MAX_EXACT_LENGTH = 24;
 /** Character classes up to this many characters are expanded into exact alternatives. */
 const MAX_CLASS_CHARS = 8;
 
-export function and(children: TrigramQuery[]): TrigramQuery {
+function and(children: TrigramQuery[]): TrigramQuery {
   const flat = children.flatMap((child) => (child.op === 'and' ? child.children : child.op === 'all' ? [] : [child]));
   if (flat.length === 0) return ALL;
   return flat.length === 1 ? flat[0]! : { op: 'and', children: flat };
 }
 
-export function or(children: TrigramQuery[]): TrigramQuery {
+function or(children: TrigramQuery[]): TrigramQuery {
   if (children.length === 0 || children.some((child) => child.op === 'all')) return ALL;
   const flat = children.flatMap((child) => (child.op === 'or' ? child.children : [child]));
   return flat.length === 1 ? flat[0]! : { op: 'or', children: flat };
@@ -46,7 +46,7 @@ interface Info {
   query: TrigramQuery;
 }
 
-export class RegexPlanner {
+class RegexPlanner {
   readonly #caseInsensitive: boolean;
 
   constructor(caseInsensitive: boolean) {
@@ -213,7 +213,7 @@ function classRuns(elements: AST.Element[]): string[][][] {
 /** A pattern is quoted in messages (and so in logs) at most this long. */
 const MAX_QUOTED_PATTERN = 120;
 
-export function quotePattern(pattern: string): string {
+function quotePattern(pattern: string): string {
   return pattern.length <= MAX_QUOTED_PATTERN ? pattern : `${pattern.slice(0, MAX_QUOTED_PATTERN)}… (${pattern.length} characters)`;
 }
 
@@ -226,7 +226,7 @@ export class BadPatternError extends Error {
 }
 
 /** Longer regexes are refused: compiling one costs memory and stack out of all proportion to its use. */
-export const MAX_REGEX_CHARS = 8_192;
+const MAX_REGEX_CHARS = 8_192;
 
 /** Literals shorter than this are not worth seeking by: the regex itself is as quick. */
 const MIN_SEEK_LITERAL = 3;
@@ -236,7 +236,7 @@ const MIN_SEEK_LITERAL = 3;
  * the top level of a pattern without alternation (not in a group, not quantified). A line
  * without it cannot match, so a search can jump between its occurrences with indexOf.
  */
-export function requiredLiteral(pattern: AST.Pattern): string | undefined {
+function requiredLiteral(pattern: AST.Pattern): string | undefined {
   if (pattern.alternatives.length !== 1) return undefined;
   let best = '';
   let run = '';

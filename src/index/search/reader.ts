@@ -310,7 +310,7 @@ export class IndexReader {
 }
 
 /** A stable shard for a path (FNV-1a), so each search worker keeps seeing the same files. */
-export function shardOf(path: string, count: number): number {
+function shardOf(path: string, count: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
   return (hash >>> 0) % count;

@@ -7,7 +7,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { ProjectFolders, type IndexStore } from './store.js';
 
-export class MissingPathError extends Error {
+class MissingPathError extends Error {
   readonly code = 'SEXTANT_ERR_NO_SUCH_PATH';
   constructor(path: string, isFile = false) {
     super(isFile ? `${path} is a file, not a directory: give the project's folder` : `No such directory: ${path}`);

@@ -14,7 +14,7 @@ export const PAGE_BYTES = 64 * 1024;
 /** Ranges this long are read directly, around the cache. */
 const DIRECT_READ_BYTES = 4 * PAGE_BYTES;
 /** Pages kept per open file: 8 MiB. */
-export const DEFAULT_MAX_PAGES = 128;
+const DEFAULT_MAX_PAGES = 128;
 
 const unclosed = new FinalizationRegistry<number>((fd) => {
   try {

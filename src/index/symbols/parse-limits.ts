@@ -6,7 +6,7 @@
  */
 
 /** The largest file parsed for symbols (in characters of text). */
-export const MAX_PARSED_CHARS = 10 * 1024 * 1024;
+const MAX_PARSED_CHARS = 10 * 1024 * 1024;
 /** Below this a file is never called minified: a long line or two in a small file is fine. */
 const MINIFIED_MIN_CHARS = 32 * 1024;
 /** An average line longer than this is minified code, not code written by hand. */

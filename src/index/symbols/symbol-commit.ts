@@ -24,9 +24,9 @@ import {
 } from './symbol-manifest.js';
 
 /** Segments before the deltas are folded into one. */
-export const MAX_SYMBOL_SEGMENTS = 6;
+const MAX_SYMBOL_SEGMENTS = 6;
 /** Files in deltas, as a share of the base's, beyond which everything is folded into one segment. */
-export const FOLD_ALL_SHARE = 0.25;
+const FOLD_ALL_SHARE = 0.25;
 
 export interface SymbolChanges {
   /** Newly parsed files (packed batches from the parser threads). */

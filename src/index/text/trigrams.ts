@@ -6,7 +6,7 @@
 const A = 0x41;
 const Z = 0x5a;
 
-export function foldAscii(byte: number): number {
+function foldAscii(byte: number): number {
   return byte >= A && byte <= Z ? byte | 0x20 : byte;
 }
 

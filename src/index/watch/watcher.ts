@@ -8,25 +8,25 @@ import { mergeDeltas, type MergeSummary } from '../build/merge.js';
 import { syncIndex, type SyncSummary } from '../build/sync.js';
 import { watchTree, type TreeWatch, type TreeWatcherOptions } from './tree-watcher.js';
 
-export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
+const DEFAULT_WATCH_DEBOUNCE_MS = 150;
 /** Quiet time after a save before symbols are refreshed (a burst of saves makes one delta). */
-export const DEFAULT_SYMBOLS_IDLE_MS = 250;
+const DEFAULT_SYMBOLS_IDLE_MS = 250;
 /** Quiet time after a save before due segment merges run: merging never delays a save. */
-export const DEFAULT_MERGE_IDLE_MS = 2_000;
+const DEFAULT_MERGE_IDLE_MS = 2_000;
 /** How soon saved paths are tried again when another job holds the index. */
-export const BUSY_RETRY_MS = 500;
+const BUSY_RETRY_MS = 500;
 /**
  * The longest wait before saved paths are tried again after a failed update (a full disk, a
  * read-only home): the waits double from BUSY_RETRY_MS up to this, and the paths are kept.
  */
-export const MAX_FAILED_RETRY_MS = 30_000;
+const MAX_FAILED_RETRY_MS = 30_000;
 /**
  * How often the whole tree is compared with the index (a sync without paths: a walk and a stat
  * per file, reading only what changed). File events can be lost (an overflowing inotify queue, a
  * change made while the watch was down, a filesystem that reports nothing): whatever the events
  * missed is in the index within this bound.
  */
-export const DEFAULT_RECONCILE_MS = 5 * 60_000;
+const DEFAULT_RECONCILE_MS = 5 * 60_000;
 
 export interface WatcherOptions {
   home?: string;

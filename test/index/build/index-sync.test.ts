@@ -11,6 +11,7 @@ import { MAX_DELTA_SEGMENTS, mergeDeltas } from '../../../src/index/build/merge.
 import { syncIndex } from '../../../src/index/build/sync.js';
 import { killMidJob, ROOT, runCli } from '../../helpers/process.js';
 import { storedSymbols } from '../../helpers/symbols.js';
+import { tick } from '../../helpers/server.js';
 import { eventually } from '../../helpers/wait.js';
 
 function copyOf(tree: string): string {
@@ -153,17 +154,9 @@ test('the watcher merges due deltas in a quiet moment after saves', async () => 
   try {
     for (let i = 0; i < MAX_DELTA_SEGMENTS; i++) {
       writeFileSync(join(root, `saved-${i}.ts`), `export const saved_${i} = 'numbat';\n`);
-      const deadline = Date.now() + 5_000;
-      while (IndexReader.open(root, home).search({ pattern: `saved_${i}` }).matches.length === 0) {
-        assert.ok(Date.now() < deadline, `save ${i} indexed`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(() => IndexReader.open(root, home).search({ pattern: `saved_${i}` }).matches.length > 0, `save ${i} indexed`, 5_000);
     }
-    const deadline = Date.now() + 5_000;
-    while (merged.length === 0) {
-      assert.ok(Date.now() < deadline, 'merge ran');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(() => merged.length > 0, 'merge ran', 5_000);
     const reader = IndexReader.open(root, home);
     assert.is(reader.manifest.segments.length, (reader.manifest.baseSegments ?? 1) + 1);
     assert.is(reader.search({ pattern: 'numbat', limit: 100 }).matches.length, MAX_DELTA_SEGMENTS);
@@ -256,13 +249,10 @@ test('the watcher refreshes symbols once a burst of saves pauses, not after each
   try {
     for (let i = 0; i < 5; i++) {
       writeFileSync(join(root, `burst-${i}.ts`), `export function burstFunction${i}(): number { return ${i}; }\n`);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      await tick(60); // the burst is spread over time, as a user saving would
     }
-    const deadline = Date.now() + 20_000; // no time target for symbols; parser threads start slowly on a cold machine
-    while (refreshes === 0) {
-      assert.ok(Date.now() < deadline, 'symbols refreshed');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // No time target for symbols; parser threads start slowly on a cold machine.
+    await eventually(() => refreshes > 0, 'symbols refreshed', 20_000);
     // Settled: nothing pending or scheduled. A second refresh for the burst would have kept the
     // watcher busy until it ran, and then counted.
     await eventually(() => watcher.idle, 'the watcher settled');
@@ -302,14 +292,10 @@ test('a due merge waiting on more saves never cancels a symbol refresh that was 
     writeFileSync(join(root, 'late.ts'), 'export function lateArrival(): number { return 1; }\n');
     // Ignored saves keep the watcher busy (the merge waits on them) without changing the index.
     for (let i = 0; i < 8; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 35));
+      await tick(35); // spread over time, as a user saving would
       writeFileSync(join(root, 'noise.log'), `noise ${i}\n`);
     }
-    const deadline = Date.now() + 20_000;
-    while (merges === 0 || refreshes === 0) {
-      assert.ok(Date.now() < deadline, `merge ran (${merges}) and symbols were refreshed (${refreshes})`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(() => merges > 0 && refreshes > 0, 'the merge ran and symbols were refreshed', 20_000);
     assert.ok(storedSymbols(root, home).some((file) => file.symbols.some((symbol) => symbol.name === 'lateArrival')));
   } finally {
     watcher.close();

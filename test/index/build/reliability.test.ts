@@ -14,6 +14,7 @@ import { IndexStore } from '../../../src/index/store/store.js';
 import { BIN, ROOT, runCli, stopAll } from '../../helpers/process.js';
 import { call, projectHarness, projectTree, sdkClient } from '../../helpers/projects.js';
 import { errorCode } from '../../helpers/tool-result.js';
+import { eventually } from '../../helpers/wait.js';
 
 test.after.each(() => stopAll());
 
@@ -195,17 +196,16 @@ test('two index --force over a stale lock: no orphan segments, and the index ans
 test('the symbol phase is journaled: killed mid-phase, status reports it, lookups say why, and sync finishes it', async () => {
   const { root, home, store } = project(3_000);
   const child = spawn(process.execPath, [BIN, 'index', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
-  const deadline = Date.now() + 60_000;
   let journal = '';
-  while (Date.now() < deadline) {
+  const inSymbolPhase = (): boolean => {
     try {
       journal = readFileSync(store.journalPath, 'utf8');
     } catch {
       journal = '';
     }
-    if (journal.includes('"mode":"symbols"')) break;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+    return journal.includes('"mode":"symbols"');
+  };
+  await eventually(inSymbolPhase, 'the symbol phase has a journal', 60_000, 2);
   child.kill('SIGKILL');
   await new Promise((resolve) => child.on('exit', resolve));
   assert.match(journal, '"mode":"symbols"', 'the symbol phase has a journal');

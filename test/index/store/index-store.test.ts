@@ -11,6 +11,7 @@ import { IndexReader } from '../../../src/index/search/reader.js';
 import { IndexIncompatibleError } from '../../../src/index/store/manifest.js';
 import { IndexStore, projectDir } from '../../../src/index/store/store.js';
 import { killMidJob, ROOT, runCli } from '../../helpers/process.js';
+import { eventually } from '../../helpers/wait.js';
 
 function tree(files: Record<string, string | Buffer>): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-tree-')));
@@ -222,11 +223,7 @@ test('one index writer at a time across processes: a build while another process
   const store = new IndexStore(root, home);
   const child = spawn(process.execPath, [BIN, 'index', root], { env: { ...process.env, SEXTANT_HOME: home }, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  const deadline = Date.now() + 10_000;
-  while (!existsSync(store.lockPath)) {
-    assert.ok(Date.now() < deadline, 'the other process took the lock');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await eventually(() => existsSync(store.lockPath), 'the other process took the lock', 10_000, 5);
   for (const attempt of [() => buildIndex(root, { home }), async () => mergeDeltas(root, { home })]) {
     try {
       await attempt();
