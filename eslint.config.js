@@ -11,6 +11,7 @@ import tseslint from 'typescript-eslint';
 const ROOMS = [
   'cli',
   'conformance',
+  'coordination',
   'index',
   'jsonrpc',
   'mcp',
@@ -35,7 +36,9 @@ const ROOMS = [
 const MAY_IMPORT = {
   util: [],
   jsonrpc: [],
-  mcp: ['jsonrpc', 'errors', 'idle-heap', 'log', 'process-alive'],
+  // What processes share (keys, tasks, leases): below every room that shares something.
+  coordination: ['util', 'process-alive'],
+  mcp: ['jsonrpc', 'coordination', 'errors', 'idle-heap', 'log', 'process-alive'],
   record: ['jsonrpc', 'mcp'],
   conformance: ['jsonrpc', 'mcp'],
   index: ['util', 'log', 'idle-heap', 'process-alive', 'runtime', 'worker-main', 'errors'],
@@ -52,9 +55,14 @@ const escape = (name) => name.replace(/\./g, '\\.');
 /** A specifier that reaches `room` (a folder, or a file at the top of src/) from anywhere in src/. */
 const reaches = (rooms) => `^(\\.\\./)+(${rooms.map(escape).join('|')})(/|\\.js$)`;
 
-/** Other rooms enter the index by a room's front door; the worker pool is named by path (it starts threads from its own file). */
+/**
+ * Other rooms enter the index by a room's front door. Two modules may be named by path: the
+ * search worker pool (it starts threads from its own file, so no door may carry it) and the
+ * symbol kinds (a leaf of constants the CLI's entry needs; the symbols door would load the room
+ * into every command, `--version` included, since the bundle splits by module, not by name).
+ */
 const INDEX_DOORS = {
-  regex: `(^|/)index/(${INDEX_ROOMS.join('|')})/(?!index\\.js$|service\\.js$)`,
+  regex: `(^|/)index/(?!search/service\\.js$|symbols/types\\.js$)(${INDEX_ROOMS.join('|')})/(?!index\\.js$)`,
   message: "Import the index room's front door (index/ROOM/index.js); a dynamic import() may name one module.",
 };
 
@@ -116,7 +124,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  ...['util', 'jsonrpc', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'cli'].map(roomRule),
+  ...['util', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'cli'].map(roomRule),
   layer('server', ['src/server.ts'], [INDEX_DOORS]),
   ...indexLayers,
 );

@@ -1,6 +1,6 @@
 /** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
-import { join } from 'node:path';
-import { loadStateKey, RequestStateSealer } from '../mcp/request-state.js';
+import { openCoordination } from '../coordination/index.js';
+import { RequestStateSealer } from '../mcp/request-state.js';
 import { TaskStore } from '../mcp/tasks.js';
 import { sextantHome } from '../index/store/index.js';
 import { IdleHeapTrimmer } from '../idle-heap.js';
@@ -48,10 +48,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Tool calls and index writers (jobs, watcher refreshes) count as work; the heap is trimmed when all stop.
   const heap = new IdleHeapTrimmer({ onTrim: (ms) => logger.debug(`Heap trimmed once quiet (${ms.toFixed(1)} ms)`) });
   const projects = new ProjectService({ config, logger, watch: options.watch ?? true, autoIndex: options.autoIndex ?? false, activity: heap });
-  // One key for every process that shares SEXTANT_HOME: a retry of a 2026 multi round-trip request may reach another one.
+  // What the processes sharing SEXTANT_HOME share: a retry of a 2026 multi round-trip request, or a
+  // tasks/get, may reach another one than the process that answered first.
+  const coordination = await openCoordination(sextantHome());
   let requestState: RequestStateSealer;
   try {
-    requestState = new RequestStateSealer(loadStateKey(sextantHome()));
+    requestState = new RequestStateSealer(await coordination.keys.ring());
   } catch (error) {
     logger.warning(
       'No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so a retry must come back to it',
@@ -59,13 +61,13 @@ export async function serve(options: ServeOptions): Promise<void> {
     );
     requestState = RequestStateSealer.ephemeral();
   }
-  const tasks = new TaskStore({ dir: join(sextantHome(), 'tasks') });
+  const tasks = new TaskStore({ ledger: coordination.tasks });
   const server = createSextantServer({ profile: await loadProfile(options.profile), logger, projects, requestState, tasks, activity: heap });
   try {
     await serveWith(options, server, projects);
   } finally {
     // Before the jobs are stopped: a task whose job is stopped by the shutdown failed, it did not complete.
-    tasks.close();
+    await tasks.close();
     heap.close();
     await projects.close();
   }

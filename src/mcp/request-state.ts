@@ -9,15 +9,13 @@
  * mode 0600): processes that share a home accept each other's state, so a retry may land on
  * another process behind a load balancer.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { KeyRing } from '../coordination/index.js';
 import { InvalidParamsError, type Params } from '../jsonrpc/index.js';
 
 /** How long a state stays acceptable: long enough for a user to answer an elicitation, short enough to bound replay. */
 const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 const STATE_VERSION = 1;
-const STATE_KEY_FILE = 'state.key';
 
 /** What a request is, for the purpose of its state: the method and the parameters that decide its outcome. */
 function requestDigest(method: string, params: Params): string {
@@ -46,26 +44,29 @@ interface Sealed {
 }
 
 export class RequestStateSealer {
-  readonly #key: Buffer;
+  readonly #keys: KeyRing;
   readonly #ttlMs: number;
   readonly #now: () => number;
 
-  constructor(key: Buffer, options: { ttlMs?: number; now?: () => number } = {}) {
-    this.#key = key;
+  constructor(keys: KeyRing, options: { ttlMs?: number; now?: () => number } = {}) {
+    this.#keys = keys;
     this.#ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
     this.#now = options.now ?? Date.now;
   }
 
   /** A key for this process alone (tests, a server nobody shares). */
   static ephemeral(): RequestStateSealer {
-    return new RequestStateSealer(randomBytes(32));
+    return new RequestStateSealer(KeyRing.ephemeral());
   }
 
   seal(method: string, params: Params, data: unknown, principal?: string): string {
     const payload: Sealed = { v: STATE_VERSION, m: method, d: requestDigest(method, params), e: this.#now() + this.#ttlMs, s: data };
     if (principal) payload.p = principal;
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.#mac(body)}`;
+    // `keyId.body.mac`: the id says which key to check the mac with (the mac covers it too).
+    const key = this.#keys.current;
+    const signed = `${key.id}.${body}`;
+    return `${signed}.${this.#mac(key.secret, signed)}`;
   }
 
   /** The data sealed into `state`, once it is proven to be ours, current, and for this very request and principal. */
@@ -74,9 +75,14 @@ export class RequestStateSealer {
       throw new InvalidParamsError(`Invalid params: requestState ${why}; send the request again without requestState and inputResponses`);
     };
     if (typeof state !== 'string') return refuse('must be the string this server returned');
-    const [body, mac, extra] = state.split('.');
-    if (!body || !mac || extra !== undefined) return refuse('is not one this server issued');
-    const expected = Buffer.from(this.#mac(body));
+    const parts = state.split('.');
+    // Two parts: sealed before keys had ids, with the key that is current.
+    if (parts.length !== 2 && parts.length !== 3) return refuse('is not one this server issued');
+    const [keyId, body, mac] = parts.length === 3 ? parts : [undefined, ...parts];
+    if (!body || !mac) return refuse('is not one this server issued');
+    const key = this.#keys.find(keyId);
+    if (!key) return refuse('was sealed with a key this server no longer accepts');
+    const expected = Buffer.from(this.#mac(key.secret, keyId === undefined ? body : `${keyId}.${body}`));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
       return refuse('failed its integrity check (tampered, or sealed with another key)');
@@ -93,31 +99,7 @@ export class RequestStateSealer {
     return payload.s;
   }
 
-  #mac(body: string): string {
-    return createHmac('sha256', this.#key).update(body).digest('base64url');
+  #mac(secret: Buffer, signed: string): string {
+    return createHmac('sha256', secret).update(signed).digest('base64url');
   }
-}
-
-/**
- * The shared key: SEXTANT_STATE_KEY (any text; hashed to 32 bytes), else `state.key` under
- * `home`, created with mode 0600 by whichever process comes first (O_EXCL, so two starting at
- * once agree on one key).
- */
-export function loadStateKey(home: string, env: NodeJS.ProcessEnv = process.env): Buffer {
-  if (env.SEXTANT_STATE_KEY) return createHash('sha256').update(env.SEXTANT_STATE_KEY).digest();
-  const file = join(home, STATE_KEY_FILE);
-  mkdirSync(home, { recursive: true });
-  // Written whole under another name, then linked into place: a reader never sees half a key.
-  const staged = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
-  writeFileSync(staged, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-  try {
-    linkSync(staged, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    rmSync(staged, { force: true });
-  }
-  const text = readFileSync(file, 'utf8').trim();
-  if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} is not a Sextant state key (64 hex digits): remove it to have a new one made`);
-  return Buffer.from(text, 'hex');
 }

@@ -243,7 +243,7 @@ export class McpSession {
       cache: CACHE_STATIC,
     });
     // The tasks extension: only for requests that declared it (-32021 otherwise); tasks/result and tasks/list are gone.
-    const taskMethod = (run: (params: Params) => Result): StatelessMethod => ({
+    const taskMethod = (run: (params: Params) => Result | Promise<Result>): StatelessMethod => ({
       run: (params, _context, request) => {
         requireTasks(request.capabilities);
         return run(params);

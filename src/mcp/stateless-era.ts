@@ -117,7 +117,7 @@ export class StatelessEra {
       followed.size > 0
         ? this.tasks.watch((taskId) => {
             if (!followed.has(taskId)) return;
-            context.notify('notifications/tasks', { ...this.tasks.get(taskId), _meta: meta });
+            context.notify('notifications/tasks', { ...this.tasks.describe(taskId), _meta: meta });
           })
         : undefined;
     try {

@@ -3,22 +3,21 @@
  * tool that supports tasks may, when the request declared the extension, hand its work to a task:
  * the call answers at once with a `CreateTaskResult` (`resultType: "task"`), the work runs on,
  * and the client polls `tasks/get`, answers mid-flight input with `tasks/update`, and may
- * `tasks/cancel`. The task is registered before the answer goes out, so a `tasks/get` right after
- * it always finds it, and it stays readable for its `ttlMs`.
+ * `tasks/cancel`. The task is registered, and written to the ledger, before the answer goes out,
+ * so a `tasks/get` right after it always finds it, and it stays readable for its `ttlMs`.
  *
- * With a directory (`serve` uses `tasks/` under SEXTANT_HOME) every task is also written there at
- * each change, so any process sharing the home answers `tasks/get` for it; the work itself, its
- * mid-flight input and its cancellation stay with the process that runs it.
+ * With a ledger (src/coordination: `serve` keeps one under SEXTANT_HOME) every task is also
+ * written there at each change, so any process sharing it answers `tasks/get` for it; the work
+ * itself and its mid-flight input stay with the process that runs it, and a cancel reaches it
+ * only if the ledger can tell it.
  *
  * Every task reaches a terminal state, here or after a restart: a server that stops fails its
- * unfinished tasks (close), and a task whose process died without a word (kill -9) is failed by
- * whichever process next reads it. Files of finished tasks are removed once past their ttlMs,
- * whoever wrote them.
+ * unfinished tasks (close), and a task whose owner died without a word (kill -9) is failed by
+ * whichever process next reads it. Finished tasks are forgotten once past their ttlMs, whoever
+ * wrote them.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { processAlive } from '../process-alive.js';
+import type { TaskEntry, TaskLedger, TaskStatus } from '../coordination/index.js';
 import { InternalError, InvalidParamsError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
 import { MissingRequiredClientCapabilityError } from './errors.js';
 import type { InputRequest } from './multi-round-trip.js';
@@ -31,9 +30,8 @@ const DEFAULT_POLL_INTERVAL_MS = 500;
 /** Tasks one server holds at once; the oldest finished ones go first. */
 const DEFAULT_MAX_TASKS = 1_000;
 /** How often the task directory is looked through for the files of other (perhaps ended) processes. */
-const DIRECTORY_SWEEP_MS = 60_000;
+const LEDGER_SWEEP_MS = 60_000;
 
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 
 /** What the work of a task can do besides running: wait for the client's input, notice cancellation. */
@@ -62,6 +60,10 @@ interface TaskRecord {
   answers: Record<string, unknown>;
   wake?: () => void;
   controller: AbortController;
+  /** Who runs it (the ledger's owner string); a task of another process is read-only here. */
+  owner: string;
+  /** The ledger's copy is written up to the last change once this settles. */
+  written: Promise<void>;
 }
 
 export function declaresTasks(capabilities: Params): boolean {
@@ -77,34 +79,23 @@ export function requireTasks(capabilities: Params): void {
     );
 }
 
-/** What a task looks like on disk: its state, without the work's live parts. */
-type TaskFile = Pick<TaskRecord, 'taskId' | 'status' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'pollIntervalMs' | 'expiresAt' | 'result' | 'error'> & {
-  pending: Array<[string, InputRequest]>;
-  /** The process that runs it: a task unfinished when its process is gone never will be. */
-  ownerPid?: number;
-};
-
-const TASK_ID = /^[0-9a-f-]{36}$/;
-const TASK_FILE = /^([0-9a-f-]{36})\.json$/;
-const TEMP_FILE = /^[0-9a-f-]{36}\.json\.tmp-(\d+)$/;
-
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
   /** Told of every change of a task of this process (notifications/tasks on listen streams). */
   readonly #watchers = new Set<(taskId: string) => void>();
   readonly #now: () => number;
-  readonly #dir: string | undefined;
-  /** When the directory was last looked through (-Infinity: not yet). */
-  #directorySweptAt = -Infinity;
+  readonly #ledger: TaskLedger | undefined;
+  /** When the ledger was last looked through (-Infinity: not yet). */
+  #ledgerSweptAt = -Infinity;
 
-  constructor(options: { now?: () => number; dir?: string } = {}) {
+  constructor(options: { now?: () => number; ledger?: TaskLedger } = {}) {
     this.#now = options.now ?? Date.now;
-    this.#dir = options.dir;
+    this.#ledger = options.ledger;
   }
 
   /** Registers a task, then starts `work` on it; `finish` turns the work's outcome into the task's result. */
   start(work: (control: TaskControl) => Promise<Result>): TaskStarted {
-    this.#sweep();
+    this.#forgetExpired();
     const now = this.#now();
     const stamp = new Date(now).toISOString();
     const task: TaskRecord = {
@@ -118,6 +109,8 @@ export class TaskStore {
       pending: new Map(),
       answers: {},
       controller: new AbortController(),
+      owner: this.#ledger?.self ?? '',
+      written: Promise.resolve(),
     };
     this.#tasks.set(task.taskId, task);
     this.#persist(task);
@@ -155,25 +148,28 @@ export class TaskStore {
     return new TaskStarted(task.taskId);
   }
 
-  /** The CreateTaskResult of a task just started. */
-  created(taskId: string): Result {
-    const task = this.#find(taskId);
+  /** The CreateTaskResult of a task just started, once the ledger holds it (any process can then answer for it). */
+  async created(taskId: string): Promise<Result> {
+    const task = this.#tasks.get(taskId);
+    if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)}`);
+    await task.written;
     return { resultType: 'task', ...this.#envelope(task) };
   }
 
   /** tasks/get: the task, with its result, error or pending input requests as its status has them. */
-  get(taskId: unknown): Result {
-    const task = this.#find(taskId);
-    const detailed: Result = this.#envelope(task);
-    if (task.status === 'input_required') detailed.inputRequests = Object.fromEntries(task.pending);
-    if (task.status === 'completed' && task.result) detailed.result = task.result;
-    if (task.status === 'failed' && task.error) detailed.error = task.error;
-    return detailed;
+  async get(taskId: unknown): Promise<Result> {
+    return this.#detailed(await this.#find(taskId));
+  }
+
+  /** A task this process runs, as tasks/get shows it (for notifications as it changes). */
+  describe(taskId: string): Result | undefined {
+    const task = this.#tasks.get(taskId);
+    return task && this.#detailed(task);
   }
 
   /** tasks/update: answers for pending input requests (unknown keys ignored); acknowledged with nothing. */
-  update(taskId: unknown, responses: unknown): Result {
-    const task = this.#find(taskId);
+  async update(taskId: unknown, responses: unknown): Promise<Result> {
+    const task = await this.#find(taskId);
     if (!this.#tasks.has(task.taskId)) throw new InvalidParamsError(`Invalid params: task ${task.taskId} runs in another process; send its input there`);
     if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
       throw new InvalidParamsError('Invalid params: "inputResponses" must be an object keyed like the task\'s inputRequests');
@@ -190,27 +186,31 @@ export class TaskStore {
   }
 
   /** tasks/cancel: cooperative; a finished task stays as it is. Acknowledged with nothing. */
-  cancel(taskId: unknown): Result {
-    const task = this.#find(taskId);
-    // Cooperative: a task another process runs is acknowledged, and left to that process.
-    if (!TERMINAL.has(task.status) && this.#tasks.has(task.taskId)) {
+  async cancel(taskId: unknown): Promise<Result> {
+    const task = await this.#find(taskId);
+    if (TERMINAL.has(task.status)) return {};
+    if (this.#tasks.has(task.taskId)) {
       this.#set(task, 'cancelled');
       task.controller.abort(new Error('The task was cancelled'));
+    } else {
+      // Another process runs it: cancelled if the ledger can tell that process, else only acknowledged.
+      await this.#ledger?.requestCancel(task.taskId);
     }
     return {};
   }
 
   /**
    * The server stops: every unfinished task of this process fails with `reason` (its work is
-   * told to stop too), so no client polls a task that nobody runs.
+   * told to stop too), so no client polls a task that nobody runs. Settles once the ledger has it.
    */
-  close(reason = 'The server stopped before the task finished'): void {
+  async close(reason = 'The server stopped before the task finished'): Promise<void> {
     for (const task of this.#tasks.values()) {
       if (TERMINAL.has(task.status)) continue;
       task.error = toErrorObject(new InternalError(reason));
       this.#set(task, 'failed');
       task.controller.abort(new Error(reason));
     }
+    await Promise.all([...this.#tasks.values()].map((task) => task.written));
   }
 
   /** Whether this process runs the task (only its owner sees it change). */
@@ -235,6 +235,14 @@ export class TaskStore {
     };
   }
 
+  #detailed(task: TaskRecord): Result {
+    const detailed: Result = this.#envelope(task);
+    if (task.status === 'input_required') detailed.inputRequests = Object.fromEntries(task.pending);
+    if (task.status === 'completed' && task.result) detailed.result = task.result;
+    if (task.status === 'failed' && task.error) detailed.error = task.error;
+    return detailed;
+  }
+
   #set(task: TaskRecord, status: TaskStatus): void {
     const now = this.#now();
     task.status = status;
@@ -245,121 +253,107 @@ export class TaskStore {
     for (const watcher of this.#watchers) watcher(task.taskId);
   }
 
-  /** Written whole (temp file, rename): a reader in another process sees the old state or the new. */
+  /** Queued behind the task's previous write: the ledger sees its changes in order. */
   #persist(task: TaskRecord): void {
-    this.#write(task, process.pid);
+    const ledger = this.#ledger;
+    if (!ledger) return;
+    const entry = entryOf(task);
+    task.written = task.written.then(() => ledger.put(entry)).catch(() => undefined);
   }
 
-  #write(task: TaskRecord, ownerPid: number): void {
-    if (!this.#dir) return;
-    const file: TaskFile = {
-      taskId: task.taskId,
-      status: task.status,
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.lastUpdatedAt,
-      ttlMs: task.ttlMs,
-      pollIntervalMs: task.pollIntervalMs,
-      expiresAt: task.expiresAt,
-      pending: [...task.pending],
-      ownerPid,
-      ...(task.result ? { result: task.result } : {}),
-      ...(task.error ? { error: task.error } : {}),
+  /** A task of another process, from the ledger: read-only here; failed (there too) if its owner is gone unfinished. */
+  async #load(taskId: string): Promise<TaskRecord | undefined> {
+    const entry = await this.#ledger?.get(taskId);
+    if (!entry) return undefined;
+    if (entry.expiresAt < this.#now() && TERMINAL.has(entry.status)) return undefined;
+    return this.#settleOrphan(entry);
+  }
+
+  async #settleOrphan(entry: TaskEntry): Promise<TaskRecord> {
+    const { pending, result, error, ...rest } = entry;
+    const task: TaskRecord = {
+      ...rest,
+      ...(result ? { result: result as Result } : {}),
+      ...(error ? { error: error as unknown as ErrorObject } : {}),
+      pending: new Map(pending as Array<[string, InputRequest]>),
+      answers: {},
+      controller: new AbortController(),
+      written: Promise.resolve(),
     };
-    try {
-      mkdirSync(this.#dir, { recursive: true });
-      const path = join(this.#dir, `${task.taskId}.json`);
-      writeFileSync(`${path}.tmp-${process.pid}`, JSON.stringify(file));
-      renameSync(`${path}.tmp-${process.pid}`, path);
-    } catch {
-      // A task another process cannot see is still served here.
-    }
-  }
-
-  /** A task of another process sharing the directory: read-only here. */
-  #load(taskId: string): TaskRecord | undefined {
-    if (!this.#dir || !TASK_ID.test(taskId)) return undefined;
-    let file: TaskFile;
-    try {
-      file = JSON.parse(readFileSync(join(this.#dir, `${taskId}.json`), 'utf8')) as TaskFile;
-    } catch {
-      return undefined;
-    }
-    if (file.expiresAt < this.#now() && TERMINAL.has(file.status)) return undefined;
-    return this.#settleOrphan(file);
-  }
-
-  /** A task from another process's file; failed here (and on disk) if that process is gone unfinished. */
-  #settleOrphan(file: TaskFile): TaskRecord {
-    const { pending, ownerPid, ...rest } = file;
-    const task: TaskRecord = { ...rest, pending: new Map(pending), answers: {}, controller: new AbortController() };
-    // This pid running it would have it in memory: the pid is a new process's, the owner is gone.
-    const orphaned = ownerPid !== undefined && (ownerPid === process.pid || !processAlive(ownerPid));
-    if (!TERMINAL.has(task.status) && orphaned) {
-      task.error = toErrorObject(new InternalError(`The process running this task (pid ${ownerPid}) stopped before it finished`));
+    if (!TERMINAL.has(task.status) && !(await this.#ledger!.ownerAlive(entry.owner))) {
+      task.error = toErrorObject(new InternalError(`The process running this task (${ownerName(entry.owner)}) stopped before it finished`));
       task.pending.clear();
       const now = this.#now();
       task.status = 'failed';
       task.lastUpdatedAt = new Date(now).toISOString();
       task.expiresAt = now + task.ttlMs;
-      this.#write(task, ownerPid);
+      await this.#ledger!.put(entryOf(task));
     }
     return task;
   }
 
   /**
-   * The files of other processes: finished ones past their ttlMs removed, unfinished ones of
-   * processes that are gone failed (then removed in turn), temporary files of the gone removed.
+   * The ledger's tasks of other processes, at most once a LEDGER_SWEEP_MS: finished ones past
+   * their ttlMs forgotten, unfinished ones of owners that are gone failed (then forgotten in turn).
    */
-  #sweepDirectory(): void {
+  async #sweepLedger(): Promise<void> {
     const now = this.#now();
-    if (!this.#dir || now - this.#directorySweptAt < DIRECTORY_SWEEP_MS) return;
-    this.#directorySweptAt = now;
-    let names: string[];
-    try {
-      names = readdirSync(this.#dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const temp = TEMP_FILE.exec(name);
-      if (temp) {
-        if (!processAlive(Number(temp[1]))) rmSync(join(this.#dir, name), { force: true });
-        continue;
-      }
-      const id = TASK_FILE.exec(name)?.[1];
-      if (!id || this.#tasks.has(id)) continue;
-      let file: TaskFile;
-      try {
-        file = JSON.parse(readFileSync(join(this.#dir, name), 'utf8')) as TaskFile;
-      } catch {
-        continue; // being written, or not ours to judge
-      }
-      if (!TERMINAL.has(file.status)) this.#settleOrphan(file);
-      else if (file.expiresAt < now) rmSync(join(this.#dir, name), { force: true });
+    if (!this.#ledger || now - this.#ledgerSweptAt < LEDGER_SWEEP_MS) return;
+    this.#ledgerSweptAt = now;
+    for (const entry of await this.#ledger.list()) {
+      if (this.#tasks.has(entry.taskId)) continue;
+      if (!TERMINAL.has(entry.status)) await this.#settleOrphan(entry);
+      else if (entry.expiresAt < now) await this.#ledger.remove(entry.taskId);
     }
   }
 
-  #find(taskId: unknown): TaskRecord {
-    this.#sweep();
-    const task = typeof taskId === 'string' ? (this.#tasks.get(taskId) ?? this.#load(taskId)) : undefined;
+  async #find(taskId: unknown): Promise<TaskRecord> {
+    this.#forgetExpired();
+    await this.#sweepLedger();
+    const task = typeof taskId === 'string' ? (this.#tasks.get(taskId) ?? (await this.#load(taskId))) : undefined;
     if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)} (unknown, or past its ttlMs)`);
     return task;
   }
 
-  #sweep(): void {
-    this.#sweepDirectory();
+  /** This process's finished tasks past their ttlMs; past the cap, the oldest finished go first. */
+  #forgetExpired(): void {
     const now = this.#now();
     for (const [id, task] of this.#tasks) {
       if (!TERMINAL.has(task.status) || task.expiresAt >= now) continue;
-      this.#tasks.delete(id);
-      if (this.#dir) rmSync(join(this.#dir, `${id}.json`), { force: true });
+      this.#forget(id);
     }
-    // Bounded: past the cap, the oldest finished tasks go first.
     for (const [id, task] of this.#tasks) {
       if (this.#tasks.size <= DEFAULT_MAX_TASKS) break;
-      if (!TERMINAL.has(task.status)) continue;
-      this.#tasks.delete(id);
-      if (this.#dir) rmSync(join(this.#dir, `${id}.json`), { force: true });
+      if (TERMINAL.has(task.status)) this.#forget(id);
     }
   }
+
+  #forget(taskId: string): void {
+    const task = this.#tasks.get(taskId);
+    this.#tasks.delete(taskId);
+    const ledger = this.#ledger;
+    if (ledger && task) void task.written.then(() => ledger.remove(taskId)).catch(() => undefined);
+  }
+}
+
+/** What the ledger keeps of a task. */
+function entryOf(task: TaskRecord): TaskEntry {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+    expiresAt: task.expiresAt,
+    pending: [...task.pending],
+    owner: task.owner,
+    ...(task.result ? { result: task.result } : {}),
+    ...(task.error ? { error: task.error as unknown as Record<string, unknown> } : {}),
+  };
+}
+
+/** An owner as a person reads it: a pid of this machine, or a replica. */
+function ownerName(owner: string): string {
+  return /^\d+$/.test(owner) ? `pid ${owner}` : owner;
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 /**
  * Multi round-trip requests (2026-07-28): input_required results, retries with inputResponses and
  * a sealed requestState, refusals of state that does not verify, and rounds split between two
@@ -10,7 +11,8 @@ import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { InvalidParamsError } from '../../src/jsonrpc/index.js';
-import { loadStateKey, RequestStateSealer } from '../../src/mcp/request-state.js';
+import { FileStateKeys, KeyRing } from '../../src/coordination/index.js';
+import { RequestStateSealer } from '../../src/mcp/request-state.js';
 import { JSON_AND_SSE, startTestHttp } from '../helpers/http.js';
 import { stopAll } from '../helpers/process.js';
 import { serveProcess } from '../helpers/serve-http.js';
@@ -48,7 +50,7 @@ const accept = (content: Record<string, unknown>) => ({ action: 'accept', conten
 
 test('the sealed request state opens only for this server key, this request, this principal, before it expires', () => {
   let now = 1_000_000;
-  const sealer = new RequestStateSealer(Buffer.alloc(32, 7), { ttlMs: 60_000, now: () => now });
+  const sealer = new RequestStateSealer(KeyRing.of(Buffer.alloc(32, 7)), { ttlMs: 60_000, now: () => now });
   const params = { name: 'tool', arguments: { a: 1, b: [2, 3] } };
   const state = sealer.seal('tools/call', params, { round: 1 }, 'alice');
   assert.equal(
@@ -66,10 +68,11 @@ test('the sealed request state opens only for this server key, this request, thi
     }
   };
   refused(() => sealer.open(`${state}x`, 'tools/call', params, 'alice'), 'integrity');
-  const [body, mac] = state.split('.');
+  const [keyId, body, mac] = state.split('.');
   const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), s: { round: 99 } })).toString('base64url');
-  refused(() => sealer.open(`${forged}.${mac}`, 'tools/call', params, 'alice'), 'integrity');
-  refused(() => new RequestStateSealer(Buffer.alloc(32, 8)).open(state, 'tools/call', params, 'alice'), 'integrity');
+  refused(() => sealer.open(`${keyId}.${forged}.${mac}`, 'tools/call', params, 'alice'), 'integrity');
+  refused(() => new RequestStateSealer(KeyRing.of(Buffer.alloc(32, 8))).open(state, 'tools/call', params, 'alice'), 'no longer accepts');
+  refused(() => sealer.open(`${KeyRing.of(Buffer.alloc(32, 8)).current.id}.${body}.${mac}`, 'tools/call', params, 'alice'), 'no longer accepts');
   refused(() => sealer.open(state, 'tools/call', { ...params, arguments: { a: 2 } }, 'alice'), 'another request');
   refused(() => sealer.open(state, 'prompts/get', params, 'alice'), 'another request');
   refused(() => sealer.open(state, 'tools/call', params, 'mallory'), 'another principal');
@@ -78,16 +81,30 @@ test('the sealed request state opens only for this server key, this request, thi
   refused(() => sealer.open(state, 'tools/call', params, 'alice'), 'expired');
 });
 
-test('the state key comes from SEXTANT_STATE_KEY, else from one state.key file (mode 0600) every process of the home shares', () => {
+test('a key rotated in: states sealed with the previous key open while it is still accepted, and are refused once it is not', () => {
+  const old = KeyRing.of(Buffer.alloc(32, 1));
+  const params = { name: 'tool', arguments: {} };
+  const state = new RequestStateSealer(old).seal('tools/call', params, { round: 1 });
+  const rotated = new KeyRing({ id: 'next', secret: Buffer.alloc(32, 2) }, [old.current]);
+  const sealer = new RequestStateSealer(rotated);
+  assert.equal(sealer.open(state, 'tools/call', params), { round: 1 }, 'the previous key still opens its states');
+  assert.is(sealer.seal('tools/call', params, {}).split('.')[0], 'next', 'new states are sealed with the new key');
+  assert.throws(() => new RequestStateSealer(new KeyRing(rotated.current)).open(state, 'tools/call', params), /no longer accepts/);
+  // A state from before key ids (`body.mac`) was sealed with the key that is current.
+  const [, body] = state.split('.');
+  const legacyMac = createHmac('sha256', old.current.secret).update(body!).digest('base64url');
+  assert.equal(new RequestStateSealer(old).open(`${body}.${legacyMac}`, 'tools/call', params), { round: 1 });
+});
+
+test('the state key comes from SEXTANT_STATE_KEY, else from one state.key file (mode 0600) every process of the home shares', async () => {
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const first = loadStateKey(home, {});
-  assert.equal(loadStateKey(home, {}), first, 'the same key on the next start');
+  const key = async (at: string, env: NodeJS.ProcessEnv) => (await new FileStateKeys(at, env).ring()).current;
+  const first = await key(home, {});
+  assert.equal(await key(home, {}), first, 'the same key on the next start');
   assert.is(statSync(join(home, 'state.key')).mode & 0o777, 0o600);
-  assert.not.equal(loadStateKey(home, { SEXTANT_STATE_KEY: 'shared secret' }), first);
-  assert.equal(
-    loadStateKey(home, { SEXTANT_STATE_KEY: 'shared secret' }),
-    loadStateKey(mkdtempSync(join(tmpdir(), 'sextant-home-')), { SEXTANT_STATE_KEY: 'shared secret' }),
-  );
+  assert.not.equal((await key(home, { SEXTANT_STATE_KEY: 'shared secret' })).secret, first.secret);
+  const shared = await key(mkdtempSync(join(tmpdir(), 'sextant-home-')), { SEXTANT_STATE_KEY: 'shared secret' });
+  assert.equal(await key(home, { SEXTANT_STATE_KEY: 'shared secret' }), shared, 'the same secret gives the same key and id everywhere');
 });
 
 test('input_required, then the retry with inputResponses completes; several rounds carry their state; tampered state is -32602', async () => {

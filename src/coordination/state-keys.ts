@@ -1,0 +1,48 @@
+/**
+ * The keys that seal multi round-trip request state. Each has an id, which a sealed state names,
+ * so that a new key can be rotated in while states sealed with the previous one stay valid until
+ * they expire.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+export interface StateKey {
+  /** Short, public, stable for the same secret. */
+  readonly id: string;
+  readonly secret: Buffer;
+}
+
+/** The keys a process seals and opens with: the current one, and those it still accepts. */
+export class KeyRing {
+  readonly current: StateKey;
+  readonly #accepted: Map<string, StateKey>;
+
+  constructor(current: StateKey, accepted: readonly StateKey[] = []) {
+    this.current = current;
+    this.#accepted = new Map([current, ...accepted].map((key) => [key.id, key]));
+  }
+
+  /** One key made from a secret. */
+  static of(secret: Buffer): KeyRing {
+    return new KeyRing({ id: keyId(secret), secret });
+  }
+
+  /** A key for this process alone (tests, a server nobody shares). */
+  static ephemeral(): KeyRing {
+    return KeyRing.of(randomBytes(32));
+  }
+
+  /** The key a state names; a state from before key ids names none and was sealed with the current key. */
+  find(id: string | undefined): StateKey | undefined {
+    return id === undefined ? this.current : this.#accepted.get(id);
+  }
+}
+
+/** The id of a secret: a digest of it, so that two processes with the same secret agree without talking. */
+function keyId(secret: Buffer): string {
+  return createHash('sha256').update('sextant state key id\0').update(secret).digest('base64url').slice(0, 12);
+}
+
+export interface StateKeys {
+  /** The keys to seal and open with now. */
+  ring(): Promise<KeyRing>;
+}

@@ -1,0 +1,99 @@
+/**
+ * The contract of what processes share (src/coordination), run against each implementation: today
+ * the files of one home. A second implementation joins the list below and must pass the same.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openCoordination, type Coordination, type TaskEntry } from '../../src/coordination/index.js';
+
+interface Implementation {
+  name: string;
+  /** Two handles on the same shared state, as two processes of one home would have. */
+  open(): Promise<[Coordination, Coordination]>;
+}
+
+const implementations: Implementation[] = [
+  {
+    name: 'files',
+    open: async () => {
+      const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+      return [await openCoordination(home, { env: {} }), await openCoordination(home, { env: {} })];
+    },
+  },
+];
+
+const entry = (taskId: string, owner: string, status: TaskEntry['status'] = 'working'): TaskEntry => ({
+  taskId,
+  status,
+  createdAt: '2026-11-27T00:00:00.000Z',
+  lastUpdatedAt: '2026-11-27T00:00:00.000Z',
+  ttlMs: 60_000,
+  pollIntervalMs: 500,
+  expiresAt: Date.now() + 60_000, // computed once per entry: compare an entry with itself
+  pending: [['ask', { method: 'elicitation/create', params: {} }]],
+  owner,
+});
+
+/** A pid that was alive and is not any more. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  const pid = child.pid!;
+  await new Promise((resolve) => child.on('exit', resolve));
+  return pid;
+}
+
+for (const implementation of implementations) {
+  test(`${implementation.name}: both handles seal and open with the same key, named by a stable id`, async () => {
+    const [one, other] = await implementation.open();
+    const [a, b] = [await one.keys.ring(), await other.keys.ring()];
+    assert.equal(a.current, b.current);
+    assert.match(a.current.id, /^[A-Za-z0-9_-]{8,}$/);
+    assert.is(a.find(a.current.id), a.current);
+    assert.is(a.find('no-such-key'), undefined);
+  });
+
+  test(`${implementation.name}: a task put by one handle is read, listed and removed by the other, whole`, async () => {
+    const [one, other] = await implementation.open();
+    const id = '00000000-0000-4000-8000-000000000001';
+    const written = entry(id, one.tasks.self);
+    await one.tasks.put(written);
+    const read = await other.tasks.get(id);
+    assert.equal(read, written, 'every field, pending requests included');
+    await one.tasks.put({ ...read!, status: 'completed', result: { content: [] }, pending: [] });
+    assert.is((await other.tasks.get(id))!.status, 'completed');
+    assert.equal(
+      (await other.tasks.list()).map((task) => task.taskId),
+      [id],
+    );
+    await other.tasks.remove(id);
+    assert.is(await one.tasks.get(id), undefined);
+    assert.is(await one.tasks.get('../../etc/passwd'), undefined, 'an id that is not one is never looked up');
+  });
+
+  test(`${implementation.name}: an owner is alive while its process runs, and not after; a cancel for another's task says whether it can be delivered`, async () => {
+    const [one, other] = await implementation.open();
+    assert.not.ok(await one.tasks.ownerAlive(one.tasks.self), "a handle's own tasks in the ledger but not in its memory are orphans");
+    const gone = await deadPid();
+    assert.not.ok(await other.tasks.ownerAlive(String(gone)));
+    const parent = String(process.ppid);
+    assert.ok(await other.tasks.ownerAlive(parent));
+    assert.type(await other.tasks.requestCancel('00000000-0000-4000-8000-000000000002'), 'boolean');
+  });
+}
+
+test('files: a temporary task file left by a dead writer is removed when the ledger is listed', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const coordination = await openCoordination(home, { env: {} });
+  await coordination.tasks.put(entry('00000000-0000-4000-8000-000000000003', coordination.tasks.self));
+  const gone = await deadPid();
+  writeFileSync(join(home, 'tasks', `00000000-0000-4000-8000-000000000004.json.tmp-${gone}`), '{');
+  assert.is((await coordination.tasks.list()).length, 1);
+  assert.equal(readdirSync(join(home, 'tasks')), ['00000000-0000-4000-8000-000000000003.json']);
+  assert.not.ok(await coordination.tasks.requestCancel('00000000-0000-4000-8000-000000000003'), 'processes on files cannot tell one another');
+});
+
+test.run();
