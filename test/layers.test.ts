@@ -18,9 +18,10 @@ const SRC = join(ROOT, 'src');
 const INDEX_ROOMS = ['text', 'files', 'store', 'symbols', 'search', 'build', 'watch'];
 /**
  * Index modules another room may name by path: the pool of search workers starts threads from its
- * own file, so no front door may carry it (a one-shot search would then load it).
+ * own file, so no front door may carry it (a one-shot search would then load it); the symbol
+ * kinds are a leaf the CLI's entry needs without loading the symbol room.
  */
-const BY_PATH = ['index/search/service'];
+const BY_PATH = ['index/search/service', 'index/symbols/types'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

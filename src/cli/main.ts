@@ -9,7 +9,8 @@ import { VERSION } from '../version.js';
 import { WORKER_ROLE_GLOBAL } from '../worker-role.js';
 import type { Output } from './index-commands.js';
 import type { searchCommand, symbolsCommand } from './lookup-commands.js';
-import { SYMBOL_KINDS } from '../index/symbols/index.js';
+// By path, not the symbols door: the entry of every command must not load the symbol room.
+import { SYMBOL_KINDS } from '../index/symbols/types.js';
 import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 
 /** The index commands, loaded by the command that runs (`--version` and `--help` load none of the index). */

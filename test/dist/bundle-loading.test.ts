@@ -75,6 +75,8 @@ test('--version and search load neither ajv, nor the parser, nor the MCP server;
   assert.equal(heavyIn(version), []);
   assert.ok(builtins.length > 0, 'built-ins are seen');
   assert.not.ok(builtins.includes('node:worker_threads'), `--version loads no worker_threads: ${builtins.join(', ')}`);
+  const indexModules = version.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^\/\/ (src\/index\/\S+)$/gm)].map((match) => match[1]));
+  assert.equal(indexModules, ['src/index/symbols/types.ts'], '--version loads nothing of the index but the symbol kinds');
 
   const root = mkdtempSync(join(tmpdir(), 'sextant-loads-project-'));
   writeFileSync(join(root, 'a.ts'), 'export function loadedMarker(): number {\n  return 1;\n}\n');
