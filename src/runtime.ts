@@ -58,8 +58,8 @@ export function workerScriptSource(bundle: string): string {
 
 /**
  * What a worker thread of the binary evaluates: the bundle from the binary's assets, compiled
- * with the code cache made at build time (a worker then starts in ~40 ms instead of ~65–95 ms;
- * a cache V8 rejects, after a flag change say, only costs the compile).
+ * with the code cache made at build time, so that a worker starts without compiling it (a cache
+ * V8 rejects, after a flag change say, only costs the compile).
  */
 const WORKER_BOOT = `
 globalThis[${JSON.stringify(WORKER_ROLE_GLOBAL)}] = String(require('node:worker_threads').workerData?.role ?? '');

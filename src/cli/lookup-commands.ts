@@ -1,7 +1,7 @@
 /**
  * `sextant search` and `symbols`: thin shells over src/index that only read an index. Apart from
- * index-commands.ts so that a lookup loads none of the indexing code (discovery, extraction,
- * the walk cache): about 9 ms of a search's start.
+ * index-commands.ts so that a lookup loads none of the indexing code (the walk, extraction, the
+ * walk cache), which would be a visible part of a search's start.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The server's young generation. Node 24, the single executable's base, lets V8's new space grow
- * to 128 MiB (Node 20: 32 MiB); a long-running server gains little speed from that and keeps the
+ * four times as large as Node 20 does; a long-running server gains little speed from that and keeps the
  * memory. So `serve` in the single executable starts itself again in place (`process.execve`:
  * same pid, same stdio, before anything is read) with `--max-semi-space-size` as Node 20 has it.
  * `index` and the other commands keep the large young generation: they run once and fast.

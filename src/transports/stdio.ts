@@ -24,8 +24,8 @@ export interface StdioOptions {
   tap?: (sessionId: string) => PeerOptions['tap'];
   /**
    * The file descriptor behind `output` (1 for stdout). While the stream holds nothing, answers
-   * are written to it directly: one system call without the stream's machinery around it (4–10%
-   * more trivial calls a second with 16 in flight, bench/RESULTS.md). What the descriptor does not
+   * are written to it directly: one system call without the stream's machinery around it (the
+   * figure is in bench/history/2026-11.md). What the descriptor does not
    * take at once (it is non-blocking) goes through the stream, after what was written.
    */
   outputFd?: number;

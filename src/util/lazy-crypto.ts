@@ -1,5 +1,5 @@
 /**
- * node:crypto, loaded on first use. Loading it costs 4–6 ms (Node 24), and the CLI's lookups
+ * node:crypto, loaded on first use. Loading it is a visible part of a CLI start-up, and the lookups
  * (search, symbols) neither hash nor draw random bytes: only writers and the first hashing of a
  * project's root do.
  */

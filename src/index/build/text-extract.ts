@@ -24,8 +24,7 @@ import { workerMain } from '../../worker-main.js';
 export const MAX_FILE_TRIGRAMS = 20_000;
 /**
  * ...unless it is large and its trigrams are few for its size, as in code and markup, long lines
- * or not (a 2.6 MB minified page has about one distinct trigram in 34 bytes; base64 about one in
- * two): indexed in blocks, such a file is read only when a query can match it, instead of by
+ * or not (minified code repeats its trigrams far more than base64 does): indexed in blocks, such a file is read only when a query can match it, instead of by
  * every query.
  */
 export const MIN_BYTES_PER_TRIGRAM = 16;
@@ -145,8 +144,8 @@ export interface PartitionFile {
 const FILE_COST_BYTES = 2048;
 
 /**
- * `files` cut into `parts` runs, in order, of about equal work (bytes plus a cost per file): by
- * count alone, the Linux tree's two halves are 99 and 130 MB and one thread idles for the
+ * `files` cut into `parts` runs, in order, of about equal work (bytes plus a cost per file): cut
+ * by count alone, a tree's halves can differ by a third in bytes, and one thread idles for the
  * difference.
  */
 export function balancedSlices<T extends { size?: number }>(files: T[], parts: number): T[][] {

@@ -292,8 +292,7 @@ function mergeShares(results: SearchResult[], limit: number, sourceFirst = false
  * The worker's reader, opened again when a sync or build swapped the manifest (renamed into
  * place, so its inode changes): a long-lived server sees every commit without a restart. The
  * segments are opened lazily (header and directory; a posting list when a query needs it, from
- * the page cache): no thread holds a copy of the postings (51 MB on the Linux corpus), and a
- * search is as fast (bench/RESULTS.md, #12). The reader it replaces lets go of its files.
+ * the page cache): no thread holds a copy of the postings, and a search is as fast (bench/RESULTS.md). The reader it replaces lets go of its files.
  */
 function liveReader(root: string, home: string | undefined, cacheBytes: number): () => IndexReader {
   const manifestPath = new IndexStore(root, home).manifestPath;

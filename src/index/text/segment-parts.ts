@@ -3,8 +3,7 @@
  * and offsets, and each posting list, from a whole file in memory (verified whole) or from disk a
  * part at a time (each 4 KiB chunk verified as it is first read: checked-file.ts). On disk the
  * directory too is read a page at a time, as its binary searches reach them: a query looks up a
- * handful of trigrams, and reading the whole directory (1-2 MB a segment on the Go tree) was a
- * fifth of a CLI search.
+ * handful of trigrams, and reading the whole directory was a large part of a CLI search.
  */
 import { CHECKED_CHUNK_BYTES, CheckedFile, checkedBody, ChecksumError } from './checked-file.js';
 
