@@ -4,7 +4,8 @@
 // the same path:line pairs, or the row says how many differ.
 //
 //   node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs 15]   (CORPUS indexed in that home)
-//       [--baseline OTHER_BINARY --baseline-home ITS_HOME]   (another build, alternated with the rest)
+//       [--baseline OTHER_BINARY --baseline-home ITS_HOME]   (another build, alternated with the rest;
+//       a .mjs bundle runs on this Node and is paired with this bundle, run by run, a binary with the binary)
 //
 // Also the last part of bench/index-search.mjs, which indexes the corpus first.
 import { spawnSync } from 'node:child_process';
@@ -71,13 +72,19 @@ export function cliVersusRg(root, home, runs = 15, baseline = undefined) {
   const env = { SEXTANT_HOME: home };
   const rows = [];
   for (const query of QUERIES) {
-    const times = { binary: [], bundle: [], rg: [], baseline: [] };
+    const times = { binary: [], bundle: [], rg: [], baseline: [], paired: [] };
+    const bundleBaseline = baseline?.binary.endsWith('.mjs');
     let outputs;
     for (let i = 0; i < runs + 1; i++) {
       const binary = run(BINARY, sextantArgs(query, root), env);
       const bundle = run(process.execPath, [BUNDLE, ...sextantArgs(query, root)], env);
       const rg = run('rg', rgArgs(query, root), {});
-      const before = baseline ? run(baseline.binary, sextantArgs(query, root), { SEXTANT_HOME: baseline.home }) : undefined;
+      const beforeArgs = sextantArgs(query, root);
+      const before = baseline
+        ? bundleBaseline
+          ? run(process.execPath, [baseline.binary, ...beforeArgs], { SEXTANT_HOME: baseline.home })
+          : run(baseline.binary, beforeArgs, { SEXTANT_HOME: baseline.home })
+        : undefined;
       if (i === 0) {
         outputs = { binary: binary.stdout, rg: rg.stdout }; // the first run warms the page cache
         continue;
@@ -85,7 +92,10 @@ export function cliVersusRg(root, home, runs = 15, baseline = undefined) {
       times.binary.push(binary.ms);
       times.bundle.push(bundle.ms);
       times.rg.push(rg.ms);
-      if (before) times.baseline.push(before.ms);
+      if (before) {
+        times.baseline.push(before.ms);
+        times.paired.push((bundleBaseline ? bundle.ms : binary.ms) / before.ms);
+      }
     }
     const ours = linesOf(outputs.binary, root);
     const theirs = linesOf(outputs.rg, root);
@@ -99,17 +109,18 @@ export function cliVersusRg(root, home, runs = 15, baseline = undefined) {
       bundle: p50(times.bundle),
       rg: p50(times.rg),
       baseline: baseline ? p50(times.baseline) : undefined,
+      paired: baseline ? p50(times.paired) : undefined,
     });
   }
-  const extra = baseline ? ` baseline ${baseline.binary} |` : '';
+  const extra = baseline ? ` baseline ${baseline.binary} | ${baseline.binary.endsWith('.mjs') ? 'bundle' : 'binary'} ÷ baseline, paired |` : '';
   console.log(
     `| CLI search, whole process (${runs} runs, p50 ms) | lines (sextant / rg) |${extra} dist/sextant | node ${process.versions.node} dist/sextant.mjs | rg | binary ÷ rg |`,
   );
-  console.log(`| --- | ---: |${baseline ? ' ---: |' : ''} ---: | ---: | ---: | ---: |`);
+  console.log(`| --- | ---: |${baseline ? ' ---: | ---: |' : ''} ---: | ---: | ---: | ---: |`);
   for (const row of rows) {
     const same = row.differ === 0 ? 'same' : `${row.differ} differ`;
     console.log(
-      `| ${row.query.name}: \`${row.query.pattern.replace(/\|/g, '\\|')}\` | ${row.lines} / ${row.rgLines} (${same}) |${baseline ? ` ${row.baseline.toFixed(0)} |` : ''} ${row.binary.toFixed(0)} | ${row.bundle.toFixed(0)} | ${row.rg.toFixed(0)} | ${(row.binary / row.rg).toFixed(2)} |`,
+      `| ${row.query.name}: \`${row.query.pattern.replace(/\|/g, '\\|')}\` | ${row.lines} / ${row.rgLines} (${same}) |${baseline ? ` ${row.baseline.toFixed(0)} | ${row.paired.toFixed(3)} |` : ''} ${row.binary.toFixed(0)} | ${row.bundle.toFixed(0)} | ${row.rg.toFixed(0)} | ${(row.binary / row.rg).toFixed(2)} |`,
     );
   }
   return rows;

@@ -3,7 +3,12 @@
 // start to its first answer over stdio (an `initialize` already waiting on stdin), against bare
 // Node answering one line. The binary's rows need `npm run build:binary`; without it they are left out.
 //
-//   node bench/startup.mjs [--runs 30] [-- ARGS...]   (ARGS: a command to time besides --version)
+//   node bench/startup.mjs [--runs 30] [--before OLD/dist/sextant.mjs] [-- ARGS...]
+//
+// ARGS: a command to time besides --version. --before: another build's bundle, timed beside this
+// one. Rows are measured in alternation, one run of each per round, so that a busy moment of the
+// machine falls on all of them; with --before, each round's after/before ratio is paired and
+// their median printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,6 +20,9 @@ const runsAt = argv.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 30;
 const binary = resolve('dist/sextant');
 const bundle = resolve('dist/sextant.mjs');
+const beforeAt = argv.indexOf('--before');
+const before = beforeAt >= 0 ? resolve(argv[beforeAt + 1]) : undefined;
+if (before && !existsSync(before)) throw new Error(`--before ${before}: no such bundle`);
 const base = resolve('node_modules/.cache/sextant-node/24.21.0/package/bin/node');
 const haveBinary = existsSync(binary) && existsSync(base);
 if (!haveBinary) console.error('bench/startup.mjs: no dist/sextant (npm run build:binary): its rows are left out');
@@ -25,17 +33,35 @@ const env = { ...process.env };
 const strippedCa = env.NODE_EXTRA_CA_CERTS !== undefined;
 delete env.NODE_EXTRA_CA_CERTS;
 
-function time(command, args) {
-  const samples = [];
-  for (let i = 0; i < runs + 3; i++) {
-    const started = process.hrtime.bigint();
-    const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-    if (i >= 3) samples.push(ms); // the first runs warm the page cache
+/** p50 and p90 of a row's samples. */
+function summary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length / 2)], p90: sorted[Math.floor(sorted.length * 0.9)] };
+}
+
+/** The median, over rounds, of sample[after] / sample[before] within each round. */
+function pairedRatio(samplesAfter, samplesBefore) {
+  return summary(samplesAfter.map((ms, i) => ms / samplesBefore[i])).p50;
+}
+
+/** Every row once per round, in turn, for 3 warm-up rounds and `runs` measured ones. */
+async function alternate(rows, measure) {
+  const samples = rows.map(() => []);
+  for (let round = 0; round < runs + 3; round++) {
+    for (const [at, [, command, args]] of rows.entries()) {
+      const ms = await measure(command, args);
+      if (round >= 3) samples[at].push(ms); // the first rounds warm the page cache
+    }
   }
-  samples.sort((a, b) => a - b);
-  return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
+  return samples;
+}
+
+function once(command, args) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return ms;
 }
 
 if (haveBinary) {
@@ -49,7 +75,8 @@ if (haveBinary) {
     rows.push([`dist/sextant ${extra.join(' ')}`, binary, extra]);
     rows.push([`node dist/sextant.mjs ${extra.join(' ')}`, process.execPath, [bundle, ...extra]]);
   }
-  const results = rows.map(([label, command, args]) => ({ label, ...time(command, args) }));
+  const samples = await alternate(rows, once);
+  const results = rows.map(([label], at) => ({ label, ...summary(samples[at]) }));
   const node24 = results[0].p50;
   const node20 = results[1].p50;
   console.log(
@@ -65,23 +92,18 @@ if (haveBinary) {
 /** From spawn to the first line on stdout, `initialize` written to stdin at once; the process is then killed. */
 async function firstAnswer(command, args) {
   const line = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`;
-  const samples = [];
-  for (let i = 0; i < runs + 3; i++) {
-    const started = process.hrtime.bigint();
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...env, SEXTANT_PROJECT: process.cwd() } });
-    child.stdin.write(line);
-    await new Promise((resolve, reject) => {
-      child.stdout.once('data', resolve);
-      child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited ${code} before answering`)));
-    });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    child.removeAllListeners('exit');
-    child.kill();
-    await new Promise((resolve) => child.once('exit', resolve));
-    if (i >= 3) samples.push(ms);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)] };
+  const started = process.hrtime.bigint();
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...env, SEXTANT_PROJECT: process.cwd() } });
+  child.stdin.write(line);
+  await new Promise((resolve, reject) => {
+    child.stdout.once('data', resolve);
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited ${code} before answering`)));
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  child.removeAllListeners('exit');
+  child.kill();
+  await new Promise((resolve) => child.once('exit', resolve));
+  return ms;
 }
 
 const echo = `process.stdin.once('data', () => process.stdout.write('{}\\n'))`;
@@ -90,9 +112,26 @@ const answers = [
   [`node ${process.versions.node} dist/sextant.mjs serve`, process.execPath, [bundle, 'serve']],
 ];
 if (haveBinary) answers.push(['dist/sextant serve', binary, ['serve']]);
-const measured = [];
-for (const [label, command, args] of answers) measured.push({ label, ...(await firstAnswer(command, args)) });
+if (before) answers.push([`before: node ${process.versions.node} ${before} serve`, process.execPath, [before, 'serve']]);
+const answerSamples = await alternate(answers, firstAnswer);
+const measured = answers.map(([label], at) => ({ label, ...summary(answerSamples[at]) }));
 console.log(`first answer over stdio (initialize), ${runs} runs each: p50 / p90 ms from spawn, and p50 beyond bare node`);
 console.log('| process | p50 ms | p90 ms | p50 − bare ms |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const { label, p50, p90 } of measured) console.log(`| ${label} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${(p50 - measured[0].p50).toFixed(1)} |`);
+if (before) {
+  console.log('');
+  console.log(`this bundle against --before, ${runs} paired rounds: median of each round's after / before`);
+  console.log('| measure | after / before |');
+  console.log('| --- | ---: |');
+  console.log(`| \`serve\` to its first answer | ${pairedRatio(answerSamples[1], answerSamples.at(-1)).toFixed(3)} |`);
+  const versions = await alternate(
+    [
+      ['after', process.execPath, [bundle, '--version']],
+      ['before', process.execPath, [before, '--version']],
+    ],
+    once,
+  );
+  console.log(`| \`--version\` | ${pairedRatio(versions[0], versions[1]).toFixed(3)} |`);
+  console.log(`(--version p50: after ${summary(versions[0]).p50.toFixed(1)} ms, before ${summary(versions[1]).p50.toFixed(1)} ms)`);
+}

@@ -7,7 +7,9 @@
 // steady state of a long-running server and not V8 tiering its code up (about 150 ms of CPU for
 // every server here, which weighs most on the fastest); --warmup 200 gives the cold figures.
 //
-//   node bench/stdio-roundtrip.mjs [--calls 5000] [--rounds 3] [--warmup 20000] [--in-flight 1,16,64]
+//   node bench/stdio-roundtrip.mjs [--calls 5000] [--rounds 3] [--warmup 20000] [--in-flight 1,16,64] [--before OLD/dist/sextant.mjs]
+//
+// --before: another build of Sextant, measured in the same rounds as a further peer.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -32,6 +34,10 @@ const servers = {
   'official SDK v2 McpServer': [here('./sdk-v2-server.mjs')],
   'bare NDJSON echo (ceiling)': [here('./echo-server.mjs')],
 };
+const BEFORE = 'sextant --before';
+const beforeAt = process.argv.indexOf('--before');
+if (beforeAt > 0) servers[BEFORE] = [process.argv[beforeAt + 1], 'serve', '--log-level', 'silent'];
+const PEERS = ['official SDK McpServer', 'official SDK v2 McpServer', ...(beforeAt > 0 ? [BEFORE] : [])];
 
 function start(args) {
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -115,7 +121,7 @@ const rows = [];
 const paired = [];
 for (const concurrency of IN_FLIGHT) {
   const best = {};
-  const ratios = { 'official SDK McpServer': [], 'official SDK v2 McpServer': [] };
+  const ratios = Object.fromEntries(PEERS.map((peer) => [peer, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const results = {};
     for (const name of Object.keys(servers)) {
@@ -159,8 +165,9 @@ const median = (values) => {
 };
 const ratioCells = (values) => [values.map((value) => value.toFixed(2)).join(', '), `${median(values).toFixed(2)}x`];
 console.log('');
-console.log('| in flight | sextant / SDK v1, each round | median | sextant / SDK v2, each round | median |');
-console.log('| ---: | --- | ---: | --- | ---: |');
+const shortName = { 'official SDK McpServer': 'SDK v1', 'official SDK v2 McpServer': 'SDK v2', [BEFORE]: '--before' };
+console.log(`| in flight | ${PEERS.map((peer) => `sextant / ${shortName[peer]}, each round | median`).join(' | ')} |`);
+console.log(`| ---: | ${PEERS.map(() => '--- | ---:').join(' | ')} |`);
 for (const { concurrency, ratios } of paired) {
-  console.log(`| ${[concurrency, ...ratioCells(ratios['official SDK McpServer']), ...ratioCells(ratios['official SDK v2 McpServer'])].join(' | ')} |`);
+  console.log(`| ${[concurrency, ...PEERS.flatMap((peer) => ratioCells(ratios[peer]))].join(' | ')} |`);
 }
