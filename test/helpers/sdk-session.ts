@@ -82,6 +82,7 @@ export async function sdkConversation(revision: string, serverArgs: string[] = [
  * repository (registered with --workspace), at 2025-11-25: index, every read tool, error cases.
  * No progress token: the number of progress notifications depends on timing, and a recording
  * must replay message for message.
+ * @public scripts/record-fixtures.mjs records it (through build/, which knip does not follow).
  */
 export async function sdkCodeToolsConversation(root: string, home: string, serverArgs: string[] = []): Promise<string[]> {
   const transport = new StdioClientTransport({

@@ -65,6 +65,7 @@ export async function v2Conversation(client: Client): Promise<V2Conversation> {
  * The v2 client pinned to 2026-07-28 over stdio, declaring roots, on the code tools of `root`:
  * a tool call with no workspace argument is answered input_required (roots/list), the client
  * answers it and retries, the server works on the project its roots name.
+ * @public scripts/record-fixtures.mjs records it (through build/, which knip does not follow).
  */
 export async function v2RootsConversation(root: string, serverArgs: string[]): Promise<{ workspace: string; source: string }> {
   const client = new Client(

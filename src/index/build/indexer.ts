@@ -9,7 +9,8 @@ import { cpus } from 'node:os';
 import { addExtracted, buildPartitions, extract, type BuiltPartition } from './text-extract.js';
 import { Segment, SegmentBuilder } from '../text/segment.js';
 import { INDEX_FORMAT_VERSION, IndexCorruptError, type Manifest, newSegmentName } from '../store/manifest.js';
-import { IndexStore, type JobJournal } from '../store/store.js';
+import type { JobJournal } from '../store/journal.js';
+import { IndexStore } from '../store/store.js';
 import { resolveRoot } from '../store/project-root.js';
 
 /** Below this many files, one thread builds faster than starting workers. */

@@ -13,7 +13,8 @@ import { parentPort, threadId, Worker } from 'node:worker_threads';
 import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search/reader.js';
-import { IndexStore, setLockThread } from '../store/store.js';
+import { setLockThread } from '../store/job-lock.js';
+import { IndexStore } from '../store/store.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from '../symbols/build.js';
 import { workerMain } from '../../worker-main.js';
 

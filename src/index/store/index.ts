@@ -5,4 +5,6 @@
 
 export { IndexCorruptError, IndexIncompatibleError, type Manifest, unsearchedFiles } from './manifest.js';
 export { findIndexedProject, resolveRoot } from './project-root.js';
-export { fileStamp, indexFolders, IndexStore, type JobJournal, resumeCommand, sextantHome } from './store.js';
+export { indexFolders, sextantHome } from './home.js';
+export { resumeCommand, type JobJournal } from './journal.js';
+export { fileStamp, IndexStore } from './store.js';

@@ -1,11 +1,12 @@
 /**
  * Which directory a command works on: the path given, resolved, and the indexed project holding
- * it. Apart from the indexer so that the commands that only read an index (the CLI's search and
- * symbols) load none of the indexing code.
+ * it (found without hashing paths). Apart from the indexer so that the commands that only read
+ * an index (the CLI's search and symbols) load none of the indexing code.
  */
-import { realpathSync, statSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
-import { ProjectFolders, type IndexStore } from './store.js';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { folderStem, PROJECT_FOLDER, sextantHome } from './home.js';
+import { IndexStore } from './store.js';
 
 class MissingPathError extends Error {
   readonly code = 'SEXTANT_ERR_NO_SUCH_PATH';
@@ -39,5 +40,54 @@ export function findIndexedProject(path: string, home?: string): { root: string;
     const store = folders.indexed(dir);
     if (store) return { root: dir, sub: relative(dir, start).split(sep).join('/'), store };
     if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The project folders of a home, read once, to find which directories are indexed without
+ * hashing their paths: a folder named after a directory's last component whose manifest names
+ * that directory is its index. Hashing would load node:crypto, which a CLI search otherwise
+ * never needs.
+ */
+class ProjectFolders {
+  readonly #home: string;
+  readonly #byStem = new Map<string, string[]>();
+
+  constructor(home = sextantHome()) {
+    this.#home = home;
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(home, 'projects'));
+    } catch {
+      // No projects folder: nothing is indexed.
+    }
+    for (const name of names) {
+      const stem = PROJECT_FOLDER.exec(name)?.[1];
+      if (stem === undefined) continue;
+      const named = this.#byStem.get(stem);
+      if (named) named.push(name);
+      else this.#byStem.set(stem, [name]);
+    }
+  }
+
+  /**
+   * The store of `realRoot`'s index when it has a manifest. A manifest whose root cannot be
+   * read (damaged, say) is settled by the hash, so that reading it reports the damage.
+   */
+  indexed(realRoot: string): IndexStore | undefined {
+    for (const name of this.#byStem.get(folderStem(realRoot)) ?? []) {
+      const dir = join(this.#home, 'projects', name);
+      let root: unknown;
+      try {
+        root = (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { root?: unknown } | null)?.root;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        const store = new IndexStore(realRoot, this.#home);
+        if (store.dir === dir) return store;
+        continue;
+      }
+      if (root === realRoot) return new IndexStore(realRoot, this.#home, dir);
+    }
+    return undefined;
   }
 }

@@ -107,7 +107,7 @@ function directiveEnd(source: string, from: number): number {
 }
 
 /** The index after a string or character literal opening at `from` (an unterminated one ends at the newline). */
-export function literalEnd(source: string, from: number, end: number): number {
+function literalEnd(source: string, from: number, end: number): number {
   const quote = source.charCodeAt(from);
   let at = from + 1;
   while (at < end) {

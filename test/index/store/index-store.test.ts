@@ -9,7 +9,8 @@ import { DEFAULT_BLOCK_BYTES } from '../../../src/index/text/trigrams.js';
 import { detectLanguage, KNOWN_LANGUAGES } from '../../../src/index/files/languages.js';
 import { IndexReader } from '../../../src/index/search/reader.js';
 import { IndexIncompatibleError } from '../../../src/index/store/manifest.js';
-import { IndexStore, projectDir } from '../../../src/index/store/store.js';
+import { projectDir } from '../../../src/index/store/home.js';
+import { IndexStore } from '../../../src/index/store/store.js';
 import { killMidJob, ROOT, runCli } from '../../helpers/process.js';
 import { eventually } from '../../helpers/wait.js';
 
@@ -212,7 +213,7 @@ test('kill -9 during index: status and search still work on the previous index a
 });
 
 test('one index writer at a time across processes: a build while another process indexes is index_in_progress', async () => {
-  const { IndexBusyError } = await import('../../../src/index/store/store.js');
+  const { IndexBusyError } = await import('../../../src/index/store/job-lock.js');
   const { mergeDeltas } = await import('../../../src/index/build/merge.js');
   const { spawn } = await import('node:child_process');
   const { BIN } = await import('../../helpers/process.js');
