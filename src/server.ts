@@ -73,9 +73,9 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   const logger = options.logger;
   const tools = new ToolRegistry({
     onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error),
-    ...(options.activity ? { activity: options.activity } : {}),
+    activity: options.activity,
   });
-  const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), ...(logger ? { logger } : {}) });
+  const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), logger });
   tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now(), projects }));
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
@@ -88,14 +88,14 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
       description: 'Code intelligence for AI coding agents: search, symbols and context over your repository.',
     },
     registries: { tools, resources, prompts },
+    logger,
+    requestState: options.requestState,
+    tasks: options.tasks,
+    onSessionReady: options.onSessionReady,
+    // Roots are asked for when a tool first needs the project (a session that never asks costs
+    // the client nothing), and again as soon as the client says they changed.
+    onRootsChanged: (session) => projects.rootsChanged(session),
+    health: () => ({ ...projectReports(projects) }),
   };
-  if (logger) serverOptions.logger = logger;
-  if (options.requestState) serverOptions.requestState = options.requestState;
-  if (options.tasks) serverOptions.tasks = options.tasks;
-  if (options.onSessionReady) serverOptions.onSessionReady = options.onSessionReady;
-  // Roots are asked for when a tool first needs the project (a session that never asks costs
-  // the client nothing), and again as soon as the client says they changed.
-  serverOptions.onRootsChanged = (session) => projects.rootsChanged(session);
-  serverOptions.health = () => ({ ...projectReports(projects) });
   return new McpServer(serverOptions);
 }

@@ -159,4 +159,13 @@ test('every name bench/ and scripts/ import from build/src exists there (knip do
   assert.ok(checked > 20, `names checked: ${checked}`);
 });
 
+test('every wire error code is defined once: the engine, MCP and the HTTP gate each keep their own', async () => {
+  const { ErrorCodes } = await import('../src/jsonrpc/index.js');
+  const { MCP_ERROR_CODES } = await import('../src/mcp/errors.js');
+  const { HTTP_ERROR_CODES } = await import('../src/transports/http-errors.js');
+  const all = [...Object.values(ErrorCodes), ...Object.values(MCP_ERROR_CODES), ...Object.values(HTTP_ERROR_CODES)];
+  assert.is(new Set(all).size, all.length, `a code defined twice: ${all.join(', ')}`);
+  assert.ok(Object.values(MCP_ERROR_CODES).includes(-32022) && Object.values(HTTP_ERROR_CODES).includes(-32011));
+});
+
 test.run();

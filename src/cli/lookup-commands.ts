@@ -131,8 +131,7 @@ export function symbolsCommand(name: string, path: string, options: { kind?: str
       interrupted?.mode === 'symbols' ? `the symbol phase was interrupted at ${interrupted.done}/${interrupted.total} files` : 'the symbol phase has not run';
     throw new Error(`No symbols for ${root} yet: ${why}; run "sextant sync ${root}" to build them`);
   }
-  const lookup: { kind?: string; limit: number } = { limit: options.limit };
-  if (options.kind) lookup.kind = options.kind;
+  const lookup: { kind?: string; limit: number } = { limit: options.limit, kind: options.kind || undefined };
   // Read in place: only the name-table entries searched and the records printed.
   const found = symbols.find(name, lookup);
   symbols.close();

@@ -204,18 +204,18 @@ export async function main(argv: string[]): Promise<void> {
           port,
           bind: args.bind,
           portGiven: args.port !== undefined || envPort !== undefined,
+          // An empty token (SEXTANT_AUTH_TOKEN= ) is no token.
+          authToken: (args['auth-token'] ?? process.env.SEXTANT_AUTH_TOKEN) || undefined,
+          allowedOrigins: args['allowed-origin'],
+          record: args.record,
         };
-        const token = args['auth-token'] ?? process.env.SEXTANT_AUTH_TOKEN;
-        if (token) options.authToken = token;
-        if (args['allowed-origin']) options.allowedOrigins = args['allowed-origin'];
-        if (args.record !== undefined) options.record = args.record;
         const workspace: WorkspaceOptions = {
           autoWorkspace: args['auto-workspace'],
           projectFromCwd: args['project-from-cwd'],
           maxWorkspaces: args['max-workspaces'],
+          workspaces: args.workspace,
+          allowedRoots: args['allowed-root'],
         };
-        if (args.workspace) workspace.workspaces = args.workspace;
-        if (args['allowed-root']) workspace.allowedRoots = args['allowed-root'];
         try {
           options.workspace = resolveWorkspaceConfig(workspace);
         } catch (error) {
@@ -240,8 +240,7 @@ export async function main(argv: string[]): Promise<void> {
             .option('profile', { choices: PROFILES, describe: 'Server profile (default: the recording\'s meta line, else "default")' }),
         async (args) => {
           const { replayCommand } = await import('./replay.js');
-          const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line) };
-          if (args.profile !== undefined) options.profile = args.profile;
+          const options: Parameters<typeof replayCommand>[0] = { file: args.file, write: (line) => process.stdout.write(line), profile: args.profile };
           process.exitCode = await exitCodeOf(() => replayCommand(options));
         },
       ),
@@ -334,8 +333,7 @@ export async function main(argv: string[]): Promise<void> {
             .option('json', { type: 'boolean', default: false, describe: 'One JSON document: {"symbols": [...]}' }),
         async (args) => {
           if (args.name === '') throw new UsageError('the name is empty: give a symbol name (or part of one) to look up');
-          const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json };
-          if (args.kind) options.kind = args.kind;
+          const options: Parameters<typeof symbolsCommand>[2] = { limit: args.limit, json: args.json, kind: args.kind };
           process.exitCode = await exitCodeOf(async () => (await lookups()).symbolsCommand(args.name, args.path, options, terminal()));
         },
       ),

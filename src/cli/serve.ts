@@ -83,10 +83,14 @@ async function serveWith(options: ServeOptions, server: ReturnType<typeof create
   const tools = server.registries.tools.names().join(', ');
   if (options.transport === 'stdio') return serveOverStdio(options, server, tap, tools);
 
-  const httpOptions: HttpServerOptions = { port: options.port, host: options.bind, logger };
-  if (options.authToken) httpOptions.authToken = options.authToken;
-  if (options.allowedOrigins) httpOptions.allowedOrigins = options.allowedOrigins;
-  if (tap) httpOptions.tap = tap;
+  const httpOptions: HttpServerOptions = {
+    port: options.port,
+    host: options.bind,
+    logger,
+    authToken: options.authToken,
+    allowedOrigins: options.allowedOrigins,
+    tap,
+  };
   const running = await startHttpServer(server, httpOptions);
   logger.info(`Sextant ${server.identity.version} serving MCP over HTTP (profile: ${options.profile}, tools: ${tools})`);
   logger.info(`Streamable HTTP: ${running.urls.mcp}`);
@@ -113,9 +117,7 @@ async function serveOverStdio(
 ): Promise<void> {
   const { logger } = options;
   if (options.portGiven) logger.warning('--port is ignored with --transport stdio');
-  const stdioOptions: Parameters<typeof serveStdio>[1] = { input: process.stdin, output: process.stdout, outputFd: 1, logger };
-  if (tap) stdioOptions.tap = tap;
-  const connection = serveStdio(server, stdioOptions);
+  const connection = serveStdio(server, { input: process.stdin, output: process.stdout, outputFd: 1, logger, tap });
   logger.info(`Sextant ${server.identity.version} serving MCP over stdio (profile: ${options.profile}, tools: ${tools})`);
   const onSignal = (signal: NodeJS.Signals): void => {
     logger.info(`Received ${signal}; shutting down`);

@@ -7,7 +7,8 @@
  * - `LocalError` never crosses the wire: timeouts, closed connections, cancellations seen by the
  *   side that made the request. Only a string `code`.
  *
- * Each numeric code is defined exactly once, in `ErrorCodes`.
+ * JSON-RPC's own codes are in `ErrorCodes`; MCP's are in src/mcp/errors.ts and the HTTP gate's
+ * in src/transports/http-errors.ts, each defined once (a test checks no two rooms share one).
  */
 import { clipText, clipValue, MAX_ERROR_MESSAGE_CHARS } from './bounded.js';
 
@@ -19,27 +20,6 @@ export const ErrorCodes = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** MCP 2024-11-05 … 2025-11-25: `resources/read` of an unknown URI. */
-  ResourceNotFound: -32002,
-  /**
-   * Sextant's own, from the implementation-defined sub-range -32000..-32019 that MCP promises
-   * never to assign: a request other than `initialize` or `ping` before the session is initialized.
-   */
-  NotInitialized: -32010,
-  /** HTTP transports: the session id names no live session (HTTP 404). */
-  SessionNotFound: -32011,
-  /** HTTP transports: a missing or wrong bearer token (HTTP 401). */
-  Unauthorized: -32012,
-  /** HTTP transports: an Origin or Host that is not allowed (HTTP 403). */
-  Forbidden: -32013,
-  /** HTTP transports: the session limit is reached (HTTP 503). */
-  ServerBusy: -32014,
-  /** MCP 2026-07-28: an HTTP header disagrees with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). */
-  HeaderMismatch: -32020,
-  /** MCP 2026-07-28: the request needs a client capability its `_meta` did not declare. */
-  MissingRequiredClientCapability: -32021,
-  /** MCP 2026-07-28: the request's protocol version is not one this server serves. */
-  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorData = unknown;

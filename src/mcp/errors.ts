@@ -1,26 +1,43 @@
 /**
  * The protocol errors MCP defines on top of JSON-RPC (and Sextant's own NotInitialized): each with
- * its wire code (from the engine's ErrorCodes table) and a stable string code. They live here, not
+ * its wire code (MCP_ERROR_CODES) and a stable string code. They live here, not
  * in the engine: the engine knows JSON-RPC, MCP knows resources, versions and capabilities.
  */
-import { ErrorCodes, JsonRpcError, type ErrorData } from '../jsonrpc/index.js';
+import { JsonRpcError, type ErrorData } from '../jsonrpc/index.js';
+
+/** The wire codes MCP adds to JSON-RPC's, and Sextant's own from the range MCP leaves to servers. */
+export const MCP_ERROR_CODES = {
+  /** MCP 2024-11-05 … 2025-11-25: `resources/read` of an unknown URI. */
+  ResourceNotFound: -32002,
+  /**
+   * Sextant's own, from the implementation-defined sub-range -32000..-32019 that MCP promises
+   * never to assign: a request other than `initialize` or `ping` before the session is initialized.
+   */
+  NotInitialized: -32010,
+  /** MCP 2026-07-28: an HTTP header disagrees with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request needs a client capability its `_meta` did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the request's protocol version is not one this server serves. */
+  UnsupportedProtocolVersion: -32022,
+} as const;
 
 export class ResourceNotFoundError extends JsonRpcError {
   constructor(uri: string) {
-    super(ErrorCodes.ResourceNotFound, 'MCP_RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
+    super(MCP_ERROR_CODES.ResourceNotFound, 'MCP_RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
   }
 }
 
 export class HeaderMismatchError extends JsonRpcError {
   constructor(message: string, data?: ErrorData) {
-    super(ErrorCodes.HeaderMismatch, 'MCP_HEADER_MISMATCH', message, data);
+    super(MCP_ERROR_CODES.HeaderMismatch, 'MCP_HEADER_MISMATCH', message, data);
   }
 }
 
 export class MissingRequiredClientCapabilityError extends JsonRpcError {
   constructor(requiredCapabilities: Record<string, unknown>, message?: string) {
     super(
-      ErrorCodes.MissingRequiredClientCapability,
+      MCP_ERROR_CODES.MissingRequiredClientCapability,
       'MCP_MISSING_REQUIRED_CLIENT_CAPABILITY',
       message ?? `Missing required client capability: ${Object.keys(requiredCapabilities).join(', ')}`,
       { requiredCapabilities },
@@ -30,7 +47,7 @@ export class MissingRequiredClientCapabilityError extends JsonRpcError {
 
 export class UnsupportedProtocolVersionError extends JsonRpcError {
   constructor(requested: string, supported: readonly string[]) {
-    super(ErrorCodes.UnsupportedProtocolVersion, 'MCP_UNSUPPORTED_PROTOCOL_VERSION', `Unsupported protocol version: ${requested}`, {
+    super(MCP_ERROR_CODES.UnsupportedProtocolVersion, 'MCP_UNSUPPORTED_PROTOCOL_VERSION', `Unsupported protocol version: ${requested}`, {
       supported: [...supported],
       requested,
     });
@@ -39,6 +56,6 @@ export class UnsupportedProtocolVersionError extends JsonRpcError {
 
 export class NotInitializedError extends JsonRpcError {
   constructor(method: string) {
-    super(ErrorCodes.NotInitialized, 'SEXTANT_NOT_INITIALIZED', `Server not initialized: send "initialize" before "${method}"`, { method });
+    super(MCP_ERROR_CODES.NotInitialized, 'SEXTANT_NOT_INITIALIZED', `Server not initialized: send "initialize" before "${method}"`, { method });
   }
 }

@@ -131,14 +131,13 @@ export class McpSession {
   constructor(options: McpSessionOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
-    const peerOptions: PeerOptions = {
+    this.peer = new Peer<MessageContext>({
       send: options.send,
       batchPolicy: (items) => batchRefusal(this.#version, items),
       log: (level, message, detail) => this.#logger[level](message, detail),
-    };
-    if (options.tap) peerOptions.tap = options.tap;
-    if (options.requestTimeoutMs !== undefined) peerOptions.requestTimeoutMs = options.requestTimeoutMs;
-    this.peer = new Peer<MessageContext>(peerOptions);
+      tap: options.tap,
+      requestTimeoutMs: options.requestTimeoutMs,
+    });
     this.#registerHandlers();
   }
 

@@ -64,7 +64,7 @@ export class StatelessEra {
       },
       era: request.era,
       input,
-      ...(declaresTasks(request.capabilities) ? { tasks: this.tasks } : {}),
+      tasks: declaresTasks(request.capabilities) ? this.tasks : undefined,
       extra: context.extra,
       // No session: an object of this call's own, so that nothing a tool keeps per session outlives it.
       session: {},

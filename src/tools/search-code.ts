@@ -204,7 +204,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         sourceFirst: true,
         context: (args.context_lines as number | undefined) ?? 0,
         ...(pathGlob !== undefined ? { path: pathGlob } : {}),
-        ...(typeof args.language === 'string' ? { language: args.language } : {}),
+        language: typeof args.language === 'string' ? args.language : undefined,
       };
       const state = project.indexState();
       let manifest = state.manifest;

@@ -6,6 +6,18 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorCodes, JsonRpcError } from '../jsonrpc/index.js';
 
+/** The wire codes of the HTTP gate's refusals, from the range MCP leaves to servers (-32000..-32019). */
+export const HTTP_ERROR_CODES = {
+  /** The session id names no live session (HTTP 404). */
+  SessionNotFound: -32011,
+  /** A missing or wrong bearer token (HTTP 401). */
+  Unauthorized: -32012,
+  /** An Origin or Host that is not allowed (HTTP 403). */
+  Forbidden: -32013,
+  /** The session limit is reached (HTTP 503). */
+  ServerBusy: -32014,
+} as const;
+
 export class HttpError extends JsonRpcError {
   readonly status: number;
   readonly headers: Record<string, string>;
@@ -21,12 +33,12 @@ export const httpErrors = {
   badRequest: (message: string) => new HttpError(400, ErrorCodes.InvalidRequest, 'HTTP_BAD_REQUEST', message),
   parse: (message: string) => new HttpError(400, ErrorCodes.ParseError, 'HTTP_PARSE_ERROR', message),
   unauthorized: () =>
-    new HttpError(401, ErrorCodes.Unauthorized, 'HTTP_UNAUTHORIZED', 'Unauthorized: send "Authorization: Bearer <token>"', {
+    new HttpError(401, HTTP_ERROR_CODES.Unauthorized, 'HTTP_UNAUTHORIZED', 'Unauthorized: send "Authorization: Bearer <token>"', {
       'www-authenticate': 'Bearer realm="sextant"',
     }),
-  forbidden: (message: string) => new HttpError(403, ErrorCodes.Forbidden, 'HTTP_FORBIDDEN', message),
+  forbidden: (message: string) => new HttpError(403, HTTP_ERROR_CODES.Forbidden, 'HTTP_FORBIDDEN', message),
   sessionNotFound: () =>
-    new HttpError(404, ErrorCodes.SessionNotFound, 'HTTP_SESSION_NOT_FOUND', 'Session not found: it ended or never existed; initialize a new one'),
+    new HttpError(404, HTTP_ERROR_CODES.SessionNotFound, 'HTTP_SESSION_NOT_FOUND', 'Session not found: it ended or never existed; initialize a new one'),
   notFound: (path: string) => new HttpError(404, ErrorCodes.InvalidRequest, 'HTTP_NOT_FOUND', `Not found: ${path}`),
   methodNotAllowed: (method: string, allow: string[]) =>
     new HttpError(405, ErrorCodes.InvalidRequest, 'HTTP_METHOD_NOT_ALLOWED', `Method ${method} not allowed; use ${allow.join(', ')}`, {
@@ -51,7 +63,7 @@ export const httpErrors = {
     new HttpError(415, ErrorCodes.InvalidRequest, 'HTTP_UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got ${type ?? 'none'}`),
   /** `retryAfterSeconds`: when capacity is expected back, as well as the caller can tell. */
   busy: (limit: number, retryAfterSeconds = 5) =>
-    new HttpError(503, ErrorCodes.ServerBusy, 'HTTP_SERVER_BUSY', `Too many sessions (limit ${limit}); end one or retry later`, {
+    new HttpError(503, HTTP_ERROR_CODES.ServerBusy, 'HTTP_SERVER_BUSY', `Too many sessions (limit ${limit}); end one or retry later`, {
       'retry-after': String(retryAfterSeconds),
     }),
 };

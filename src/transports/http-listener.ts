@@ -109,10 +109,16 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     logger,
     maxBodyBytes,
     maxSessions,
-    ...pick(options, 'sessionIdleMs', 'uninitializedIdleMs', 'retryMs', 'pollAfterMs', 'maxQueuedOutputBytes', 'tap'),
+    sessionIdleMs: options.sessionIdleMs,
+    uninitializedIdleMs: options.uninitializedIdleMs,
+    retryMs: options.retryMs,
+    pollAfterMs: options.pollAfterMs,
+    maxQueuedOutputBytes: options.maxQueuedOutputBytes,
+    tap: options.tap,
   });
-  const legacy = new LegacySseEndpoint({ server, logger, maxBodyBytes, maxSessions, ...pick(options, 'maxQueuedOutputBytes', 'tap') });
-  const websocket = new WebSocketEndpoint({ server, logger, maxPayloadBytes: maxBodyBytes, maxSessions, ...pick(options, 'maxQueuedOutputBytes', 'tap') });
+  const shared = { server, logger, maxSessions, maxQueuedOutputBytes: options.maxQueuedOutputBytes, tap: options.tap };
+  const legacy = new LegacySseEndpoint({ ...shared, maxBodyBytes });
+  const websocket = new WebSocketEndpoint({ ...shared, maxPayloadBytes: maxBodyBytes });
 
   /** Host and Origin against DNS rebinding, then the token. Throws the HttpError to answer with. */
   const gate = (req: IncomingMessage, needsToken: boolean): void => {
@@ -235,10 +241,4 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
         httpServer.closeAllConnections();
       }),
   };
-}
-
-function pick<T extends object, K extends keyof T>(object: T, ...keys: K[]): Partial<Pick<T, K>> {
-  const picked: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (object[key] !== undefined) picked[key] = object[key];
-  return picked;
 }

@@ -125,11 +125,11 @@ export class HttpSession {
 
   constructor(options: HttpSessionOptions) {
     this.#options = options;
-    const sessionOptions: Parameters<McpServer['createSession']>[0] = { send: (payload, info) => this.#route(payload, info) };
-    // Label recordings with a prefix only: the full id is what authenticates the session's requests.
-    const tap = options.tap?.(`http-${this.id.slice(0, 8)}`);
-    if (tap) sessionOptions.tap = tap;
-    this.mcp = options.server.createSession(sessionOptions);
+    this.mcp = options.server.createSession({
+      send: (payload, info) => this.#route(payload, info),
+      // Label recordings with a prefix only: the full id is what authenticates the session's requests.
+      tap: options.tap?.(`http-${this.id.slice(0, 8)}`),
+    });
   }
 
   /** Registers a POST carrying these request ids; its response goes out when all are answered. */

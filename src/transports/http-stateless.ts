@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCodes, JsonRpcError, errorResponse, isResponse, type JsonRpcMessage, type JsonRpcRequest, type Params } from '../jsonrpc/index.js';
-import { HeaderMismatchError } from '../mcp/errors.js';
+import { HeaderMismatchError, MCP_ERROR_CODES } from '../mcp/errors.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
 import { META_KEYS, readStatelessRequest } from '../mcp/stateless-request.js';
@@ -40,7 +40,12 @@ const NAMED_BY: Record<string, 'name' | 'uri' | 'taskId'> = {
 function statusOf(code: number, refused = false): number {
   if (refused && code === ErrorCodes.InvalidParams) return 400;
   if (code === ErrorCodes.MethodNotFound) return 404;
-  if (code === ErrorCodes.HeaderMismatch || code === ErrorCodes.UnsupportedProtocolVersion || code === ErrorCodes.MissingRequiredClientCapability) return 400;
+  if (
+    code === MCP_ERROR_CODES.HeaderMismatch ||
+    code === MCP_ERROR_CODES.UnsupportedProtocolVersion ||
+    code === MCP_ERROR_CODES.MissingRequiredClientCapability
+  )
+    return 400;
   return 200;
 }
 
@@ -103,7 +108,7 @@ export async function serveStatelessRequest(
   let answered = false;
   let keepAlive: NodeJS.Timeout | undefined;
   const session = server.createSession({
-    ...(tap ? { tap } : {}),
+    tap,
     send: (payload: JsonRpcMessage | JsonRpcMessage[]) => {
       if (answered || res.writableEnded || res.destroyed) return;
       const message = payload as JsonRpcMessage;

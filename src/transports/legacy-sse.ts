@@ -51,14 +51,12 @@ export class LegacySseEndpoint {
       onOverflow: (queued) =>
         this.#options.logger.warning(`Legacy SSE session ${id.slice(0, 8)}… dropped: ${queued} bytes queued for a client that does not read`),
     });
-    const sessionOptions: Parameters<McpServer['createSession']>[0] = {
+    const mcp = this.#options.server.createSession({
+      tap: this.#options.tap?.(`sse-${id.slice(0, 8)}`),
       send: (payload) => {
         if (!stream.finished) stream.send('message', JSON.stringify(payload));
       },
-    };
-    const tap = this.#options.tap?.(`sse-${id.slice(0, 8)}`);
-    if (tap) sessionOptions.tap = tap;
-    const mcp = this.#options.server.createSession(sessionOptions);
+    });
     this.#sessions.set(id, { mcp, stream, query });
     stream.attach(res);
     stream.send('endpoint', `${MESSAGES_PATH}?sessionId=${id}`);

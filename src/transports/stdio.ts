@@ -90,10 +90,7 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
       setImmediate(flush);
     }
   };
-  const sessionOptions: Parameters<McpServer['createSession']>[0] = { send };
-  const tap = options.tap?.(sessionId);
-  if (tap) sessionOptions.tap = tap;
-  const session = server.createSession(sessionOptions);
+  const session = server.createSession({ send, tap: options.tap?.(sessionId) });
 
   const decoder = new LineDecoder({
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,

@@ -58,6 +58,7 @@ export class WebSocketEndpoint {
     const label = `ws-${this.#nextId++}`;
     this.#count++;
     const sessionOptions: Parameters<McpServer['createSession']>[0] = {
+      tap: this.#options.tap?.(label),
       send: (payload) => {
         if (ws.readyState !== ws.OPEN) return;
         ws.send(JSON.stringify(payload));
@@ -68,8 +69,6 @@ export class WebSocketEndpoint {
         }
       },
     };
-    const tap = this.#options.tap?.(label);
-    if (tap) sessionOptions.tap = tap;
     const session = this.#options.server.createSession(sessionOptions);
     const extra: MessageContext = { transport: 'websocket', sessionId: label, query, headers: req.headers };
     this.#options.logger.info(`WebSocket session ${label} opened`);

@@ -141,14 +141,14 @@ function scaled(stage: keyof typeof SCALE, share: number): number {
 /** The work of a job: the text index (full or incremental), then symbols for what changed. */
 export function runJob(mode: JobMode, root: string, options: { home?: string; force?: boolean }): (job: IndexJob, signal: AbortSignal) => Promise<JobResult> {
   return async (job, signal) => {
-    const common = { signal, onProgress: (event: IndexProgress) => job.indexProgress(event), ...(options.home ? { home: options.home } : {}) };
+    const common = { signal, onProgress: (event: IndexProgress) => job.indexProgress(event), home: options.home };
     let counts: Pick<JobResult, 'added' | 'changed' | 'deleted'> = {};
     if (mode === 'index' || options.force) {
       await buildIndex(root, { ...common, force: options.force === true });
     } else {
       const summary = await syncIndex(root, common);
       counts = { added: summary.added, changed: summary.changed, deleted: summary.deleted };
-      if (summary.mergeDue) mergeDeltas(root, options.home ? { home: options.home } : {});
+      if (summary.mergeDue) mergeDeltas(root, { home: options.home });
     }
     signal.throwIfAborted();
     // The manifest only (the symbol phase reads the file list itself): no segment is loaded.
@@ -164,7 +164,7 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
       signal,
       force: options.force === true,
       onProgress: (done, total, found) => job.symbolProgress(done, total, found),
-      ...(options.home ? { home: options.home } : {}),
+      home: options.home,
     });
     job.update('finalizing', 'Finalizing index...', scaled('finalizing', 1));
     return { files: manifest.files, bytes: manifest.bytes, symbols: symbols.symbols, ...counts };

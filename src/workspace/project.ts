@@ -136,7 +136,7 @@ export class Project {
     if (state.incompatible && !options.force) throw codedError('index_incompatible', state.incompatible, { workspace: this.root });
     if (state.corrupt && mode === 'sync' && !options.force) throw codedError('index_corrupt', state.corrupt, { workspace: this.root });
     if (mode === 'sync' && !state.manifest && !state.incompatible) mode = 'index'; // nothing to sync from: build
-    const work = runJob(mode, this.root, { ...(this.#home ? { home: this.#home } : {}), force: options.force === true });
+    const work = runJob(mode, this.root, { home: this.#home, force: options.force === true });
     const job = new IndexJob(mode, this.root, (running, signal) => this.exclusive(() => work(running, signal)));
     this.#job = job;
     this.lastJob = job;
@@ -181,7 +181,7 @@ export class Project {
 
   get search(): SearchService {
     this.#search ??= new SearchService(this.root, {
-      ...(this.#home ? { home: this.#home } : {}),
+      home: this.#home,
       ...(this.#searchBudgetMs ? { budgetMs: this.#searchBudgetMs } : {}),
     });
     return this.#search;

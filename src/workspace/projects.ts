@@ -117,10 +117,10 @@ export class ProjectService {
     if (!project) {
       project = new Project(root, {
         watch: this.#watch,
-        ...(this.#home ? { home: this.#home } : {}),
-        ...(this.#logger ? { logger: this.#logger } : {}),
+        home: this.#home,
+        logger: this.#logger,
         ...(this.#searchBudgetMs ? { searchBudgetMs: this.#searchBudgetMs } : {}),
-        ...(this.#activity ? { activity: this.#activity } : {}),
+        activity: this.#activity,
       });
       this.#projects.set(root, project);
     }

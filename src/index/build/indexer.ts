@@ -74,9 +74,11 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
       if (!(error instanceof IndexCorruptError)) throw error;
     }
   }
-  const discoveryOptions: DiscoveryOptions = { onProgress: (scanned) => options.onProgress?.({ stage: 'discovery', scanned }) };
-  if (options.signal) discoveryOptions.signal = options.signal;
-  if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
+  const discoveryOptions: DiscoveryOptions = {
+    onProgress: (scanned) => options.onProgress?.({ stage: 'discovery', scanned }),
+    signal: options.signal,
+    maxFileBytes: options.maxFileBytes,
+  };
   const { files, skipped, examples, walkCache } = discover(root, discoveryOptions);
   options.onProgress?.({ stage: 'discovery', scanned: files.length });
   const counts: Record<string, number> = { ...skipped, binary: 0 };
@@ -92,10 +94,7 @@ async function build(root: string, store: IndexStore, journal: JobJournal, optio
   let partitions: BuiltPartition[];
   if (threads > 1 && files.length >= PARALLEL_BUILD_FILES) {
     // One segment per worker: extraction and encoding both use every core.
-    const partitionOptions: Parameters<typeof buildPartitions>[3] = { onProgress: onDone };
-    if (options.partitionBytes !== undefined) partitionOptions.partitionBytes = options.partitionBytes;
-    if (options.signal) partitionOptions.signal = options.signal;
-    partitions = await buildPartitions(root, files, threads, partitionOptions);
+    partitions = await buildPartitions(root, files, threads, { onProgress: onDone, partitionBytes: options.partitionBytes, signal: options.signal });
   } else {
     const builder = new SegmentBuilder();
     const tally = { files: 0, bytes: 0, unindexed: 0, counts: {} as Record<string, number> };

@@ -98,7 +98,7 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    worker.postMessage({ job, root, ...(options.home ? { home: options.home } : {}), force: options.force === true } satisfies Request);
+    worker.postMessage({ job, root, home: options.home, force: options.force === true } satisfies Request);
   });
 }
 
@@ -113,7 +113,7 @@ async function buildAndReport({ job, root, home, force }: Request): Promise<void
   try {
     const live = IndexReader.liveFiles(root, home);
     const summary = await buildSymbols(root, live.files, {
-      ...(home ? { home } : {}),
+      home,
       force,
       textUpdatedAt: live.manifest.updatedAt,
       onProgress: (done, total, symbols) => parentPort!.postMessage({ type: 'progress', job, done, total, symbols } satisfies Message),

@@ -95,11 +95,8 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
   try {
     const live = liveFiles(store, manifest);
     const knownBefore = new Set(live.keys());
-    const discoveryOptions: Parameters<typeof discover>[1] = {};
-    if (options.signal) discoveryOptions.signal = options.signal;
-    if (options.maxFileBytes !== undefined) discoveryOptions.maxFileBytes = options.maxFileBytes;
     const walkCache = options.paths ? undefined : readWalkCache(store.dir);
-    if (walkCache) discoveryOptions.walkCache = walkCache;
+    const discoveryOptions: Parameters<typeof discover>[1] = { signal: options.signal, maxFileBytes: options.maxFileBytes, walkCache };
     const walked = options.paths ? undefined : discover(root, discoveryOptions);
     // Saved even when nothing else is: directories read again now need not be next time.
     if (walked?.walkCache && walked.walkCacheChanged) writeWalkCache(store.dir, walked.walkCache);
@@ -130,9 +127,11 @@ export async function syncIndex(path: string, options: SyncOptions = {}): Promis
     store.updateJob(journal);
     const builder = new SegmentBuilder();
     builder.tombstones = [...deleted];
-    const extractOptions: Parameters<typeof extractAll>[3] = { onBatch: (done) => options.onProgress?.({ stage: 'indexing', done, total: stale.length }) };
-    if (options.signal) extractOptions.signal = options.signal;
-    if (options.threads !== undefined) extractOptions.threads = options.threads;
+    const extractOptions: Parameters<typeof extractAll>[3] = {
+      onBatch: (done) => options.onProgress?.({ stage: 'indexing', done, total: stale.length }),
+      signal: options.signal,
+      threads: options.threads,
+    };
     const tally = { files: 0, bytes: 0, unindexed: 0, counts: {} };
     await extractAll(
       root,

@@ -148,7 +148,7 @@ export class IndexWatcher {
       async () => {
         // Off this thread: the watcher lives in the server, whose event loop must stay free.
         const { buildSymbolsInBackground } = await import('../build/symbol-phase.js');
-        await buildSymbolsInBackground(this.#root, this.#options.home ? { home: this.#options.home } : {});
+        await buildSymbolsInBackground(this.#root, { home: this.#options.home });
         return true;
       },
       // Another process holds the index: refresh once it is quiet again.
@@ -161,7 +161,7 @@ export class IndexWatcher {
   async merge(): Promise<MergeSummary | undefined> {
     const summary = await this.#inTurn(
       'Index merge',
-      async () => mergeDeltas(this.#root, this.#options.home ? { home: this.#options.home } : {}),
+      async () => mergeDeltas(this.#root, { home: this.#options.home }),
       () => this.#whenQuiet('merge', this.#options.mergeIdleMs ?? DEFAULT_MERGE_IDLE_MS, () => this.merge()),
     );
     if (summary) this.#options.onMerge?.(summary);
