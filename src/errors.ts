@@ -85,6 +85,11 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** Whether `code` is one of the registered codes. */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}
+
 /** A failure with its registered code; the remedy comes from the registry unless given. */
 export function codedError(code: ErrorCode, message: string, data?: Record<string, unknown>, remedy?: string): CodedError {
   const details: ConstructorParameters<typeof CodedError>[1] = { code, remedy: remedy ?? ERROR_CODES[code].remedy };

@@ -8,7 +8,6 @@ import { InputRequired } from '../mcp/multi-round-trip.js';
 import { TaskStarted } from '../mcp/tasks.js';
 import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
-import { toolError } from './error-codes.js';
 import { MAX_PATH_CHARS } from './limits.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { RootsClient } from '../workspace/roots.js';
@@ -22,17 +21,6 @@ const WORKSPACE_PROPERTY = {
 
 export interface ProjectToolDefinition extends Omit<ToolDefinition, 'run'> {
   run(project: Project, resolved: ResolvedProject, args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
-}
-
-/**
- * Index errors raised below the tools (in a search worker, a symbol reader) carry a registered
- * code: they reach the caller as that tool error, not as a crash.
- */
-function asToolError(error: unknown): unknown {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (error instanceof ToolError || !(error instanceof Error)) return error;
-  if (code === 'index_corrupt' || code === 'index_incompatible' || code === 'index_in_progress') return toolError(code, error.message);
-  return error;
 }
 
 /**
@@ -61,8 +49,7 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
       let output: ToolOutcome;
       try {
         output = await tool.run(projects.project(resolved.root), resolved, args, context);
-      } catch (caught) {
-        const error = asToolError(caught);
+      } catch (error) {
         if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
         throw error;
       }

@@ -25,6 +25,7 @@ import { fileStamp, IndexStore } from '../store/store.js';
 import { bySourceFirst } from './path-signals.js';
 import { workerMain } from '../../worker-main.js';
 import { pack, unpack, type PackedResult } from './wire.js';
+import { codedError, isErrorCode } from '../../errors.js';
 
 const WORKER_ROLE = 'sextant-search';
 
@@ -99,8 +100,11 @@ class SearchWorker {
       const waiter = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
       if (!waiter) return;
-      if (reply.error) waiter.reject(new SearchFailedError(reply.error.code, reply.error.message));
-      else waiter.resolve(unpack(reply.result!));
+      if (reply.error) {
+        // A registered code (a corrupt index, say) comes back as the coded error it was in the worker.
+        const { code, message } = reply.error;
+        waiter.reject(isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message));
+      } else waiter.resolve(unpack(reply.result!));
     });
     this.#worker.on('error', (error) => {
       failedToStart(error);

@@ -7,13 +7,16 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { join } from 'node:path';
 import { processAlive as alive } from '../../process-alive.js';
 import { crypto } from '../../util/lazy-crypto.js';
+import { CodedError, ERROR_CODES } from '../../errors.js';
 
 /** Another job (in this process or another) holds the project's index. */
-export class IndexBusyError extends Error {
-  readonly code = 'index_in_progress';
+export class IndexBusyError extends CodedError {
   readonly pid: number;
   constructor(pid: number) {
-    super(`Another index job (process ${pid}) is updating this project's index; try again when it ends`);
+    super(`Another index job (process ${pid}) is updating this project's index; try again when it ends`, {
+      code: 'index_in_progress',
+      remedy: ERROR_CODES.index_in_progress.remedy,
+    });
     this.name = 'IndexBusyError';
     this.pid = pid;
   }

@@ -2,6 +2,7 @@
  * The manifest: the one file that says what an index is (its format, its segments, its
  * counts). It is swapped last by every commit, and checked field by field whenever it is read.
  */
+import { CodedError, ERROR_CODES } from '../../errors.js';
 import { crypto } from '../../util/lazy-crypto.js';
 
 /** Bump when the on-disk layout changes; an index of another format is never read. */
@@ -30,19 +31,23 @@ export function newSegmentName(tag = ''): string {
 /** The only names a segment may have: a manifest that names anything else (`../x`) is corrupt. */
 export const SEGMENT_NAME = /^segment-[a-z0-9]+(-[a-z0-9]+)*\.sxt$/;
 
-export class IndexIncompatibleError extends Error {
-  readonly code = 'index_incompatible';
+export class IndexIncompatibleError extends CodedError {
   constructor(found: unknown, reads = `format ${INDEX_FORMAT_VERSION}`) {
-    super(`The index was written by format ${JSON.stringify(found)}, this Sextant reads ${reads}: rebuild it with "sextant index --force"`);
+    super(`The index was written by format ${JSON.stringify(found)}, this Sextant reads ${reads}: rebuild it with "sextant index --force"`, {
+      code: 'index_incompatible',
+      remedy: ERROR_CODES.index_incompatible.remedy,
+    });
     this.name = 'IndexIncompatibleError';
   }
 }
 
 /** The index on disk cannot be read: a torn or overwritten manifest or segment. Only a rebuild helps. */
-export class IndexCorruptError extends Error {
-  readonly code = 'index_corrupt';
+export class IndexCorruptError extends CodedError {
   constructor(what: string, root?: string) {
-    super(`The index is corrupt (${what}): rebuild it with "sextant index --force${root ? ` ${root}` : ''}"`);
+    super(`The index is corrupt (${what}): rebuild it with "sextant index --force${root ? ` ${root}` : ''}"`, {
+      code: 'index_corrupt',
+      remedy: ERROR_CODES.index_corrupt.remedy,
+    });
     this.name = 'IndexCorruptError';
   }
 }
