@@ -41,7 +41,7 @@ const MAY_IMPORT = {
   mcp: ['jsonrpc', 'coordination', 'errors', 'idle-heap', 'log', 'process-alive'],
   record: ['jsonrpc', 'mcp'],
   conformance: ['jsonrpc', 'mcp'],
-  index: ['util', 'log', 'idle-heap', 'process-alive', 'runtime', 'worker-main', 'errors'],
+  index: ['util', 'coordination', 'log', 'idle-heap', 'process-alive', 'runtime', 'worker-main', 'errors'],
   workspace: ['util', 'index', 'errors', 'log', 'idle-heap', 'wording'],
   // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
   transports: ['jsonrpc', 'mcp', 'log', 'workspace'],

@@ -1,7 +1,8 @@
 /**
- * The parts of the seam whose first implementation is still the index store's own files
- * (src/index/store): named here, in the shape a shared implementation needs, so that the next
- * one is written against them rather than against the files.
+ * The contracts of the seam beyond keys and tasks, in the shape a shared implementation needs, so
+ * that the next one is written against them: leases (implemented on files by file-leases.ts),
+ * and index generations and a project catalog, whose first implementation is still the index
+ * store's own manifest and folders (src/index/store).
  */
 
 /**

@@ -8,12 +8,15 @@
  * same interfaces; they are shaped for it: every call may go over a network (async), a lease
  * carries a fencing token, a task is read, answered and cancelled through the ledger by whichever
  * process is asked, and keys have ids so that one can be rotated in while states sealed with the
- * last one stay valid. The leases, generations and project catalog are specified in
- * contracts.ts; their first implementation is still the index store's own (src/index/store).
+ * last one stay valid. Leases are files here (file-lease.ts: the index's job lock is one, and
+ * commits are fenced by its token); index generations and the project catalog are specified in
+ * contracts.ts, their first implementation still the index store's manifest and folders.
  */
 import { join } from 'node:path';
 import { FileStateKeys } from './file-keys.js';
+import { FileLeases } from './file-leases.js';
 import { FileTaskLedger } from './file-tasks.js';
+import type { Leases } from './contracts.js';
 import type { StateKeys } from './state-keys.js';
 import type { TaskLedger } from './task-ledger.js';
 
@@ -26,6 +29,7 @@ export interface Coordination {
   readonly describe: string;
   readonly keys: StateKeys;
   readonly tasks: TaskLedger;
+  readonly leases: Leases;
 }
 
 export interface CoordinationOptions {
@@ -33,11 +37,12 @@ export interface CoordinationOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The file implementation: `state.key` and `tasks/` under `home`, shared by the processes that share it. */
+/** The file implementation: `state.key`, `tasks/` and `leases/` under `home`, shared by the processes that share it. */
 export async function openCoordination(home: string, options: CoordinationOptions = {}): Promise<Coordination> {
   return {
     describe: `files ${home}`,
     keys: new FileStateKeys(home, options.env ?? process.env),
     tasks: new FileTaskLedger(join(home, 'tasks')),
+    leases: new FileLeases(join(home, 'leases')),
   };
 }

@@ -85,6 +85,33 @@ for (const implementation of implementations) {
   });
 }
 
+for (const implementation of implementations) {
+  test(`${implementation.name}: a lease has one holder at a time; each grant's token is greater; a released lease is granted again`, async () => {
+    const [one, other] = await implementation.open();
+    const first = await one.leases.acquire('controller', 'one');
+    assert.ok(first, 'granted');
+    assert.is(await other.leases.acquire('controller', 'other'), undefined, 'held: not granted to another');
+    assert.ok(await one.leases.valid(first!));
+    await one.leases.release(first!);
+    assert.not.ok(await one.leases.valid(first!), 'released: no longer valid');
+    const second = await other.leases.acquire('controller', 'other');
+    assert.ok(second && second.token > first!.token, `tokens grow: ${first!.token} then ${second?.token}`);
+    await other.leases.release(second!);
+  });
+}
+
+test('files: a lease whose holder died is taken over, and the old grant is fenced off by its token', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const [one, other] = [await openCoordination(home, { env: {} }), await openCoordination(home, { env: {} })];
+  const old = (await one.leases.acquire('controller', 'one'))!;
+  // The holder is taken for dead: its pid is gone (as after kill -9, or a pause long enough).
+  writeFileSync(join(home, 'leases', 'controller.lease'), `${await deadPid()} 0000000000000000 thread-0`);
+  const next = await other.leases.acquire('controller', 'other');
+  assert.ok(next && next.token > old.token, 'taken over with a greater token');
+  assert.not.ok(await one.leases.valid(old), 'the old grant is no longer valid: its writes are refused');
+  assert.ok(await other.leases.valid(next!));
+});
+
 test('files: a temporary task file left by a dead writer is removed when the ledger is listed', async () => {
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   const coordination = await openCoordination(home, { env: {} });

@@ -13,7 +13,7 @@ import { parentPort, threadId, Worker } from 'node:worker_threads';
 import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search/reader.js';
-import { setLockThread } from '../store/job-lock.js';
+import { setLeaseThread } from '../../coordination/file-lease.js';
 import { IndexStore } from '../store/store.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from '../symbols/build.js';
 import { workerMain } from '../../worker-main.js';
@@ -103,7 +103,7 @@ export function buildSymbolsInBackground(root: string, options: Omit<SymbolsOpti
 }
 
 function serve(): void {
-  setLockThread(threadId);
+  setLeaseThread(threadId);
   // Between phases the thread keeps the heap the last one grew: trimmed once it is quiet (idle-heap.ts).
   const heap = new IdleHeapTrimmer();
   parentPort!.on('message', (request: Request) => void counted(heap, () => buildAndReport(request)));

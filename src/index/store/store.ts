@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { processAlive as alive } from '../../process-alive.js';
 import { TEMP_FILE, writeAtomic } from '../../util/write-atomic.js';
 import { projectDir, sextantHome } from './home.js';
-import { JobLock, STAGED_LOCK, TAKEOVER_CLAIM } from './job-lock.js';
+import { IndexBusyError, JobLock } from './job-lock.js';
 import { readJournal, type JobJournal } from './journal.js';
 import { IndexCorruptError, parseManifest, SEGMENT_NAME, type Manifest } from './manifest.js';
 
@@ -84,7 +84,7 @@ export class IndexStore {
 
   /** Held (created exclusively) for as long as a job writes the index: one writer at a time, across processes. */
   get lockPath(): string {
-    return this.#lock.lockPath;
+    return this.#lock.path;
   }
 
   /** Takes the job lock alone (a short write, such as a merge, that needs no journal), or throws IndexBusyError. */
@@ -139,10 +139,13 @@ export class IndexStore {
   /**
    * Writes the segments, then swaps the manifest, then removes every segment the new manifest
    * does not name: the previous manifest's, and any left by a job that died before its commit.
+   * A store that took the job lock commits only while its grant is the latest (its fencing token
+   * current): one taken for dead and replaced meanwhile is refused, before the manifest moves.
    */
   commit(manifest: Manifest, segments: Array<{ name: string; data: Buffer }>): void {
     mkdirSync(this.dir, { recursive: true });
     for (const segment of segments) writeAtomic(join(this.dir, segment.name), segment.data);
+    if (this.#lock.token > 0 && !this.#lock.valid()) throw new IndexBusyError(this.#lock.holder() ?? 0);
     writeAtomic(this.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     this.#removeSegmentsBut(new Set(manifest.segments));
   }
@@ -176,10 +179,10 @@ export class IndexStore {
     const removed: string[] = [];
     for (const name of this.#entries()) {
       const temp = TEMP_FILE.exec(name);
-      const staged = STAGED_LOCK.exec(name);
+      const staged = this.#lock.stagedName.exec(name);
       const owner = Number((temp ?? staged)?.[1]);
       // A claim only matters while nobody holds the lock, and this process holds it now.
-      if (TAKEOVER_CLAIM.test(name)) removed.push(name);
+      if (this.#lock.claimName.test(name)) removed.push(name);
       else if (temp && (owner === process.pid || !alive(owner))) removed.push(name);
       else if (staged && owner !== process.pid && !alive(owner)) removed.push(name);
     }

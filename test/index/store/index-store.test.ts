@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
@@ -215,7 +216,6 @@ test('kill -9 during index: status and search still work on the previous index a
 test('one index writer at a time across processes: a build while another process indexes is index_in_progress', async () => {
   const { IndexBusyError } = await import('../../../src/index/store/job-lock.js');
   const { mergeDeltas } = await import('../../../src/index/build/merge.js');
-  const { spawn } = await import('node:child_process');
   const { BIN } = await import('../../helpers/process.js');
   const files: Record<string, string> = {};
   for (let i = 0; i < 4_000; i++) files[`d${i % 40}/f${i}.ts`] = `export function f${i}(x: number): number { return x + ${i}; }\n`.repeat(20);
@@ -267,6 +267,31 @@ test('the content cache is bounded (least recently used out), counts line starts
   // The worker's ranking signals: what matched, and that it stands as a whole identifier.
   assert.is(after.matches.at(-1)!.length, 'marker_cache'.length);
   assert.is(after.matches.at(-1)!.word, true);
+});
+
+test('a writer taken for dead and replaced cannot commit: its job lock token is outdated, and the manifest stays', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'sextant-fenced-'));
+  writeFileSync(join(root, 'a.ts'), 'export const a = 1;\n');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const paused = new IndexStore(root, home);
+  paused.lock();
+  const before = readFileSync(paused.manifestPath, 'utf8');
+  // While it is paused, its lock is taken for a dead process's and taken over by another writer.
+  const gone = spawn(process.execPath, ['-e', '0']);
+  await new Promise((resolve) => gone.on('exit', resolve));
+  writeFileSync(paused.lockPath, `${gone.pid} 0000000000000000 thread-0`);
+  const successor = new IndexStore(root, home);
+  successor.lock();
+  try {
+    paused.commit({ ...paused.readManifest()!, updatedAt: new Date().toISOString() }, []);
+    assert.unreachable('a fenced-off writer must not commit');
+  } catch (error) {
+    assert.is((error as { code?: string }).code, 'index_in_progress');
+  }
+  assert.is(readFileSync(paused.manifestPath, 'utf8'), before, 'the manifest did not move');
+  successor.unlock();
+  paused.unlock();
 });
 
 test.run();
