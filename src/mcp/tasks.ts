@@ -46,22 +46,14 @@ export class TaskStarted {
   constructor(readonly taskId: string) {}
 }
 
-interface TaskRecord {
-  taskId: string;
-  status: TaskStatus;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttlMs: number;
-  pollIntervalMs: number;
-  expiresAt: number;
+/** A task as this process holds it: the ledger's fields (owner: who runs it), and the work's live parts. */
+interface TaskRecord extends Omit<TaskEntry, 'result' | 'error' | 'pending'> {
   result?: Result;
   error?: ErrorObject;
   pending: Map<string, InputRequest>;
   answers: Record<string, unknown>;
   wake?: () => void;
   controller: AbortController;
-  /** Who runs it (the ledger's owner string); a task of another process is read-only here. */
-  owner: string;
   /** The ledger's copy is written up to the last change once this settles. */
   written: Promise<void>;
 }
