@@ -1,0 +1,128 @@
+/**
+ * `sextant serve` (the default command): its options, and turning them into ServeOptions. Apart
+ * from main.ts, which keeps the other commands; the server itself loads only when this runs.
+ */
+import type { ArgumentsCamelCase, Argv } from 'yargs';
+import { createLogger, type LocalLogLevel } from '../log.js';
+import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
+import { DEFAULT_BIND, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
+import type { ServeOptions } from './serve.js';
+import { UsageError } from './usage.js';
+
+/** What `serve` takes: hidden from the top-level help (see its builder). */
+const SERVE_OPTIONS = [
+  'transport',
+  'port',
+  'bind',
+  'auth-token',
+  'allowed-origin',
+  'profile',
+  'record',
+  'workspace',
+  'auto-workspace',
+  'allowed-root',
+  'max-workspaces',
+  'project-from-cwd',
+  'watch',
+  'auto-index',
+];
+
+/**
+ * Serving is the default command, so yargs would list its options under the top-level help as if
+ * they applied to every command: there they are hidden (`sextant serve --help` shows them). They
+ * are declared hidden first; the options declared after keep `hidden` off by default.
+ */
+function hideUnlessServing<T>(y: Argv<T>, argv: string[]): Argv<T> {
+  if (argv[0] === 'serve') return y;
+  for (const key of SERVE_OPTIONS) y.hide(key);
+  return y;
+}
+
+/** The options of `serve`, added to the builder yargs gives. */
+export function serveOptions<T>(y: Argv<T>, argv: string[]) {
+  return hideUnlessServing(y, argv)
+    .option('transport', {
+      choices: TRANSPORTS,
+      default: (process.env.SEXTANT_TRANSPORT ?? 'stdio') as Transport,
+      describe: 'How clients connect: stdio, or http (Streamable HTTP, legacy SSE and WebSocket on one port; sse and ws are aliases). Env: SEXTANT_TRANSPORT',
+    })
+    .option('port', { type: 'number', describe: `HTTP port (default ${DEFAULT_PORT}). Env: SEXTANT_MCP_PORT` })
+    .option('bind', { type: 'string', default: DEFAULT_BIND, describe: 'Address to listen on; anything but loopback needs --auth-token' })
+    .option('auth-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on HTTP. Env: SEXTANT_AUTH_TOKEN' })
+    .option('allowed-origin', { type: 'string', array: true, describe: 'Browser Origin allowed besides loopback ones (repeatable)' })
+    .option('profile', { choices: PROFILES, default: 'default' as Profile, describe: 'Which tools to serve' })
+    .option('record', { type: 'string', describe: 'Append every message received and sent to this JSONL file' })
+    .option('workspace', {
+      type: 'string',
+      array: true,
+      describe: 'Register a project at start-up (repeatable); the first is the default project unless SEXTANT_PROJECT is set',
+    })
+    .option('auto-workspace', {
+      type: 'boolean',
+      default: false,
+      describe: 'Register unknown `workspace` arguments on demand, if under an --allowed-root',
+    })
+    .option('allowed-root', { type: 'string', array: true, describe: 'Directory under which --auto-workspace may register projects (repeatable)' })
+    .option('max-workspaces', {
+      type: 'number',
+      default: DEFAULT_MAX_WORKSPACES,
+      describe: 'Discovered workspaces held at once (least recently used idle one let go)',
+    })
+    .option('project-from-cwd', {
+      type: 'boolean',
+      default: false,
+      describe: 'Fall back to the directory the client launched the server in ($PWD) as the project',
+    })
+    .option('watch', {
+      type: 'boolean',
+      default: true,
+      describe: 'Keep indexed projects current as files are saved (--no-watch: only sync_repo updates them)',
+    })
+    .option('auto-index', {
+      type: 'boolean',
+      default: false,
+      describe: 'Start indexing a project without an index when a tool needs it; searches meanwhile scan the files directly',
+    });
+}
+
+/** What `serve`'s handler gets: its own options and the global --log-level. */
+type ServeArgs = ArgumentsCamelCase<ReturnType<typeof serveOptions<{ 'log-level': LocalLogLevel }>> extends Argv<infer Parsed> ? Parsed : never>;
+
+/** Runs `serve` with the parsed options: usage mistakes are UsageErrors (exit 2). */
+export async function runServe(args: ServeArgs): Promise<void> {
+  const envPort = process.env.SEXTANT_MCP_PORT;
+  const port = args.port ?? (envPort === undefined ? DEFAULT_PORT : Number(envPort));
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`Invalid port ${JSON.stringify(args.port ?? envPort)}: use a whole number from 0 to 65535`);
+  }
+  const options: ServeOptions = {
+    transport: args.transport === 'stdio' ? 'stdio' : 'http',
+    profile: args.profile,
+    logger: createLogger(args['log-level']),
+    port,
+    bind: args.bind,
+    portGiven: args.port !== undefined || envPort !== undefined,
+    // An empty token (SEXTANT_AUTH_TOKEN= ) is no token.
+    authToken: (args['auth-token'] ?? process.env.SEXTANT_AUTH_TOKEN) || undefined,
+    allowedOrigins: args['allowed-origin'],
+    record: args.record,
+  };
+  const workspace: WorkspaceOptions = {
+    autoWorkspace: args['auto-workspace'],
+    projectFromCwd: args['project-from-cwd'],
+    maxWorkspaces: args['max-workspaces'],
+    workspaces: args.workspace,
+    allowedRoots: args['allowed-root'],
+  };
+  try {
+    options.workspace = resolveWorkspaceConfig(workspace);
+  } catch (error) {
+    if (error instanceof WorkspaceConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  options.watch = args.watch;
+  options.autoIndex = args['auto-index'];
+  (await import('./server-heap.js')).restartWithServerHeap();
+  const { serve } = await import('./serve.js');
+  await serve(options);
+}
