@@ -8,32 +8,18 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { JSON_AND_SSE } from '../helpers/http.js';
+import { statelessCall } from '../helpers/stateless.js';
 import { stopAll } from '../helpers/process.js';
 import { serveProcess } from '../helpers/serve-http.js';
 
-const MODERN = '2026-07-28';
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-let nextId = 1;
 
 test.after.each(() => stopAll());
 
-async function rpc(url: string, method: string, params: Record<string, unknown>) {
-  const named = (params.name ?? params.taskId) as string | undefined;
-  const response = await request(url, {
-    method: 'POST',
-    headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(named ? { 'mcp-name': named } : {}) },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': TASKS } },
-    }),
-  });
-  return (await response.body.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+function rpc(url: string, method: string, params: Record<string, unknown>) {
+  return statelessCall(url, method, params, TASKS);
 }
 
 /** The pid of a process that has ended (a real one, so no live process is likely to have it). */

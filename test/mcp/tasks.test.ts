@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JSON_AND_SSE, startTestHttp } from '../helpers/http.js';
+import { sseReader, statelessCall } from '../helpers/stateless.js';
 import { stopAll } from '../helpers/process.js';
 import { fixtureCopy } from '../helpers/projects.js';
 import { serveProcess } from '../helpers/serve-http.js';
@@ -16,23 +17,11 @@ import { tick } from '../helpers/server.js';
 
 const MODERN = '2026-07-28';
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };
-let nextId = 1;
 
 test.after.each(() => stopAll());
 
-async function rpc(url: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = TASKS) {
-  const named = (params.name ?? params.taskId) as string | undefined;
-  const response = await request(url, {
-    method: 'POST',
-    headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(named ? { 'mcp-name': named } : {}) },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
-    }),
-  });
-  return { status: response.statusCode, ...((await response.body.json()) as { result?: Record<string, unknown>; error?: { code: number; data?: unknown } }) };
+function rpc(url: string, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = TASKS) {
+  return statelessCall(url, method, params, capabilities);
 }
 
 /** Polls tasks/get until `done` holds for the task (each poll waits for the server's answer, not a timer race). */
@@ -135,19 +124,12 @@ test('task status notifications: a listen stream that names a task gets notifica
     assert.is(((await refused.body.json()) as { error: { code: number } }).error.code, -32021);
     const stream = await request(http.urls.mcp, { method: 'POST', headers, body: body(TASKS) });
     const events: Array<Record<string, unknown>> = [];
-    let buffered = '';
+    const read = sseReader((message) => events.push(message));
     await new Promise<void>((resolve, reject) => {
       // A guard against hanging the run if the notification never comes, not a timing expectation.
       const guard = setTimeout(() => reject(new Error(`no completed notifications/tasks; got ${JSON.stringify(events)}`)), 20_000);
       stream.body.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        for (let end; (end = buffered.indexOf('\n\n')) >= 0; buffered = buffered.slice(end + 2)) {
-          const data = buffered
-            .slice(0, end)
-            .split('\n')
-            .find((line) => line.startsWith('data: '));
-          if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
-        }
+        read(chunk);
         if (events.some((event) => event.method === 'notifications/tasks' && (event.params as { status: string }).status === 'completed')) {
           clearTimeout(guard);
           resolve();

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { initializeBody, JSON_AND_SSE, openSession, startTestHttp } from '../helpers/http.js';
 import { checkOutgoing } from '../helpers/schema.js';
 import { eventually } from '../helpers/wait.js';
+import { sseReader } from '../helpers/stateless.js';
 
 const MODERN = '2026-07-28';
 const meta = (extra: Record<string, unknown> = {}) => ({
@@ -154,7 +155,7 @@ test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, r
     });
     assert.match(String(response.headers['content-type']), 'text/event-stream');
     const events: Array<Record<string, unknown>> = [];
-    let buffered = '';
+    const read = sseReader((message) => events.push(message));
     const arrived = (count: number) =>
       new Promise<void>((resolve, reject) => {
         // A guard against hanging the run if the events never come, not a timing expectation.
@@ -167,14 +168,7 @@ test('subscriptions/listen over HTTP: a long SSE response, acknowledged first, r
           }
         };
         const onData = (chunk: Buffer): void => {
-          buffered += chunk.toString();
-          for (let end; (end = buffered.indexOf('\n\n')) >= 0; buffered = buffered.slice(end + 2)) {
-            const data = buffered
-              .slice(0, end)
-              .split('\n')
-              .find((line) => line.startsWith('data: '));
-            if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
-          }
+          read(chunk);
           check();
         };
         response.body.on('data', onData);
