@@ -1,8 +1,8 @@
 /**
  * The contracts of the seam beyond keys and tasks, in the shape a shared implementation needs, so
- * that the next one is written against them: leases (implemented on files by file-leases.ts),
- * and index generations and a project catalog, whose first implementation is still the index
- * store's own manifest and folders (src/index/store).
+ * that the next one is written against them: leases, index generations and the project catalog.
+ * Their file implementations are file-leases.ts, file-generations.ts and file-catalog.ts; what
+ * they refuse is in errors.ts, and every implementation throws the same errors.
  */
 
 /**
@@ -31,7 +31,6 @@ export interface Leases {
 
 /**
  * A project's index at one moment: what a reader opens, what a writer replaces.
- * @public for the team server (issue 27)
  */
 export interface Generation {
   readonly project: string;
@@ -45,9 +44,16 @@ export interface Generation {
 /** @public for the team server (issue 27) */
 export interface Generations {
   current(project: string): Promise<Generation | undefined>;
-  /** Publishes `next` if the current one is still `expected` (compare and swap), under a valid lease. */
+  /**
+   * Publishes `next` as the generation after `expected` if that is still the current one (compare
+   * and swap), under a valid lease: GenerationConflictError when another writer committed first,
+   * LeaseLostError when the lease is not the latest grant.
+   */
   commit(lease: Lease, expected: Generation | undefined, next: Omit<Generation, 'number'>): Promise<Generation>;
-  /** Calls `listener` when another process commits a generation of `project`; returns how to stop. */
+  /**
+   * Calls `listener` with each newer generation of `project` once it is committed (by any handle,
+   * this one too), skipping none but the ones overtaken before it looked; returns how to stop.
+   */
   watch(project: string, listener: (generation: Generation) => void): () => void;
 }
 
@@ -65,7 +71,7 @@ export interface CatalogProject {
 export interface ProjectCatalog {
   list(): Promise<CatalogProject[]>;
   get(name: string): Promise<CatalogProject | undefined>;
-  /** Refused when the name is taken: nothing is half-registered. */
+  /** Refused (ProjectExistsError) when the name is taken, regardless of case: nothing is half-registered. */
   add(project: CatalogProject): Promise<void>;
   remove(name: string): Promise<boolean>;
 }

@@ -7,22 +7,26 @@
  * one machine. A second implementation (PostgreSQL, for replicas on many machines) implements the
  * same interfaces; they are shaped for it: every call may go over a network (async), a lease
  * carries a fencing token, a task is read, answered and cancelled through the ledger by whichever
- * process is asked, and keys have ids so that one can be rotated in while states sealed with the
- * last one stay valid. Leases are files here (file-lease.ts: the index's job lock is one, and
- * commits are fenced by its token); index generations and the project catalog are specified in
- * contracts.ts, their first implementation still the index store's manifest and folders.
+ * process is asked, keys have ids so that one can be rotated in while states sealed with the last
+ * one stay valid, and a generation is published by compare and swap. Leases are files here
+ * (file-lease.ts: the index's job lock is one, and commits are fenced by its token), and so are
+ * the project catalog (`catalog/`) and the generations (`generations/`).
  */
 import { join } from 'node:path';
 import { FileStateKeys } from './file-keys.js';
+import { FileProjectCatalog } from './file-catalog.js';
+import { FileGenerations } from './file-generations.js';
 import { FileLeases } from './file-leases.js';
 import { FileTaskLedger } from './file-tasks.js';
-import type { Leases } from './contracts.js';
+import type { Generations, Leases, ProjectCatalog } from './contracts.js';
 import type { StateKeys } from './state-keys.js';
 import type { TaskLedger } from './task-ledger.js';
 
 export { KeyRing } from './state-keys.js';
 export { FileStateKeys } from './file-keys.js';
 export type { TaskEntry, TaskLedger, TaskStatus } from './task-ledger.js';
+export type { CatalogProject, Generation, Lease } from './contracts.js';
+export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './errors.js';
 
 export interface Coordination {
   /** Where it lives, for logs and /health: `files HOME` (or, later, the database). */
@@ -30,6 +34,8 @@ export interface Coordination {
   readonly keys: StateKeys;
   readonly tasks: TaskLedger;
   readonly leases: Leases;
+  readonly generations: Generations;
+  readonly catalog: ProjectCatalog;
 }
 
 export interface CoordinationOptions {
@@ -37,12 +43,15 @@ export interface CoordinationOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The file implementation: `state.key`, `tasks/` and `leases/` under `home`, shared by the processes that share it. */
+/** The file implementation: `state.key`, `tasks/`, `leases/`, `generations/` and `catalog/` under `home`, shared by the processes that share it. */
 export async function openCoordination(home: string, options: CoordinationOptions = {}): Promise<Coordination> {
+  const leases = new FileLeases(join(home, 'leases'));
   return {
     describe: `files ${home}`,
     keys: new FileStateKeys(home, options.env ?? process.env),
     tasks: new FileTaskLedger(join(home, 'tasks')),
-    leases: new FileLeases(join(home, 'leases')),
+    leases,
+    generations: new FileGenerations(join(home, 'generations'), leases),
+    catalog: new FileProjectCatalog(join(home, 'catalog')),
   };
 }

@@ -1,30 +1,15 @@
 /**
- * The contract of what processes share (src/coordination), run against each implementation: today
- * the files of one home. A second implementation joins the list below and must pass the same.
+ * The contract of what processes share (src/coordination): keys, tasks and leases, run against
+ * each implementation (implementations.ts). Generations and the catalog have files of their own.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openCoordination, type Coordination, type TaskEntry } from '../../src/coordination/index.js';
-
-interface Implementation {
-  name: string;
-  /** Two handles on the same shared state, as two processes of one home would have. */
-  open(): Promise<[Coordination, Coordination]>;
-}
-
-const implementations: Implementation[] = [
-  {
-    name: 'files',
-    open: async () => {
-      const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-      return [await openCoordination(home, { env: {} }), await openCoordination(home, { env: {} })];
-    },
-  },
-];
+import { openCoordination, type TaskEntry } from '../../src/coordination/index.js';
+import { deadPid } from '../helpers/process.js';
+import { implementations } from './implementations.js';
 
 const entry = (taskId: string, owner: string, status: TaskEntry['status'] = 'working'): TaskEntry => ({
   taskId,
@@ -37,14 +22,6 @@ const entry = (taskId: string, owner: string, status: TaskEntry['status'] = 'wor
   pending: [['ask', { method: 'elicitation/create', params: {} }]],
   owner,
 });
-
-/** A pid that was alive and is not any more. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  const pid = child.pid!;
-  await new Promise((resolve) => child.on('exit', resolve));
-  return pid;
-}
 
 for (const implementation of implementations) {
   test(`${implementation.name}: both handles seal and open with the same key, named by a stable id`, async () => {

@@ -144,3 +144,11 @@ export function serverEnv(env: Record<string, string> = {}): Record<string, stri
   for (const key of ['TMPDIR', 'XDG_CACHE_HOME', 'SEXTANT_HOME']) if (process.env[key] !== undefined) inherited[key] = process.env[key]!;
   return { ...inherited, ...env };
 }
+
+/** A pid that was alive and is not any more: what a lease holder killed with -9 leaves behind. */
+export async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  const pid = child.pid!;
+  await new Promise((resolve) => child.on('exit', resolve));
+  return pid;
+}

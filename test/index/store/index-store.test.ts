@@ -12,7 +12,7 @@ import { IndexReader } from '../../../src/index/search/reader.js';
 import { IndexIncompatibleError } from '../../../src/index/store/manifest.js';
 import { projectDir } from '../../../src/index/store/home.js';
 import { IndexStore } from '../../../src/index/store/store.js';
-import { killMidJob, ROOT, runCli } from '../../helpers/process.js';
+import { deadPid, killMidJob, ROOT, runCli } from '../../helpers/process.js';
 import { eventually } from '../../helpers/wait.js';
 
 function tree(files: Record<string, string | Buffer>): string {
@@ -278,9 +278,7 @@ test('a writer taken for dead and replaced cannot commit: its job lock token is 
   paused.lock();
   const before = readFileSync(paused.manifestPath, 'utf8');
   // While it is paused, its lock is taken for a dead process's and taken over by another writer.
-  const gone = spawn(process.execPath, ['-e', '0']);
-  await new Promise((resolve) => gone.on('exit', resolve));
-  writeFileSync(paused.lockPath, `${gone.pid} 0000000000000000 thread-0`);
+  writeFileSync(paused.lockPath, `${await deadPid()} 0000000000000000 thread-0`);
   const successor = new IndexStore(root, home);
   successor.lock();
   try {

@@ -1,0 +1,96 @@
+/**
+ * The project catalog's contract (src/coordination/contracts.ts), run against each
+ * implementation: what one handle adds, another reads whole; a name is taken once, regardless of
+ * case, even when processes race for it; nothing malformed is stored.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { InvalidEntryError, ProjectExistsError, type CatalogProject } from '../../src/coordination/index.js';
+import { implementations, inProcesses } from './implementations.js';
+
+const web: CatalogProject = { name: 'web', location: { git: 'https://example.com/team/web.git', ref: 'main' } };
+const tools: CatalogProject = { name: 'Tools', location: { folder: '/srv/tools' } };
+
+for (const implementation of implementations) {
+  test(`${implementation.name}: a project added by one handle is listed and read whole by the other, and removed once`, async () => {
+    const [one, other] = await implementation.open();
+    assert.equal(await other.catalog.list(), []);
+    await one.catalog.add(web);
+    await one.catalog.add(tools);
+    assert.equal(await other.catalog.list(), [tools, web], 'whole, by name');
+    assert.equal(await other.catalog.get('web'), web);
+    assert.equal(await other.catalog.get('tools'), tools, 'found regardless of case, spelt as added');
+    assert.is(await other.catalog.get('nothing'), undefined);
+    assert.ok(await other.catalog.remove('WEB'));
+    assert.not.ok(await one.catalog.remove('web'), 'already gone');
+    assert.equal(await one.catalog.list(), [tools]);
+  });
+
+  test(`${implementation.name}: a taken name is refused regardless of case, and the entry in place is kept`, async () => {
+    const [one, other] = await implementation.open();
+    await one.catalog.add(web);
+    try {
+      await other.catalog.add({ name: 'WEB', location: { folder: '/elsewhere' } });
+      assert.unreachable('the name is taken');
+    } catch (error) {
+      assert.instance(error, ProjectExistsError);
+      assert.is((error as ProjectExistsError).code, 'project_exists');
+      assert.match((error as Error).message, /"WEB" is already registered/);
+    }
+    assert.equal(await one.catalog.get('web'), web);
+  });
+
+  test(`${implementation.name}: malformed names and locations are refused with what is wrong, and nothing is stored`, async () => {
+    const [one] = await implementation.open();
+    const bad: [unknown, RegExp][] = [
+      [{ name: '../escape', location: { folder: '/x' } }, /Invalid project name "\.\.\/escape"/],
+      [{ name: '', location: { folder: '/x' } }, /Invalid project name ""/],
+      [{ name: '-flag', location: { folder: '/x' } }, /Invalid project name "-flag"/],
+      [{ name: 'a'.repeat(65), location: { folder: '/x' } }, /Invalid project name/],
+      [{ name: 'rel', location: { folder: 'relative/path' } }, /one absolute path/],
+      [{ name: 'both', location: { folder: '/x', git: 'https://example.com/x.git' } }, /one absolute path/],
+      [{ name: 'noref', location: { git: 'https://example.com/x.git' } }, /is not a git branch or tag name/],
+      [{ name: 'badref', location: { git: 'https://example.com/x.git', ref: 'a..b' } }, /"a\.\.b" is not a git branch/],
+      [{ name: 'option', location: { git: '--upload-pack=touch /tmp/x', ref: 'main' } }, /needs a remote URL/],
+      [{ name: 'nowhere' }, /has no location/],
+      [null, /must be an object/],
+    ];
+    for (const [project, message] of bad) {
+      try {
+        await one.catalog.add(project as CatalogProject);
+        assert.unreachable(`${JSON.stringify(project)} must be refused`);
+      } catch (error) {
+        assert.instance(error, InvalidEntryError, JSON.stringify(project));
+        assert.match((error as Error).message, message);
+      }
+    }
+    assert.equal(await one.catalog.list(), []);
+    try {
+      await one.catalog.get('../../etc/passwd');
+      assert.unreachable('a name that is not one is never looked up');
+    } catch (error) {
+      assert.instance(error, InvalidEntryError);
+    }
+  });
+
+  test(`${implementation.name}: processes racing to add one name: exactly one succeeds, and its entry is the one kept`, async () => {
+    const [one] = await implementation.open();
+    const outcomes = await inProcesses(
+      implementation,
+      6,
+      (index) => `
+        try {
+          await coordination.catalog.add({ name: 'race', location: { folder: '/srv/writer-${index}' } });
+          console.log('added /srv/writer-${index}');
+        } catch (error) {
+          console.log(error.code);
+        }`,
+    );
+    const added = outcomes.filter((outcome) => outcome.startsWith('added'));
+    assert.is(added.length, 1, outcomes.join(', '));
+    assert.equal(outcomes.filter((outcome) => outcome === 'project_exists').length, 5);
+    assert.equal(await one.catalog.list(), [{ name: 'race', location: { folder: added[0]!.slice('added '.length) } }]);
+  });
+}
+
+test.run();
