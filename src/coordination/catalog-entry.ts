@@ -4,7 +4,7 @@
  */
 import { isAbsolute } from 'node:path';
 import type { CatalogProject } from './contracts.js';
-import { checkProjectName, InvalidEntryError } from './errors.js';
+import { checkProjectName, InvalidEntryError } from './refusals.js';
 
 /** A git ref as `git check-ref-format` would mostly allow: no spaces, no "..", no leading "-". */
 const GIT_REF = /^(?!-)(?!.*\.\.)[^\s~^:?*[\\]{1,255}$/;

@@ -1,9 +1,12 @@
 /**
  * The contracts of the seam beyond keys and tasks, in the shape a shared implementation needs, so
  * that the next one is written against them: leases, index generations and the project catalog.
- * Their file implementations are file-leases.ts, file-generations.ts and file-catalog.ts; what
- * they refuse is in errors.ts, and every implementation throws the same errors.
+ * Their file implementations are file-leases.ts, file-generations.ts and file-catalog.ts, and
+ * their PostgreSQL ones are in pg/; what they refuse is in refusals.ts, the same for each. Last,
+ * `Coordination`: the whole seam, as one process holds it.
  */
+import type { StateKeys } from './state-keys.js';
+import type { TaskLedger } from './task-ledger.js';
 
 /**
  * The right to be the one writer of something (a project's index; the controller of a team).
@@ -33,6 +36,7 @@ export interface Leases {
  * A project's index at one moment: what a reader opens, what a writer replaces.
  */
 export interface Generation {
+  /** The project's catalog name, lower-cased (names are unique regardless of case). */
   readonly project: string;
   /** Grows at every commit. */
   readonly number: number;
@@ -51,10 +55,12 @@ export interface Generations {
    */
   commit(lease: Lease, expected: Generation | undefined, next: Omit<Generation, 'number'>): Promise<Generation>;
   /**
-   * Calls `listener` with each newer generation of `project` once it is committed (by any handle,
-   * this one too), skipping none but the ones overtaken before it looked; returns how to stop.
+   * Calls `listener` with the current generation of `project` whenever it is newer than the last
+   * one heard, starting from number `after` (what the caller already has; 0 for nothing): one
+   * already newer is heard at once, and each commit after, by any handle, once it is committed.
+   * Generations overtaken before it looked are skipped. Returns how to stop.
    */
-  watch(project: string, listener: (generation: Generation) => void): () => void;
+  watch(project: string, after: number, listener: (generation: Generation) => void): () => void;
 }
 
 /**
@@ -74,4 +80,27 @@ export interface ProjectCatalog {
   /** Refused (ProjectExistsError) when the name is taken, regardless of case: nothing is half-registered. */
   add(project: CatalogProject): Promise<void>;
   remove(name: string): Promise<boolean>;
+}
+
+export interface Coordination {
+  /** Where it lives, for logs and /health: `files HOME`, or `postgres URL` (its password hidden). */
+  readonly describe: string;
+  /** Who this process is to the others: its pid on files, a replica id with a database. */
+  readonly replica: string;
+  readonly keys: StateKeys;
+  readonly tasks: TaskLedger;
+  readonly leases: Leases;
+  readonly generations: Generations;
+  readonly catalog: ProjectCatalog;
+  /** Lets go of what this process holds (leases, connections). */
+  close(): Promise<void>;
+}
+
+export interface CoordinationOptions {
+  /** SEXTANT_STATE_KEY and the like: read here, not from process.env, so that tests pass their own. */
+  env?: NodeJS.ProcessEnv;
+  /** PostgreSQL instead of files (--database-url, SEXTANT_DATABASE_URL). */
+  databaseUrl?: string;
+  /** With a database: how long a lease outlives its holder's last heartbeat. */
+  leaseTtlMs?: number;
 }

@@ -10,7 +10,7 @@ import { processAlive } from '../process-alive.js';
 import { crypto } from '../util/lazy-crypto.js';
 import { checkCatalogProject } from './catalog-entry.js';
 import type { CatalogProject, ProjectCatalog } from './contracts.js';
-import { checkProjectName, InvalidEntryError, ProjectExistsError } from './errors.js';
+import { checkProjectName, InvalidEntryError, ProjectExistsError } from './refusals.js';
 
 const ENTRY_FILE = /^[a-z0-9][a-z0-9._-]*\.json$/;
 /** A staged entry (`.<name>.<pid>-<nonce>.new`): group 1 is the pid that wrote it. */

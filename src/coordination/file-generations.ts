@@ -13,7 +13,8 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readF
 import { join } from 'node:path';
 import { crypto } from '../util/lazy-crypto.js';
 import type { Generation, Generations, Lease, Leases } from './contracts.js';
-import { checkProjectName, GenerationConflictError, InvalidEntryError, LeaseLostError } from './errors.js';
+import { checkProjectName, GenerationConflictError, InvalidEntryError, LeaseLostError } from './refusals.js';
+import { checkNext } from './generation-entry.js';
 
 const VERSION_FILE = /^(\d{12})\.json$/;
 /** Versions kept behind the current one, for a reader that listed the folder just before a commit. */
@@ -42,16 +43,7 @@ export class FileGenerations implements Generations {
   }
 
   async commit(lease: Lease, expected: Generation | undefined, next: Omit<Generation, 'number'>): Promise<Generation> {
-    const project = checkProjectName(next.project);
-    if (expected !== undefined && expected.project !== project) {
-      throw new InvalidEntryError(`A generation of ${JSON.stringify(project)} cannot follow one of ${JSON.stringify(expected.project)}`);
-    }
-    if (typeof next.committedAt !== 'string' || Number.isNaN(Date.parse(next.committedAt))) {
-      throw new InvalidEntryError(`"committedAt" must be a date, got ${JSON.stringify(next.committedAt)}`);
-    }
-    if (next.source !== undefined && (typeof next.source !== 'string' || next.source === '')) {
-      throw new InvalidEntryError(`"source" must be a non-empty string when given, got ${JSON.stringify(next.source)}`);
-    }
+    const project = checkNext(expected, next).toLowerCase();
     if (!(await this.#leases.valid(lease))) throw new LeaseLostError(lease.name, lease.token);
     const current = this.#current(project);
     const currentNumber = current?.number ?? 0;
@@ -91,10 +83,10 @@ export class FileGenerations implements Generations {
     return publicPart(version);
   }
 
-  watch(project: string, listener: (generation: Generation) => void): () => void {
+  watch(project: string, after: number, listener: (generation: Generation) => void): () => void {
     const folder = this.#folder(checkProjectName(project));
     mkdirSync(folder, { recursive: true });
-    let seen = this.#current(project)?.number ?? 0;
+    let seen = after;
     let stopped = false;
     const look = (): void => {
       if (stopped) return;
@@ -117,6 +109,7 @@ export class FileGenerations implements Generations {
     }
     // Like fs.watch, a watch keeps the process alive until it is stopped.
     const poll = setInterval(look, WATCH_POLL_MS);
+    queueMicrotask(look); // one newer than `after` already: heard at once
     return () => {
       stopped = true;
       clearInterval(poll);

@@ -34,6 +34,12 @@ export class FileLeases implements Leases {
     return held !== undefined && held.token === lease.token && held.valid();
   }
 
+  /** Lets go of every lease this handle holds (the process stops). */
+  async close(): Promise<void> {
+    for (const held of this.#held.values()) held.release();
+    this.#held.clear();
+  }
+
   async release(lease: Lease): Promise<void> {
     const held = this.#held.get(lease.name);
     if (!held || held.token !== lease.token) return;

@@ -77,6 +77,10 @@ export class FileTaskLedger implements TaskLedger {
     return false;
   }
 
+  async onCancelRequest(): Promise<() => void> {
+    return () => {}; // nobody can ask: see requestCancel
+  }
+
   #read(name: string): TaskEntry | undefined {
     let file: TaskFile;
     try {

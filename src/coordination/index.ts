@@ -18,40 +18,33 @@ import { FileProjectCatalog } from './file-catalog.js';
 import { FileGenerations } from './file-generations.js';
 import { FileLeases } from './file-leases.js';
 import { FileTaskLedger } from './file-tasks.js';
-import type { Generations, Leases, ProjectCatalog } from './contracts.js';
-import type { StateKeys } from './state-keys.js';
-import type { TaskLedger } from './task-ledger.js';
+import type { Coordination, CoordinationOptions } from './contracts.js';
 
 export { KeyRing } from './state-keys.js';
 export { FileStateKeys } from './file-keys.js';
 export type { TaskEntry, TaskLedger, TaskStatus } from './task-ledger.js';
-export type { CatalogProject, Generation, Lease } from './contracts.js';
-export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './errors.js';
+export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease } from './contracts.js';
+export { DatabaseError } from './pg/database-error.js';
+export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './refusals.js';
 
-export interface Coordination {
-  /** Where it lives, for logs and /health: `files HOME` (or, later, the database). */
-  readonly describe: string;
-  readonly keys: StateKeys;
-  readonly tasks: TaskLedger;
-  readonly leases: Leases;
-  readonly generations: Generations;
-  readonly catalog: ProjectCatalog;
-}
-
-export interface CoordinationOptions {
-  /** SEXTANT_STATE_KEY and the like: read here, not from process.env, so that tests pass their own. */
-  env?: NodeJS.ProcessEnv;
-}
-
-/** The file implementation: `state.key`, `tasks/`, `leases/`, `generations/` and `catalog/` under `home`, shared by the processes that share it. */
+/**
+ * With `databaseUrl`, the PostgreSQL implementation (loaded only then). Else the file
+ * implementation: `state.key`, `tasks/`, `leases/`, `generations/` and `catalog/` under `home`, shared by the processes that share it.
+ */
 export async function openCoordination(home: string, options: CoordinationOptions = {}): Promise<Coordination> {
+  if (options.databaseUrl !== undefined) {
+    const { openPostgresCoordination } = await import('./pg/index.js');
+    return openPostgresCoordination(options.databaseUrl, options);
+  }
   const leases = new FileLeases(join(home, 'leases'));
   return {
     describe: `files ${home}`,
+    replica: String(process.pid),
     keys: new FileStateKeys(home, options.env ?? process.env),
     tasks: new FileTaskLedger(join(home, 'tasks')),
     leases,
     generations: new FileGenerations(join(home, 'generations'), leases),
     catalog: new FileProjectCatalog(join(home, 'catalog')),
+    close: () => leases.close(),
   };
 }

@@ -40,4 +40,9 @@ export interface TaskLedger {
    * have no way to tell one another: false, and the cancel is only acknowledged.
    */
   requestCancel(taskId: string): Promise<boolean>;
+  /**
+   * Calls `listener` with each task id another process asks this one to cancel; resolves, once
+   * requests are heard, with how to stop.
+   */
+  onCancelRequest(listener: (taskId: string) => void): Promise<() => void>;
 }

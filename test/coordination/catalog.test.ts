@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { InvalidEntryError, ProjectExistsError, type CatalogProject } from '../../src/coordination/index.js';
-import { implementations, inProcesses } from './implementations.js';
+import { closeOpened, implementations, inProcesses } from './implementations.js';
 
 const web: CatalogProject = { name: 'web', location: { git: 'https://example.com/team/web.git', ref: 'main' } };
 const tools: CatalogProject = { name: 'Tools', location: { folder: '/srv/tools' } };
@@ -92,5 +92,7 @@ for (const implementation of implementations) {
     assert.equal(await one.catalog.list(), [{ name: 'race', location: { folder: added[0]!.slice('added '.length) } }]);
   });
 }
+
+test.after.each(closeOpened);
 
 test.run();

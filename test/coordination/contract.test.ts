@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openCoordination, type TaskEntry } from '../../src/coordination/index.js';
 import { deadPid } from '../helpers/process.js';
-import { implementations } from './implementations.js';
+import { closeOpened, holdInProcess, implementations } from './implementations.js';
 
 const entry = (taskId: string, owner: string, status: TaskEntry['status'] = 'working'): TaskEntry => ({
   taskId,
@@ -51,14 +51,23 @@ for (const implementation of implementations) {
     assert.is(await one.tasks.get('../../etc/passwd'), undefined, 'an id that is not one is never looked up');
   });
 
-  test(`${implementation.name}: an owner is alive while its process runs, and not after; a cancel for another's task says whether it can be delivered`, async () => {
+  test(`${implementation.name}: an owner is alive while its process runs, and not after it ends; a cancel reaches it where the ledger can tell it`, async () => {
     const [one, other] = await implementation.open();
     assert.not.ok(await one.tasks.ownerAlive(one.tasks.self), "a handle's own tasks in the ledger but not in its memory are orphans");
-    const gone = await deadPid();
-    assert.not.ok(await other.tasks.ownerAlive(String(gone)));
-    const parent = String(process.ppid);
-    assert.ok(await other.tasks.ownerAlive(parent));
-    assert.type(await other.tasks.requestCancel('00000000-0000-4000-8000-000000000002'), 'boolean');
+    assert.not.ok(await other.tasks.ownerAlive(String(await deadPid())), 'an owner that never was, or is gone');
+    const id = '00000000-0000-4000-8000-000000000002';
+    const owner = await holdInProcess(implementation, `await coordination.tasks.onCancelRequest((taskId) => console.log('cancel ' + taskId));`);
+    try {
+      assert.ok(await other.tasks.ownerAlive(owner.self), `${owner.self} runs`);
+      await one.tasks.put(entry(id, owner.self));
+      const delivered = await other.tasks.requestCancel(id);
+      if (delivered) assert.is(await owner.line((line) => line.startsWith('cancel ')), `cancel ${id}`, 'told to its owner');
+      else assert.is(implementation.name, 'files', 'only processes on files cannot tell one another');
+    } finally {
+      await owner.finish();
+    }
+    assert.not.ok(await other.tasks.ownerAlive(owner.self), 'its process ended');
+    assert.not.ok(await other.tasks.requestCancel(id), 'an owner that is gone is not told');
   });
 }
 
@@ -99,5 +108,7 @@ test('files: a temporary task file left by a dead writer is removed when the led
   assert.equal(readdirSync(join(home, 'tasks')), ['00000000-0000-4000-8000-000000000003.json']);
   assert.not.ok(await coordination.tasks.requestCancel('00000000-0000-4000-8000-000000000003'), 'processes on files cannot tell one another');
 });
+
+test.after.each(closeOpened);
 
 test.run();

@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GenerationConflictError, InvalidEntryError, LeaseLostError, openCoordination, type Generation } from '../../src/coordination/index.js';
 import { deadPid } from '../helpers/process.js';
-import { implementations, inProcesses } from './implementations.js';
+import { closeOpened, implementations, inProcesses } from './implementations.js';
 
 const at = (n: number): string => new Date(Date.UTC(2026, 10, 27, 0, 0, n)).toISOString();
 
@@ -83,7 +83,7 @@ for (const implementation of implementations) {
     const first = await one.generations.commit(lease, undefined, { project: 'web', committedAt: at(1) });
     const heard: Generation[] = [];
     let hear: (generation: Generation) => void = () => {};
-    const stop = other.generations.watch('web', (generation) => {
+    const stop = other.generations.watch('web', first.number, (generation) => {
       heard.push(generation);
       hear(generation);
     });
@@ -92,9 +92,17 @@ for (const implementation of implementations) {
     assert.equal(await next, second, 'the generation committed, not the one before');
     stop();
     const third = await one.generations.commit(lease, second, { project: 'web', committedAt: at(3) });
-    // A watcher that was stopped hears nothing; a new one, started after, hears the next commit only.
+    // A watcher that was stopped hears nothing; a new one from nothing hears the current one at once.
+    const caughtUp = new Promise<Generation>((resolve) => {
+      const stopNew = other.generations.watch('web', 0, (generation) => {
+        stopNew();
+        resolve(generation);
+      });
+    });
+    assert.equal(await caughtUp, third, 'the current one, not each one before it');
+    // One from the current one hears the next commit only.
     const later = new Promise<Generation>((resolve) => {
-      const stopLater = other.generations.watch('web', (generation) => {
+      const stopLater = other.generations.watch('web', third.number, (generation) => {
         stopLater();
         resolve(generation);
       });
@@ -147,5 +155,7 @@ test('files: a writer whose lease was taken over is refused, and its successor c
   assert.equal(await one.generations.current('web'), second);
   await other.leases.release(successor);
 });
+
+test.after.each(closeOpened);
 
 test.run();

@@ -15,6 +15,8 @@ import { buildIndex } from '../../src/index/build/indexer.js';
 import { BIN, ROOT } from '../helpers/process.js';
 
 const HEAVY = ['node_modules/ajv/', 'node_modules/web-tree-sitter/', 'src/mcp/server.ts', 'src/mcp/session.ts', 'src/transports/stdio.ts', 'node_modules/ws/'];
+/** The team server's control plane: loaded only with a database URL. */
+const POSTGRES = ['node_modules/postgres/', 'src/coordination/pg/index.ts'];
 /** What only builds an index or serves searches from workers: a one-shot search needs none of it. */
 const INDEXING = [
   'src/index/build/indexer.ts',
@@ -100,6 +102,7 @@ test('serve loads the conformance fixtures only for --profile conformance', asyn
     'the server itself was loaded',
   );
   assert.equal(heavyIn(served, ['src/conformance/']), [], 'the default profile loads no fixture');
+  assert.equal(heavyIn(served, POSTGRES), [], 'files alone: no PostgreSQL client is loaded');
   const conformance = await loadedBy(['serve', '--no-watch', '--profile', 'conformance'], { SEXTANT_HOME: home });
   assert.ok(heavyIn(conformance, ['src/conformance/']).length > 0, 'the conformance profile loads them');
 });
@@ -109,8 +112,8 @@ test('what the check looks for is in the bundle: every heavy part is in some chu
     .filter((name) => name.endsWith('.mjs'))
     .map((name) => join(ROOT, 'dist', name));
   const found = heavyIn(chunks);
-  const indexing = heavyIn(chunks, INDEXING);
-  for (const part of [...HEAVY, ...INDEXING])
+  const indexing = [...heavyIn(chunks, INDEXING), ...heavyIn(chunks, POSTGRES)];
+  for (const part of [...HEAVY, ...INDEXING, ...POSTGRES])
     assert.ok(
       [...found, ...indexing].some((hit) => hit.endsWith(`: ${part}`)),
       `${part} is bundled somewhere`,
