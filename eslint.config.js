@@ -16,6 +16,7 @@ const ROOMS = [
   'jsonrpc',
   'mcp',
   'record',
+  'team',
   'tools',
   'transports',
   'util',
@@ -46,6 +47,8 @@ const MAY_IMPORT = {
   // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
   transports: ['jsonrpc', 'mcp', 'log', 'workspace'],
   tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'errors', 'wording', 'log'],
+  // The team server's replica work: git, following the catalog, the controller.
+  team: ['util', 'coordination', 'workspace', 'log'],
 };
 
 /** The index's rooms, lowest first: each imports only from the rooms before it. */
@@ -124,7 +127,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  ...['util', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'cli'].map(roomRule),
+  ...['util', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'team', 'cli'].map(roomRule),
   layer('server', ['src/server.ts'], [INDEX_DOORS]),
   ...indexLayers,
 );

@@ -17,6 +17,7 @@ import { createIndexStatusTool } from './tools/index-status.js';
 import { createSearchCodeTool } from './tools/search-code.js';
 import { createCodeContextTool } from './tools/code-context.js';
 import { createIndexJobTool } from './tools/index-jobs.js';
+import { createListProjectsTool } from './tools/list-projects.js';
 import { createFindRelatedTool } from './tools/related.js';
 import { createFileOutlineTool, createLocateSymbolTool, createSymbolHierarchyTool } from './tools/symbol-tools.js';
 import { resolveWorkspaceConfig } from './workspace/config.js';
@@ -43,6 +44,7 @@ const DEFAULT_PROFILE: ServerProfile = {
     tools.register(createSymbolHierarchyTool(projects));
     tools.register(createFindRelatedTool(projects));
     tools.register(createCodeContextTool(projects));
+    tools.register(createListProjectsTool(projects));
   },
 };
 

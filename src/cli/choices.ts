@@ -8,3 +8,10 @@ export { PROFILES, type Profile } from '../tools/profiles.js';
 /** `sse` and `ws` are accepted as names of `http`: one listener serves all three on one port. */
 export const TRANSPORTS = ['stdio', 'http', 'sse', 'ws'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
+
+/** What `sextant project` does. */
+export const PROJECT_ACTIONS = ['add', 'list', 'remove', 'refresh'] as const;
+export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
+
+/** How often a team server's controller looks at each git project's branch, unless --poll-interval says. */
+export const DEFAULT_POLL_SECONDS = 60;

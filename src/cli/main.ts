@@ -4,7 +4,7 @@ import { fstatSync } from 'node:fs';
 import yargs, { type ArgumentsCamelCase, type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
-import { PROFILES } from './choices.js';
+import { PROFILES, PROJECT_ACTIONS } from './choices.js';
 import { runServe, serveOptions } from './serve-command.js';
 import { count, UsageError } from './usage.js';
 import { VERSION } from '../version.js';
@@ -255,6 +255,35 @@ export async function main(argv: string[]): Promise<void> {
       ),
     )
     .command(
+      'project <action> [name]',
+      'Projects served by name: add (--git URL [--ref BRANCH], or --folder PATH), list, remove, refresh',
+      later(
+        'project',
+        (y) =>
+          y
+            .positional('action', { choices: PROJECT_ACTIONS, demandOption: true })
+            .positional('name', { type: 'string', describe: 'The project: a letter or digit, then letters, digits, ".", "_" or "-" (64 at most)' })
+            .option('git', { type: 'string', describe: 'add: the git remote to serve (URL, or a local path)' })
+            .option('ref', { type: 'string', describe: "add: the branch or tag to follow (default: the remote's default branch)" })
+            .option('folder', { type: 'string', describe: 'add: a folder of this machine to serve by name' })
+            .option('json', { type: 'boolean', default: false, describe: 'list: one JSON document' })
+            .option('database-url', { type: 'string', describe: 'The team database (PostgreSQL) instead of SEXTANT_HOME. Env: SEXTANT_DATABASE_URL' }),
+        async (args) => {
+          const { projectCommand } = await import('./project-commands.js');
+          const options: Parameters<typeof projectCommand>[0] = {
+            action: args.action,
+            name: args.name,
+            git: args.git,
+            ref: args.ref,
+            folder: args.folder,
+            json: args.json,
+            databaseUrl: args['database-url'] ?? (process.env.SEXTANT_DATABASE_URL || undefined),
+          };
+          process.exitCode = await exitCodeOf(() => projectCommand(options, terminal()));
+        },
+      ),
+    )
+    .command(
       'status [path]',
       'Show what is indexed for a project, and any interrupted job',
       later(
@@ -285,6 +314,7 @@ export async function main(argv: string[]): Promise<void> {
         '  SEXTANT_AUTH_TOKEN      --auth-token of serve',
         '  SEXTANT_MAX_FILE_BYTES  files larger than this are not indexed (default 16 MiB)',
         '  SEXTANT_STATE_KEY       the key that seals 2026-07-28 request state, shared by servers of one home',
+        '  SEXTANT_DATABASE_URL    the team database (PostgreSQL) of serve and project',
       ].join('\n'),
     )
     .strict()

@@ -5,9 +5,9 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { createLogger, type LocalLogLevel } from '../log.js';
 import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
-import { DEFAULT_BIND, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
+import { DEFAULT_BIND, DEFAULT_POLL_SECONDS, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import type { ServeOptions } from './serve.js';
-import { UsageError } from './usage.js';
+import { count, UsageError } from './usage.js';
 
 /** What `serve` takes: hidden from the top-level help (see its builder). */
 const SERVE_OPTIONS = [
@@ -25,6 +25,8 @@ const SERVE_OPTIONS = [
   'project-from-cwd',
   'watch',
   'auto-index',
+  'database-url',
+  'poll-interval',
 ];
 
 /**
@@ -82,6 +84,15 @@ export function serveOptions<T>(y: Argv<T>, argv: string[]) {
       type: 'boolean',
       default: false,
       describe: 'Start indexing a project without an index when a tool needs it; searches meanwhile scan the files directly',
+    })
+    .option('database-url', {
+      type: 'string',
+      describe: 'Coordinate with other replicas through this PostgreSQL database (a team server). Env: SEXTANT_DATABASE_URL',
+    })
+    .option('poll-interval', {
+      type: 'string',
+      coerce: count('poll-interval', 1),
+      describe: `Seconds between the controller's looks at each git project's branch (default ${DEFAULT_POLL_SECONDS})`,
     });
 }
 
@@ -122,6 +133,8 @@ export async function runServe(args: ServeArgs): Promise<void> {
   }
   options.watch = args.watch;
   options.autoIndex = args['auto-index'];
+  options.databaseUrl = args['database-url'] ?? (process.env.SEXTANT_DATABASE_URL || undefined);
+  options.pollMs = (args['poll-interval'] ?? DEFAULT_POLL_SECONDS) * 1000;
   (await import('./server-heap.js')).restartWithServerHeap();
   const { serve } = await import('./serve.js');
   await serve(options);

@@ -11,6 +11,8 @@ import { startHttpServer, type HttpServerOptions } from '../transports/http-list
 import { serveStdio } from '../transports/stdio.js';
 import { resolveWorkspaceConfig, type WorkspaceConfig } from '../workspace/config.js';
 import { ProjectService } from '../workspace/projects.js';
+import { startTeam } from '../team/index.js';
+import { DEFAULT_POLL_SECONDS } from './choices.js';
 
 function describeProjects(projects: ProjectService, logger: Logger): void {
   const { config } = projects;
@@ -39,6 +41,10 @@ export interface ServeOptions {
   watch?: boolean;
   /** Index a project that has no index when a tool first needs it. */
   autoIndex?: boolean;
+  /** A team server: coordinate through this PostgreSQL database instead of the home's files. */
+  databaseUrl?: string;
+  /** How often the controller looks at each git project's branch. */
+  pollMs?: number;
 }
 
 export async function serve(options: ServeOptions): Promise<void> {
@@ -50,7 +56,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   const projects = new ProjectService({ config, logger, watch: options.watch ?? true, autoIndex: options.autoIndex ?? false, activity: heap });
   // What the processes sharing SEXTANT_HOME share: a retry of a 2026 multi round-trip request, or a
   // tasks/get, may reach another one than the process that answered first.
-  const coordination = await openCoordination(sextantHome());
+  const coordination = await openCoordination(sextantHome(), { databaseUrl: options.databaseUrl });
+  logger.info(`Shared state: ${coordination.describe}`);
+  const team = await startTeam({ coordination, projects, home: sextantHome(), pollMs: options.pollMs ?? DEFAULT_POLL_SECONDS * 1000, logger });
   let requestState: RequestStateSealer;
   try {
     requestState = new RequestStateSealer(await coordination.keys.ring());
@@ -63,17 +71,68 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const tasks = new TaskStore({ ledger: coordination.tasks });
   const server = createSextantServer({ profile: await loadProfile(options.profile), logger, projects, requestState, tasks, activity: heap });
+  const teamServer = options.databaseUrl !== undefined;
+  const named = (): ReturnType<typeof projects.named.list> => projects.named.list();
+  const replica: ReplicaEndpoints = {
+    replicaHealth: () =>
+      teamServer || named().length > 0
+        ? {
+            replica: coordination.replica,
+            shared_state: coordination.describe,
+            controller: team.controller.leading,
+            projects: named().map((project) => ({
+              name: project.name,
+              state: project.state,
+              ...(project.servedCommit && { commit: project.servedCommit }),
+              ...(project.targetCommit && { target_commit: project.targetCommit }),
+              ...(project.error && { error: project.error }),
+            })),
+          }
+        : {},
+    readiness: () => {
+      const behind = named().filter((project) => project.git && (project.targetCommit === undefined || project.servedCommit !== project.targetCommit));
+      return {
+        ready: behind.length === 0,
+        detail: {
+          replica: coordination.replica,
+          ...(behind.length > 0 && {
+            waiting_for: behind.map((project) => ({
+              name: project.name,
+              state: project.state,
+              ...(project.targetCommit && { target_commit: project.targetCommit }),
+            })),
+          }),
+        },
+      };
+    },
+    refreshHook: async (name) => {
+      const project = await coordination.catalog.get(name).catch(() => undefined);
+      if (!project) return false;
+      await coordination.generations.requestRefresh(project.name);
+      return true;
+    },
+  };
   try {
-    await serveWith(options, server, projects);
+    await serveWith(options, server, projects, replica);
   } finally {
+    await team.close();
     // Before the jobs are stopped: a task whose job is stopped by the shutdown failed, it did not complete.
     await tasks.close();
     heap.close();
     await projects.close();
+    await coordination.close();
   }
 }
 
-async function serveWith(options: ServeOptions, server: ReturnType<typeof createSextantServer>, projects: ProjectService): Promise<void> {
+/** What a team replica adds to the HTTP endpoints: /health's detail, /ready, and the refresh hook. */
+type ReplicaEndpoints = Pick<HttpServerOptions, 'replicaHealth' | 'readiness' | 'refreshHook'>;
+
+async function serveWith(
+  options: ServeOptions,
+  server: ReturnType<typeof createSextantServer>,
+  projects: ProjectService,
+  replica: ReplicaEndpoints,
+): Promise<void> {
   const { logger } = options;
   describeProjects(projects, logger);
   const tap = options.record
@@ -90,6 +149,7 @@ async function serveWith(options: ServeOptions, server: ReturnType<typeof create
     authToken: options.authToken,
     allowedOrigins: options.allowedOrigins,
     tap,
+    ...replica,
   };
   const running = await startHttpServer(server, httpOptions);
   logger.info(`Sextant ${server.identity.version} serving MCP over HTTP (profile: ${options.profile}, tools: ${tools})`);

@@ -61,6 +61,10 @@ export interface Generations {
    * Generations overtaken before it looked are skipped. Returns how to stop.
    */
   watch(project: string, after: number, listener: (generation: Generation) => void): () => void;
+  /** Asks whoever publishes generations (the controller) to look at `project` now, not at its next poll. */
+  requestRefresh(project: string): Promise<void>;
+  /** Calls `listener` with each project a refresh is asked for; resolves, once requests are heard, with how to stop. */
+  onRefreshRequest(listener: (project: string) => void): Promise<() => void>;
 }
 
 /**

@@ -9,7 +9,20 @@
  * Processes on one machine hear of a commit through fs.watch on the project's folder, with a
  * poll as the bound for file systems that drop events.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, watch, writeSync, type FSWatcher } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  writeSync,
+  type FSWatcher,
+} from 'node:fs';
 import { join } from 'node:path';
 import { crypto } from '../util/lazy-crypto.js';
 import type { Generation, Generations, Lease, Leases } from './contracts.js';
@@ -19,6 +32,8 @@ import { checkNext } from './generation-entry.js';
 const VERSION_FILE = /^(\d{12})\.json$/;
 /** Versions kept behind the current one, for a reader that listed the folder just before a commit. */
 const VERSIONS_KEPT = 3;
+/** Refresh requests, beside the projects' folders (a project name never starts with a dot). */
+const REFRESH_FOLDER = '.refresh';
 /** How often a watcher looks even when fs.watch said nothing. */
 const WATCH_POLL_MS = 1_000;
 
@@ -112,6 +127,41 @@ export class FileGenerations implements Generations {
     queueMicrotask(look); // one newer than `after` already: heard at once
     return () => {
       stopped = true;
+      clearInterval(poll);
+      watcher?.close();
+    };
+  }
+
+  /** A request is a file named after the project in `.refresh/`, removed by whoever hears it. */
+  async requestRefresh(project: string): Promise<void> {
+    const folder = join(this.#dir, REFRESH_FOLDER);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, checkProjectName(project).toLowerCase()), '');
+  }
+
+  async onRefreshRequest(listener: (project: string) => void): Promise<() => void> {
+    const folder = join(this.#dir, REFRESH_FOLDER);
+    mkdirSync(folder, { recursive: true });
+    const look = (): void => {
+      for (const name of readdirSync(folder)) {
+        try {
+          rmSync(join(folder, name));
+        } catch {
+          continue; // heard by another listener first
+        }
+        listener(name);
+      }
+    };
+    let watcher: FSWatcher | undefined;
+    try {
+      watcher = watch(folder, look);
+      watcher.on('error', () => watcher?.close());
+    } catch {
+      // No inotify: the poll alone keeps the bound.
+    }
+    const poll = setInterval(look, WATCH_POLL_MS);
+    look();
+    return () => {
       clearInterval(poll);
       watcher?.close();
     };

@@ -16,7 +16,17 @@ const WORKSPACE_PROPERTY = {
   type: 'string',
   maxLength: MAX_PATH_CHARS,
   description:
-    "Absolute path of the project to work on. Default: the project detected for this session (client roots, then the project_path URL parameter, then SEXTANT_PROJECT or the server's first --workspace, then the server's working directory if it was started with --project-from-cwd).",
+    "The project to work on: the name of a project registered on this server (list_projects), or an absolute path. Default: the project detected for this session (client roots, then the project or project_path URL parameter, then SEXTANT_PROJECT or the server's first --workspace, then the server's working directory if it was started with --project-from-cwd).",
+};
+
+/** From 2026-07-28, the argument is mirrored into an HTTP header, so that a load balancer can route by project (SEP-2243). */
+const WORKSPACE_HEADER = 'Workspace';
+const HEADER_SINCE = '2026-07-28';
+
+/** What an answer from a project registered by name says of it. */
+const SERVED_PROPERTIES = {
+  project: { type: 'string', description: 'The registered project the answer comes from, when it was one (list_projects)' },
+  commit: { type: 'string', description: 'For a project served from a git remote: the commit the answer was served from' },
 };
 
 export interface ProjectToolDefinition extends Omit<ToolDefinition, 'run'> {
@@ -40,9 +50,17 @@ const ROOTS_INPUT = 'client_roots';
 
 export function projectTool(projects: ProjectService, tool: ProjectToolDefinition): ToolDefinition {
   const properties = { ...((tool.inputSchema.properties as JsonObject | undefined) ?? {}), workspace: WORKSPACE_PROPERTY };
+  const revised = tool.revisedInputSchema?.schema ?? tool.inputSchema;
+  const revisedProperties = {
+    ...((revised.properties as JsonObject | undefined) ?? {}),
+    workspace: { ...WORKSPACE_PROPERTY, 'x-mcp-header': WORKSPACE_HEADER },
+  };
+  const outputProperties = tool.outputSchema && { ...((tool.outputSchema.properties as JsonObject | undefined) ?? {}), ...SERVED_PROPERTIES };
   return {
     ...tool,
     inputSchema: { ...tool.inputSchema, properties },
+    revisedInputSchema: { since: tool.revisedInputSchema?.since ?? HEADER_SINCE, schema: { ...revised, properties: revisedProperties } },
+    ...(tool.outputSchema && { outputSchema: { ...tool.outputSchema, properties: outputProperties } }),
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
       const resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context));
@@ -53,8 +71,16 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
         throw error;
       }
-      if (resolved.hint && !(output instanceof InputRequired) && !(output instanceof TaskStarted))
-        output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
+      if (output instanceof InputRequired || output instanceof TaskStarted) return output;
+      const named = projects.named.atRoot(resolved.root);
+      if (named) {
+        // In the text too: many clients hand the model only `content`.
+        const commit = named.servedCommit;
+        if (output.structuredContent) output.structuredContent = { ...output.structuredContent, project: named.name, ...(commit && { commit }) };
+        const where = commit ? `Served from project ${named.name} at commit ${commit} (${named.git!.ref}).` : `Served from project ${named.name}.`;
+        output.content = [...(output.content ?? []), { type: 'text', text: where }];
+      }
+      if (resolved.hint) output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
       return output;
     },
   };

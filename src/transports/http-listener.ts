@@ -50,6 +50,12 @@ export interface HttpServerOptions {
   pollAfterMs?: number;
   logger?: Logger;
   tap?: (sessionLabel: string) => Parameters<McpServer['createSession']>[0]['tap'];
+  /** A team replica: what /health adds (the replica, and the commit served per project). */
+  replicaHealth?: () => Record<string, unknown>;
+  /** A team replica: whether it serves every registered project's target (/ready answers 200, else 503), and why not. */
+  readiness?: () => { ready: boolean; detail: Record<string, unknown> };
+  /** A team replica: POST /hooks/refresh?project=NAME (token required) asks for the project's branch to be looked at now; false for an unknown name. */
+  refreshHook?: (project: string) => Promise<boolean>;
 }
 
 export interface RunningHttpServer {
@@ -152,8 +158,23 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
       transports: TRANSPORT_NAMES,
       sessions: { ...sessions, total: sessions['streamable-http'] + sessions.sse + sessions.websocket },
+      ...options.replicaHealth?.(),
     });
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
+  };
+
+  /** Readiness for a load balancer: a server with no team work is ready once it listens. */
+  const ready = (res: ServerResponse): void => {
+    const { ready: isReady, detail } = options.readiness?.() ?? { ready: true, detail: {} };
+    res.writeHead(isReady ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ ready: isReady, ...detail }));
+  };
+
+  const refresh = async (query: Record<string, string>, res: ServerResponse): Promise<void> => {
+    const project = query.project;
+    if (!project) throw httpErrors.badRequest('Bad request: name the project: POST /hooks/refresh?project=NAME');
+    if (!options.refreshHook) throw httpErrors.notFound('/hooks/refresh');
+    if (!(await options.refreshHook(project))) throw httpErrors.notFound(`/hooks/refresh?project=${project} (no project of that name is registered)`);
+    res.writeHead(202, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ requested: project }));
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -163,13 +184,20 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     // A static token is not MCP authorization: OAuth discovery finds nothing here, token or not,
     // so a client does not start an OAuth flow that cannot exist (Host and Origin still apply).
     const discovery = path.startsWith('/.well-known/');
-    gate(req, path !== '/health' && !discovery);
+    const probe = path === '/health' || path === '/ready';
+    gate(req, !probe && !discovery);
     if (discovery) throw httpErrors.notFound(path);
-    if (path !== '/health') checkProjectParameter(query);
+    if (!probe) checkProjectParameter(query);
     switch (path) {
       case '/health':
         if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
         return health(res);
+      case '/ready':
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
+        return ready(res);
+      case '/hooks/refresh':
+        if (req.method !== 'POST') throw httpErrors.methodNotAllowed(req.method ?? '?', ['POST']);
+        return refresh(query, res);
       case '/mcp':
         // A GET without a session id that wants SSE is an old (2024-11-05) client looking for the
         // legacy stream, unless it sends MCP-Protocol-Version, which no 2024-11-05 client does: a

@@ -6,12 +6,13 @@
  */
 import { isAbsolute } from 'node:path';
 import { realpathSync, statSync } from 'node:fs';
+import { codedError, type CodedError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { WorkspaceConfig } from './config.js';
 import { listRoots, type RootsClient, type RootsOutcome } from './roots.js';
 
-/** Where a project came from; `command_line` is --workspace (values are only ever added). */
-export const PROJECT_SOURCES = ['workspace_argument', 'roots', 'query_parameter', 'environment', 'cwd', 'command_line'] as const;
+/** Where a project came from; `command_line` is --workspace, `catalog` a project registered by name (values are only ever added). */
+export const PROJECT_SOURCES = ['workspace_argument', 'roots', 'query_parameter', 'environment', 'cwd', 'command_line', 'catalog'] as const;
 export type ProjectSource = (typeof PROJECT_SOURCES)[number];
 
 export interface DetectedProject {
@@ -41,6 +42,11 @@ export function checkProjectPath(value: string): { path: string } | { error: str
     // below
   }
   return { error: `Project path does not exist: ${value}` };
+}
+
+/** `?project=NAME` or a `workspace` argument names no registered project. */
+export function unknownProjectName(name: string): CodedError {
+  return codedError('project_not_found', `No project named ${JSON.stringify(name)} is registered on this server: list_projects lists them`, { project: name });
 }
 
 /** One session's view: its roots (cached until the client says they changed) and its detection. */
@@ -75,11 +81,29 @@ export class SessionProjects {
     return this.#roots;
   }
 
-  /** The winner of the chain below the `workspace` argument, and every source that had a say. */
-  async detect(query: Record<string, string> | undefined, via: RootsClient): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
+  /**
+   * The winner of the chain below the `workspace` argument, and every source that had a say.
+   * `named` finds a project registered by name: `?project=NAME` names one, and so does a client
+   * root that is not on this machine (a path on the client's) whose last part is its name.
+   */
+  async detect(
+    query: Record<string, string> | undefined,
+    via: RootsClient,
+    named: (name: string) => string | undefined = () => undefined,
+  ): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
     const roots = await this.roots(via);
     const candidates: DetectedProject[] = [];
-    if (roots.status === 'listed' && roots.paths[0]) candidates.push({ path: roots.paths[0], source: 'roots' });
+    if (roots.status === 'listed') {
+      // A root here wins; else a root of a remote client named like a registered project is that project.
+      const path = roots.paths[0] ?? roots.elsewhere.map((name) => named(name)).find((root) => root !== undefined);
+      if (path) candidates.push({ path, source: 'roots' });
+    }
+    const byName = query?.project;
+    if (byName) {
+      const root = named(byName);
+      if (root === undefined) throw unknownProjectName(byName);
+      candidates.push({ path: root, source: 'query_parameter' });
+    }
     const fromQuery = query?.project_path;
     if (fromQuery) {
       const checked = checkProjectPath(fromQuery);

@@ -2,12 +2,14 @@
  * Projects for tool calls: per session, the detection chain and its cached roots; per server,
  * the registry of known workspaces and, for each, its index state and search service.
  */
+import { isAbsolute } from 'node:path';
 import type { Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { Project } from './project.js';
 import { codedError } from '../errors.js';
 import type { WorkspaceConfig } from './config.js';
-import { NO_PROJECT_MESSAGE, SessionProjects, type DetectedProject, type ProjectSource } from './detect.js';
+import { NO_PROJECT_MESSAGE, SessionProjects, unknownProjectName, type DetectedProject, type ProjectSource } from './detect.js';
+import { NamedProjects } from './named-projects.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
 
@@ -45,6 +47,8 @@ export class ProjectService {
   /** Per session (a 2026-07-28 call has none: its context gives an object of its own, gone with it). */
   readonly #sessions = new WeakMap<object, SessionProjects>();
   readonly #projects = new Map<string, Project>();
+  /** Projects registered by name (the catalog), as this server serves them. */
+  readonly named = new NamedProjects();
 
   constructor(options: ProjectServiceOptions) {
     this.config = options.config;
@@ -86,14 +90,20 @@ export class ProjectService {
    */
   async resolve(workspace: unknown, session: object, query: Record<string, string> | undefined, via: RootsClient): Promise<ResolvedProject> {
     const projects = this.forSession(session);
+    // A name is one path segment: `web` names a registered project, `src/web` is still a (bad) relative path.
+    if (typeof workspace === 'string' && workspace !== '' && !isAbsolute(workspace) && !/[/\\]/.test(workspace)) {
+      const named = this.named.get(workspace);
+      if (!named) throw unknownProjectName(workspace);
+      return { root: this.#admitNamed(named.root), source: 'catalog' };
+    }
     if (workspace !== undefined) {
       const roots = await projects.roots(via);
       const chosen = this.registry.resolveArgument(workspace, roots.status === 'listed' ? roots.paths : []);
       return { root: chosen.root, source: 'workspace_argument' };
     }
-    const { winner, roots } = await projects.detect(query, via);
+    const { winner, roots } = await projects.detect(query, via, (name) => this.named.get(name)?.root);
     if (!winner) throw codedError('project_not_found', NO_PROJECT_MESSAGE);
-    this.registry.admit(winner.path, winner.source);
+    this.#hold(winner);
     const resolved: ResolvedProject = { root: winner.path, source: winner.source };
     const hint = projects.takeHint(winner, roots);
     if (hint) resolved.hint = hint;
@@ -102,14 +112,26 @@ export class ProjectService {
 
   /** The chain's answer for this session (no `workspace` argument), registered when found. */
   async detect(session: object, query: Record<string, string> | undefined, via: RootsClient): Promise<DetectedProject | undefined> {
-    const { winner } = await this.forSession(session).detect(query, via);
+    const { winner } = await this.forSession(session).detect(query, via, (name) => this.named.get(name)?.root);
     if (!winner) return undefined;
     try {
-      this.registry.admit(winner.path, winner.source);
+      this.#hold(winner);
     } catch {
       // at the workspace limit: still the session's project, just not held
     }
     return winner;
+  }
+
+  /** A detected project, known from now on: pinned when it is a named one, else counted against the limit. */
+  #hold(winner: DetectedProject): void {
+    if (this.named.atRoot(winner.path)) this.registry.pin(winner.path, 'catalog');
+    else this.registry.admit(winner.path, winner.source);
+  }
+
+  /** A named project's folder, held by the registry for as long as it is registered (never let go to make room). */
+  #admitNamed(root: string): string {
+    this.registry.pin(root, 'catalog');
+    return root;
   }
 
   project(root: string): Project {

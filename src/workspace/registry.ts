@@ -106,6 +106,11 @@ export class WorkspaceRegistry {
     });
   }
 
+  /** A project the operator registered (by name, or on the command line): known for good. */
+  pin(root: string, source: ProjectSource): void {
+    this.#pin(root, source);
+  }
+
   #pin(root: string, source: ProjectSource): void {
     const known = this.#workspaces.get(root);
     if (known) {

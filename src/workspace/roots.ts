@@ -10,7 +10,18 @@ import type { Logger } from '../log.js';
 /** How long the client gets to answer roots/list before the request is cancelled. */
 export const DEFAULT_ROOTS_TIMEOUT_MS = 5_000;
 
-type RootPath = { path: string } | { skipped: string };
+/** A usable root, or why not; `lastPart`: for a root that is not on this machine, its folder's name. */
+type RootPath = { path: string } | { skipped: string; lastPart?: string };
+
+/** The last non-empty component of a file URI's path, percent-decoded ("web" for file:///C:/src/web/). */
+function lastPart(url: URL): string | undefined {
+  const part = url.pathname.split('/').filter(Boolean).at(-1);
+  try {
+    return part === undefined ? undefined : decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}
 
 /** A root URI as a real local directory, or why it cannot be one. */
 function pathFromRootUri(uri: unknown): RootPath {
@@ -22,8 +33,9 @@ function pathFromRootUri(uri: unknown): RootPath {
   } catch {
     return { skipped: 'not a valid URI' };
   }
-  if (url.host !== '' && url.host !== 'localhost') return { skipped: `a file URI on host "${url.host}" (relative or remote), not a local absolute path` };
-  if (/^\/[A-Za-z](:|%3A)/i.test(url.pathname)) return { skipped: 'Windows file: URIs are not supported yet' };
+  if (url.host !== '' && url.host !== 'localhost')
+    return { skipped: `a file URI on host "${url.host}" (relative or remote), not a local absolute path`, lastPart: lastPart(url) };
+  if (/^\/[A-Za-z](:|%3A)/i.test(url.pathname)) return { skipped: 'Windows file: URIs are not supported yet', lastPart: lastPart(url) };
   let path: string;
   try {
     path = fileURLToPath(url); // percent-decodes: file:///my%20project -> /my project
@@ -35,13 +47,17 @@ function pathFromRootUri(uri: unknown): RootPath {
     if (!statSync(real).isDirectory()) return { skipped: `${path} is not a directory` };
     return { path: real };
   } catch {
-    return { skipped: `${path} does not exist` };
+    return { skipped: `${path} does not exist`, lastPart: lastPart(url) };
   }
 }
 
 export type RootsOutcome =
-  /** The client answered; `paths` are its usable roots in its order (maybe none). */
-  | { status: 'listed'; paths: string[] }
+  /**
+   * The client answered; `paths` are its usable roots in its order (maybe none), and `elsewhere`
+   * the last path component of each root that is not on this machine (a remote client's), which
+   * may name a project registered by name.
+   */
+  | { status: 'listed'; paths: string[]; elsewhere: string[] }
   /** Roots could not be had: no capability, an error reply, a timeout. */
   | { status: 'unavailable'; reason: string };
 
@@ -67,12 +83,15 @@ export async function listRoots(client: RootsClient, options: { timeoutMs?: numb
   }
   const roots = Array.isArray(result.roots) ? (result.roots as unknown[]) : [];
   const paths: string[] = [];
+  const elsewhere: string[] = [];
   for (const root of roots) {
     const uri = typeof root === 'object' && root !== null ? (root as { uri?: unknown }).uri : undefined;
     const checked = pathFromRootUri(uri);
     if ('path' in checked) paths.push(checked.path);
+    else if (checked.lastPart !== undefined) elsewhere.push(checked.lastPart);
+    if ('path' in checked) continue;
     else if (checked.skipped.startsWith('Windows')) options.logger?.info(`Root ${String(uri)} skipped: ${checked.skipped}`);
     else options.logger?.debug(`Root ${String(uri)} skipped: ${checked.skipped}`);
   }
-  return { status: 'listed', paths };
+  return { status: 'listed', paths, elsewhere };
 }

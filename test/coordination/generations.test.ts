@@ -113,6 +113,21 @@ for (const implementation of implementations) {
     await one.leases.release(lease);
   });
 
+  test(`${implementation.name}: a refresh asked by one handle is heard by the other's listener, once, by name`, async () => {
+    const [one, other] = await implementation.open();
+    const heard: string[] = [];
+    let hear: () => void = () => {};
+    const stop = await other.generations.onRefreshRequest((project) => {
+      heard.push(project);
+      hear();
+    });
+    const first = new Promise<void>((resolve) => (hear = resolve));
+    await one.generations.requestRefresh('Web');
+    await first;
+    assert.equal(heard, ['web']);
+    stop();
+  });
+
   test(`${implementation.name}: processes racing to commit the same next generation: exactly one succeeds`, async () => {
     const [one] = await implementation.open();
     const outcomes = await inProcesses(

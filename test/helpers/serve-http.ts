@@ -37,6 +37,10 @@ export async function serveProcess(home: string, env: Record<string, string> = {
     url,
     child,
     stderr: () => stderr,
-    stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
+    // A process killed by a signal has no exit code, only its signal: it is stopped as well.
+    stop: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')),
+      ),
   };
 }

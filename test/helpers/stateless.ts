@@ -12,6 +12,13 @@ export interface StatelessAnswer {
 }
 
 /** One request with its revision and `capabilities` in `_meta`, and the routing headers that must match them. */
+/** A header value as SEP-2243 encodes it: plain when it is visible ASCII without edge spaces, else base64. */
+export function headerValue(value: string): string {
+  return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.startsWith('=?base64?')
+    ? value
+    : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
 export async function statelessCall(
   url: string,
   method: string,
@@ -19,9 +26,17 @@ export async function statelessCall(
   capabilities: Record<string, unknown>,
 ): Promise<StatelessAnswer> {
   const named = (params.name ?? params.taskId) as string | undefined;
+  // The project tools mirror `workspace` into Mcp-Param-Workspace (x-mcp-header), as a conforming client does.
+  const workspace = method === 'tools/call' ? (params.arguments as { workspace?: unknown } | undefined)?.workspace : undefined;
   const response = await request(url, {
     method: 'POST',
-    headers: { ...JSON_AND_SSE, 'mcp-protocol-version': STATELESS, 'mcp-method': method, ...(named ? { 'mcp-name': named } : {}) },
+    headers: {
+      ...JSON_AND_SSE,
+      'mcp-protocol-version': STATELESS,
+      'mcp-method': method,
+      ...(named ? { 'mcp-name': named } : {}),
+      ...(typeof workspace === 'string' ? { 'mcp-param-workspace': headerValue(workspace) } : {}),
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: nextId++,

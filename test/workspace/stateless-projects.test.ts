@@ -13,6 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { JSON_AND_SSE } from '../helpers/http.js';
 import { fixtureCopy, projectHarness } from '../helpers/projects.js';
+import { headerValue } from '../helpers/stateless.js';
 
 const MODERN = '2026-07-28';
 let nextId = 1;
@@ -26,7 +27,13 @@ async function callTool(url: string, name: string, args: Record<string, unknown>
   };
   const response = await request(url, {
     method: 'POST',
-    headers: { ...JSON_AND_SSE, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
+    headers: {
+      ...JSON_AND_SSE,
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...(typeof args.workspace === 'string' ? { 'mcp-param-workspace': headerValue(args.workspace) } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params }),
   });
   const text = await response.body.text();

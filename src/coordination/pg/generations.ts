@@ -12,6 +12,7 @@ import type { Sql } from './database.js';
 import { PgLeases } from './leases.js';
 
 const GENERATION_CHANNEL = 'sextant_generation';
+const REFRESH_CHANNEL = 'sextant_refresh';
 /** How often a watcher reads even when no notification came. */
 const WATCH_POLL_MS = 2_000;
 /** Generations kept behind the current one; older rows are deleted by the commit that passes them. */
@@ -90,5 +91,14 @@ export class PgGenerations implements Generations {
       clearInterval(poll);
       void listening.then((request) => request.unlisten()).catch(() => undefined);
     };
+  }
+
+  async requestRefresh(project: string): Promise<void> {
+    await this.#sql`select pg_notify(${REFRESH_CHANNEL}, ${checkProjectName(project).toLowerCase()})`;
+  }
+
+  async onRefreshRequest(listener: (project: string) => void): Promise<() => void> {
+    const listening = await this.#sql.listen(REFRESH_CHANNEL, listener);
+    return () => void listening.unlisten().catch(() => undefined);
   }
 }

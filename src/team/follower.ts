@@ -1,0 +1,194 @@
+/**
+ * What a replica does for the projects registered by name: each one from a git remote is fetched,
+ * at exactly the commit the controller published, into a folder of this replica's home, and its
+ * index follows with a sync (so a new commit costs what changed, not a rebuild). A project from a
+ * folder is served where it is. The catalog is read again on an interval, so a project added or
+ * removed on any machine is picked up; generations are watched, so a new target is heard at once.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CatalogProject, Coordination, Generation } from '../coordination/index.js';
+import type { Logger } from '../log.js';
+import { writeAtomic } from '../util/write-atomic.js';
+import type { NamedProject } from '../workspace/named-projects.js';
+import type { ProjectService } from '../workspace/projects.js';
+import { checkedOut, checkoutCommit } from './git.js';
+
+/** How often the catalog is read again for projects added or removed elsewhere. */
+const CATALOG_POLL_MS = 5_000;
+/** After a failed fetch or index, how long before the same target is tried again. */
+const RETRY_AFTER_MS = 10_000;
+
+/** What a replica last served of a project, kept beside its checkout so that a restart resumes there. */
+interface Served {
+  commit: string;
+  generation: number;
+}
+
+export interface FollowerOptions {
+  coordination: Coordination;
+  projects: ProjectService;
+  home: string;
+  logger?: Logger;
+}
+
+export class Follower {
+  readonly #options: FollowerOptions;
+  readonly #watches = new Map<string, () => void>();
+  /** Per project: the work in hand, one at a time, always toward the newest target heard. */
+  readonly #work = new Map<string, Promise<void>>();
+  readonly #wanted = new Map<string, Generation>();
+  #poll: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: FollowerOptions) {
+    this.#options = options;
+  }
+
+  get #named() {
+    return this.#options.projects.named;
+  }
+
+  /** Reads the catalog and starts following it; resolves once the first read is done. */
+  async start(): Promise<void> {
+    await this.#readCatalog();
+    this.#poll = setInterval(() => void this.#readCatalog(), CATALOG_POLL_MS);
+    this.#poll.unref();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#poll);
+    for (const stop of this.#watches.values()) stop();
+    this.#watches.clear();
+    await Promise.allSettled([...this.#work.values()]);
+  }
+
+  /** Where a git project's files are on this replica. */
+  checkoutDir(name: string): string {
+    return join(this.#options.home, 'checkouts', name.toLowerCase());
+  }
+
+  async #readCatalog(): Promise<void> {
+    let listed: CatalogProject[];
+    try {
+      listed = await this.#options.coordination.catalog.list();
+    } catch (error) {
+      this.#options.logger?.warning('Cannot read the project catalog; serving what is known', error);
+      return;
+    }
+    if (this.#closed) return;
+    const names = new Set(listed.map((project) => project.name.toLowerCase()));
+    for (const project of this.#named.list()) {
+      if (names.has(project.name.toLowerCase())) continue;
+      this.#watches.get(project.name.toLowerCase())?.();
+      this.#watches.delete(project.name.toLowerCase());
+      this.#named.delete(project.name);
+      this.#options.logger?.info(`Project ${project.name} is no longer registered: no longer served`);
+    }
+    for (const project of listed) if (!this.#named.get(project.name)) this.#follow(project);
+  }
+
+  #follow(project: CatalogProject): void {
+    const { location } = project;
+    if ('folder' in location) {
+      this.#named.set({ name: project.name, root: location.folder, state: 'ready' });
+      return;
+    }
+    const dir = this.checkoutDir(project.name);
+    const served = readServed(dir);
+    const named: NamedProject = {
+      name: project.name,
+      root: dir,
+      git: { url: location.git, ref: location.ref },
+      state: 'waiting',
+      ...(served && { servedCommit: served.commit }),
+    };
+    this.#named.set(named);
+    const key = project.name.toLowerCase();
+    const stop = this.#options.coordination.generations.watch(key, 0, (generation) => {
+      if (generation.source === undefined) return;
+      named.targetCommit = generation.source;
+      this.#wanted.set(key, generation);
+      this.#queue(key, named);
+    });
+    this.#watches.set(key, stop);
+  }
+
+  /** Serves the newest target heard, after whatever is in hand. */
+  #queue(key: string, named: NamedProject): void {
+    const previous = this.#work.get(key) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const target = this.#wanted.get(key);
+      if (this.#closed || !target || this.#named.get(named.name) !== named) return;
+      if (named.servedCommit === target.source && named.state === 'ready') return;
+      await this.#serve(named, target);
+    });
+    this.#work.set(key, next);
+  }
+
+  async #serve(named: NamedProject, target: Generation): Promise<void> {
+    const { logger, projects } = this.#options;
+    const commit = target.source!;
+    try {
+      if ((await checkedOut(named.root)) !== commit || named.servedCommit !== commit) {
+        named.state = 'fetching';
+        await checkoutCommit(named.git!.url, commit, named.root);
+      }
+      named.state = 'indexing';
+      await syncIndex(projects, named.root);
+      named.servedCommit = commit;
+      named.state = 'ready';
+      delete named.error;
+      writeServed(named.root, { commit, generation: target.number });
+      logger?.info(`Project ${named.name} serves ${commit.slice(0, 12)} (generation ${target.number})`);
+    } catch (error) {
+      named.state = 'failed';
+      named.error = error instanceof Error ? error.message : String(error);
+      logger?.warning(`Project ${named.name} cannot serve ${commit.slice(0, 12)}: ${named.error}`);
+      setTimeout(() => this.#queue(named.name.toLowerCase(), named), RETRY_AFTER_MS).unref();
+    }
+  }
+}
+
+/** Brings the index of `root` up to date (built when there is none), waiting out a job already running there. */
+async function syncIndex(projects: ProjectService, root: string): Promise<void> {
+  const project = projects.project(root);
+  for (;;) {
+    const running = project.job;
+    if (running) {
+      await running.finished;
+      continue;
+    }
+    let job;
+    try {
+      job = project.startJob('sync');
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'index_in_progress') throw error;
+      await project.exclusive(async () => undefined); // another writer of this process: wait for its turn
+      continue;
+    }
+    await job.finished;
+    if (job.status === 'completed') return;
+    throw new Error(job.error?.message ?? `the index job ended ${job.status}`);
+  }
+}
+
+function servedFile(dir: string): string {
+  return `${dir}.served.json`;
+}
+
+function readServed(dir: string): Served | undefined {
+  if (!existsSync(servedFile(dir))) return undefined;
+  try {
+    const served = JSON.parse(readFileSync(servedFile(dir), 'utf8')) as Partial<Served>;
+    return typeof served.commit === 'string' && Number.isSafeInteger(served.generation) ? (served as Served) : undefined;
+  } catch {
+    return undefined; // damaged: fetched again
+  }
+}
+
+function writeServed(dir: string, served: Served): void {
+  mkdirSync(join(dir, '..'), { recursive: true });
+  writeAtomic(servedFile(dir), JSON.stringify(served));
+}

@@ -1,0 +1,129 @@
+/**
+ * The system `git`, for projects served from a remote: what a branch points at (ls-remote), and
+ * the exact commit fetched shallowly into a folder of the replica's own. Never a prompt (a remote
+ * that wants a password fails), never an option smuggled in a URL, and never longer than a bound.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** How long one git command may run before it is stopped and reported. */
+const GIT_TIMEOUT_MS = 120_000;
+const COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** git could not do what was asked: the code says which kind of failure, the message says why. */
+class GitError extends Error {
+  constructor(
+    readonly code: 'git_unreachable' | 'git_ref_unknown' | 'git_failed' | 'git_missing',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function git(args: string[], cwd?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // No prompt for a password, no pager, no system or user config that could redirect a fetch.
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', SSH_ASKPASS: 'true', GIT_PAGER: 'cat', LC_ALL: 'C' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      stderr += `\ngit ${args[0]} took longer than ${GIT_TIMEOUT_MS / 1000} s and was stopped`;
+    }, GIT_TIMEOUT_MS);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(error.code === 'ENOENT' ? new GitError('git_missing', 'git is not installed (or not on PATH): projects from a git remote need it') : error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The last line git wrote that says what went wrong (its "fatal:" line, when there is one). */
+function gitReason(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return (lines.find((line) => line.startsWith('fatal:')) ?? lines.at(-1) ?? 'no message').replace(/^fatal:\s*/, '');
+}
+
+function checkUrl(url: string): void {
+  if (url.startsWith('-') || /\s/.test(url)) throw new GitError('git_unreachable', `${JSON.stringify(url)} is not a git remote URL`);
+}
+
+/** The remote's default branch (what HEAD points at), for a project added without --ref. */
+export async function defaultBranch(url: string): Promise<string> {
+  checkUrl(url);
+  const run = await git(['ls-remote', '--symref', '--', url, 'HEAD']);
+  if (run.code !== 0) throw new GitError('git_unreachable', `git cannot read ${url}: ${gitReason(run.stderr)}`);
+  const branch = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(run.stdout)?.[1];
+  if (!branch) throw new GitError('git_ref_unknown', `${url} has no default branch (an empty repository?): give one with --ref`);
+  return branch;
+}
+
+/** The commit `ref` (a branch or a tag) points at on the remote now. */
+export async function resolveRef(url: string, ref: string): Promise<string> {
+  checkUrl(url);
+  const run = await git(['ls-remote', '--', url, `refs/heads/${ref}`, `refs/tags/${ref}`, `refs/tags/${ref}^{}`]);
+  if (run.code !== 0) throw new GitError('git_unreachable', `git cannot read ${url}: ${gitReason(run.stderr)}`);
+  const lines = run.stdout.split('\n').filter(Boolean);
+  // An annotated tag's commit is the peeled line (^{}); a branch or a lightweight tag has one line.
+  const line = lines.find((entry) => entry.endsWith(`refs/tags/${ref}^{}`)) ?? lines.find((entry) => entry.endsWith(`refs/heads/${ref}`)) ?? lines[0];
+  const commit = line?.split('\t')[0];
+  if (!commit || !COMMIT.test(commit)) throw new GitError('git_ref_unknown', `${url} has no branch or tag named ${JSON.stringify(ref)}`);
+  return commit;
+}
+
+/**
+ * Makes `dir` a work tree of exactly `commit` from `url`: a shallow fetch of that commit alone,
+ * then a forced checkout, and files the commit does not have removed. What changed between two
+ * commits is what changed on disk, so the index follows with a sync.
+ */
+export async function checkoutCommit(url: string, commit: string, dir: string): Promise<void> {
+  checkUrl(url);
+  if (!COMMIT.test(commit)) throw new GitError('git_failed', `${JSON.stringify(commit)} is not a commit id`);
+  mkdirSync(dir, { recursive: true });
+  const steps: string[][] = [
+    ['init', '-q'],
+    ['fetch', '-q', '--depth', '1', '--no-tags', '--', url, commit],
+    ['-c', 'advice.detachedHead=false', 'checkout', '-q', '--force', '--detach', commit],
+    ['clean', '-q', '-d', '-f', '-f', '-x'],
+  ];
+  for (const args of steps) {
+    const run = await git(args, dir);
+    if (run.code === 0) continue;
+    const reason = gitReason(run.stderr);
+    if (args[0] === 'fetch')
+      throw new GitError(
+        /not our ref|no such remote ref|unadvertised/i.test(reason) ? 'git_ref_unknown' : 'git_unreachable',
+        `git cannot fetch ${commit} from ${url}: ${reason}`,
+      );
+    throw new GitError('git_failed', `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('='))} failed in ${dir}: ${reason}`);
+  }
+}
+
+/** The commit `dir` has checked out, or undefined when it is no work tree yet. */
+export async function checkedOut(dir: string): Promise<string | undefined> {
+  // A folder with no .git of its own would answer for a repository above it.
+  if (!existsSync(join(dir, '.git'))) return undefined;
+  const run = await git(['rev-parse', '--verify', '-q', 'HEAD'], dir).catch(() => undefined);
+  const commit = run?.code === 0 ? run.stdout.trim() : '';
+  return COMMIT.test(commit) ? commit : undefined;
+}

@@ -1,0 +1,53 @@
+/**
+ * The projects this server knows by name (the catalog: `sextant project add`), as it serves them:
+ * where each one's files are here, and for one from a git remote, the commit it serves and the one
+ * it should. The team follower (src/team) keeps it current; tools and detection read it, so that a
+ * remote client names a project (`workspace: "web"`, `?project=web`, a root called web) rather
+ * than a path on this machine.
+ */
+
+export interface NamedProject {
+  /** As registered (names are unique regardless of case). */
+  readonly name: string;
+  /** The folder its files are in on this server: a checkout of its remote, or a registered folder. */
+  readonly root: string;
+  /** For a project from a git remote: where from. */
+  readonly git?: { url: string; ref: string };
+  /** The commit whose files and index are served now (git projects, once one is). */
+  servedCommit?: string;
+  /** The commit this replica should serve (what the controller published), once known. */
+  targetCommit?: string;
+  /** What the replica is doing to catch up, or why it cannot: for /health and list_projects. */
+  state: 'waiting' | 'fetching' | 'indexing' | 'ready' | 'failed';
+  error?: string;
+}
+
+export class NamedProjects {
+  readonly #byName = new Map<string, NamedProject>();
+
+  list(): NamedProject[] {
+    return [...this.#byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): NamedProject | undefined {
+    return this.#byName.get(name.toLowerCase());
+  }
+
+  /** The named project whose files are at `root`, if any (to say which commit an answer came from). */
+  atRoot(root: string): NamedProject | undefined {
+    return this.list().find((project) => project.root === root);
+  }
+
+  set(project: NamedProject): void {
+    this.#byName.set(project.name.toLowerCase(), project);
+  }
+
+  delete(name: string): void {
+    this.#byName.delete(name.toLowerCase());
+  }
+
+  /** Every git project serves its target commit: what /ready waits for. */
+  caughtUp(): boolean {
+    return this.list().every((project) => !project.git || (project.targetCommit !== undefined && project.servedCommit === project.targetCommit));
+  }
+}
