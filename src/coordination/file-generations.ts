@@ -115,20 +115,11 @@ export class FileGenerations implements Generations {
       seen = version.number;
       listener(publicPart(version));
     };
-    let watcher: FSWatcher | undefined;
-    try {
-      watcher = watch(folder, look);
-      watcher.on('error', () => watcher?.close());
-    } catch {
-      // No inotify here (or out of watches): the poll alone keeps the bound.
-    }
-    // Like fs.watch, a watch keeps the process alive until it is stopped.
-    const poll = setInterval(look, WATCH_POLL_MS);
+    const stop = watchFolder(folder, look);
     queueMicrotask(look); // one newer than `after` already: heard at once
     return () => {
       stopped = true;
-      clearInterval(poll);
-      watcher?.close();
+      stop();
     };
   }
 
@@ -152,19 +143,9 @@ export class FileGenerations implements Generations {
         listener(name);
       }
     };
-    let watcher: FSWatcher | undefined;
-    try {
-      watcher = watch(folder, look);
-      watcher.on('error', () => watcher?.close());
-    } catch {
-      // No inotify: the poll alone keeps the bound.
-    }
-    const poll = setInterval(look, WATCH_POLL_MS);
+    const stop = watchFolder(folder, look);
     look();
-    return () => {
-      clearInterval(poll);
-      watcher?.close();
-    };
+    return stop;
   }
 
   #folder(project: string): string {
@@ -202,6 +183,26 @@ export class FileGenerations implements Generations {
       return parseVersion(text, path);
     }
   }
+}
+
+/**
+ * Calls `look` when fs.watch sees a change in `folder`, and on a poll as the bound for file
+ * systems that drop events (or a machine out of inotify watches). Like fs.watch, it keeps the
+ * process alive until stopped.
+ */
+function watchFolder(folder: string, look: () => void): () => void {
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(folder, look);
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    // the poll alone keeps the bound
+  }
+  const poll = setInterval(look, WATCH_POLL_MS);
+  return () => {
+    clearInterval(poll);
+    watcher?.close();
+  };
 }
 
 function versionFile(number: number): string {

@@ -4,10 +4,10 @@
  * at once agree on one key). One key, no rotation: a new one means removing the file, and states
  * sealed with the old one are then refused.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KeyRing, type StateKeys } from './state-keys.js';
+import { environmentKeyRing, KeyRing, type StateKeys } from './state-keys.js';
 
 const STATE_KEY_FILE = 'state.key';
 
@@ -21,11 +21,10 @@ export class FileStateKeys implements StateKeys {
   }
 
   async ring(): Promise<KeyRing> {
-    return KeyRing.of(this.#secret());
+    return environmentKeyRing(this.#env) ?? KeyRing.of(this.#secret());
   }
 
   #secret(): Buffer {
-    if (this.#env.SEXTANT_STATE_KEY) return createHash('sha256').update(this.#env.SEXTANT_STATE_KEY).digest();
     const file = join(this.#home, STATE_KEY_FILE);
     mkdirSync(this.#home, { recursive: true });
     // Written whole under another name, then linked into place: a reader never sees half a key.

@@ -46,3 +46,8 @@ export interface StateKeys {
   /** The keys to seal and open with now. */
   ring(): Promise<KeyRing>;
 }
+
+/** SEXTANT_STATE_KEY (any text, hashed to 32 bytes) when set: it overrides every shared store of keys. */
+export function environmentKeyRing(env: NodeJS.ProcessEnv): KeyRing | undefined {
+  return env.SEXTANT_STATE_KEY ? KeyRing.of(createHash('sha256').update(env.SEXTANT_STATE_KEY).digest()) : undefined;
+}

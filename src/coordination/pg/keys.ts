@@ -4,8 +4,8 @@
  * a moment before with the previous one. The first replica to find no key makes one.
  * SEXTANT_STATE_KEY, when set, overrides the table as it does the file.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { KeyRing, type StateKey, type StateKeys } from '../state-keys.js';
+import { randomBytes } from 'node:crypto';
+import { environmentKeyRing, KeyRing, type StateKey, type StateKeys } from '../state-keys.js';
 import type { Sql } from './database.js';
 
 /** How long a key still opens states after a newer one was rotated in: longer than any state lives. */
@@ -21,7 +21,8 @@ export class PgStateKeys implements StateKeys {
   }
 
   async ring(): Promise<KeyRing> {
-    if (this.#env.SEXTANT_STATE_KEY) return KeyRing.of(createHash('sha256').update(this.#env.SEXTANT_STATE_KEY).digest());
+    const fromEnvironment = environmentKeyRing(this.#env);
+    if (fromEnvironment) return fromEnvironment;
     let keys = await this.#read();
     if (keys.length === 0) {
       await this.rotate(true);
