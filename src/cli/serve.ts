@@ -72,15 +72,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   const tasks = new TaskStore({ ledger: coordination.tasks });
   const server = createSextantServer({ profile: await loadProfile(options.profile), logger, projects, requestState, tasks, activity: heap });
   const teamServer = options.databaseUrl !== undefined;
-  const named = (): ReturnType<typeof projects.named.list> => projects.named.list();
   const replica: ReplicaEndpoints = {
     replicaHealth: () =>
-      teamServer || named().length > 0
+      teamServer || projects.named.list().length > 0
         ? {
             replica: coordination.replica,
             shared_state: coordination.describe,
             controller: team.controller.leading,
-            projects: named().map((project) => ({
+            projects: projects.named.list().map((project) => ({
               name: project.name,
               state: project.state,
               ...(project.servedCommit && { commit: project.servedCommit }),
@@ -90,7 +89,7 @@ export async function serve(options: ServeOptions): Promise<void> {
           }
         : {},
     readiness: () => {
-      const behind = named().filter((project) => project.git && (project.targetCommit === undefined || project.servedCommit !== project.targetCommit));
+      const behind = projects.named.behind();
       return {
         ready: behind.length === 0,
         detail: {

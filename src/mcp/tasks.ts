@@ -145,7 +145,7 @@ export class TaskStore {
     const task = this.#tasks.get(taskId);
     if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)}`);
     await task.written;
-    return { resultType: 'task', ...this.#envelope(task) };
+    return { resultType: 'task', ...taskState(task) };
   }
 
   /** tasks/get: the task, with its result, error or pending input requests as its status has them. */
@@ -216,19 +216,8 @@ export class TaskStore {
     return () => this.#watchers.delete(watcher);
   }
 
-  #envelope(task: TaskRecord): Result {
-    return {
-      taskId: task.taskId,
-      status: task.status,
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.lastUpdatedAt,
-      ttlMs: task.ttlMs,
-      pollIntervalMs: task.pollIntervalMs,
-    };
-  }
-
   #detailed(task: TaskRecord): Result {
-    const detailed: Result = this.#envelope(task);
+    const detailed: Result = taskState(task);
     if (task.status === 'input_required') detailed.inputRequests = Object.fromEntries(task.pending);
     if (task.status === 'completed' && task.result) detailed.result = task.result;
     if (task.status === 'failed' && task.error) detailed.error = task.error;
@@ -328,8 +317,8 @@ export class TaskStore {
   }
 }
 
-/** What the ledger keeps of a task. */
-function entryOf(task: TaskRecord): TaskEntry {
+/** The fields of a task that the protocol's envelope and the ledger both carry. */
+function taskState(task: TaskRecord): Pick<TaskEntry, 'taskId' | 'status' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'pollIntervalMs'> {
   return {
     taskId: task.taskId,
     status: task.status,
@@ -337,6 +326,13 @@ function entryOf(task: TaskRecord): TaskEntry {
     lastUpdatedAt: task.lastUpdatedAt,
     ttlMs: task.ttlMs,
     pollIntervalMs: task.pollIntervalMs,
+  };
+}
+
+/** What the ledger keeps of a task. */
+function entryOf(task: TaskRecord): TaskEntry {
+  return {
+    ...taskState(task),
     expiresAt: task.expiresAt,
     pending: [...task.pending],
     owner: task.owner,

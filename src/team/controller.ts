@@ -41,18 +41,25 @@ export class Controller {
     return this.#lease !== undefined;
   }
 
-  async start(): Promise<void> {
-    // A refresh of any project is a turn now: every branch is looked at (one ls-remote each).
-    this.#stopRequests = await this.#options.coordination.generations.onRefreshRequest(() => this.#kick(0));
+  start(): void {
     this.#kick(0);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
-    this.#stopRequests?.();
     await this.#running;
-    if (this.#lease) await this.#options.coordination.leases.release(this.#lease).catch(() => undefined);
+    await this.#stepDown(true);
+  }
+
+  /**
+   * No longer the controller: refresh requests are not listened to (only the controller acts on
+   * them), and the lease is let go when `release` (else it was lost already).
+   */
+  async #stepDown(release: boolean): Promise<void> {
+    this.#stopRequests?.();
+    this.#stopRequests = undefined;
+    if (this.#lease && release) await this.#options.coordination.leases.release(this.#lease).catch(() => undefined);
     this.#lease = undefined;
   }
 
@@ -71,19 +78,20 @@ export class Controller {
     const { coordination, logger } = this.#options;
     if (this.#lease && !(await coordination.leases.valid(this.#lease))) {
       logger?.warning(`Lost the controller lease (token ${this.#lease.token}); another replica controls now`);
-      this.#lease = undefined;
+      await this.#stepDown(false);
     }
     const gitProjects = (await coordination.catalog.list().catch(() => [])).filter((project) => 'git' in project.location);
     if (gitProjects.length === 0) {
       // Nothing to control: a server of one developer never takes the lease, nor holds it idle.
-      if (this.#lease) await coordination.leases.release(this.#lease).catch(() => undefined);
-      this.#lease = undefined;
+      await this.#stepDown(true);
       return this.#kick(IDLE_LOOK_MS);
     }
     if (!this.#lease) {
       this.#lease = await coordination.leases.acquire(CONTROLLER_LEASE, this.#options.holder).catch(() => undefined);
       if (!this.#lease) return this.#kick(LEASE_RETRY_MS);
       logger?.info(`This replica is the controller now (token ${this.#lease.token})`);
+      // A refresh of any project is a turn now: every branch is looked at (one ls-remote each).
+      this.#stopRequests = await coordination.generations.onRefreshRequest(() => this.#kick(0));
     }
     await publishTargets(coordination, this.#lease, logger);
     this.#kick(this.#options.pollMs);

@@ -27,7 +27,10 @@ export interface TeamOptions {
   logger?: Logger;
 }
 
-/** Starts following the catalog (resolves once it was read) and trying for the controller lease. */
+/**
+ * Starts following the catalog (resolves once it was read), and the controller, which tries for
+ * its lease only while a git project is registered: a server of one developer writes nothing.
+ */
 export async function startTeam(options: TeamOptions): Promise<Team> {
   const follower = new Follower(options);
   await follower.start();
@@ -37,7 +40,7 @@ export async function startTeam(options: TeamOptions): Promise<Team> {
     holder: options.coordination.replica,
     ...(options.logger && { logger: options.logger }),
   });
-  await controller.start();
+  controller.start();
   return {
     controller,
     follower,

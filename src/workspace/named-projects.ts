@@ -46,8 +46,8 @@ export class NamedProjects {
     this.#byName.delete(name.toLowerCase());
   }
 
-  /** Every git project serves its target commit: what /ready waits for. */
-  caughtUp(): boolean {
-    return this.list().every((project) => !project.git || (project.targetCommit !== undefined && project.servedCommit === project.targetCommit));
+  /** The git projects that do not serve their target commit yet: what /ready waits for. */
+  behind(): NamedProject[] {
+    return this.list().filter((project) => project.git && (project.targetCommit === undefined || project.servedCommit !== project.targetCommit));
   }
 }

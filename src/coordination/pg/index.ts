@@ -36,7 +36,7 @@ export async function openPostgresCoordination(url: string, options: Coordinatio
   await beat();
   const heartbeat = setInterval(beat, REPLICA_HEARTBEAT_MS);
   heartbeat.unref();
-  const leases = new PgLeases(url, options.leaseTtlMs ?? LEASE_TTL_MS);
+  const leases = new PgLeases(sql, url, options.leaseTtlMs ?? LEASE_TTL_MS);
   return {
     describe: `postgres ${redactUrl(url)}`,
     replica,

@@ -24,11 +24,13 @@ interface Held {
 }
 
 export class PgLeases implements Leases {
+  readonly #sql: Sql;
   readonly #url: string;
   readonly #ttlMs: number;
   readonly #held = new Map<string, Held>();
 
-  constructor(url: string, ttlMs: number) {
+  constructor(sql: Sql, url: string, ttlMs: number) {
+    this.#sql = sql;
     this.#url = url;
     this.#ttlMs = ttlMs;
   }
@@ -36,6 +38,14 @@ export class PgLeases implements Leases {
   async acquire(name: string, holder: string): Promise<Lease | undefined> {
     if (!LEASE_NAME.test(name)) throw new TypeError(`Invalid lease name ${JSON.stringify(name)}`);
     if (this.#held.has(name)) return undefined; // one grant per handle: the holder is this handle
+    // Replicas that are not the holder try again and again: asking the pool whether the lock is held costs no new connection.
+    const [seen] = await this.#sql<{ held: boolean }[]>`
+      select exists (
+        select 1 from pg_locks
+        where locktype = 'advisory' and granted and classid = ${LEASE_LOCK_SPACE}::oid and objid = hashtext(${name})::oid and objsubid = 2
+          and database = (select oid from pg_database where datname = current_database())
+      ) as held`;
+    if (seen!.held) return undefined;
     const sql = await connect(this.#url, { max: 1, applicationName: `sextant lease ${name}` });
     try {
       await sql.unsafe(`set idle_session_timeout = ${Math.ceil(this.#ttlMs)}`);

@@ -3,7 +3,7 @@
  * by `(` that is not a keyword and not a member's name, which is what the tag query's
  * `(call_expression function: (identifier))` captures in a parse of the whole file.
  */
-import { afterCommentOrLiteral, Char, isBlank, isIdentifierPart, isIdentifierStart } from './c-skeleton.js';
+import { afterCommentOrLiteral, C_DECLARATION_WORDS, C_TYPE_WORDS, Char, isBlank, isIdentifierPart, isIdentifierStart } from './c-skeleton.js';
 
 const NOT_CALLS = new Set([
   'if',
@@ -37,15 +37,7 @@ const NOT_CALLS = new Set([
   '__builtin_offsetof',
   '__builtin_types_compatible_p',
   '__builtin_va_arg',
-  'int',
-  'char',
-  'void',
-  'long',
-  'short',
-  'unsigned',
-  'signed',
-  'float',
-  'double',
+  ...C_TYPE_WORDS,
   'struct',
   'union',
   'enum',
@@ -61,22 +53,7 @@ const NOT_CALLS = new Set([
 ]);
 
 /** Words after which `name(` declares a function, not calls one (`int f(`); after a macro (`ENTRY __field(`) it is still a call. */
-const BEFORE_DECLARATIONS = new Set([
-  'int',
-  'char',
-  'void',
-  'long',
-  'short',
-  'unsigned',
-  'signed',
-  'float',
-  'double',
-  '_Bool',
-  'bool',
-  'static',
-  'inline',
-  'extern',
-]);
+const BEFORE_DECLARATIONS = new Set([...C_TYPE_WORDS, '_Bool', 'bool', ...C_DECLARATION_WORDS]);
 
 /**
  * Calls in the cut ranges: `found(name, index)` for each identifier followed by `(` that is not a

@@ -198,6 +198,11 @@ class Cuts {
 }
 
 /** Words before `(` whose parentheses are kept: attributes and types (`int (*f)(void)`). */
+/** C's arithmetic type words: a type, never a function's name. */
+export const C_TYPE_WORDS = ['int', 'char', 'void', 'long', 'short', 'unsigned', 'signed', 'float', 'double'];
+/** Storage and qualifier words that may stand before a declaration. */
+export const C_DECLARATION_WORDS = ['static', 'inline', 'extern'];
+
 const KEEP_PARENTHESES = new Set([
   '__attribute__',
   '__attribute',
@@ -205,20 +210,10 @@ const KEEP_PARENTHESES = new Set([
   'asm',
   '__asm__',
   '__asm',
-  'int',
-  'char',
-  'void',
-  'long',
-  'short',
-  'unsigned',
-  'signed',
-  'float',
-  'double',
+  ...C_TYPE_WORDS,
+  ...C_DECLARATION_WORDS,
   'const',
   'volatile',
-  'static',
-  'inline',
-  'extern',
   'register',
   'auto',
   '_Bool',
