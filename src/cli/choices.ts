@@ -13,5 +13,8 @@ export type Transport = (typeof TRANSPORTS)[number];
 export const PROJECT_ACTIONS = ['add', 'list', 'remove', 'refresh'] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 
+/** What `sextant keys` does. */
+export const KEY_ACTIONS = ['rotate'] as const;
+
 /** How often a team server's controller looks at each git project's branch, unless --poll-interval says. */
 export const DEFAULT_POLL_SECONDS = 60;

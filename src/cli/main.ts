@@ -4,7 +4,7 @@ import { fstatSync } from 'node:fs';
 import yargs, { type ArgumentsCamelCase, type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
-import { PROFILES, PROJECT_ACTIONS } from './choices.js';
+import { KEY_ACTIONS, PROFILES, PROJECT_ACTIONS } from './choices.js';
 import { runServe, serveOptions } from './serve-command.js';
 import { count, UsageError } from './usage.js';
 import { VERSION } from '../version.js';
@@ -280,6 +280,22 @@ export async function main(argv: string[]): Promise<void> {
             databaseUrl: args['database-url'] ?? (process.env.SEXTANT_DATABASE_URL || undefined),
           };
           process.exitCode = await exitCodeOf(() => projectCommand(options, terminal()));
+        },
+      ),
+    )
+    .command(
+      'keys <action>',
+      'The keys that seal multi round-trip state, shared by every server of the home or team: rotate',
+      later(
+        'keys',
+        (y) =>
+          y
+            .positional('action', { choices: KEY_ACTIONS, demandOption: true })
+            .option('database-url', { type: 'string', describe: 'The team database (PostgreSQL) instead of SEXTANT_HOME. Env: SEXTANT_DATABASE_URL' }),
+        async (args) => {
+          const { rotateKeys } = await import('./keys-command.js');
+          const databaseUrl = args['database-url'] ?? (process.env.SEXTANT_DATABASE_URL || undefined);
+          process.exitCode = await exitCodeOf(() => rotateKeys(databaseUrl, terminal()));
         },
       ),
     )

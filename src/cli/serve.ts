@@ -61,7 +61,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const team = await startTeam({ coordination, projects, home: sextantHome(), pollMs: options.pollMs ?? DEFAULT_POLL_SECONDS * 1000, logger });
   let requestState: RequestStateSealer;
   try {
-    requestState = new RequestStateSealer(await coordination.keys.ring());
+    requestState = new RequestStateSealer(await coordination.keys.ring(), { reload: () => coordination.keys.ring() });
   } catch (error) {
     logger.warning(
       'No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so a retry must come back to it',
@@ -78,6 +78,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         ? {
             replica: coordination.replica,
             shared_state: coordination.describe,
+            ...(coordination.problem !== undefined && { shared_state_problem: coordination.problem }),
             controller: team.controller.leading,
             projects: projects.named.list().map((project) => ({
               name: project.name,
@@ -94,6 +95,8 @@ export async function serve(options: ServeOptions): Promise<void> {
         ready: behind.length === 0,
         detail: {
           replica: coordination.replica,
+          // Reported, not a reason to be taken out of rotation: searches answer from the local index.
+          ...(coordination.problem !== undefined && { shared_state_problem: coordination.problem }),
           ...(behind.length > 0 && {
             waiting_for: behind.map((project) => ({
               name: project.name,

@@ -91,6 +91,11 @@ export interface Coordination {
   readonly describe: string;
   /** Who this process is to the others: its pid on files, a replica id with a database. */
   readonly replica: string;
+  /**
+   * What is wrong with the shared state right now, in one line (the database does not answer),
+   * as last seen by the replica's heartbeat; undefined while all is well, and always on files.
+   */
+  readonly problem: string | undefined;
   readonly keys: StateKeys;
   readonly tasks: TaskLedger;
   readonly leases: Leases;

@@ -9,33 +9,19 @@
  * Processes on one machine hear of a commit through fs.watch on the project's folder, with a
  * poll as the bound for file systems that drop events.
  */
-import {
-  closeSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  watch,
-  writeFileSync,
-  writeSync,
-  type FSWatcher,
-} from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crypto } from '../util/lazy-crypto.js';
 import type { Generation, Generations, Lease, Leases } from './contracts.js';
 import { checkProjectName, GenerationConflictError, InvalidEntryError, LeaseLostError } from './refusals.js';
 import { checkNext } from './generation-entry.js';
+import { watchFolder } from './watch-folder.js';
 
 const VERSION_FILE = /^(\d{12})\.json$/;
 /** Versions kept behind the current one, for a reader that listed the folder just before a commit. */
 const VERSIONS_KEPT = 3;
 /** Refresh requests, beside the projects' folders (a project name never starts with a dot). */
 const REFRESH_FOLDER = '.refresh';
-/** How often a watcher looks even when fs.watch said nothing. */
-const WATCH_POLL_MS = 1_000;
 
 /** What a version file holds: the generation and the grant that wrote it. */
 interface VersionFile extends Generation {
@@ -183,26 +169,6 @@ export class FileGenerations implements Generations {
       return parseVersion(text, path);
     }
   }
-}
-
-/**
- * Calls `look` when fs.watch sees a change in `folder`, and on a poll as the bound for file
- * systems that drop events (or a machine out of inotify watches). Like fs.watch, it keeps the
- * process alive until stopped.
- */
-function watchFolder(folder: string, look: () => void): () => void {
-  let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(folder, look);
-    watcher.on('error', () => watcher?.close());
-  } catch {
-    // the poll alone keeps the bound
-  }
-  const poll = setInterval(look, WATCH_POLL_MS);
-  return () => {
-    clearInterval(poll);
-    watcher?.close();
-  };
 }
 
 function versionFile(number: number): string {

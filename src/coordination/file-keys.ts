@@ -1,15 +1,18 @@
 /**
  * State keys on one machine: SEXTANT_STATE_KEY (any text; hashed to 32 bytes), else `state.key`
  * under the home, created with mode 0600 by whichever process comes first (O_EXCL, so two starting
- * at once agree on one key). One key, no rotation: a new one means removing the file, and states
- * sealed with the old one are then refused.
+ * at once agree on one key). A rotation puts a new key in its place (a rename: a reader sees the
+ * old or the new, whole) and keeps the old one in `state-keys-accepted/`, where it still opens
+ * states until it is older than any state lives.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { environmentKeyRing, KeyRing, type StateKeys } from './state-keys.js';
+import { environmentKeyRing, KeyRing, KEY_ACCEPTED_MS, StateKeyFromEnvironmentError, type StateKey, type StateKeys } from './state-keys.js';
 
 const STATE_KEY_FILE = 'state.key';
+const ACCEPTED_FOLDER = 'state-keys-accepted';
+const KEY_TEXT = /^[0-9a-f]{64}$/;
 
 export class FileStateKeys implements StateKeys {
   readonly #home: string;
@@ -21,15 +24,60 @@ export class FileStateKeys implements StateKeys {
   }
 
   async ring(): Promise<KeyRing> {
-    return environmentKeyRing(this.#env) ?? KeyRing.of(this.#secret());
+    const fromEnvironment = environmentKeyRing(this.#env);
+    if (fromEnvironment) return fromEnvironment;
+    return new KeyRing(KeyRing.of(this.#secret()).current, this.#accepted());
+  }
+
+  async rotate(): Promise<StateKey> {
+    if (environmentKeyRing(this.#env)) throw new StateKeyFromEnvironmentError();
+    const previous = KeyRing.of(this.#secret()).current;
+    const folder = join(this.#home, ACCEPTED_FOLDER);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${previous.id}.key`), previous.secret.toString('hex'), { mode: 0o600 });
+    const secret = randomBytes(32);
+    const staged = this.#staged(secret);
+    renameSync(staged, join(this.#home, STATE_KEY_FILE));
+    return KeyRing.of(secret).current;
+  }
+
+  /** Keys rotated out within the acceptance window; older ones are removed. */
+  #accepted(): StateKey[] {
+    const folder = join(this.#home, ACCEPTED_FOLDER);
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return [];
+    }
+    const keys: StateKey[] = [];
+    for (const name of names) {
+      const path = join(folder, name);
+      try {
+        if (Date.now() - statSync(path).mtimeMs > KEY_ACCEPTED_MS) {
+          rmSync(path, { force: true });
+          continue;
+        }
+        const text = readFileSync(path, 'utf8').trim();
+        if (KEY_TEXT.test(text)) keys.push(KeyRing.of(Buffer.from(text, 'hex')).current);
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return keys;
+  }
+
+  /** A key written whole under another name, mode 0600, ready to be linked or renamed into place. */
+  #staged(secret: Buffer): string {
+    mkdirSync(this.#home, { recursive: true });
+    const staged = join(this.#home, `${STATE_KEY_FILE}.${process.pid}-${randomBytes(4).toString('hex')}`);
+    writeFileSync(staged, secret.toString('hex'), { flag: 'wx', mode: 0o600 });
+    return staged;
   }
 
   #secret(): Buffer {
     const file = join(this.#home, STATE_KEY_FILE);
-    mkdirSync(this.#home, { recursive: true });
-    // Written whole under another name, then linked into place: a reader never sees half a key.
-    const staged = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
-    writeFileSync(staged, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+    const staged = this.#staged(randomBytes(32));
     try {
       linkSync(staged, file);
     } catch (error) {
@@ -38,7 +86,7 @@ export class FileStateKeys implements StateKeys {
       rmSync(staged, { force: true });
     }
     const text = readFileSync(file, 'utf8').trim();
-    if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${file} is not a Sextant state key (64 hex digits): remove it to have a new one made`);
+    if (!KEY_TEXT.test(text)) throw new Error(`${file} is not a Sextant state key (64 hex digits): remove it to have a new one made`);
     return Buffer.from(text, 'hex');
   }
 }

@@ -1,16 +1,23 @@
 /**
  * Tasks as files: `<taskId>.json` in one folder, each written whole (temp file, rename) with the
- * pid of the process that runs it. Temporary files of processes that are gone are removed by
- * whoever lists the folder.
+ * pid of the process that runs it. A message for an owner is a file in `.messages/<pid>/`, taken
+ * (removed) by the owner as it reads it. Temporary files and message folders of processes that
+ * are gone are removed by whoever lists the folder.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../process-alive.js';
-import type { TaskEntry, TaskLedger } from './task-ledger.js';
+import type { TaskEntry, TaskLedger, TaskMessage } from './task-ledger.js';
+import { watchFolder } from './watch-folder.js';
 
 const TASK_ID = /^[0-9a-f-]{36}$/;
 const TASK_FILE = /^([0-9a-f-]{36})\.json$/;
 const TEMP_FILE = /^[0-9a-f-]{36}\.json\.tmp-(\d+)$/;
+/** Messages for owners, one folder per owner (a task file never starts with a dot). */
+const MESSAGES_FOLDER = '.messages';
+/** Messages this process has sent, for their names' order. */
+let sent = 0;
 
 /** The file's shape, which processes of older builds also read: the owner as `ownerPid`. */
 type TaskFile = Omit<TaskEntry, 'owner'> & { ownerPid?: number };
@@ -29,8 +36,7 @@ export class FileTaskLedger implements TaskLedger {
     try {
       mkdirSync(this.#dir, { recursive: true });
       const path = join(this.#dir, `${entry.taskId}.json`);
-      writeFileSync(`${path}.tmp-${process.pid}`, JSON.stringify(file));
-      renameSync(`${path}.tmp-${process.pid}`, path);
+      writeWhole(path, JSON.stringify(file));
     } catch {
       // A task other processes cannot see is still served by its own.
     }
@@ -49,6 +55,7 @@ export class FileTaskLedger implements TaskLedger {
       return [];
     }
     const entries: TaskEntry[] = [];
+    this.#sweepMessages();
     for (const name of names) {
       const temp = TEMP_FILE.exec(name);
       if (temp) {
@@ -73,12 +80,79 @@ export class FileTaskLedger implements TaskLedger {
     return Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid);
   }
 
-  async requestCancel(): Promise<boolean> {
-    return false;
+  async send(message: TaskMessage): Promise<boolean> {
+    const entry = await this.get(message.taskId);
+    if (!entry || !(await this.ownerAlive(entry.owner))) return false;
+    const folder = join(this.#dir, MESSAGES_FOLDER, entry.owner);
+    mkdirSync(folder, { recursive: true });
+    // Named to sort in the order sent (by one sender; by the clock across senders).
+    writeWhole(join(folder, `${String(Date.now()).padStart(15, '0')}-${String(++sent).padStart(9, '0')}-${randomUUID()}.json`), JSON.stringify(message));
+    return true;
   }
 
-  async onCancelRequest(): Promise<() => void> {
-    return () => {}; // nobody can ask: see requestCancel
+  async onMessage(listener: (message: TaskMessage) => void): Promise<() => void> {
+    const folder = join(this.#dir, MESSAGES_FOLDER, this.self);
+    mkdirSync(folder, { recursive: true });
+    const look = (): void => {
+      for (const name of readdirSync(folder)
+        .filter((name) => name.endsWith('.json'))
+        .sort()) {
+        let message: TaskMessage;
+        try {
+          message = JSON.parse(readFileSync(join(folder, name), 'utf8')) as TaskMessage;
+          rmSync(join(folder, name));
+        } catch {
+          continue; // taken already, or unreadable: never heard twice
+        }
+        listener(message);
+      }
+    };
+    const stop = watchFolder(folder, look);
+    look();
+    return () => {
+      stop();
+      rmSync(folder, { recursive: true, force: true });
+    };
+  }
+
+  async onChange(listener: (taskId: string) => void): Promise<() => void> {
+    mkdirSync(this.#dir, { recursive: true });
+    let seen = this.#stamps();
+    return watchFolder(this.#dir, () => {
+      const now = this.#stamps();
+      for (const [taskId, stamp] of now) if (seen.get(taskId) !== stamp) listener(taskId);
+      seen = now;
+    });
+  }
+
+  /** Each task file's stamp (its inode, new at every write's rename, and its time), by task id. */
+  #stamps(): Map<string, string> {
+    const stamps = new Map<string, string>();
+    for (const name of readdirSync(this.#dir)) {
+      const match = TASK_FILE.exec(name);
+      if (!match) continue;
+      try {
+        const stat = statSync(join(this.#dir, name));
+        stamps.set(match[1]!, `${stat.ino}:${stat.mtimeMs}`);
+      } catch {
+        // removed since the listing
+      }
+    }
+    return stamps;
+  }
+
+  /** Message folders of owners that are gone: nobody will read them. */
+  #sweepMessages(): void {
+    let owners: string[];
+    try {
+      owners = readdirSync(join(this.#dir, MESSAGES_FOLDER));
+    } catch {
+      return;
+    }
+    for (const owner of owners) {
+      const pid = Number(owner);
+      if (pid !== process.pid && !processAlive(pid)) rmSync(join(this.#dir, MESSAGES_FOLDER, owner), { recursive: true, force: true });
+    }
   }
 
   #read(name: string): TaskEntry | undefined {
@@ -91,4 +165,10 @@ export class FileTaskLedger implements TaskLedger {
     const { ownerPid, ...rest } = file;
     return { ...rest, owner: ownerPid === undefined ? '' : String(ownerPid) };
   }
+}
+
+/** Written under a temporary name, then renamed: a reader sees all of it or none. */
+function writeWhole(path: string, text: string): void {
+  writeFileSync(`${path}.tmp-${process.pid}`, text);
+  renameSync(`${path}.tmp-${process.pid}`, path);
 }

@@ -22,7 +22,7 @@ import type { Coordination, CoordinationOptions } from './contracts.js';
 
 export { KeyRing } from './state-keys.js';
 export { FileStateKeys } from './file-keys.js';
-export type { TaskEntry, TaskLedger, TaskStatus } from './task-ledger.js';
+export type { TaskEntry, TaskLedger, TaskMessage, TaskStatus } from './task-ledger.js';
 export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease } from './contracts.js';
 export { DatabaseError } from './pg/database-error.js';
 export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './refusals.js';
@@ -40,6 +40,7 @@ export async function openCoordination(home: string, options: CoordinationOption
   return {
     describe: `files ${home}`,
     replica: String(process.pid),
+    problem: undefined,
     keys: new FileStateKeys(home, options.env ?? process.env),
     tasks: new FileTaskLedger(join(home, 'tasks')),
     leases,

@@ -42,9 +42,22 @@ function keyId(secret: Buffer): string {
   return createHash('sha256').update('sextant state key id\0').update(secret).digest('base64url').slice(0, 12);
 }
 
+/** How long a key still opens states after a newer one was rotated in: longer than any state lives. */
+export const KEY_ACCEPTED_MS = 24 * 3600_000;
+
 export interface StateKeys {
   /** The keys to seal and open with now. */
   ring(): Promise<KeyRing>;
+  /** Makes a new key the current one; the previous one still opens states for KEY_ACCEPTED_MS. */
+  rotate(): Promise<StateKey>;
+}
+
+/** A rotation asked for while SEXTANT_STATE_KEY decides the key: that is where it changes. */
+export class StateKeyFromEnvironmentError extends Error {
+  readonly code = 'state_key_from_environment';
+  constructor() {
+    super('SEXTANT_STATE_KEY is set, and it overrides the stored keys: change it on every server instead (states sealed with the old one are then refused)');
+  }
 }
 
 /** SEXTANT_STATE_KEY (any text, hashed to 32 bytes) when set: it overrides every shared store of keys. */

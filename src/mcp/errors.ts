@@ -59,3 +59,16 @@ export class NotInitializedError extends JsonRpcError {
     super(MCP_ERROR_CODES.NotInitialized, 'SEXTANT_NOT_INITIALIZED', `Server not initialized: send "initialize" before "${method}"`, { method });
   }
 }
+
+/**
+ * Where tasks are kept (a team's database) cannot be reached: the task cannot be created or read
+ * now. An internal error on the wire (-32603), its cause named in the message and in `data.reason`.
+ */
+export class TasksUnavailableError extends JsonRpcError {
+  constructor(cause: unknown) {
+    const reason = (cause as { code?: unknown }).code;
+    super(-32603, 'SEXTANT_TASKS_UNAVAILABLE', `Tasks are unavailable right now: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      ...(typeof reason === 'string' && { reason }),
+    });
+  }
+}

@@ -56,10 +56,10 @@ export interface RoundInput {
 }
 
 /** Reads a retry's `inputResponses` and opens its `requestState` (refused with -32602 when it does not verify). */
-export function roundInput(sealer: RequestStateSealer, method: string, params: Params, principal: string | undefined): RoundInput {
+export async function roundInput(sealer: RequestStateSealer, method: string, params: Params, principal: string | undefined): Promise<RoundInput> {
   const raw = params.inputResponses;
   const responses = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-  const state = params.requestState === undefined ? undefined : sealer.open(params.requestState, method, params, principal);
+  const state = params.requestState === undefined ? undefined : await sealer.open(params.requestState, method, params, principal);
   return { responses, state };
 }
 

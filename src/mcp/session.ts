@@ -29,6 +29,7 @@ import {
   completeResult,
   isStatelessRequest,
   isObject,
+  principalOf,
   readStatelessRequest,
   type CacheHint,
   type StatelessRequest,
@@ -242,26 +243,26 @@ export class McpSession {
       cache: CACHE_STATIC,
     });
     // The tasks extension: only for requests that declared it (-32021 otherwise); tasks/result and tasks/list are gone.
-    const taskMethod = (run: (params: Params) => Result | Promise<Result>): StatelessMethod => ({
-      run: (params, _context, request) => {
+    const taskMethod = (run: (params: Params, principal: string | undefined) => Result | Promise<Result>): StatelessMethod => ({
+      run: (params, context, request) => {
         requireTasks(request.capabilities);
-        return run(params);
+        return run(params, principalOf(context.extra?.headers));
       },
     });
     this.#handle(
       'tasks/get',
       undefined,
-      taskMethod((params) => this.#stateless.tasks.get(params.taskId)),
+      taskMethod((params, principal) => this.#stateless.tasks.get(params.taskId, principal)),
     );
     this.#handle(
       'tasks/update',
       undefined,
-      taskMethod((params) => this.#stateless.tasks.update(params.taskId, params.inputResponses)),
+      taskMethod((params, principal) => this.#stateless.tasks.update(params.taskId, params.inputResponses, principal)),
     );
     this.#handle(
       'tasks/cancel',
       undefined,
-      taskMethod((params) => this.#stateless.tasks.cancel(params.taskId)),
+      taskMethod((params, principal) => this.#stateless.tasks.cancel(params.taskId, principal)),
     );
     this.#handle('subscriptions/listen', undefined, { run: (params, context, request) => this.#stateless.listen(params, context, request) });
     this.#handle('initialize', (params) => this.#initialize(params));

@@ -38,7 +38,7 @@ export class StatelessEra {
     run: (input: RoundInput) => Promise<object>,
   ): Promise<Result> {
     const principal = principalOf(context.extra?.headers);
-    const outcome = await run(roundInput(this.sealer, method, params, principal));
+    const outcome = await run(await roundInput(this.sealer, method, params, principal));
     if (outcome instanceof TaskStarted) return this.tasks.created(outcome.taskId);
     if (!(outcome instanceof InputRequired)) return { ...outcome } as Result;
     return inputRequiredResult(outcome, { sealer: this.sealer, method, params, capabilities: request.capabilities, principal });
@@ -102,24 +102,18 @@ export class StatelessEra {
       return (value ?? []) as string[];
     };
     const resources = strings('resourceSubscriptions');
-    // Task status (tasks extension, SEP-2663): only for a client that declared it, only for tasks this process runs.
+    // Task status (tasks extension, SEP-2663): only for a client that declared it, only for tasks it can see, wherever they run.
     const requestedTasks = strings('taskIds');
     if (filter.taskIds !== undefined) requireTasks(request.capabilities);
-    const taskIds = requestedTasks.filter((taskId) => this.tasks.owns(taskId));
     const meta = { [META_KEYS.subscriptionId]: context.id };
+    const tasks = await this.tasks.follow(requestedTasks, principalOf(context.extra?.headers), (task) =>
+      context.notify('notifications/tasks', { ...task, _meta: meta }),
+    );
     const honored: Params = {};
     if (resources.length > 0) honored.resourceSubscriptions = resources;
-    if (filter.taskIds !== undefined) honored.taskIds = taskIds;
+    if (filter.taskIds !== undefined) honored.taskIds = tasks.honored;
     context.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: honored });
     const stop = this.#listen?.({ resources, notify: (method, notification) => context.notify(method, { ...notification, _meta: meta }) });
-    const followed = new Set(taskIds);
-    const stopTasks =
-      followed.size > 0
-        ? this.tasks.watch((taskId) => {
-            if (!followed.has(taskId)) return;
-            context.notify('notifications/tasks', { ...this.tasks.describe(taskId), _meta: meta });
-          })
-        : undefined;
     try {
       await new Promise<void>((resolve) => {
         if (context.signal.aborted) return resolve();
@@ -127,7 +121,7 @@ export class StatelessEra {
       });
     } finally {
       stop?.();
-      stopTasks?.();
+      tasks.stop();
     }
     return { _meta: meta };
   }

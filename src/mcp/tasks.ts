@@ -6,10 +6,15 @@
  * `tasks/cancel`. The task is registered, and written to the ledger, before the answer goes out,
  * so a `tasks/get` right after it always finds it, and it stays readable for its `ttlMs`.
  *
- * With a ledger (src/coordination: `serve` keeps one under SEXTANT_HOME) every task is also
- * written there at each change, so any process sharing it answers `tasks/get` for it; the work
- * itself and its mid-flight input stay with the process that runs it, and a cancel reaches it
- * only if the ledger can tell it.
+ * With a ledger (src/coordination: files under SEXTANT_HOME, or a team's database) every task is
+ * also written there at each change, so any process sharing it answers `tasks/get` for it, and a
+ * listen stream anywhere hears it change. The work stays with the process that runs it: a cancel
+ * or an answer sent to another process reaches it as a message through the ledger. The first
+ * write must succeed before the CreateTaskResult goes out; if the ledger cannot be reached, the
+ * call fails with TasksUnavailableError instead of handing out a task nobody else can find.
+ *
+ * A task belongs to the principal that created it (a digest of the request's credentials): to
+ * any other, it does not exist.
  *
  * Every task reaches a terminal state, here or after a restart: a server that stops fails its
  * unfinished tasks (close), and a task whose owner died without a word (kill -9) is failed by
@@ -17,10 +22,11 @@
  * wrote them.
  */
 import { randomUUID } from 'node:crypto';
-import type { TaskEntry, TaskLedger, TaskStatus } from '../coordination/index.js';
-import { InternalError, InvalidParamsError, toErrorObject, type ErrorObject, type Params, type Result } from '../jsonrpc/index.js';
-import { MissingRequiredClientCapabilityError } from './errors.js';
+import type { TaskLedger, TaskMessage, TaskStatus } from '../coordination/index.js';
+import { InternalError, InvalidParamsError, toErrorObject, type Params, type Result } from '../jsonrpc/index.js';
+import { MissingRequiredClientCapabilityError, TasksUnavailableError } from './errors.js';
 import type { InputRequest } from './multi-round-trip.js';
+import { detailed, entryOf, ownerName, recordOf, taskState, type TaskRecord } from './task-record.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** How long a finished task stays readable. */
@@ -46,18 +52,6 @@ export class TaskStarted {
   constructor(readonly taskId: string) {}
 }
 
-/** A task as this process holds it: the ledger's fields (owner: who runs it), and the work's live parts. */
-interface TaskRecord extends Omit<TaskEntry, 'result' | 'error' | 'pending'> {
-  result?: Result;
-  error?: ErrorObject;
-  pending: Map<string, InputRequest>;
-  answers: Record<string, unknown>;
-  wake?: () => void;
-  controller: AbortController;
-  /** The ledger's copy is written up to the last change once this settles. */
-  written: Promise<void>;
-}
-
 export function declaresTasks(capabilities: Params): boolean {
   const extensions = capabilities.extensions;
   return typeof extensions === 'object' && extensions !== null && typeof (extensions as Params)[TASKS_EXTENSION] === 'object';
@@ -73,21 +67,28 @@ export function requireTasks(capabilities: Params): void {
 
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
-  /** Told of every change of a task of this process (notifications/tasks on listen streams). */
+  /** Told of every change of a task of this process (listen streams). */
   readonly #watchers = new Set<(taskId: string) => void>();
+  /** Told of tasks other processes wrote, while any listen stream follows one. */
+  readonly #remoteWatchers = new Set<(taskId: string) => void>();
+  #stopRemote: Promise<(() => void) | undefined> | undefined;
   readonly #now: () => number;
   readonly #ledger: TaskLedger | undefined;
+  /** Messages for this process's tasks (cancels, answers) sent by others; undefined until heard, or after a failed try. */
+  #hearing: Promise<(() => void) | undefined> | undefined;
   /** When the ledger was last looked through (-Infinity: not yet). */
   #ledgerSweptAt = -Infinity;
 
   constructor(options: { now?: () => number; ledger?: TaskLedger } = {}) {
     this.#now = options.now ?? Date.now;
     this.#ledger = options.ledger;
+    this.#hear();
   }
 
-  /** Registers a task, then starts `work` on it; `finish` turns the work's outcome into the task's result. */
-  start(work: (control: TaskControl) => Promise<Result>): TaskStarted {
+  /** Registers a task for `principal`, then starts `work` on it. */
+  start(work: (control: TaskControl) => Promise<Result>, principal?: string): TaskStarted {
     this.#forgetExpired();
+    this.#hear();
     const now = this.#now();
     const stamp = new Date(now).toISOString();
     const task: TaskRecord = {
@@ -102,6 +103,7 @@ export class TaskStore {
       answers: {},
       controller: new AbortController(),
       owner: this.#ledger?.self ?? '',
+      ...(principal !== undefined && { principal }),
       written: Promise.resolve(),
     };
     this.#tasks.set(task.taskId, task);
@@ -140,54 +142,46 @@ export class TaskStore {
     return new TaskStarted(task.taskId);
   }
 
-  /** The CreateTaskResult of a task just started, once the ledger holds it (any process can then answer for it). */
+  /**
+   * The CreateTaskResult of a task just started, once the ledger holds it (any process can then
+   * answer for it). A ledger that cannot take it fails the call, and the work is stopped.
+   */
   async created(taskId: string): Promise<Result> {
     const task = this.#tasks.get(taskId);
     if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)}`);
-    await task.written;
+    try {
+      await task.written;
+    } catch (error) {
+      this.#tasks.delete(taskId);
+      task.controller.abort(new Error('The task could not be recorded'));
+      throw new TasksUnavailableError(error);
+    }
     return { resultType: 'task', ...taskState(task) };
   }
 
   /** tasks/get: the task, with its result, error or pending input requests as its status has them. */
-  async get(taskId: unknown): Promise<Result> {
-    return this.#detailed(await this.#find(taskId));
-  }
-
-  /** A task this process runs, as tasks/get shows it (for notifications as it changes). */
-  describe(taskId: string): Result | undefined {
-    const task = this.#tasks.get(taskId);
-    return task && this.#detailed(task);
+  async get(taskId: unknown, principal?: string): Promise<Result> {
+    return detailed(await this.#find(taskId, principal));
   }
 
   /** tasks/update: answers for pending input requests (unknown keys ignored); acknowledged with nothing. */
-  async update(taskId: unknown, responses: unknown): Promise<Result> {
-    const task = await this.#find(taskId);
-    if (!this.#tasks.has(task.taskId)) throw new InvalidParamsError(`Invalid params: task ${task.taskId} runs in another process; send its input there`);
+  async update(taskId: unknown, responses: unknown, principal?: string): Promise<Result> {
+    const task = await this.#find(taskId, principal);
     if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
       throw new InvalidParamsError('Invalid params: "inputResponses" must be an object keyed like the task\'s inputRequests');
     }
-    for (const [key, answer] of Object.entries((responses ?? {}) as Params)) {
-      if (!task.pending.has(key)) continue;
-      task.pending.delete(key);
-      task.answers[key] = answer;
-    }
-    task.lastUpdatedAt = new Date(this.#now()).toISOString();
-    this.#persist(task);
-    task.wake?.();
+    const answers = (responses ?? {}) as Record<string, unknown>;
+    if (this.#tasks.has(task.taskId)) this.#answer(task, answers);
+    else if (!TERMINAL.has(task.status)) await this.#send({ taskId: task.taskId, inputResponses: answers });
     return {};
   }
 
   /** tasks/cancel: cooperative; a finished task stays as it is. Acknowledged with nothing. */
-  async cancel(taskId: unknown): Promise<Result> {
-    const task = await this.#find(taskId);
+  async cancel(taskId: unknown, principal?: string): Promise<Result> {
+    const task = await this.#find(taskId, principal);
     if (TERMINAL.has(task.status)) return {};
-    if (this.#tasks.has(task.taskId)) {
-      this.#set(task, 'cancelled');
-      task.controller.abort(new Error('The task was cancelled'));
-    } else {
-      // Another process runs it: cancelled if the ledger can tell that process, else only acknowledged.
-      await this.#ledger?.requestCancel(task.taskId);
-    }
+    if (this.#tasks.has(task.taskId)) this.#cancel(task);
+    else await this.#send({ taskId: task.taskId, cancel: true });
     return {};
   }
 
@@ -202,26 +196,117 @@ export class TaskStore {
       this.#set(task, 'failed');
       task.controller.abort(new Error(reason));
     }
-    await Promise.all([...this.#tasks.values()].map((task) => task.written));
+    await Promise.all([...this.#tasks.values()].map((task) => task.written.catch(() => undefined)));
+    (await this.#hearing)?.();
+    (await this.#stopRemote)?.();
   }
 
-  /** Whether this process runs the task (only its owner sees it change). */
-  owns(taskId: string): boolean {
-    return this.#tasks.has(taskId);
+  /**
+   * Follows tasks for a listen stream: those of `taskIds` that `principal` can see (here or in
+   * the ledger) are honored, and `listener` gets each as tasks/get shows it whenever it changes,
+   * whichever process changed it.
+   */
+  async follow(taskIds: readonly string[], principal: string | undefined, listener: (task: Result) => void): Promise<{ honored: string[]; stop: () => void }> {
+    const honored: string[] = [];
+    for (const taskId of taskIds) {
+      const visible = await this.#find(taskId, principal).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof TasksUnavailableError) throw error;
+          return false;
+        },
+      );
+      if (visible) honored.push(taskId);
+    }
+    const followed = new Set(honored);
+    if (followed.size === 0) return { honored, stop: () => {} };
+    const local = (taskId: string): void => {
+      const task = this.#tasks.get(taskId);
+      if (task && followed.has(taskId)) listener(detailed(task));
+    };
+    const remote = (taskId: string): void => {
+      if (!followed.has(taskId) || this.#tasks.has(taskId)) return;
+      void this.#ledger
+        ?.get(taskId)
+        .then((entry) => entry && listener(detailed(recordOf(entry))))
+        .catch(() => undefined);
+    };
+    this.#watchers.add(local);
+    const remoteFollowed = honored.some((taskId) => !this.#tasks.has(taskId));
+    if (remoteFollowed) await this.#watchRemote(remote);
+    return {
+      honored,
+      stop: () => {
+        this.#watchers.delete(local);
+        if (remoteFollowed) this.#unwatchRemote(remote);
+      },
+    };
   }
 
-  /** Calls `watcher` with a task's id whenever one of this process changes; returns how to stop. */
-  watch(watcher: (taskId: string) => void): () => void {
-    this.#watchers.add(watcher);
-    return () => this.#watchers.delete(watcher);
+  /** Messages from other processes for tasks this one runs: listened for once, tried again at the next task if the ledger was away. */
+  #hear(): void {
+    const ledger = this.#ledger;
+    if (!ledger || this.#hearing) return;
+    this.#hearing = ledger
+      .onMessage((message) => this.#heard(message))
+      .catch(() => {
+        this.#hearing = undefined;
+        return undefined;
+      });
   }
 
-  #detailed(task: TaskRecord): Result {
-    const detailed: Result = taskState(task);
-    if (task.status === 'input_required') detailed.inputRequests = Object.fromEntries(task.pending);
-    if (task.status === 'completed' && task.result) detailed.result = task.result;
-    if (task.status === 'failed' && task.error) detailed.error = task.error;
-    return detailed;
+  #heard(message: TaskMessage): void {
+    const task = this.#tasks.get(message.taskId);
+    if (!task || TERMINAL.has(task.status)) return;
+    if ('cancel' in message) this.#cancel(task);
+    else this.#answer(task, message.inputResponses);
+  }
+
+  async #send(message: TaskMessage): Promise<void> {
+    try {
+      await this.#ledger?.send(message);
+    } catch (error) {
+      throw new TasksUnavailableError(error);
+    }
+  }
+
+  #cancel(task: TaskRecord): void {
+    this.#set(task, 'cancelled');
+    task.controller.abort(new Error('The task was cancelled'));
+  }
+
+  #answer(task: TaskRecord, answers: Record<string, unknown>): void {
+    for (const [key, answer] of Object.entries(answers)) {
+      if (!task.pending.has(key)) continue;
+      task.pending.delete(key);
+      task.answers[key] = answer;
+    }
+    task.lastUpdatedAt = new Date(this.#now()).toISOString();
+    this.#persist(task);
+    task.wake?.();
+  }
+
+  async #watchRemote(watcher: (taskId: string) => void): Promise<void> {
+    this.#remoteWatchers.add(watcher);
+    this.#stopRemote ??= this.#ledger!.onChange((taskId) => {
+      for (const remote of this.#remoteWatchers) remote(taskId);
+    }).catch((error: unknown) => {
+      this.#stopRemote = undefined;
+      this.#remoteWatchers.delete(watcher);
+      throw new TasksUnavailableError(error);
+    });
+    await this.#stopRemote;
+  }
+
+  #unwatchRemote(watcher: (taskId: string) => void): void {
+    this.#remoteWatchers.delete(watcher);
+    if (this.#remoteWatchers.size > 0 || !this.#stopRemote) return;
+    const stopping = this.#stopRemote;
+    this.#stopRemote = undefined;
+    void stopping.then(
+      (stop) => stop?.(),
+      () => undefined,
+    );
   }
 
   #set(task: TaskRecord, status: TaskStatus): void {
@@ -234,12 +319,16 @@ export class TaskStore {
     for (const watcher of this.#watchers) watcher(task.taskId);
   }
 
-  /** Queued behind the task's previous write: the ledger sees its changes in order. */
+  /**
+   * Queued behind the task's previous write: the ledger sees its changes in order. `written`
+   * rejects while the latest write failed (created() reports it); the next write tries again.
+   */
   #persist(task: TaskRecord): void {
     const ledger = this.#ledger;
     if (!ledger) return;
     const entry = entryOf(task);
-    task.written = task.written.then(() => ledger.put(entry)).catch(() => undefined);
+    task.written = task.written.catch(() => undefined).then(() => ledger.put(entry));
+    task.written.catch(() => undefined); // nobody may wait on a later write: not unhandled
   }
 
   /** A task of another process, from the ledger: read-only here; failed (there too) if its owner is gone unfinished. */
@@ -247,30 +336,20 @@ export class TaskStore {
     const entry = await this.#ledger?.get(taskId);
     if (!entry) return undefined;
     if (entry.expiresAt < this.#now() && TERMINAL.has(entry.status)) return undefined;
-    return this.#settleOrphan(entry);
+    const task = recordOf(entry);
+    await this.#settleOrphan(task);
+    return task;
   }
 
-  async #settleOrphan(entry: TaskEntry): Promise<TaskRecord> {
-    const { pending, result, error, ...rest } = entry;
-    const task: TaskRecord = {
-      ...rest,
-      ...(result ? { result: result as Result } : {}),
-      ...(error ? { error: error as unknown as ErrorObject } : {}),
-      pending: new Map(pending as Array<[string, InputRequest]>),
-      answers: {},
-      controller: new AbortController(),
-      written: Promise.resolve(),
-    };
-    if (!TERMINAL.has(task.status) && !(await this.#ledger!.ownerAlive(entry.owner))) {
-      task.error = toErrorObject(new InternalError(`The process running this task (${ownerName(entry.owner)}) stopped before it finished`));
-      task.pending.clear();
-      const now = this.#now();
-      task.status = 'failed';
-      task.lastUpdatedAt = new Date(now).toISOString();
-      task.expiresAt = now + task.ttlMs;
-      await this.#ledger!.put(entryOf(task));
-    }
-    return task;
+  async #settleOrphan(task: TaskRecord): Promise<void> {
+    if (TERMINAL.has(task.status) || (await this.#ledger!.ownerAlive(task.owner))) return;
+    task.error = toErrorObject(new InternalError(`The process running this task (${ownerName(task.owner)}) stopped before it finished`));
+    task.pending.clear();
+    const now = this.#now();
+    task.status = 'failed';
+    task.lastUpdatedAt = new Date(now).toISOString();
+    task.expiresAt = now + task.ttlMs;
+    await this.#ledger!.put(entryOf(task));
   }
 
   /**
@@ -283,16 +362,24 @@ export class TaskStore {
     this.#ledgerSweptAt = now;
     for (const entry of await this.#ledger.list()) {
       if (this.#tasks.has(entry.taskId)) continue;
-      if (!TERMINAL.has(entry.status)) await this.#settleOrphan(entry);
+      if (!TERMINAL.has(entry.status)) await this.#settleOrphan(recordOf(entry));
       else if (entry.expiresAt < now) await this.#ledger.remove(entry.taskId);
     }
   }
 
-  async #find(taskId: unknown): Promise<TaskRecord> {
+  /** The task, if `principal` may see it: one of another principal is as unknown as one that never was. */
+  async #find(taskId: unknown, principal: string | undefined): Promise<TaskRecord> {
     this.#forgetExpired();
-    await this.#sweepLedger();
-    const task = typeof taskId === 'string' ? (this.#tasks.get(taskId) ?? (await this.#load(taskId))) : undefined;
-    if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)} (unknown, or past its ttlMs)`);
+    let task: TaskRecord | undefined;
+    try {
+      await this.#sweepLedger();
+      task = typeof taskId === 'string' ? (this.#tasks.get(taskId) ?? (await this.#load(taskId))) : undefined;
+    } catch (error) {
+      throw new TasksUnavailableError(error);
+    }
+    if (!task || task.principal !== principal) {
+      throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)} (unknown, or past its ttlMs)`);
+    }
     return task;
   }
 
@@ -313,35 +400,10 @@ export class TaskStore {
     const task = this.#tasks.get(taskId);
     this.#tasks.delete(taskId);
     const ledger = this.#ledger;
-    if (ledger && task) void task.written.then(() => ledger.remove(taskId)).catch(() => undefined);
+    if (ledger && task)
+      void task.written
+        .catch(() => undefined)
+        .then(() => ledger.remove(taskId))
+        .catch(() => undefined);
   }
-}
-
-/** The fields of a task that the protocol's envelope and the ledger both carry. */
-function taskState(task: TaskRecord): Pick<TaskEntry, 'taskId' | 'status' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'pollIntervalMs'> {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttlMs: task.ttlMs,
-    pollIntervalMs: task.pollIntervalMs,
-  };
-}
-
-/** What the ledger keeps of a task. */
-function entryOf(task: TaskRecord): TaskEntry {
-  return {
-    ...taskState(task),
-    expiresAt: task.expiresAt,
-    pending: [...task.pending],
-    owner: task.owner,
-    ...(task.result ? { result: task.result } : {}),
-    ...(task.error ? { error: task.error as unknown as Record<string, unknown> } : {}),
-  };
-}
-
-/** An owner as a person reads it: a pid of this machine, or a replica. */
-function ownerName(owner: string): string {
-  return /^\d+$/.test(owner) ? `pid ${owner}` : owner;
 }

@@ -12,6 +12,7 @@ import { servedIn, type Introduced, type RequestEra } from './request-era.js';
 import { featuresOf, type AnyProtocolVersion } from './versions.js';
 import { InputRequired, MalformedInput, type RoundInput } from './multi-round-trip.js';
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
+import { principalOf } from './stateless-request.js';
 import { UndeclaredClientCapabilityError } from './client-capability.js';
 import { CodedError as ToolError } from '../errors.js';
 
@@ -202,7 +203,10 @@ export class ToolRegistry {
     const tasks = tool.taskSupport ? context.tasks : undefined;
     // By delegation, not a copy: the context may be a class whose getters and methods a spread would drop.
     const startTask: ToolContext['startTask'] = (work) =>
-      tasks!.start(async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' }));
+      tasks!.start(
+        async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' }),
+        principalOf((context.extra as { headers?: Record<string, string | string[] | undefined> } | undefined)?.headers),
+      );
     const runContext: ToolContext = tasks ? Object.create(context, { startTask: { value: startTask } }) : context;
     let output: ToolOutput | InputRequired | TaskStarted;
     try {

@@ -49,17 +49,17 @@ export class Controller {
     this.#closed = true;
     clearTimeout(this.#timer);
     await this.#running;
-    await this.#stepDown(true);
+    await this.#stepDown();
   }
 
   /**
    * No longer the controller: refresh requests are not listened to (only the controller acts on
-   * them), and the lease is let go when `release` (else it was lost already).
+   * them), and the lease is let go (a lost one too: its handle forgets it, to be granted it again).
    */
-  async #stepDown(release: boolean): Promise<void> {
+  async #stepDown(): Promise<void> {
     this.#stopRequests?.();
     this.#stopRequests = undefined;
-    if (this.#lease && release) await this.#options.coordination.leases.release(this.#lease).catch(() => undefined);
+    if (this.#lease) await this.#options.coordination.leases.release(this.#lease).catch(() => undefined);
     this.#lease = undefined;
   }
 
@@ -68,7 +68,13 @@ export class Controller {
     if (this.#closed) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      this.#running = this.#running.then(() => this.#turn()).catch((error: unknown) => this.#options.logger?.warning('Controller turn failed', error));
+      this.#running = this.#running
+        .then(() => this.#turn())
+        .catch((error: unknown) => {
+          // The database or a remote away: try again, as a replica without the lease does.
+          this.#options.logger?.warning('Controller turn failed', error);
+          this.#kick(LEASE_RETRY_MS);
+        });
     }, delayMs);
     this.#timer.unref();
   }
@@ -78,20 +84,27 @@ export class Controller {
     const { coordination, logger } = this.#options;
     if (this.#lease && !(await coordination.leases.valid(this.#lease))) {
       logger?.warning(`Lost the controller lease (token ${this.#lease.token}); another replica controls now`);
-      await this.#stepDown(false);
+      await this.#stepDown();
     }
     const gitProjects = (await coordination.catalog.list().catch(() => [])).filter((project) => 'git' in project.location);
     if (gitProjects.length === 0) {
       // Nothing to control: a server of one developer never takes the lease, nor holds it idle.
-      await this.#stepDown(true);
+      await this.#stepDown();
       return this.#kick(IDLE_LOOK_MS);
     }
     if (!this.#lease) {
-      this.#lease = await coordination.leases.acquire(CONTROLLER_LEASE, this.#options.holder).catch(() => undefined);
-      if (!this.#lease) return this.#kick(LEASE_RETRY_MS);
-      logger?.info(`This replica is the controller now (token ${this.#lease.token})`);
+      const lease = await coordination.leases.acquire(CONTROLLER_LEASE, this.#options.holder).catch(() => undefined);
+      if (!lease) return this.#kick(LEASE_RETRY_MS);
       // A refresh of any project is a turn now: every branch is looked at (one ls-remote each).
-      this.#stopRequests = await coordination.generations.onRefreshRequest(() => this.#kick(0));
+      // Listening before it counts as leading: a refresh asked of a leading controller is heard.
+      try {
+        this.#stopRequests = await coordination.generations.onRefreshRequest(() => this.#kick(0));
+      } catch (error) {
+        await coordination.leases.release(lease).catch(() => undefined);
+        throw error;
+      }
+      this.#lease = lease;
+      logger?.info(`This replica is the controller now (token ${lease.token})`);
     }
     await publishTargets(coordination, this.#lease, logger);
     this.#kick(this.#options.pollMs);

@@ -5,7 +5,7 @@
  * folder is served where it is. The catalog is read again on an interval, so a project added or
  * removed on any machine is picked up; generations are watched, so a new target is heard at once.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProject, Coordination, Generation } from '../coordination/index.js';
 import type { Logger } from '../log.js';
@@ -80,13 +80,29 @@ export class Follower {
     if (this.#closed) return;
     const names = new Set(listed.map((project) => project.name.toLowerCase()));
     for (const project of this.#named.list()) {
-      if (names.has(project.name.toLowerCase())) continue;
-      this.#watches.get(project.name.toLowerCase())?.();
-      this.#watches.delete(project.name.toLowerCase());
-      this.#named.delete(project.name);
-      this.#options.logger?.info(`Project ${project.name} is no longer registered: no longer served`);
+      if (!names.has(project.name.toLowerCase())) await this.#drop(project);
     }
     for (const project of listed) if (!this.#named.get(project.name)) this.#follow(project);
+  }
+
+  /**
+   * A project removed from the catalog: no longer served. A git project's checkout and index were
+   * this replica's own copies, and go (after any work in hand); a folder project's are the user's.
+   */
+  async #drop(project: NamedProject): Promise<void> {
+    const key = project.name.toLowerCase();
+    this.#watches.get(key)?.();
+    this.#watches.delete(key);
+    this.#wanted.delete(key);
+    this.#named.delete(project.name);
+    if (project.git) {
+      await this.#work.get(key)?.catch(() => undefined);
+      this.#work.delete(key);
+      await this.#options.projects.discard(project.root);
+      rmSync(project.root, { recursive: true, force: true });
+      rmSync(servedFile(project.root), { force: true });
+    }
+    this.#options.logger?.info(`Project ${project.name} is no longer registered: no longer served${project.git ? '; its checkout and index are deleted' : ''}`);
   }
 
   #follow(project: CatalogProject): void {

@@ -2,8 +2,10 @@
  * Projects for tool calls: per session, the detection chain and its cached roots; per server,
  * the registry of known workspaces and, for each, its index state and search service.
  */
+import { rmSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Activity } from '../idle-heap.js';
+import { IndexStore } from '../index/store/index.js';
 import type { Logger } from '../log.js';
 import { Project } from './project.js';
 import { codedError } from '../errors.js';
@@ -147,6 +149,19 @@ export class ProjectService {
       this.#projects.set(root, project);
     }
     return project;
+  }
+
+  /**
+   * A project no longer served (its name removed from the catalog): its jobs stopped, its index
+   * deleted, and the registry forgets it. Its folder is the caller's to keep or delete.
+   */
+  async discard(root: string): Promise<void> {
+    const project = this.#projects.get(root);
+    this.#projects.delete(root);
+    this.registry.forget(root);
+    const dir = (project?.store ?? new IndexStore(root, this.#home)).dir;
+    await project?.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 
   async close(): Promise<void> {

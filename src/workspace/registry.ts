@@ -111,6 +111,11 @@ export class WorkspaceRegistry {
     this.#pin(root, source);
   }
 
+  /** A project no longer served (removed from the catalog): not known any more, pinned or not. */
+  forget(root: string): void {
+    this.#workspaces.delete(root);
+  }
+
   #pin(root: string, source: ProjectSource): void {
     const known = this.#workspaces.get(root);
     if (known) {

@@ -51,23 +51,64 @@ for (const implementation of implementations) {
     assert.is(await one.tasks.get('../../etc/passwd'), undefined, 'an id that is not one is never looked up');
   });
 
-  test(`${implementation.name}: an owner is alive while its process runs, and not after it ends; a cancel reaches it where the ledger can tell it`, async () => {
+  test(`${implementation.name}: an owner is alive while its process runs, and not after it ends; messages reach it, in order`, async () => {
     const [one, other] = await implementation.open();
     assert.not.ok(await one.tasks.ownerAlive(one.tasks.self), "a handle's own tasks in the ledger but not in its memory are orphans");
     assert.not.ok(await other.tasks.ownerAlive(String(await deadPid())), 'an owner that never was, or is gone');
     const id = '00000000-0000-4000-8000-000000000002';
-    const owner = await holdInProcess(implementation, `await coordination.tasks.onCancelRequest((taskId) => console.log('cancel ' + taskId));`);
+    const owner = await holdInProcess(
+      implementation,
+      `let n = 0; await coordination.tasks.onMessage((message) => console.log('message ' + ++n + ' ' + JSON.stringify(message)));`,
+    );
     try {
       assert.ok(await other.tasks.ownerAlive(owner.self), `${owner.self} runs`);
       await one.tasks.put(entry(id, owner.self));
-      const delivered = await other.tasks.requestCancel(id);
-      if (delivered) assert.is(await owner.line((line) => line.startsWith('cancel ')), `cancel ${id}`, 'told to its owner');
-      else assert.is(implementation.name, 'files', 'only processes on files cannot tell one another');
+      assert.ok(await other.tasks.send({ taskId: id, inputResponses: { confirm_1: { action: 'accept' } } }), 'left for its owner');
+      assert.ok(await other.tasks.send({ taskId: id, cancel: true }));
+      assert.is(await owner.line((line) => line.startsWith('message 1 ')), `message 1 {"taskId":"${id}","inputResponses":{"confirm_1":{"action":"accept"}}}`);
+      assert.is(await owner.line((line) => line.startsWith('message 2 ')), `message 2 {"taskId":"${id}","cancel":true}`, 'each once, in the order sent');
     } finally {
       await owner.finish();
     }
     assert.not.ok(await other.tasks.ownerAlive(owner.self), 'its process ended');
-    assert.not.ok(await other.tasks.requestCancel(id), 'an owner that is gone is not told');
+    assert.not.ok(await other.tasks.send({ taskId: id, cancel: true }), 'an owner that is gone is not told');
+    assert.not.ok(await other.tasks.send({ taskId: '00000000-0000-4000-8000-00000000000f', cancel: true }), 'nor is a task nobody has');
+  });
+
+  test(`${implementation.name}: a message sent while its owner was not listening is heard when it listens`, async () => {
+    const [one] = await implementation.open();
+    const id = '00000000-0000-4000-8000-000000000005';
+    const owner = await holdInProcess(
+      implementation,
+      `process.on('SIGUSR2', () => coordination.tasks.onMessage((message) => console.log('message ' + JSON.stringify(message))));`,
+    );
+    try {
+      await one.tasks.put(entry(id, owner.self));
+      assert.ok(await one.tasks.send({ taskId: id, cancel: true }), 'left for it');
+      owner.signal();
+      assert.is(await owner.line((line) => line.startsWith('message ')), `message {"taskId":"${id}","cancel":true}`);
+    } finally {
+      await owner.finish();
+    }
+  });
+
+  test(`${implementation.name}: every write of a task, by any handle, is heard by those listening for changes`, async () => {
+    const [one, other] = await implementation.open();
+    const id = '00000000-0000-4000-8000-000000000006';
+    const heard: string[] = [];
+    let wake: () => void = () => {};
+    const stop = await other.tasks.onChange((taskId) => {
+      heard.push(taskId);
+      wake();
+    });
+    try {
+      const twice = new Promise<void>((resolve) => (wake = () => heard.length >= 1 && resolve()));
+      await one.tasks.put(entry(id, one.tasks.self));
+      await twice;
+      assert.is(heard[0], id);
+    } finally {
+      stop();
+    }
   });
 }
 
@@ -106,7 +147,6 @@ test('files: a temporary task file left by a dead writer is removed when the led
   writeFileSync(join(home, 'tasks', `00000000-0000-4000-8000-000000000004.json.tmp-${gone}`), '{');
   assert.is((await coordination.tasks.list()).length, 1);
   assert.equal(readdirSync(join(home, 'tasks')), ['00000000-0000-4000-8000-000000000003.json']);
-  assert.not.ok(await coordination.tasks.requestCancel('00000000-0000-4000-8000-000000000003'), 'processes on files cannot tell one another');
 });
 
 test.after.each(closeOpened);

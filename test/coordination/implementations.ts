@@ -83,6 +83,8 @@ const LINE_DEADLINE_MS = 30_000;
 /** A handle held open by another process: its owner string, the lines it prints, and how to end it (closing the handle). */
 export interface HeldProcess {
   self: string;
+  /** Wakes the process's `process.on('SIGUSR2', ...)` handler, if its body set one. */
+  signal(): void;
   /** Resolves with the first line the process prints that `match` accepts. */
   line(match: (line: string) => boolean): Promise<string>;
   finish(): Promise<void>;
@@ -125,6 +127,7 @@ export async function holdInProcess(implementation: Implementation, body = ''): 
   return {
     self,
     line,
+    signal: () => child.kill('SIGUSR2'),
     finish: async () => {
       child.stdin.end();
       await exited;

@@ -124,6 +124,7 @@ export class TestPostgres {
     const child = this.#process;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.ref(); // waited for: it must keep the test process alive until it is gone
     child.kill('SIGINT'); // fast shutdown: clients are disconnected, the data is kept
     await exited;
     this.#process = undefined;

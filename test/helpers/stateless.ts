@@ -24,6 +24,7 @@ export async function statelessCall(
   method: string,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown>,
+  headers: Record<string, string> = {},
 ): Promise<StatelessAnswer> {
   const named = (params.name ?? params.taskId) as string | undefined;
   // The project tools mirror `workspace` into Mcp-Param-Workspace (x-mcp-header), as a conforming client does.
@@ -36,6 +37,7 @@ export async function statelessCall(
       'mcp-method': method,
       ...(named ? { 'mcp-name': named } : {}),
       ...(typeof workspace === 'string' ? { 'mcp-param-workspace': headerValue(workspace) } : {}),
+      ...headers,
     },
     body: JSON.stringify({
       jsonrpc: '2.0',

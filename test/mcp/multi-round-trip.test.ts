@@ -48,52 +48,93 @@ async function call(url: string, name: string, extra: Record<string, unknown> = 
 
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
-test('the sealed request state opens only for this server key, this request, this principal, before it expires', () => {
+test('the sealed request state opens only for this server key, this request, this principal, before it expires', async () => {
   let now = 1_000_000;
   const sealer = new RequestStateSealer(KeyRing.of(Buffer.alloc(32, 7)), { ttlMs: 60_000, now: () => now });
   const params = { name: 'tool', arguments: { a: 1, b: [2, 3] } };
   const state = sealer.seal('tools/call', params, { round: 1 }, 'alice');
   assert.equal(
-    sealer.open(state, 'tools/call', { arguments: { b: [2, 3], a: 1 }, name: 'tool', inputResponses: {} }, 'alice'),
+    await sealer.open(state, 'tools/call', { arguments: { b: [2, 3], a: 1 }, name: 'tool', inputResponses: {} }, 'alice'),
     { round: 1 },
     'argument order and retry fields do not matter',
   );
-  const refused = (fn: () => unknown, why: string) => {
+  const refused = async (fn: () => Promise<unknown>, why: string) => {
     try {
-      fn();
+      await fn();
       assert.unreachable(why);
     } catch (error) {
       assert.instance(error, InvalidParamsError);
       assert.match((error as Error).message, why);
     }
   };
-  refused(() => sealer.open(`${state}x`, 'tools/call', params, 'alice'), 'integrity');
+  await refused(() => sealer.open(`${state}x`, 'tools/call', params, 'alice'), 'integrity');
   const [keyId, body, mac] = state.split('.');
   const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), s: { round: 99 } })).toString('base64url');
-  refused(() => sealer.open(`${keyId}.${forged}.${mac}`, 'tools/call', params, 'alice'), 'integrity');
-  refused(() => new RequestStateSealer(KeyRing.of(Buffer.alloc(32, 8))).open(state, 'tools/call', params, 'alice'), 'no longer accepts');
-  refused(() => sealer.open(`${KeyRing.of(Buffer.alloc(32, 8)).current.id}.${body}.${mac}`, 'tools/call', params, 'alice'), 'no longer accepts');
-  refused(() => sealer.open(state, 'tools/call', { ...params, arguments: { a: 2 } }, 'alice'), 'another request');
-  refused(() => sealer.open(state, 'prompts/get', params, 'alice'), 'another request');
-  refused(() => sealer.open(state, 'tools/call', params, 'mallory'), 'another principal');
-  refused(() => sealer.open(42, 'tools/call', params, 'alice'), 'must be the string');
+  await refused(() => sealer.open(`${keyId}.${forged}.${mac}`, 'tools/call', params, 'alice'), 'integrity');
+  await refused(() => new RequestStateSealer(KeyRing.of(Buffer.alloc(32, 8))).open(state, 'tools/call', params, 'alice'), 'does not accept');
+  await refused(() => sealer.open(`${KeyRing.of(Buffer.alloc(32, 8)).current.id}.${body}.${mac}`, 'tools/call', params, 'alice'), 'does not accept');
+  await refused(() => sealer.open(state, 'tools/call', { ...params, arguments: { a: 2 } }, 'alice'), 'another request');
+  await refused(() => sealer.open(state, 'prompts/get', params, 'alice'), 'another request');
+  await refused(() => sealer.open(state, 'tools/call', params, 'mallory'), 'another principal');
+  await refused(() => sealer.open(42, 'tools/call', params, 'alice'), 'must be the string');
   now += 60_001;
-  refused(() => sealer.open(state, 'tools/call', params, 'alice'), 'expired');
+  await refused(() => sealer.open(state, 'tools/call', params, 'alice'), 'expired');
 });
 
-test('a key rotated in: states sealed with the previous key open while it is still accepted, and are refused once it is not', () => {
+test('a key rotated in: states sealed with the previous key open while it is still accepted, and are refused once it is not', async () => {
   const old = KeyRing.of(Buffer.alloc(32, 1));
   const params = { name: 'tool', arguments: {} };
   const state = new RequestStateSealer(old).seal('tools/call', params, { round: 1 });
   const rotated = new KeyRing({ id: 'next', secret: Buffer.alloc(32, 2) }, [old.current]);
   const sealer = new RequestStateSealer(rotated);
-  assert.equal(sealer.open(state, 'tools/call', params), { round: 1 }, 'the previous key still opens its states');
+  assert.equal(await sealer.open(state, 'tools/call', params), { round: 1 }, 'the previous key still opens its states');
   assert.is(sealer.seal('tools/call', params, {}).split('.')[0], 'next', 'new states are sealed with the new key');
-  assert.throws(() => new RequestStateSealer(new KeyRing(rotated.current)).open(state, 'tools/call', params), /no longer accepts/);
+  try {
+    await new RequestStateSealer(new KeyRing(rotated.current)).open(state, 'tools/call', params);
+    assert.unreachable('rotated out');
+  } catch (error) {
+    assert.match((error as Error).message, /does not accept \(unknown, or rotated out\)/);
+  }
   // A state from before key ids (`body.mac`) was sealed with the key that is current.
   const [, body] = state.split('.');
   const legacyMac = createHmac('sha256', old.current.secret).update(body!).digest('base64url');
-  assert.equal(new RequestStateSealer(old).open(`${body}.${legacyMac}`, 'tools/call', params), { round: 1 });
+  assert.equal(await new RequestStateSealer(old).open(`${body}.${legacyMac}`, 'tools/call', params), { round: 1 });
+});
+
+test('a key rotated in on another replica: a state naming it makes this one read its keys again, and it seals with the new key after', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const keys = new FileStateKeys(home, {});
+  let now = 1_000_000;
+  let reads = 0;
+  const reload = () => {
+    reads++;
+    return keys.ring();
+  };
+  const here = new RequestStateSealer(await keys.ring(), { now: () => now, reload });
+  const params = { name: 'tool', arguments: {} };
+  const before = here.seal('tools/call', params, { round: 1 });
+  const rotated = await keys.rotate();
+  // Another replica, started after the rotation, seals with the new key.
+  const elsewhere = new RequestStateSealer(await keys.ring()).seal('tools/call', params, { round: 2 });
+  assert.is(elsewhere.split('.')[0], rotated.id);
+  now += 2_000;
+  assert.equal(await here.open(elsewhere, 'tools/call', params), { round: 2 }, 'the unknown id is read for, once');
+  assert.is(reads, 1);
+  assert.equal(await here.open(before, 'tools/call', params), { round: 1 }, 'a state of the previous key stays valid');
+  assert.is(here.seal('tools/call', params, {}).split('.')[0], rotated.id, 'sealing moved to the new key');
+  try {
+    await here.open(`unknown-key.${elsewhere.split('.')[1]}.${elsewhere.split('.')[2]}`, 'tools/call', params);
+    assert.unreachable('an id no store has');
+  } catch (error) {
+    assert.match((error as Error).message, /does not accept/);
+  }
+  assert.is(reads, 1, 'a miss right after a read does not read again');
+  try {
+    await new FileStateKeys(home, { SEXTANT_STATE_KEY: 'x' }).rotate();
+    assert.unreachable('the environment decides the key');
+  } catch (error) {
+    assert.match((error as Error).message, /SEXTANT_STATE_KEY is set/);
+  }
 });
 
 test('the state key comes from SEXTANT_STATE_KEY, else from one state.key file (mode 0600) every process of the home shares', async () => {

@@ -4,7 +4,7 @@
  * the target; a push followed by POST /hooks/refresh is served without a restart; a remote client
  * names the project by `workspace`, by `?project=`, or by a root of the same name.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -115,6 +115,33 @@ test('list_projects names every registered project, git and folder, with where i
     assert.match(listed.content[0]!.text, '2 projects (name them in `workspace`):');
     assert.match(listed.content[0]!.text, `docs: folder ${home} (ready)`);
     assert.match(listed.content[0]!.text, `lib: ${remote.url} main at`);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a project removed from the catalog stops being served, and the replica deletes its checkout and its index', async () => {
+  const remote = gitRemote();
+  remote.push({ 'gone.go': 'package main\n\nfunc Gone() {}\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const env = { SEXTANT_HOME: home, SEXTANT_DATABASE_URL: '' };
+  assert.is((await runCli(['project', 'add', 'old', '--git', remote.url], '', env)).code, 0);
+  const server = await serveProcess(home, { SEXTANT_DATABASE_URL: '' }, ['--no-watch', '--poll-interval', '3600']);
+  const base = server.url.replace(/\/mcp$/, '');
+  const indexes = (): string[] => (existsSync(join(home, 'projects')) ? readdirSync(join(home, 'projects')) : []);
+  try {
+    await eventually(async () => (await readiness(base)).status === 200, 'the project is served');
+    assert.ok(existsSync(join(home, 'checkouts', 'old', 'gone.go')), 'checked out');
+    assert.equal(indexes().filter((name) => name.startsWith('old-')).length, 1, 'indexed');
+    const removed = await runCli(['project', 'remove', 'old'], '', env);
+    assert.is(removed.code, 0, removed.stderr);
+    await eventually(() => !existsSync(join(home, 'checkouts', 'old')), 'the checkout is deleted');
+    await eventually(() => indexes().every((name) => !name.startsWith('old-')), 'the index is deleted');
+    assert.not.ok(existsSync(join(home, 'checkouts', 'old.served.json')));
+    const asked = (await statelessCall(server.url, 'tools/call', { name: 'search_code', arguments: { query: 'Gone', workspace: 'old' } }, {}))
+      .result as unknown as Answer;
+    assert.ok(asked.isError);
+    assert.match(asked.content[0]!.text, 'No project named "old" is registered');
   } finally {
     await server.stop();
   }

@@ -10,6 +10,7 @@ import { checkProjectName, GenerationConflictError, LeaseLostError } from '../re
 import { checkNext } from '../generation-entry.js';
 import type { Sql } from './database.js';
 import { PgLeases } from './leases.js';
+import { listenOrFail, type Notifications } from './notifications.js';
 
 const GENERATION_CHANNEL = 'sextant_generation';
 const REFRESH_CHANNEL = 'sextant_refresh';
@@ -32,10 +33,12 @@ function fromRow(row: Row): Generation {
 export class PgGenerations implements Generations {
   readonly #sql: Sql;
   readonly #leases: PgLeases;
+  readonly #notifications: Notifications;
 
-  constructor(sql: Sql, leases: PgLeases) {
+  constructor(sql: Sql, leases: PgLeases, notifications: Notifications) {
     this.#sql = sql;
     this.#leases = leases;
+    this.#notifications = notifications;
   }
 
   async current(project: string): Promise<Generation | undefined> {
@@ -82,14 +85,14 @@ export class PgGenerations implements Generations {
         listener(generation);
       });
     };
-    const listening = this.#sql.listen(GENERATION_CHANNEL, (payload) => payload === key && look(), look);
-    listening.catch(() => undefined); // the server is away: the poll keeps the bound until it is back
+    const listening = this.#notifications.listen(GENERATION_CHANNEL, (payload) => payload === key && look(), look);
+    listening.listening.catch(() => undefined); // the server is away: the poll keeps the bound until it is back
     const poll = setInterval(look, WATCH_POLL_MS);
     look();
     return () => {
       stopped = true;
       clearInterval(poll);
-      void listening.then((request) => request.unlisten()).catch(() => undefined);
+      listening.stop();
     };
   }
 
@@ -97,8 +100,7 @@ export class PgGenerations implements Generations {
     await this.#sql`select pg_notify(${REFRESH_CHANNEL}, ${checkProjectName(project).toLowerCase()})`;
   }
 
-  async onRefreshRequest(listener: (project: string) => void): Promise<() => void> {
-    const listening = await this.#sql.listen(REFRESH_CHANNEL, listener);
-    return () => void listening.unlisten().catch(() => undefined);
+  onRefreshRequest(listener: (project: string) => void): Promise<() => void> {
+    return listenOrFail(this.#notifications, REFRESH_CHANNEL, listener);
   }
 }

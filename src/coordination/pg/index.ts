@@ -12,6 +12,7 @@ import { connect, describeFailure } from './database.js';
 import { PgGenerations } from './generations.js';
 import { PgStateKeys } from './keys.js';
 import { PgLeases } from './leases.js';
+import { Notifications } from './notifications.js';
 import { migrate } from './schema.js';
 import { PgTaskLedger } from './tasks.js';
 
@@ -31,23 +32,32 @@ export async function openPostgresCoordination(url: string, options: Coordinatio
     throw describeFailure(error, url);
   }
   const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  let problem: string | undefined;
   const beat = (): Promise<unknown> =>
-    sql`insert into sextant_replicas (id) values (${replica}) on conflict (id) do update set heartbeat_at = now()`.catch(() => undefined);
+    sql`insert into sextant_replicas (id) values (${replica}) on conflict (id) do update set heartbeat_at = now()`.then(
+      () => (problem = undefined),
+      (error: unknown) => (problem = describeFailure(error, url).message),
+    );
   await beat();
   const heartbeat = setInterval(beat, REPLICA_HEARTBEAT_MS);
   heartbeat.unref();
   const leases = new PgLeases(sql, url, options.leaseTtlMs ?? LEASE_TTL_MS);
+  const notifications = new Notifications(url);
   return {
     describe: `postgres ${redactUrl(url)}`,
     replica,
+    get problem() {
+      return problem;
+    },
     keys: new PgStateKeys(sql, options.env ?? process.env),
-    tasks: new PgTaskLedger(sql, replica, REPLICA_DEAD_AFTER_MS),
+    tasks: new PgTaskLedger(sql, url, notifications, replica, REPLICA_DEAD_AFTER_MS),
     leases,
-    generations: new PgGenerations(sql, leases),
+    generations: new PgGenerations(sql, leases, notifications),
     catalog: new PgProjectCatalog(sql),
     async close() {
       clearInterval(heartbeat);
       await leases.close();
+      await notifications.close();
       await sql`delete from sextant_replicas where id = ${replica}`.catch(() => undefined);
       await sql.end({ timeout: 2 });
     },

@@ -5,11 +5,8 @@
  * SEXTANT_STATE_KEY, when set, overrides the table as it does the file.
  */
 import { randomBytes } from 'node:crypto';
-import { environmentKeyRing, KeyRing, type StateKey, type StateKeys } from '../state-keys.js';
+import { environmentKeyRing, KeyRing, KEY_ACCEPTED_MS, StateKeyFromEnvironmentError, type StateKey, type StateKeys } from '../state-keys.js';
 import type { Sql } from './database.js';
-
-/** How long a key still opens states after a newer one was rotated in: longer than any state lives. */
-const KEY_ACCEPTED_MS = 24 * 3600_000;
 
 export class PgStateKeys implements StateKeys {
   readonly #sql: Sql;
@@ -25,15 +22,20 @@ export class PgStateKeys implements StateKeys {
     if (fromEnvironment) return fromEnvironment;
     let keys = await this.#read();
     if (keys.length === 0) {
-      await this.rotate(true);
+      await this.#make(true);
       keys = await this.#read();
     }
     const [current, ...accepted] = keys;
     return new KeyRing(current!, accepted);
   }
 
+  async rotate(): Promise<StateKey> {
+    if (environmentKeyRing(this.#env)) throw new StateKeyFromEnvironmentError();
+    return this.#make(false);
+  }
+
   /** A new current key; `onlyIfNone`: unless one exists (two replicas starting at once make one). */
-  async rotate(onlyIfNone = false): Promise<StateKey> {
+  async #make(onlyIfNone: boolean): Promise<StateKey> {
     const key = KeyRing.of(randomBytes(32)).current;
     if (onlyIfNone) {
       await this.#sql.begin(async (tx) => {

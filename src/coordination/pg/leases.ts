@@ -73,13 +73,17 @@ export class PgLeases implements Leases {
   async valid(lease: Lease): Promise<boolean> {
     const held = this.#held.get(lease.name);
     if (!held || held.lease.token !== lease.token) return false;
+    let valid: boolean;
     try {
       const [row] = await held.sql<{ backend: number; token: string | null }[]>`
         select pg_backend_pid() as backend, (select token from sextant_leases where name = ${lease.name}) as token`;
-      return row!.backend === held.backend && Number(row!.token) === lease.token;
+      valid = row!.backend === held.backend && Number(row!.token) === lease.token;
     } catch {
-      return false;
+      valid = false;
     }
+    // Lost for good (its session ended, or a newer grant exists): this handle may be granted it again later.
+    if (!valid) await this.release(lease);
+    return valid;
   }
 
   async release(lease: Lease): Promise<void> {

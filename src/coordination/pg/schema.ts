@@ -8,11 +8,11 @@ import { DatabaseError } from './database-error.js';
 import type { Sql } from './database.js';
 
 /** The schema this Sextant reads and writes; each step below takes the database one version up. */
-const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** Key of the advisory lock migrations take: "SXTM" in ASCII. */
 const MIGRATION_LOCK = 0x5358544d;
 
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   // 1: everything the seam shares.
   `
   create table sextant_projects (
@@ -52,6 +52,17 @@ const MIGRATIONS: readonly string[] = [
     secret bytea not null,
     created_at timestamptz not null default now()
   );
+  `,
+  // 2: messages for the replica that runs a task (cancels, input), kept until it takes them.
+  `
+  create table sextant_task_messages (
+    id bigserial primary key,
+    owner text not null,
+    task_id text not null,
+    body jsonb not null,
+    sent_at timestamptz not null default now()
+  );
+  create index sextant_task_messages_owner on sextant_task_messages (owner);
   `,
 ];
 
