@@ -86,6 +86,14 @@ export async function serve(options: ServeOptions): Promise<void> {
               ...(project.servedCommit && { commit: project.servedCommit }),
               ...(project.targetCommit && { target_commit: project.targetCommit }),
               ...(project.error && { error: project.error }),
+              ...(project.lastCatchUp && {
+                last_catch_up: {
+                  commit: project.lastCatchUp.commit,
+                  fetch_ms: project.lastCatchUp.fetchMs,
+                  text_ms: project.lastCatchUp.textMs,
+                  symbols_ms: project.lastCatchUp.symbolsMs,
+                },
+              }),
             })),
           }
         : {},

@@ -55,6 +55,8 @@ export class RequestStateSealer {
   readonly #now: () => number;
   readonly #reload: (() => Promise<KeyRing>) | undefined;
   #readAt: number;
+  /** When a state naming an unknown key last made the ring be read (the first such always does). */
+  #missReadAt = -Infinity;
   #reading: Promise<void> | undefined;
 
   /** `reload`: reads the ring again (its store may have rotated); without it the ring never changes. */
@@ -93,7 +95,10 @@ export class RequestStateSealer {
     if (parts.length !== 2 && parts.length !== 3) return refuse('is not one this server issued');
     const [keyId, body, mac] = parts.length === 3 ? parts : [undefined, ...parts];
     if (!body || !mac) return refuse('is not one this server issued');
-    if (!this.#keys.find(keyId) && this.#now() - this.#readAt > KEY_MISS_REFRESH_MS) await this.#read();
+    if (!this.#keys.find(keyId) && this.#now() - this.#missReadAt > KEY_MISS_REFRESH_MS) {
+      this.#missReadAt = this.#now();
+      await this.#read();
+    }
     const key = this.#keys.find(keyId);
     if (!key) return refuse('was sealed with a key this server does not accept (unknown, or rotated out)');
     const expected = Buffer.from(this.#mac(key.secret, keyId === undefined ? body : `${keyId}.${body}`));

@@ -11,6 +11,7 @@ import type { CatalogProject, Coordination, Generation } from '../coordination/i
 import type { Logger } from '../log.js';
 import { writeAtomic } from '../util/write-atomic.js';
 import type { NamedProject } from '../workspace/named-projects.js';
+import type { IndexJob } from '../workspace/jobs.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { checkedOut, checkoutCommit } from './git.js';
 
@@ -147,12 +148,17 @@ export class Follower {
     const { logger, projects } = this.#options;
     const commit = target.source!;
     try {
+      const fetchStarted = Date.now();
       if ((await checkedOut(named.root)) !== commit || named.servedCommit !== commit) {
         named.state = 'fetching';
         await checkoutCommit(named.git!.url, commit, named.root);
       }
+      const fetchMs = Date.now() - fetchStarted;
       named.state = 'indexing';
-      await syncIndex(projects, named.root);
+      const job = await syncIndex(projects, named.root);
+      const finished = job.finishedAt ?? new Date();
+      const textDone = job.textFinishedAt ?? finished;
+      named.lastCatchUp = { commit, fetchMs, textMs: textDone.getTime() - job.startedAt.getTime(), symbolsMs: finished.getTime() - textDone.getTime() };
       named.servedCommit = commit;
       named.state = 'ready';
       delete named.error;
@@ -167,8 +173,8 @@ export class Follower {
   }
 }
 
-/** Brings the index of `root` up to date (built when there is none), waiting out a job already running there. */
-async function syncIndex(projects: ProjectService, root: string): Promise<void> {
+/** Brings the index of `root` up to date (built when there is none), waiting out a job already running there; the job that did. */
+async function syncIndex(projects: ProjectService, root: string): Promise<IndexJob> {
   const project = projects.project(root);
   for (;;) {
     const running = project.job;
@@ -185,7 +191,7 @@ async function syncIndex(projects: ProjectService, root: string): Promise<void> 
       continue;
     }
     await job.finished;
-    if (job.status === 'completed') return;
+    if (job.status === 'completed') return job;
     throw new Error(job.error?.message ?? `the index job ended ${job.status}`);
   }
 }

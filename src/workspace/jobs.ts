@@ -7,6 +7,7 @@ import { buildIndex, buildSymbolsInBackground, type IndexProgress, mergeDeltas, 
 import { NotIndexedError } from '../index/search/index.js';
 import { IndexStore } from '../index/store/index.js';
 import { SymbolIndex } from '../index/symbols/index.js';
+import { crypto } from '../util/lazy-crypto.js';
 
 export type JobMode = 'index' | 'sync';
 export type JobStatus = 'running' | 'completed' | 'failed' | 'cancelled';
@@ -24,6 +25,11 @@ export interface JobResult {
 const SCALE = { discovery: [0, 5], indexing: [5, 65], symbols: [65, 97], finalizing: [97, 99] } as const;
 
 let nextJobNumber = 1;
+/**
+ * Names this process in its job ids (`sync-3fa9c1-2`): servers that share a home or a team's
+ * database each count from 1, and their ids must not collide in what they write or report.
+ */
+let processTag: string | undefined;
 
 export class IndexJob {
   readonly id: string;
@@ -39,6 +45,8 @@ export class IndexJob {
   done = 0;
   total = 0;
   symbols = 0;
+  /** When the text index was done and the symbols began (undefined: not yet, or nothing to do for symbols). */
+  textFinishedAt: Date | undefined;
   finishedAt: Date | undefined;
   result: JobResult | undefined;
   error: { code: string; message: string } | undefined;
@@ -47,7 +55,8 @@ export class IndexJob {
   readonly #listeners = new Set<(job: IndexJob) => void>();
 
   constructor(mode: JobMode, root: string, run: (job: IndexJob, signal: AbortSignal) => Promise<JobResult>) {
-    this.id = `${mode}-${nextJobNumber++}`;
+    processTag ??= crypto().randomBytes(3).toString('hex');
+    this.id = `${mode}-${processTag}-${nextJobNumber++}`;
     this.mode = mode;
     this.root = root;
     // Started on the next microtask: whoever starts a job subscribes to it first and sees every stage.
@@ -159,6 +168,7 @@ export function runJob(mode: JobMode, root: string, options: { home?: string; fo
     if (current) {
       return { files: manifest.files, bytes: manifest.bytes, symbols: current.symbols, ...counts };
     }
+    job.textFinishedAt = new Date();
     // Off this thread: on a large project the symbol files take seconds to read and write.
     const symbols = await buildSymbolsInBackground(root, {
       signal,

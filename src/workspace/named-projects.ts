@@ -20,6 +20,18 @@ export interface NamedProject {
   /** What the replica is doing to catch up, or why it cannot: for /health and list_projects. */
   state: 'waiting' | 'fetching' | 'indexing' | 'ready' | 'failed';
   error?: string;
+  /** How the last catch-up to a new commit spent its time (git projects): for /health and the scale-out bench. */
+  lastCatchUp?: CatchUp;
+}
+
+interface CatchUp {
+  readonly commit: string;
+  /** The shallow fetch and checkout (0 when the files were there already). */
+  readonly fetchMs: number;
+  /** The text index: a build, or a sync of what the commit changed. */
+  readonly textMs: number;
+  /** Symbols of what changed (0 when none had to be read). */
+  readonly symbolsMs: number;
 }
 
 export class NamedProjects {

@@ -128,7 +128,7 @@ test('a key rotated in on another replica: a state naming it makes this one read
   } catch (error) {
     assert.match((error as Error).message, /does not accept/);
   }
-  assert.is(reads, 1, 'a miss right after a read does not read again');
+  assert.is(reads, 1, 'a miss right after a miss read does not read again');
   try {
     await new FileStateKeys(home, { SEXTANT_STATE_KEY: 'x' }).rotate();
     assert.unreachable('the environment decides the key');

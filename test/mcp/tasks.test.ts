@@ -157,12 +157,16 @@ test('an index job is a task on disk: started by one process, followed with task
     assert.is(created.resultType, 'task', JSON.stringify(created).slice(0, 300));
     const done = await pollUntil(b.url, created.taskId as string, (task) => task.status !== 'working');
     assert.is(done.status, 'completed', JSON.stringify(done).slice(0, 400));
-    const structured = (done.result as { structuredContent: { files: number; workspace: string } }).structuredContent;
+    const structured = (done.result as { structuredContent: { files: number; workspace: string; job_id: string } }).structuredContent;
     assert.is(structured.workspace, root);
     assert.ok(structured.files > 0);
     // The index it built answers the other process too.
     const found = await rpc(b.url, 'tools/call', { name: 'search_code', arguments: { query: 'hashPassword', workspace: root } }, {});
     assert.ok((found.result!.structuredContent as { results: unknown[] }).results.length > 0);
+    // Job ids name their process: b's first job is not a's.
+    const synced = (await rpc(b.url, 'tools/call', { name: 'sync_repo', arguments: { workspace: root } }, {})).result!;
+    const ids = [structured.job_id, (synced.structuredContent as { job_id: string }).job_id];
+    assert.not.equal(ids[0]!.split('-')[1], ids[1]!.split('-')[1], ids.join(' '));
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }

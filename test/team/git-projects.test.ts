@@ -91,7 +91,10 @@ test('a git project is served by name at the published commit, and follows a pus
     assert.match(followed.content[0]!.text, 'handler.go:3:6');
 
     const health = (await (await request(`${base}/health`)).body.json()) as { projects: Array<Record<string, unknown>> };
-    assert.equal(health.projects, [{ name: 'web', state: 'ready', commit: second, target_commit: second }]);
+    const { last_catch_up: catchUp, ...project } = health.projects[0]! as { last_catch_up: Record<string, unknown> };
+    assert.equal([project], [{ name: 'web', state: 'ready', commit: second, target_commit: second }]);
+    assert.is(catchUp.commit, second, 'how the last catch-up spent its time');
+    for (const phase of ['fetch_ms', 'text_ms', 'symbols_ms']) assert.ok(Number.isInteger(catchUp[phase]) && (catchUp[phase] as number) >= 0, phase);
     const unknownHook = await request(`${base}/hooks/refresh?project=nope`, { method: 'POST' });
     assert.is(unknownHook.statusCode, 404);
     await unknownHook.body.dump();

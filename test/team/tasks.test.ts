@@ -101,4 +101,31 @@ test('a task started on one replica is read, answered, followed and cancelled fr
   }
 });
 
+test('a replica killed (-9) while its task runs: the task is failed for the others once the replica is taken for dead (20 s)', async () => {
+  const databaseUrl = await (await sharedPostgres()).database();
+  const args = ['--profile', 'conformance', '--no-watch', '--database-url', databaseUrl];
+  const [owner, other] = [
+    await serveProcess(mkdtempSync(join(tmpdir(), 'sextant-home-')), {}, args),
+    await serveProcess(mkdtempSync(join(tmpdir(), 'sextant-home-')), {}, args),
+  ];
+  try {
+    const taskId = (await call(owner.url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600 } })).result!.taskId as string;
+    owner.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    assert.is((await call(other.url, 'tasks/get', { taskId })).result!.status, 'working', 'its heartbeat is recent: not dead yet');
+    // The bound is the replica's: dead after 20 s without a heartbeat (every 5 s); a margin for a busy machine.
+    await eventually(
+      async () => (await call(other.url, 'tasks/get', { taskId })).result?.status === 'failed',
+      'failed once the owner is taken for dead',
+      45_000,
+      500,
+    );
+    assert.ok(Date.now() - killedAt >= 15_000, 'not before its heartbeat could have been missed');
+    const failed = (await call(other.url, 'tasks/get', { taskId })).result!;
+    assert.match(JSON.stringify(failed.error), /The process running this task \(.+:\d+:[0-9a-f]{6}\) stopped before it finished/);
+  } finally {
+    await Promise.all([owner.stop(), other.stop()]);
+  }
+});
+
 test.run();

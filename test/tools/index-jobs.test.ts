@@ -94,6 +94,8 @@ test('wait: false returns a job id at once; index_status follows it; a second jo
   try {
     const started = await call(client, 'index_repo', { wait: false });
     assert.equal([started.structuredContent!.status, typeof started.structuredContent!.job_id], ['running', 'string']);
+    // The process is in the id: servers sharing a home or a database each count from 1.
+    assert.match(String(started.structuredContent!.job_id), /^index-[0-9a-f]{6}-\d+$/);
     const again = await call(client, 'sync_repo', { wait: false });
     assert.is(errorCode(again), 'index_in_progress');
     assert.match(again.content[0]!.text, String(started.structuredContent!.job_id));
