@@ -24,17 +24,9 @@
  * When braces do not balance (a conditional whose branches open a body differently, an unclosed
  * comment), there is no skeleton and the caller parses the whole file.
  */
+import { build, Cuts, type Skeleton } from './skeleton-map.js';
 
-export interface Skeleton {
-  /** What tree-sitter parses. */
-  text: string;
-  /** Ranges [start, end) of the source, in order, whose calls `scanCalls` finds: the cut bodies without their directives. */
-  bodies: Int32Array;
-  /** An index into `text` as an index into the source: where something starts. */
-  toSource(index: number): number;
-  /** The same for where something ends: an end at a cut is the cut's start, not its end. */
-  toSourceEnd(index: number): number;
-}
+export type { Skeleton } from './skeleton-map.js';
 
 export const enum Char {
   Tab = 9,
@@ -164,37 +156,6 @@ function defineValueStart(source: string, hash: number): number {
   const newline = source.indexOf('\n', at);
   // Parameters that run on past the line (after a backslash) are left whole, with the value.
   return close < 0 || (newline >= 0 && close > newline) ? -1 : close + 1;
-}
-
-/** Cut ranges, adjacent ones merged, and the ranges whose calls are scanned. */
-class Cuts {
-  readonly ranges: number[] = [];
-  readonly bodies: number[] = [];
-
-  /** Where the cuts stand now, for undo(). */
-  mark(): { ranges: number; lastEnd: number; bodies: number } {
-    return { ranges: this.ranges.length, lastEnd: this.ranges.at(-1) ?? -1, bodies: this.bodies.length };
-  }
-
-  /** Takes back every cut made since `mark` (a merge into the range before it included). */
-  undo(mark: { ranges: number; lastEnd: number; bodies: number }): void {
-    this.ranges.length = mark.ranges;
-    if (mark.ranges > 0) this.ranges[mark.ranges - 1] = mark.lastEnd;
-    this.bodies.length = mark.bodies;
-  }
-
-  cut(start: number, end: number): void {
-    if (end <= start) return;
-    const ranges = this.ranges;
-    if (ranges.length > 0 && ranges[ranges.length - 1] === start) ranges[ranges.length - 1] = end;
-    else ranges.push(start, end);
-  }
-
-  body(start: number, end: number): void {
-    if (end <= start) return;
-    this.cut(start, end);
-    this.bodies.push(start, end);
-  }
 }
 
 /** Words before `(` whose parentheses are kept: attributes and types (`int (*f)(void)`). */
@@ -430,42 +391,4 @@ function isLineStart(source: string, at: number): boolean {
   let before = at - 1;
   while (before >= 0 && isBlank(source.charCodeAt(before))) before--;
   return before < 0 || source.charCodeAt(before) === Char.Newline;
-}
-
-function build(source: string, found: Cuts): Skeleton {
-  const kept = found.ranges;
-  const pieces: string[] = [];
-  /** Per cut: where it sits in the text, and how much was removed up to and including it. */
-  const textAt = new Int32Array(kept.length / 2);
-  const removedUpTo = new Int32Array(kept.length / 2);
-  let from = 0;
-  let removed = 0;
-  for (let i = 0; i < kept.length; i += 2) {
-    pieces.push(source.slice(from, kept[i]));
-    textAt[i / 2] = kept[i]! - removed;
-    removed += kept[i + 1]! - kept[i]!;
-    removedUpTo[i / 2] = removed;
-    from = kept[i + 1]!;
-  }
-  pieces.push(source.slice(from));
-  /** The index shifted by what the cuts before it removed (`atCut`: whether a cut at the index itself counts). */
-  const shifted = (index: number, atCut: boolean): number => {
-    let low = 0;
-    let high = textAt.length - 1;
-    let shift = 0;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if (textAt[middle]! < index || (atCut && textAt[middle] === index)) {
-        shift = removedUpTo[middle]!;
-        low = middle + 1;
-      } else high = middle - 1;
-    }
-    return index + shift;
-  };
-  return {
-    text: pieces.join(''),
-    bodies: Int32Array.from(found.bodies),
-    toSource: (index) => shifted(index, true),
-    toSourceEnd: (index) => shifted(index, false),
-  };
 }

@@ -4,8 +4,7 @@
  * after use: wasm memory is not garbage-collected.
  */
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
-import { scanCalls } from './c-calls.js';
-import { cSkeleton } from './c-skeleton.js';
+import { cutCalls, skeletonOf } from './skeletons.js';
 import { GRAMMARS, wasmSource } from './grammars.js';
 import { LineIndex } from '../text/line-index.js';
 import { qualifiedSeparator } from './segment-layout.js';
@@ -74,7 +73,7 @@ export class SymbolExtractor {
 
   /**
    * `references: false` skips call and import captures, a large part of the query cost.
-   * `whole: true` parses a C file whole instead of its skeleton (tests compare the two).
+   * `whole: true` parses the whole file instead of its skeleton (tests and benches compare the two).
    */
   async extract(
     language: string,
@@ -83,8 +82,8 @@ export class SymbolExtractor {
   ): Promise<{ symbols: SymbolInfo[]; references: ReferenceInfo[] }> {
     const loaded = await this.#load(language);
     this.#parser.setLanguage(loaded.language);
-    // C is parsed as a skeleton (c-skeleton.ts): declarations only, indices mapped back to the source.
-    const skeleton = language === 'c' && !options.whole ? cSkeleton(source) : undefined;
+    // Parsed as a skeleton (function bodies cut: skeleton-map.ts), indices mapped back to the source.
+    const skeleton = options.whole ? undefined : skeletonOf(language, source);
     const toStart = skeleton ? skeleton.toSource : (index: number) => index;
     const toEnd = skeleton ? skeleton.toSourceEnd : (index: number) => index;
     const tree = this.#parser.parse(skeleton?.text ?? source);
@@ -113,7 +112,7 @@ export class SymbolExtractor {
           // PHP's `namespace A;` (no braces) holds what follows, up to the next namespace.
           const end =
             outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body')
-              ? namespaceEnd(outer.node, source.length)
+              ? namespaceEnd(outer.node, source.length, toStart)
               : toEnd(outer.node.endIndex);
           const keywordName = KEYWORD_NAMES[nameNode.type];
           const definition: Definition = { name: keywordName ?? nameNode.text, nameStart, kind, start, end: trimEnd(source, start, end) };
@@ -126,7 +125,7 @@ export class SymbolExtractor {
           references.push({ name: nameNode.text, kind: kind === 'import' ? 'import' : 'call', line: lines.line(nameStart), column: lines.column(nameStart) });
       }
       if (skeleton && options.references !== false) {
-        scanCalls(source, skeleton.bodies, (name, index) => references.push({ name, kind: 'call', line: lines.line(index), column: lines.column(index) }));
+        cutCalls(language, source, skeleton, (name, index) => references.push({ name, kind: 'call', line: lines.line(index), column: lines.column(index) }));
         references.sort((a, b) => a.line - b.line || a.column - b.column);
       }
       return { symbols: this.#shape(dedupe(definitions), language, source, lines), references };
@@ -199,8 +198,9 @@ export class SymbolExtractor {
   }
 }
 
-function namespaceEnd(node: Node, fileEnd: number): number {
-  for (let next = node.nextNamedSibling; next; next = next.nextNamedSibling) if (next.type === 'namespace_definition') return next.startIndex;
+/** Where a namespace without braces ends, in the source: the next namespace's start (mapped back from the skeleton), or the file's end. */
+function namespaceEnd(node: Node, fileEnd: number, toSource: (index: number) => number): number {
+  for (let next = node.nextNamedSibling; next; next = next.nextNamedSibling) if (next.type === 'namespace_definition') return toSource(next.startIndex);
   return fileEnd;
 }
 

@@ -1,15 +1,16 @@
-// What parsing C as a skeleton (src/index/symbols/c-skeleton.ts) costs and finds, against
-// tree-sitter's parse of each whole file: every .c and .h file under a tree, one thread, the
-// extractor's own path both ways (parse, tag query, shaping). Prints a table: time, text parsed,
-// and how many definitions and calls each way finds that the other does not.
+// What parsing a language as a skeleton (src/index/symbols/skeletons.ts: C's own, or the brace
+// and indentation skeletons) costs and finds, against tree-sitter's parse of each whole file:
+// every file of the language under a tree, one thread, the extractor's own path both ways
+// (parse, tag query, shaping). Prints a table: time, text parsed, and how many definitions and
+// calls each way finds that the other does not.
 //
-//   npm run build && node bench/c-skeleton.mjs TREE [--limit N] [--show 5]
+//   npm run build && node bench/skeleton.mjs TREE [--lang c|go|python|typescript|javascript|java|rust|csharp|kotlin|php] [--limit N] [--show 5]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = process.argv[2];
 if (!root) {
-  console.error('usage: node bench/c-skeleton.mjs TREE [--limit N] [--show 5]');
+  console.error('usage: node bench/skeleton.mjs TREE [--lang c] [--limit N] [--show 5]');
   process.exit(2);
 }
 const option = (name, fallback) => {
@@ -17,26 +18,48 @@ const option = (name, fallback) => {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 };
 const limit = option('--limit', Infinity);
+const language = process.argv.includes('--lang') ? process.argv[process.argv.indexOf('--lang') + 1] : 'c';
+const EXTENSIONS = {
+  c: /\.[ch]$/,
+  go: /\.go$/,
+  python: /\.py$/,
+  typescript: /\.(ts|mts|cts)$/,
+  tsx: /\.tsx$/,
+  javascript: /\.(js|mjs|cjs|jsx)$/,
+  java: /\.java$/,
+  rust: /\.rs$/,
+  csharp: /\.cs$/,
+  kotlin: /\.kts?$/,
+  swift: /\.swift$/,
+  scala: /\.scala$/,
+  php: /\.php$/,
+};
+if (!EXTENSIONS[language]) {
+  console.error(`no files known for --lang ${language}: one of ${Object.keys(EXTENSIONS).join(', ')}`);
+  process.exit(2);
+}
 const show = option('--show', 5);
+const showCalls = option('--show-calls', 0);
+const lostCalls = [];
 
 let modules;
 try {
   modules = {
     ...(await import('../build/src/index/symbols/extract.js')),
-    ...(await import('../build/src/index/symbols/c-skeleton.js')),
+    ...(await import('../build/src/index/symbols/skeletons.js')),
   };
 } catch {
-  console.error('bench/c-skeleton.mjs reads build/: run `npm run build` first');
+  console.error('bench/skeleton.mjs reads build/: run `npm run build` first');
   process.exit(2);
 }
-const { SymbolExtractor, cSkeleton } = modules;
+const { SymbolExtractor, skeletonOf } = modules;
 
 const files = [];
 (function walk(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path);
-    else if (entry.isFile() && /\.[ch]$/.test(entry.name)) files.push(path);
+    else if (entry.isFile() && EXTENSIONS[language].test(entry.name)) files.push(path);
   }
 })(root);
 files.sort();
@@ -51,17 +74,17 @@ const examples = [];
 for (const path of chosen) {
   const source = readFileSync(path, 'utf8');
   totals.bytes += source.length;
-  const skeleton = cSkeleton(source);
+  const skeleton = skeletonOf(language, source);
   if (skeleton) totals.skeletonBytes += skeleton.text.length;
   else {
     totals.noSkeleton++;
     totals.skeletonBytes += source.length;
   }
   let started = performance.now();
-  const whole = await extractor.extract('c', source, { whole: true });
+  const whole = await extractor.extract(language, source, { whole: true });
   totals.wholeMs += performance.now() - started;
   started = performance.now();
-  const cut = await extractor.extract('c', source);
+  const cut = await extractor.extract(language, source);
   totals.skeletonMs += performance.now() - started;
   const wholeDefinitions = new Set(whole.symbols.map(definitionKey));
   const cutDefinitions = new Set(cut.symbols.map(definitionKey));
@@ -73,7 +96,9 @@ for (const path of chosen) {
   counts.lost += lost.length;
   counts.extra += extra.length;
   counts.calls += wholeCalls.size;
-  counts.callsLost += [...wholeCalls].filter((key) => !cutCalls.has(key)).length;
+  const callsLost = [...wholeCalls].filter((key) => !cutCalls.has(key));
+  counts.callsLost += callsLost.length;
+  for (const key of callsLost.slice(0, 2)) if (lostCalls.length < showCalls) lostCalls.push(`${relative(root, path)}: ${key}`);
   counts.callsExtra += [...cutCalls].filter((key) => !wholeCalls.has(key)).length;
   if (lost.length + extra.length > 0) {
     counts.files++;
@@ -84,12 +109,10 @@ for (const path of chosen) {
 
 const mb = (n) => (n / 1e6).toFixed(1);
 const pct = (part, whole) => `${((100 * part) / Math.max(whole, 1)).toFixed(2)}%`;
-console.log(`C skeleton against whole files: ${chosen.length} files under ${root}, ${mb(totals.bytes)} MB, node ${process.version}, one thread\n`);
+console.log(`${language} skeleton against whole files: ${chosen.length} files under ${root}, ${mb(totals.bytes)} MB, node ${process.version}, one thread\n`);
 console.log('| | whole files | skeleton |');
 console.log('| --- | ---: | ---: |');
-console.log(
-  `| text tree-sitter parses | ${mb(totals.bytes)} MB | ${mb(totals.skeletonBytes)} MB (${totals.noSkeleton} files parsed whole: braces do not balance) |`,
-);
+console.log(`| text tree-sitter parses | ${mb(totals.bytes)} MB | ${mb(totals.skeletonBytes)} MB (${totals.noSkeleton} files parsed whole: no skeleton) |`);
 console.log(
   `| extraction time (parse, query, shaping) | ${(totals.wholeMs / 1000).toFixed(2)} s | ${(totals.skeletonMs / 1000).toFixed(2)} s (${(totals.wholeMs / Math.max(totals.skeletonMs, 1)).toFixed(2)}x faster) |`,
 );
@@ -98,3 +121,4 @@ console.log(
 );
 console.log(`| calls | ${counts.calls} | recall ${pct(counts.calls - counts.callsLost, counts.calls)}, ${counts.callsExtra} found only lexically |`);
 if (examples.length > 0) console.log(`\nFirst differences:\n${examples.map((line) => `- ${line}`).join('\n')}`);
+if (lostCalls.length > 0) console.log(`\nCalls found only whole:\n${lostCalls.map((line) => `- ${line}`).join('\n')}`);
