@@ -10,8 +10,10 @@
  *  - parameters (`(`, `=>`) or a body word (`get`, `init`) make it a function's body: cut, unless
  *    it defines something a user would look up (SkeletonRules.nested: a class in a function), in
  *    which case it is kept and looked into;
- *  - anything else (an object literal, an initializer, a block of script) is kept and looked into:
- *    object literals hold methods.
+ *  - an initializer (`var t = T{`) is cut where the language's values hold no definitions
+ *    (SkeletonRules.cutInitializers: Go's tables are a large part of its standard library);
+ *  - anything else (an object literal, a block of script) is kept and looked into: object
+ *    literals hold methods.
  * A header misread as a container costs only a cut; nothing a function body holds is lost. When
  * braces do not balance there is no skeleton, and the caller parses the whole file.
  */
@@ -28,6 +30,13 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const SEMICOLON = 59;
 const NEWLINE = 10;
+const SLASH = 47;
+const STAR = 42;
+
+/** A line comment's end without a carriage return before its newline (which stays with the line end). */
+function lineContentEnd(source: string, end: number): number {
+  return source.charCodeAt(end - 1) === 13 ? end - 1 : end;
+}
 
 interface Compiled {
   readonly stops: RegExp;
@@ -82,6 +91,8 @@ function opensFunctionBody(header: string): boolean {
 
 /** After a function's parameters, a return type may hold `<`, `,`, `:`, `[`, `*`, `&`: never an assignment or an operator of an expression. */
 const AFTER_PARAMETERS_NOT_A_FUNCTION = /[=|?(]|&&/;
+/** An assignment's value (`var tables = map[string]int{`), not a comparison. */
+const INITIALIZER = /[^=!<>:]=(?!=)|:=/;
 
 export function braceSkeleton(source: string, rules: SkeletonRules): Skeleton | undefined {
   const { stops, braceStops, container, bodyWord } = compile(rules);
@@ -103,11 +114,17 @@ export function braceSkeleton(source: string, rules: SkeletonRules): Skeleton | 
     }
     if (c !== OPEN_BRACE) {
       const skipped = c === SEMICOLON ? -1 : literalOrCommentEnd(source, at, length, rules);
+      // A comment's insides go too (its delimiters stay, so it is still a comment): doc comments are a third of what is left.
+      if (skipped >= 0 && c === SLASH && skipped - at >= MIN_CUT) {
+        const block = source.charCodeAt(at + 1) === STAR;
+        if (block || source.charCodeAt(at + 1) === SLASH) cuts.cut(at + 2, block ? skipped - 2 : lineContentEnd(source, skipped));
+      }
       at = skipped >= 0 ? skipped : at + 1;
       continue;
     }
     const header = source.slice(headerStart(source, at), at);
-    if (!container.test(header) && (opensFunctionBody(header) || bodyWord?.test(header))) {
+    const isContainer = container.test(header);
+    if (!isContainer && (opensFunctionBody(header) || bodyWord?.test(header) || (rules.cutInitializers && INITIALIZER.test(header)))) {
       const close = matchingBrace(source, at, rules, braceStops);
       if (close < 0) return undefined;
       if (!rules.nested.test(source.slice(at + 1, close))) {

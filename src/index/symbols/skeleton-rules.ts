@@ -51,6 +51,8 @@ export interface SkeletonRules extends LiteralRules {
   readonly genericCalls?: boolean;
   /** f-strings, whose `{…}` fields are code (Python). */
   readonly formatStrings?: boolean;
+  /** An initializer's braces hold no definitions (Go's composite literals): cut like a body. */
+  readonly cutInitializers?: boolean;
 }
 
 const words = (...lists: string[]): Set<string> => new Set(lists.flatMap((list) => list.split(/\s+/).filter(Boolean)));
@@ -97,6 +99,7 @@ export const SKELETON_RULES: Record<string, SkeletonRules> = {
     bodyWords: words(),
     nested: /(?:^|[\n;{])[ \t]*type(?:[ \t]+[A-Za-z_]|[ \t]*\()/,
     notCalls: words('if for switch return go defer select case func range chan map struct interface'),
+    cutInitializers: true,
     memberCalls: true,
     notAfter: words('func'),
   },
