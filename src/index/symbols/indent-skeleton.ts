@@ -35,13 +35,31 @@ interface LogicalLine {
   opensBlock: boolean;
 }
 
+/** A closed triple-quoted string without an f prefix (its fields would be code) at [at, end). */
+function isDocString(source: string, at: number, end: number): boolean {
+  const quote = source.charCodeAt(at);
+  if (source.charCodeAt(at + 1) !== quote || source.charCodeAt(at + 2) !== quote) return false;
+  if (source.charCodeAt(end - 1) !== quote || source.charCodeAt(end - 2) !== quote || source.charCodeAt(end - 3) !== quote) return false;
+  for (let prefix = at - 1; prefix >= 0 && prefix >= at - 2; prefix--) {
+    const c = source.charCodeAt(prefix) | 32;
+    if (c === 102 /* f */) return false;
+    if (c !== 114 /* r */ && c !== 98 /* b */ && c !== 117 /* u */) break;
+  }
+  return true;
+}
+
 function indentOf(source: string, start: number, content: number): number {
   let width = 0;
   for (let at = start; at < content; at++) width = source.charCodeAt(at) === 9 ? (Math.floor(width / TAB_WIDTH) + 1) * TAB_WIDTH : width + 1;
   return width;
 }
 
-function readLine(source: string, start: number, rules: SkeletonRules): LogicalLine | undefined {
+/**
+ * Reads the logical line at `start`. `cut`, when given, is told of the insides of its comments
+ * and of its triple-quoted strings that are not f-strings (docstrings, mostly): what tree-sitter
+ * need not read, since `#` and `""""""` parse alike whatever they held.
+ */
+function readLine(source: string, start: number, rules: SkeletonRules, cut?: (from: number, to: number) => void): LogicalLine | undefined {
   const length = source.length;
   let content = start;
   while (content < length && (source.charCodeAt(content) === 32 || source.charCodeAt(content) === 9 || source.charCodeAt(content) === 12)) content++;
@@ -86,7 +104,8 @@ function readLine(source: string, start: number, rules: SkeletonRules): LogicalL
       if (c !== 35 /* # */) {
         significantEnd = end;
         last = 0;
-      }
+        if (cut && end - at >= MIN_CUT && isDocString(source, at, end)) cut(at + 3, end - 3);
+      } else if (cut && end - at >= MIN_CUT) cut(at + 1, source.charCodeAt(end - 1) === 13 ? end - 1 : end);
       at = end;
     }
   }
@@ -112,10 +131,11 @@ function firstSimpleStatement(source: string, first: LogicalLine, rules: Skeleto
 
 export function indentSkeleton(source: string, rules: SkeletonRules): Skeleton | undefined {
   const cuts = new Cuts();
+  const cutInside = (from: number, to: number): void => cuts.cut(from, to);
   const length = source.length;
   let at = 0;
   while (at < length) {
-    const line = readLine(source, at, rules);
+    const line = readLine(source, at, rules, cutInside);
     if (!line) return undefined;
     at = line.next;
     DEF.lastIndex = line.content;
@@ -138,6 +158,12 @@ export function indentSkeleton(source: string, rules: SkeletonRules): Skeleton |
     const kept = firstSimpleStatement(source, first, rules);
     if (!kept || bodyEnd - kept.significantEnd < MIN_CUT) continue;
     if (rules.nested.test(source.slice(first.content, bodyEnd))) continue; // read on: its own functions are cut in turn
+    // What stays of the body (its first statement, down through `if x:`) loses its docstring's insides too.
+    for (let from = first.start; from < kept.significantEnd;) {
+      const keptLine = readLine(source, from, rules, (start, end) => end <= kept.significantEnd && cuts.cut(start, end));
+      if (!keptLine) break;
+      from = keptLine.next;
+    }
     cuts.body(kept.significantEnd, bodyEnd);
     at = after;
   }
