@@ -25,6 +25,7 @@ const TS_COMMON = `
 `;
 
 const TYPESCRIPT = `${TS_COMMON}
+(function_signature name: (identifier) @name) @definition.function
 (class_declaration name: (type_identifier) @name) @definition.class
 (method_signature name: (property_identifier) @name) @definition.method
 (abstract_method_signature name: (property_identifier) @name) @definition.method
