@@ -51,13 +51,20 @@ async function listen(url: string, taskIds: string[]): Promise<{ messages: Array
   return { messages, close: () => response.body.destroy() };
 }
 
-test('a task started on one replica is read, answered, followed and cancelled from another; another principal never sees it', async () => {
+type Replica = Awaited<ReturnType<typeof serveProcess>>;
+
+/** Two replicas (the conformance profile: its task tools) on a database of their own. */
+async function twoReplicas(): Promise<[Replica, Replica]> {
   const databaseUrl = await (await sharedPostgres()).database();
   const args = ['--profile', 'conformance', '--no-watch', '--database-url', databaseUrl];
-  const [owner, other] = [
+  return [
     await serveProcess(mkdtempSync(join(tmpdir(), 'sextant-home-')), {}, args),
     await serveProcess(mkdtempSync(join(tmpdir(), 'sextant-home-')), {}, args),
   ];
+}
+
+test('a task started on one replica is read, answered, followed and cancelled from another; another principal never sees it', async () => {
+  const [owner, other] = await twoReplicas();
   try {
     const created = (await call(owner.url, 'tools/call', { name: 'multi_input', arguments: {} })).result!;
     assert.is(created.resultType, 'task', JSON.stringify(created));
@@ -102,12 +109,7 @@ test('a task started on one replica is read, answered, followed and cancelled fr
 });
 
 test('a replica killed (-9) while its task runs: the task is failed for the others once the replica is taken for dead (20 s)', async () => {
-  const databaseUrl = await (await sharedPostgres()).database();
-  const args = ['--profile', 'conformance', '--no-watch', '--database-url', databaseUrl];
-  const [owner, other] = [
-    await serveProcess(mkdtempSync(join(tmpdir(), 'sextant-home-')), {}, args),
-    await serveProcess(mkdtempSync(join(tmpdir(), 'sextant-home-')), {}, args),
-  ];
+  const [owner, other] = await twoReplicas();
   try {
     const taskId = (await call(owner.url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600 } })).result!.taskId as string;
     owner.child.kill('SIGKILL');
