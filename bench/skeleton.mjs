@@ -21,6 +21,7 @@ const limit = option('--limit', Infinity);
 const language = process.argv.includes('--lang') ? process.argv[process.argv.indexOf('--lang') + 1] : 'c';
 const EXTENSIONS = {
   c: /\.[ch]$/,
+  cpp: /\.(cc|cpp|cxx|hpp|hh|hxx)$/,
   go: /\.go$/,
   python: /\.py$/,
   typescript: /\.(ts|mts|cts)$/,

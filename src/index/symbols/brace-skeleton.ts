@@ -1,6 +1,6 @@
 /**
- * The skeleton of a brace language (Go, JavaScript and TypeScript, Java, C#, Rust, Kotlin, Swift,
- * Scala, PHP): the contents of function bodies cut before tree-sitter parses the file, and their
+ * The skeleton of a brace language (Go, JavaScript and TypeScript, Java, C#, C++, Rust, Kotlin,
+ * Swift, Scala, PHP): the contents of function bodies cut before tree-sitter parses the file, and their
  * calls found lexically instead (lexical-calls.ts), as C's skeleton does for C.
  *
  * Each `{` outside a cut body is judged by its header, the logical line before it (back to a

@@ -74,6 +74,8 @@ export function scanLexicalCalls(source: string, bodies: Int32Array, rules: Skel
 
 function scanRange(source: string, start: number, end: number, rules: SkeletonRules, stops: RegExp, found: (name: string, index: number) => void): void {
   let at = start;
+  let commentStart = -1;
+  let commentEnd = -1;
   while (at < end) {
     stops.lastIndex = at;
     const stop = stops.exec(source);
@@ -96,6 +98,10 @@ function scanRange(source: string, start: number, end: number, rules: SkeletonRu
     }
     if (c !== OPEN_PARENTHESIS) {
       const skipped = literalOrCommentEnd(source, at, end, rules);
+      if (skipped >= 0 && (c === 47 /* / */ || c === 35) /* # */) {
+        commentStart = at;
+        commentEnd = skipped;
+      }
       at = skipped >= 0 ? skipped : at + 1;
       continue;
     }
@@ -117,7 +123,9 @@ function scanRange(source: string, start: number, end: number, rules: SkeletonRu
     const first = source.charCodeAt(nameStart);
     if (first >= 48 && first <= 57) continue; // a number
     const name = source.slice(nameStart, nameEnd);
-    const before = previousSignificant(source, nameStart, start);
+    let before = previousSignificant(source, nameStart, start);
+    // What a comment ends with (`it.`, `new`) says nothing of the call after it.
+    if (before >= commentStart && before < commentEnd) before = start - 1;
     // A member may be named like a keyword (`p.catch(`, `map.delete(`).
     if (isMemberAccess(source, before)) {
       if (rules.memberCalls) found(name, nameStart);

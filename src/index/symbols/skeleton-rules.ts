@@ -103,6 +103,21 @@ export const SKELETON_RULES: Record<string, SkeletonRules> = {
     memberCalls: true,
     notAfter: words('func'),
   },
+  // C++ keeps C's preprocessor: a `#if` whose branches open a body differently unbalances the
+  // braces, and the file is parsed whole. Its tag query counts only plain `f(` calls.
+  cpp: {
+    family: 'brace',
+    ...SLASH,
+    quotes: `"'`,
+    containers: words('class struct union namespace enum'),
+    bodyWords: words(),
+    nested: /(?:^|[^\w.])(?:class|struct|union|enum)\s+[A-Za-z_]\w*\s*(?::[^;{]*)?\{/,
+    notCalls: words(
+      'if for while switch return sizeof alignof decltype typeid static_assert catch throw new delete defined do else case noexcept requires co_await co_return co_yield operator template',
+    ),
+    memberCalls: false,
+    notAfter: words('new int char void long short unsigned signed float double bool auto const static inline virtual explicit'),
+  },
   java: {
     family: 'brace',
     ...SLASH,

@@ -282,6 +282,44 @@ test('Java: a class header over two lines, a static block, a local class, a text
   }
 });
 
+const CPP = `
+#include <string>
+
+namespace shapes {
+
+class Circle : public Shape {
+ public:
+  explicit Circle(double r) : radius_(r) {}
+  double Area() const override {
+    // A comment that ends a sentence.
+    return kPi * square(radius_);
+  }
+
+ private:
+  double radius_;
+};
+
+double Circle::Perimeter() const {
+  struct Local { int n; };
+  Local local{2};
+  return scale(local.n) * radius_;
+}
+
+}  // namespace shapes
+
+int main() {
+  return run("{", '}');
+}
+`;
+
+test('C++: class bodies keep their methods, a namespace is looked into, a struct defined in a function stays', async () => {
+  const { symbols, cut } = await sameAsWhole('cpp', CPP, 'cpp');
+  assert.ok(cut > 30, `cut ${cut} characters`);
+  for (const name of ['shapes', 'shapes::Circle', 'shapes::Circle::Area', 'shapes::Circle::Perimeter', 'main']) {
+    assert.ok(names(symbols).includes(name), `${name} in ${names(symbols).join(', ')}`);
+  }
+});
+
 test('braces that do not balance: no skeleton, and the whole file is parsed', async () => {
   for (const [language, source] of [
     ['go', 'package a\n\nfunc f() {\n\treturn\n'],
