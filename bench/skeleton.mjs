@@ -34,6 +34,7 @@ const EXTENSIONS = {
   swift: /\.swift$/,
   scala: /\.scala$/,
   php: /\.php$/,
+  lua: /\.lua$/,
 };
 if (!EXTENSIONS[language]) {
   console.error(`no files known for --lang ${language}: one of ${Object.keys(EXTENSIONS).join(', ')}`);

@@ -14,6 +14,7 @@ const GREATER = 62;
 const MINUS = 45;
 const QUESTION = 63;
 const BACKTICK = 96;
+const OPEN_BRACE = 123;
 const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
 
@@ -66,7 +67,7 @@ const stopsByRules = new WeakMap<SkeletonRules, RegExp>();
 export function scanLexicalCalls(source: string, bodies: Int32Array, rules: SkeletonRules, found: (name: string, index: number) => void): void {
   let stops = stopsByRules.get(rules);
   if (!stops) {
-    stops = stopsOf(rules, '(');
+    stops = stopsOf(rules, rules.callsWithoutParentheses ? '({' : '(');
     stopsByRules.set(rules, stops);
   }
   for (let i = 0; i < bodies.length; i += 2) scanRange(source, bodies[i]!, bodies[i + 1]!, rules, stops, found);
@@ -76,12 +77,44 @@ function scanRange(source: string, start: number, end: number, rules: SkeletonRu
   let at = start;
   let commentStart = -1;
   let commentEnd = -1;
+  /** The call whose arguments open at `open`, if a name stands before them. */
+  const callBefore = (open: number): void => {
+    let nameEnd = open;
+    while (nameEnd > start && isSpace(source.charCodeAt(nameEnd - 1)) && source.charCodeAt(nameEnd - 1) !== 10) nameEnd--;
+    // `f?.(x)`: an optional call of f.
+    if (source.charCodeAt(nameEnd - 1) === DOT && source.charCodeAt(nameEnd - 2) === QUESTION) nameEnd -= 2;
+    // `f<T>(x)`, `f::<T>(x)`: the name is before the type arguments.
+    if (rules.genericCalls && source.charCodeAt(nameEnd - 1) === GREATER) {
+      const typeArguments = typeArgumentsStart(source, nameEnd - 1, start);
+      if (typeArguments < 0) return;
+      nameEnd = typeArguments;
+      if (source.charCodeAt(nameEnd - 1) === COLON && source.charCodeAt(nameEnd - 2) === COLON) nameEnd -= 2;
+    }
+    let nameStart = nameEnd;
+    while (nameStart > start && isWordChar(source.charCodeAt(nameStart - 1))) nameStart--;
+    if (nameStart === nameEnd) return;
+    const first = source.charCodeAt(nameStart);
+    if (first >= 48 && first <= 57) return; // a number
+    const name = source.slice(nameStart, nameEnd);
+    let before = previousSignificant(source, nameStart, start);
+    // What a comment ends with (`it.`, `new`) says nothing of the call after it.
+    if (before >= commentStart && before < commentEnd) before = start - 1;
+    // A member may be named like a keyword (`p.catch(`, `map.delete(`).
+    if (isMemberAccess(source, before) || (rules.colonMembers && source.charCodeAt(before) === COLON)) {
+      if (rules.memberCalls) found(name, nameStart);
+    } else if (!rules.notCalls.has(name) && !rules.notAfter.has(wordEndingAt(source, before, start))) found(name, nameStart);
+  };
   while (at < end) {
     stops.lastIndex = at;
     const stop = stops.exec(source);
     if (!stop || stop.index >= end) return;
     at = stop.index;
     const c = source.charCodeAt(at);
+    if (c === OPEN_PARENTHESIS) {
+      callBefore(at);
+      at++;
+      continue;
+    }
     if (c === BACKTICK && rules.backtick === 'template') {
       // A tagged template (sql`…`) is a call of its tag; its `${…}` expressions are code.
       const tag = wordEndingAt(source, at - 1, start);
@@ -96,40 +129,20 @@ function scanRange(source: string, start: number, end: number, rules: SkeletonRu
       at = literalEnd;
       continue;
     }
-    if (c !== OPEN_PARENTHESIS) {
-      const skipped = literalOrCommentEnd(source, at, end, rules);
-      if (skipped >= 0 && (c === 47 /* / */ || c === 35) /* # */) {
-        commentStart = at;
-        commentEnd = skipped;
-      }
-      at = skipped >= 0 ? skipped : at + 1;
-      continue;
+    const skipped = literalOrCommentEnd(source, at, end, rules);
+    const comment = c === 47 /* / */ || c === 35 /* # */ || c === 45; /* - */
+    // Lua calls a function with one table or string and no parentheses: `f{…}`, `f "s"`, `f [[s]]`.
+    if (
+      rules.callsWithoutParentheses &&
+      (c === OPEN_BRACE || (skipped >= 0 && !comment)) &&
+      isWordChar(source.charCodeAt(previousSignificant(source, at, start)))
+    )
+      callBefore(at);
+    if (skipped >= 0 && comment) {
+      commentStart = at;
+      commentEnd = skipped;
     }
-    let nameEnd = at;
-    at++;
-    while (nameEnd > start && isSpace(source.charCodeAt(nameEnd - 1)) && source.charCodeAt(nameEnd - 1) !== 10) nameEnd--;
-    // `f?.(x)`: an optional call of f.
-    if (source.charCodeAt(nameEnd - 1) === DOT && source.charCodeAt(nameEnd - 2) === QUESTION) nameEnd -= 2;
-    // `f<T>(x)`, `f::<T>(x)`: the name is before the type arguments.
-    if (rules.genericCalls && source.charCodeAt(nameEnd - 1) === GREATER) {
-      const open = typeArgumentsStart(source, nameEnd - 1, start);
-      if (open < 0) continue;
-      nameEnd = open;
-      if (source.charCodeAt(nameEnd - 1) === COLON && source.charCodeAt(nameEnd - 2) === COLON) nameEnd -= 2;
-    }
-    let nameStart = nameEnd;
-    while (nameStart > start && isWordChar(source.charCodeAt(nameStart - 1))) nameStart--;
-    if (nameStart === nameEnd) continue;
-    const first = source.charCodeAt(nameStart);
-    if (first >= 48 && first <= 57) continue; // a number
-    const name = source.slice(nameStart, nameEnd);
-    let before = previousSignificant(source, nameStart, start);
-    // What a comment ends with (`it.`, `new`) says nothing of the call after it.
-    if (before >= commentStart && before < commentEnd) before = start - 1;
-    // A member may be named like a keyword (`p.catch(`, `map.delete(`).
-    if (isMemberAccess(source, before)) {
-      if (rules.memberCalls) found(name, nameStart);
-    } else if (!rules.notCalls.has(name) && !rules.notAfter.has(wordEndingAt(source, before, start))) found(name, nameStart);
+    at = skipped >= 0 ? skipped : at + 1;
   }
 }
 

@@ -122,6 +122,16 @@ function rawStringEnd(source: string, quote: number, end: number): number {
   return close < 0 || close >= end ? end : close + 1 + hashes;
 }
 
+/** Lua's `[[ … ]]` and `[==[ … ]==]` at `at`: the index after its close, or -1 when none opens there. */
+function longBracketEnd(source: string, at: number, end: number): number {
+  if (source.charCodeAt(at) !== OPEN_BRACKET) return -1;
+  let level = 0;
+  while (source.charCodeAt(at + 1 + level) === 61 /* = */) level++;
+  if (source.charCodeAt(at + 1 + level) !== OPEN_BRACKET) return -1;
+  const close = source.indexOf(`]${'='.repeat(level)}]`, at + 2 + level);
+  return close < 0 || close + level + 2 > end ? end : close + level + 2;
+}
+
 /**
  * Where the comment or literal starting at `at` ends (an unterminated one runs to its line's or
  * the range's end), or -1 when none starts there.
@@ -141,6 +151,13 @@ export function literalOrCommentEnd(source: string, at: number, end: number, rul
     if (rules.regexLiterals && startsRegex(source, at)) return regexEnd(source, at, end);
     return -1;
   }
+  if (c === 45 /* - */ && rules.dashComments && source.charCodeAt(at + 1) === 45) {
+    const long = rules.longBrackets ? longBracketEnd(source, at + 2, end) : -1;
+    if (long >= 0) return long;
+    const newline = source.indexOf('\n', at);
+    return newline < 0 || newline > end ? end : newline;
+  }
+  if (c === OPEN_BRACKET && rules.longBrackets) return longBracketEnd(source, at, end);
   if (c === HASH && rules.hashComments) {
     const newline = source.indexOf('\n', at);
     return newline < 0 || newline > end ? end : newline;
@@ -172,6 +189,8 @@ export function stopsOf(rules: LiteralRules, extra: string): RegExp {
   let set = `${extra}${rules.quotes}`;
   if (rules.slashComments) set += '/';
   if (rules.hashComments) set += '#';
+  if (rules.dashComments) set += '-';
+  if (rules.longBrackets) set += '[';
   if (rules.backtick) set += '`';
   return new RegExp(`[${set.replace(/[\]\\^-]/g, '\\$&')}]`, 'g');
 }

@@ -14,7 +14,7 @@
  *    the words after which `f(` creates or declares rather than calls.
  */
 
-type Family = 'brace' | 'indent';
+type Family = 'brace' | 'indent' | 'keyword';
 
 export interface LiteralRules {
   /** Quotes of one-line literals with backslash escapes. */
@@ -33,6 +33,10 @@ export interface LiteralRules {
   readonly slashComments: boolean;
   /** `#` line comments (Python, PHP, Ruby). */
   readonly hashComments?: boolean;
+  /** `--` line comments and `--[[ … ]]` block comments (Lua). */
+  readonly dashComments?: boolean;
+  /** `[[ … ]]`, `[==[ … ]==]` long strings (Lua). */
+  readonly longBrackets?: boolean;
 }
 
 export interface SkeletonRules extends LiteralRules {
@@ -53,6 +57,13 @@ export interface SkeletonRules extends LiteralRules {
   readonly formatStrings?: boolean;
   /** An initializer's braces hold no definitions (Go's composite literals): cut like a body. */
   readonly cutInitializers?: boolean;
+  /** Keyword-delimited blocks (Lua): the words that open a block, and those that close one. */
+  readonly blockOpeners?: ReadonlySet<string>;
+  readonly blockClosers?: ReadonlySet<string>;
+  /** `a:f()` calls a method f (Lua). */
+  readonly colonMembers?: boolean;
+  /** `f{…}` and `f "s"` are calls too (Lua). */
+  readonly callsWithoutParentheses?: boolean;
 }
 
 const words = (...lists: string[]): Set<string> => new Set(lists.flatMap((list) => list.split(/\s+/).filter(Boolean)));
@@ -204,6 +215,25 @@ export const SKELETON_RULES: Record<string, SkeletonRules> = {
     notCalls: words('if for foreach while switch return catch array list isset unset empty echo print include require elseif match fn function new'),
     memberCalls: false,
     notAfter: words('function new'),
+  },
+  // Lua's blocks end with `end` (or `until`): `if`, `function`, `do` and `repeat` open one;
+  // `while … do` and `for … do` open theirs with the `do`, and `then`, `else`, `elseif` none.
+  lua: {
+    family: 'keyword',
+    slashComments: false,
+    dashComments: true,
+    longBrackets: true,
+    quotes: `"'`,
+    containers: words(),
+    bodyWords: words(),
+    blockOpeners: words('if function do repeat'),
+    blockClosers: words('end until'),
+    nested: /(?:^|[^\w.:])(?:local[ \t]+)?function[ \t]+[A-Za-z_]/,
+    notCalls: words('if while for until return and or not local function elseif then else do end in'),
+    memberCalls: true,
+    colonMembers: true,
+    callsWithoutParentheses: true,
+    notAfter: words('function'),
   },
   python: {
     family: 'indent',

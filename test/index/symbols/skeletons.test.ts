@@ -3,7 +3,7 @@
  * skeleton-rules.ts): function bodies are cut, and still every definition a parse of the whole
  * file finds is found, with the same range, kind and parent (nested ones a user would look up
  * included: Python's nested `def` and `class`, Go's methods and local types, a JavaScript class
- * inside a function, an object literal's methods), and every call in what was cut is found
+ * inside a function, an object literal's methods, a Lua local function), and every call in what was cut is found
  * lexically. Literals and comments that hold braces, quotes or `def` do not mislead the cuts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -318,6 +318,40 @@ test('C++: class bodies keep their methods, a namespace is looked into, a struct
   for (const name of ['shapes', 'shapes::Circle', 'shapes::Circle::Area', 'shapes::Circle::Perimeter', 'main']) {
     assert.ok(names(symbols).includes(name), `${name} in ${names(symbols).join(', ')}`);
   }
+});
+
+const LUA = `
+local M = {}
+
+--[[ a block comment with end and function inside ]]
+function M.new(name)
+  local self = setmetatable({}, M)
+  if name then
+    self.name = trim(name) .. [[ end ]]
+  end
+  for i = 1, 3 do
+    register(i)
+  end
+  return self
+end
+
+function M:greet()
+  local function shout(s)
+    return upper(s)
+  end
+  repeat
+    log "once"
+  until done()
+  return shout(self.name)
+end
+
+return M
+`;
+
+test('Lua: blocks closed by end and until; a local function inside a method stays; calls without parentheses', async () => {
+  const { symbols, cut } = await sameAsWhole('lua', LUA, 'lua');
+  assert.ok(cut > 30, `cut ${cut} characters`);
+  for (const name of ['M.new', 'M.greet', 'M.greet.shout']) assert.ok(names(symbols).includes(name), `${name} in ${names(symbols).join(', ')}`);
 });
 
 test('braces that do not balance: no skeleton, and the whole file is parsed', async () => {
