@@ -1,17 +1,21 @@
 // Re-records spec-fixtures/<revision>/sdk-client-stdio.jsonl: the official SDK client talking to
 // the built server over stdio, one conversation per protocol revision. Run after `npm run build`
 // (npm run fixtures:record does both). Hand-written edge-case fixtures are not touched.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpSync, realpathSync } from 'node:fs';
 import { sdkCodeToolsConversation, sdkConversation } from '../build/test/helpers/sdk-session.js';
 
+// Every scratch folder of the run under one, removed when the script ends however it ends.
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-fixtures-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
 const sdkVersion = JSON.parse(readFileSync('node_modules/@modelcontextprotocol/sdk/package.json', 'utf8')).version;
 const revisions = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 
 for (const revision of revisions) {
-  const raw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const raw = join(mkdtempSync(join(scratch, 'traffic-')), 'traffic.jsonl');
   await sdkConversation(revision, ['--record', raw]);
   const meta = {
     meta: {
@@ -33,10 +37,10 @@ for (const revision of revisions) {
 // The code tools on a fresh copy of the fixture repository (2025-11-25 only: the tools are the
 // same under every revision, and the other recordings cover how each revision shapes them).
 {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-fixture-project-')));
+  const root = realpathSync(mkdtempSync(join(scratch, 'project-')));
   cpSync('test/fixtures/polyglot', root, { recursive: true });
-  const home = mkdtempSync(join(tmpdir(), 'sextant-fixture-home-'));
-  const raw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const home = mkdtempSync(join(scratch, 'home-'));
+  const raw = join(mkdtempSync(join(scratch, 'traffic-')), 'traffic.jsonl');
   const seen = await sdkCodeToolsConversation(root, home, ['--record', raw]);
   const meta = {
     meta: {
@@ -60,7 +64,7 @@ for (const revision of revisions) {
 {
   const { v2Client, v2Conversation } = await import('../build/test/helpers/sdk-v2.js');
   const v2Version = JSON.parse(readFileSync('node_modules/@modelcontextprotocol/client/package.json', 'utf8')).version;
-  const raw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const raw = join(mkdtempSync(join(scratch, 'traffic-')), 'traffic.jsonl');
   const client = await v2Client({ pin: '2026-07-28' }, 'stdio', ['--record', raw]);
   await v2Conversation(client);
   await client.close();
@@ -110,7 +114,7 @@ for (const revision of revisions) {
     },
     { jsonrpc: '2.0', id: 15, method: 'tools/list', params: { _meta: m({ 'io.modelcontextprotocol/logLevel': 'loud' }) } },
   ];
-  const raw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const raw = join(mkdtempSync(join(scratch, 'traffic-')), 'traffic.jsonl');
   const child = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--profile', 'conformance', '--log-level', 'warning', '--record', raw], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -177,7 +181,7 @@ for (const revision of revisions) {
       probe.close(() => done(free));
     });
   });
-  const httpRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const httpRaw = join(mkdtempSync(join(scratch, 'traffic-')), 'traffic.jsonl');
   const server = spawn(
     process.execPath,
     ['dist/sextant.mjs', 'serve', '--transport', 'http', '--port', String(port), '--profile', 'conformance', '--log-level', 'warning', '--record', httpRaw],
@@ -209,9 +213,9 @@ for (const revision of revisions) {
     'sdk-v2-http',
   );
 
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-fixture-project-')));
+  const root = realpathSync(mkdtempSync(join(scratch, 'project-')));
   cpSync('test/fixtures/polyglot', root, { recursive: true });
-  const rootsRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const rootsRaw = join(mkdtempSync(join(scratch, 'traffic-')), 'traffic.jsonl');
   await v2RootsConversation(root, ['--workspace', root, '--record', rootsRaw]);
   write(
     'mrtr-roots.jsonl',
@@ -227,7 +231,7 @@ for (const revision of revisions) {
   );
 
   const m = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-  const listenRaw = join(mkdtempSync(join(tmpdir(), 'sextant-fixture-')), 'traffic.jsonl');
+  const listenRaw = join(mkdtempSync(join(scratch, 'traffic-')), 'traffic.jsonl');
   const child = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--profile', 'conformance', '--log-level', 'warning', '--record', listenRaw], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
