@@ -114,7 +114,7 @@ export function braceSkeleton(source: string, rules: SkeletonRules): Skeleton | 
     }
     if (c !== OPEN_BRACE) {
       const skipped = c === SEMICOLON ? -1 : literalOrCommentEnd(source, at, length, rules);
-      // A comment's insides go too (its delimiters stay, so it is still a comment): doc comments are a third of what is left.
+      // A comment's insides go too (its delimiters stay, so it is still a comment): doc comments are much of what a skeleton keeps.
       if (skipped >= 0 && c === SLASH && skipped - at >= MIN_CUT) {
         const block = source.charCodeAt(at + 1) === STAR;
         if (block || source.charCodeAt(at + 1) === SLASH) cuts.cut(at + 2, block ? skipped - 2 : lineContentEnd(source, skipped));
