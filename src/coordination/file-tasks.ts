@@ -94,9 +94,13 @@ export class FileTaskLedger implements TaskLedger {
     const folder = join(this.#dir, MESSAGES_FOLDER, this.self);
     mkdirSync(folder, { recursive: true });
     const look = (): void => {
-      for (const name of readdirSync(folder)
-        .filter((name) => name.endsWith('.json'))
-        .sort()) {
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch {
+        return; // removed under us (a sweep that took this pid for another's): the next send makes it again
+      }
+      for (const name of names.filter((name) => name.endsWith('.json')).sort()) {
         let message: TaskMessage;
         try {
           message = JSON.parse(readFileSync(join(folder, name), 'utf8')) as TaskMessage;
@@ -109,10 +113,9 @@ export class FileTaskLedger implements TaskLedger {
     };
     const stop = watchFolder(folder, look);
     look();
-    return () => {
-      stop();
-      rmSync(folder, { recursive: true, force: true });
-    };
+    // The folder stays: messages left while nobody listens are taken at the next listen, and the
+    // folders of processes that are gone are swept when the ledger is listed.
+    return stop;
   }
 
   async onChange(listener: (taskId: string) => void): Promise<() => void> {

@@ -23,12 +23,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskLedger, TaskMessage, TaskStatus } from '../coordination/index.js';
-import { InternalError, InvalidParamsError, toErrorObject, type Params, type Result } from '../jsonrpc/index.js';
-import { MissingRequiredClientCapabilityError, TasksUnavailableError } from './errors.js';
-import type { InputRequest } from './multi-round-trip.js';
+import { InternalError, InvalidParamsError, toErrorObject, type Result } from '../jsonrpc/index.js';
+import { TasksUnavailableError } from './errors.js';
+import { TaskStarted, type TaskControl } from './task-extension.js';
 import { detailed, entryOf, ownerName, recordOf, taskState, type TaskRecord } from './task-record.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { declaresTasks, requireTasks, TASKS_EXTENSION, TaskStarted, type TaskControl } from './task-extension.js';
+
 /** How long a finished task stays readable. */
 const DEFAULT_TASK_TTL_MS = 10 * 60_000;
 /** How often a client is asked to poll. */
@@ -39,31 +40,6 @@ const DEFAULT_MAX_TASKS = 1_000;
 const LEDGER_SWEEP_MS = 60_000;
 
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
-
-/** What the work of a task can do besides running: wait for the client's input, notice cancellation. */
-export interface TaskControl {
-  readonly signal: AbortSignal;
-  /** Parks the task in input_required until every request is answered through tasks/update. */
-  requestInput(requests: Record<string, InputRequest>): Promise<Record<string, unknown>>;
-}
-
-/** Returned by a tool that handed its work to a task. */
-export class TaskStarted {
-  constructor(readonly taskId: string) {}
-}
-
-export function declaresTasks(capabilities: Params): boolean {
-  const extensions = capabilities.extensions;
-  return typeof extensions === 'object' && extensions !== null && typeof (extensions as Params)[TASKS_EXTENSION] === 'object';
-}
-
-export function requireTasks(capabilities: Params): void {
-  if (!declaresTasks(capabilities))
-    throw new MissingRequiredClientCapabilityError(
-      { extensions: { [TASKS_EXTENSION]: {} } },
-      `This needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`,
-    );
-}
 
 export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
@@ -82,7 +58,6 @@ export class TaskStore {
   constructor(options: { now?: () => number; ledger?: TaskLedger } = {}) {
     this.#now = options.now ?? Date.now;
     this.#ledger = options.ledger;
-    this.#hear();
   }
 
   /** Registers a task for `principal`, then starts `work` on it. */
@@ -243,7 +218,11 @@ export class TaskStore {
     };
   }
 
-  /** Messages from other processes for tasks this one runs: listened for once, tried again at the next task if the ledger was away. */
+  /**
+   * Messages from other processes for tasks this one runs: listened for while it runs any (an
+   * idle server listens for nothing), tried again at the next task if the ledger was away. A
+   * message sent meanwhile waits in the ledger and is taken when listening starts.
+   */
   #hear(): void {
     const ledger = this.#ledger;
     if (!ledger || this.#hearing) return;
@@ -253,6 +232,14 @@ export class TaskStore {
         this.#hearing = undefined;
         return undefined;
       });
+  }
+
+  /** Stops listening once every task of this process has ended. */
+  #quietIfIdle(): void {
+    const hearing = this.#hearing;
+    if (!hearing || [...this.#tasks.values()].some((task) => !TERMINAL.has(task.status))) return;
+    this.#hearing = undefined;
+    void hearing.then((stop) => stop?.());
   }
 
   #heard(message: TaskMessage): void {
@@ -317,6 +304,7 @@ export class TaskStore {
     task.expiresAt = now + task.ttlMs;
     this.#persist(task);
     for (const watcher of this.#watchers) watcher(task.taskId);
+    if (TERMINAL.has(status)) this.#quietIfIdle();
   }
 
   /**

@@ -4,7 +4,7 @@
  * not pile up.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import * as assert from 'uvu/assert';
 import { statelessCall } from '../helpers/stateless.js';
 import { stopAll } from '../helpers/process.js';
 import { serveProcess } from '../helpers/serve-http.js';
+import { eventually } from '../helpers/wait.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
@@ -109,6 +110,21 @@ test('task files of ended processes are removed once past their ttlMs; those sti
     );
   } finally {
     await server.stop();
+  }
+});
+
+test('processes sharing a home: a cancel sent to another reaches the one running the task; an idle server listens for nothing', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const [owner, other] = [await serveProcess(home), await serveProcess(home)];
+  try {
+    assert.is((await rpc(owner.url, 'tools/list', {})).error, undefined);
+    assert.not.ok(existsSync(join(home, 'tasks', '.messages')), 'no task ran: nothing listened for, nothing made');
+    const taskId = (await rpc(owner.url, 'tools/call', { name: 'slow_compute', arguments: { seconds: 600 } })).result!.taskId as string;
+    assert.is((await rpc(other.url, 'tasks/cancel', { taskId })).error, undefined);
+    await eventually(async () => (await rpc(owner.url, 'tasks/get', { taskId })).result?.status === 'cancelled', 'the owner stopped it');
+    assert.is((await rpc(other.url, 'tasks/get', { taskId })).result!.status, 'cancelled');
+  } finally {
+    await Promise.all([owner.stop(), other.stop()]);
   }
 });
 
