@@ -81,8 +81,13 @@ export class PgLeases implements Leases {
     } catch {
       valid = false;
     }
-    // Lost for good (its session ended, or a newer grant exists): this handle may be granted it again later.
-    if (!valid) await this.release(lease);
+    // Lost for good (its session ended, or a newer grant exists): forgotten, so that this handle may
+    // be granted it again; no unlock, which would only open a new session to find nothing held.
+    if (!valid && this.#held.get(lease.name) === held) {
+      this.#held.delete(lease.name);
+      clearInterval(held.heartbeat);
+      await held.sql.end({ timeout: 0 }).catch(() => undefined);
+    }
     return valid;
   }
 
