@@ -90,16 +90,21 @@ for (const spec of args) {
     endAgrees = 0,
     parentAgrees = 0;
   const misses = [];
-  for (const line of output.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const tag = JSON.parse(line);
-    if (tag._type !== 'tag' || !ctags.kinds.includes(tag.kind)) continue;
+  const tags = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .filter((tag) => tag._type === 'tag' && ctags.kinds.includes(tag.kind));
+  const ignored = ignoredTags(language, dir, tags);
+  for (const tag of tags) {
+    if (ignored.has(tag)) continue;
     total++;
     const symbols = ours.get(tag.path) ?? [];
-    // ctags writes `operator ()`, tree-sitter `operator()`.
-    const name = (lastPart(tag.name) ?? tag.name).replace(/^operator /, 'operator');
+    // ctags writes `operator ()`, tree-sitter `operator()`; a private `#f` is `f` to ctags' JavaScript, `#f` to its TypeScript.
+    // A computed name (`[Symbol.iterator]`) is not split at its dots.
+    const name = (tag.name.startsWith('[') ? tag.name : (lastPart(tag.name) ?? tag.name)).replace(/^operator /, 'operator').replace(/^#/, '');
     const match = symbols
-      .filter((symbol) => symbol.name === name && symbol.line <= tag.line && symbol.endLine >= tag.line)
+      .filter((symbol) => symbol.name.replace(/^#/, '') === name && symbol.line <= tag.line && symbol.endLine >= tag.line)
       .sort((a, b) => Math.abs(a.line - tag.line) - Math.abs(b.line - tag.line))[0];
     if (!match) {
       misses.push(`missing ${tag.kind} ${tag.name} ${tag.path}:${tag.line}`);
@@ -165,6 +170,49 @@ function lineReferenceRow(language, dir, files, ours, showMisses) {
   }
   const pct = (part, whole) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(1)}%`);
   return `| ${language} | ${dir} (declaration lines, no ctags) | ${files.length} | ${total} | ${pct(found, total)} | 0 | n/a | n/a |`;
+}
+
+/**
+ * ctags' tags that name nothing a user could look up, left out of the count (the README of the
+ * table says which):
+ *  - names ctags makes up for what has none: `__anon…` (C, C++), `Anonymous…` (JavaScript);
+ *  - JavaScript object literals, which ctags lists as classes (`const o = { … }`, and every
+ *    object-valued key inside), and the functions kept in them;
+ *  - JavaScript locals: a function ctags finds in a function's scope that is not declared with
+ *    `function name` or `class name` (`const onClose = function () {}` inside a function).
+ */
+function ignoredTags(language, dir, tags) {
+  const ignored = new Set();
+  for (const tag of tags) if (/^(__anon|Anonymous)/.test(lastPart(tag.name) ?? tag.name)) ignored.add(tag);
+  if (language !== 'javascript') return ignored;
+  const lines = new Map();
+  const lineOf = (tag) => {
+    if (!lines.has(tag.path)) lines.set(tag.path, readFileSync(join(dir, tag.path), 'utf8').split('\n'));
+    return lines.get(tag.path)[tag.line - 1] ?? '';
+  };
+  /** Per file, the names of the object literals ctags calls classes. */
+  const literals = new Map();
+  for (const tag of tags) {
+    if (tag.kind !== 'class' || new RegExp(`\\bclass\\s+${escape(tag.name)}\\b`).test(lineOf(tag))) continue;
+    ignored.add(tag);
+    if (!literals.has(tag.path)) literals.set(tag.path, new Set());
+    literals.get(tag.path).add(tag.name);
+  }
+  for (const tag of tags) {
+    if (ignored.has(tag)) continue;
+    const scope = lastPart(tag.scope);
+    if (scope !== undefined && tag.scopeKind === 'class' && literals.get(tag.path)?.has(scope)) ignored.add(tag);
+    else if (
+      (tag.scopeKind === 'function' || tag.scopeKind === 'method') &&
+      !new RegExp(`\\b(function\\s*\\*?|class)\\s+${escape(tag.name)}\\b`).test(lineOf(tag))
+    )
+      ignored.add(tag);
+  }
+  return ignored;
+}
+
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&');
 }
 
 function sourceFiles(dir, language) {

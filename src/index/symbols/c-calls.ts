@@ -3,7 +3,7 @@
  * by `(` that is not a keyword and not a member's name, which is what the tag query's
  * `(call_expression function: (identifier))` captures in a parse of the whole file.
  */
-import { afterCommentOrLiteral, C_DECLARATION_WORDS, C_TYPE_WORDS, Char, isBlank, isIdentifierPart, isIdentifierStart } from './c-skeleton.js';
+import { afterCommentOrLiteral, C_DECLARATION_WORDS, C_TYPE_WORDS, Char, isBlank, isIdentifierPart, isIdentifierStart } from './c-lexical.js';
 
 const NOT_CALLS = new Set([
   'if',

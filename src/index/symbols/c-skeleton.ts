@@ -24,146 +24,31 @@
  * When braces do not balance (a conditional whose branches open a body differently, an unclosed
  * comment), there is no skeleton and the caller parses the whole file.
  */
+import { cutHeadAttributes, isAttributeCall, trailingAttributeEnd } from './c-header.js';
+import {
+  afterCommentOrLiteral,
+  C_DECLARATION_WORDS,
+  C_TYPE_WORDS,
+  Char,
+  defineValueStart,
+  directiveEnd,
+  directiveName,
+  identifierBefore,
+  isBlank,
+  isIdentifierPart,
+  isLineStart,
+  literalEnd,
+  nextSignificant,
+  wordEndingAt,
+} from './c-lexical.js';
 import { build, Cuts, type Skeleton } from './skeleton-map.js';
 
 export type { Skeleton } from './skeleton-map.js';
 
-export const enum Char {
-  Tab = 9,
-  Newline = 10,
-  VerticalTab = 11,
-  FormFeed = 12,
-  Return = 13,
-  Space = 32,
-  DoubleQuote = 34,
-  Hash = 35,
-  Comma = 44,
-  SingleQuote = 39,
-  OpenParenthesis = 40,
-  CloseParenthesis = 41,
-  Star = 42,
-  Minus = 45,
-  Dot = 46,
-  Slash = 47,
-  Zero = 48,
-  Nine = 57,
-  Semicolon = 59,
-  Equals = 61,
-  Greater = 62,
-  UpperA = 65,
-  UpperZ = 90,
-  Backslash = 92,
-  Underscore = 95,
-  LowerA = 97,
-  LowerZ = 122,
-  OpenBracket = 91,
-  CloseBracket = 93,
-  OpenBrace = 123,
-  CloseBrace = 125,
-}
-
 /** Cuts shorter than this are not made: they save tree-sitter little and each is a step of the index map. */
 const MIN_CUT = 16;
 
-export function isIdentifierStart(c: number): boolean {
-  return (c >= Char.LowerA && c <= Char.LowerZ) || (c >= Char.UpperA && c <= Char.UpperZ) || c === Char.Underscore || c > 127;
-}
-
-export function isIdentifierPart(c: number): boolean {
-  return isIdentifierStart(c) || (c >= Char.Zero && c <= Char.Nine);
-}
-
-export function isBlank(c: number): boolean {
-  return c === Char.Space || c === Char.Tab || c === Char.Return || c === Char.FormFeed || c === Char.VerticalTab;
-}
-
-/** The index after a preprocessor directive starting at `from` (its newline included), continuation lines and all. */
-function directiveEnd(source: string, from: number): number {
-  let at = from;
-  for (;;) {
-    let newline = source.indexOf('\n', at);
-    if (newline < 0) return source.length;
-    // A block comment opened on the line and closed on a later one carries the directive on.
-    for (let open = source.indexOf('/*', at); open >= 0 && open < newline; open = source.indexOf('/*', at)) {
-      const close = source.indexOf('*/', open + 2);
-      if (close < 0) return source.length;
-      at = close + 2;
-      if (close > newline) newline = source.indexOf('\n', at);
-      if (newline < 0) return source.length;
-    }
-    let last = newline - 1;
-    if (source.charCodeAt(last) === Char.Return) last--;
-    if (source.charCodeAt(last) !== Char.Backslash) return newline + 1;
-    at = newline + 1;
-  }
-}
-
-/** The index after a string or character literal opening at `from` (an unterminated one ends at the newline). */
-function literalEnd(source: string, from: number, end: number): number {
-  const quote = source.charCodeAt(from);
-  let at = from + 1;
-  while (at < end) {
-    const c = source.charCodeAt(at);
-    if (c === Char.Backslash) at += 2;
-    else if (c === quote) return at + 1;
-    else if (c === Char.Newline) return at;
-    else at++;
-  }
-  return end;
-}
-
-/**
- * Where the comment or literal starting at `at` ends (an unterminated one runs to `end`), or -1
- * when none starts there. What a lexical scan of cut code skips (`bracketsOf`, c-calls.ts).
- */
-export function afterCommentOrLiteral(source: string, at: number, end: number): number {
-  const c = source.charCodeAt(at);
-  if (c === Char.DoubleQuote || c === Char.SingleQuote) return literalEnd(source, at, end);
-  if (c !== Char.Slash) return -1;
-  const next = source.charCodeAt(at + 1);
-  if (next === Char.Star) {
-    const close = source.indexOf('*/', at + 2);
-    return close < 0 || close + 2 > end ? end : close + 2;
-  }
-  if (next === Char.Slash) {
-    const newline = source.indexOf('\n', at);
-    return newline < 0 || newline > end ? end : newline;
-  }
-  return -1;
-}
-
-/** The directive's name: `if`, `ifdef`, `else`, `endif`, `define`… */
-function directiveName(source: string, hash: number): string {
-  let at = hash + 1;
-  while (isBlank(source.charCodeAt(at))) at++;
-  const start = at;
-  while (isIdentifierPart(source.charCodeAt(at))) at++;
-  return source.slice(start, at);
-}
-
-/** Where the value of a `#define` at `hash` starts (after its name and parameters), or -1 when it is not a define. */
-function defineValueStart(source: string, hash: number): number {
-  let at = hash + 1;
-  while (isBlank(source.charCodeAt(at))) at++;
-  if (!source.startsWith('define', at)) return -1;
-  at += 6;
-  if (!isBlank(source.charCodeAt(at))) return -1;
-  while (isBlank(source.charCodeAt(at))) at++;
-  if (!isIdentifierStart(source.charCodeAt(at))) return -1;
-  while (isIdentifierPart(source.charCodeAt(at))) at++;
-  if (source.charCodeAt(at) !== Char.OpenParenthesis) return at;
-  const close = source.indexOf(')', at);
-  const newline = source.indexOf('\n', at);
-  // Parameters that run on past the line (after a backslash) are left whole, with the value.
-  return close < 0 || (newline >= 0 && close > newline) ? -1 : close + 1;
-}
-
 /** Words before `(` whose parentheses are kept: attributes and types (`int (*f)(void)`). */
-/** C's arithmetic type words: a type, never a function's name. */
-export const C_TYPE_WORDS = ['int', 'char', 'void', 'long', 'short', 'unsigned', 'signed', 'float', 'double'];
-/** Storage and qualifier words that may stand before a declaration. */
-export const C_DECLARATION_WORDS = ['static', 'inline', 'extern'];
-
 const KEEP_PARENTHESES = new Set([
   '__attribute__',
   '__attribute',
@@ -188,44 +73,14 @@ const KEEP_PARENTHESES = new Set([
 /** In a body, the next character the scan must look at: the rest is cut unread. */
 const BODY_STOP = /[{}"'/#\n]/g;
 
-/** The identifier that ends just before `end`, if the text there is one. */
-function identifierBefore(source: string, before: number): string {
-  let end = before;
-  while (end > 0 && isBlank(source.charCodeAt(end - 1))) end--;
-  let start = end;
-  while (start > 0 && isIdentifierPart(source.charCodeAt(start - 1))) start--;
-  return source.slice(start, end);
-}
-
 const TAGS = new Set(['struct', 'union', 'enum']);
 const CUT_TAGS = new Set(['struct', 'union']);
-
-/** The identifier ending at `end` (blanks, newlines and block comments before `end` skipped): [its start, it]. */
-function wordEndingAt(source: string, end: number): [number, string] {
-  let stop = end;
-  for (;;) {
-    while (stop > 0 && (isBlank(source.charCodeAt(stop - 1)) || source.charCodeAt(stop - 1) === Char.Newline)) stop--;
-    if (stop < 2 || source.charCodeAt(stop - 1) !== Char.Slash || source.charCodeAt(stop - 2) !== Char.Star) break;
-    const open = source.lastIndexOf('/*', stop - 3);
-    if (open < 0) break;
-    stop = open;
-  }
-  let start = stop;
-  while (start > 0 && isIdentifierPart(source.charCodeAt(start - 1))) start--;
-  return [start, source.slice(start, stop)];
-}
 
 /** Whether the `{` at `brace` opens a struct, union or enum body: `struct {`, `struct name {`. `named`: only the second. */
 function opensTagBody(source: string, brace: number, named: boolean, tags = TAGS): boolean {
   const [start, word] = wordEndingAt(source, brace);
   if (word === '' || TAGS.has(word)) return !named && tags.has(word);
   return tags.has(wordEndingAt(source, start)[1]);
-}
-
-function nextSignificant(source: string, from: number): number {
-  let at = from;
-  while (isBlank(source.charCodeAt(at)) || source.charCodeAt(at) === Char.Newline) at++;
-  return source.charCodeAt(at);
 }
 
 export function cSkeleton(source: string): Skeleton | undefined {
@@ -242,8 +97,13 @@ export function cSkeleton(source: string): Skeleton | undefined {
   let regionIsBody = false;
   /** In a struct, union or enum body: the cuts before it (to take them back), and whether it defines a named one inside. */
   let tagBody: { mark: ReturnType<Cuts['mark']>; open: number; nestedDefinition: boolean } | undefined;
+  /** In a function body or initializer: the cuts before it, and whether it defines a named struct, union or enum. */
+  let bodyMark: ReturnType<Cuts['mark']> | undefined;
+  let localDefinition = false;
   /** After a `(` whose arguments are cut from the first comma on. */
   let argumentsPending = false;
+  /** Where the current top-level declaration starts (its head, for c-header.ts); -1 between declarations. */
+  let statementStart = -1;
   let at = 0;
   while (at < length) {
     if (regionIsBody && regionFrom >= 0) {
@@ -283,6 +143,7 @@ export function cSkeleton(source: string): Skeleton | undefined {
         if (define) cuts.cut(valueStart, valueEnd);
         regionFrom = end;
       } else if (define) cuts.cut(valueStart, valueEnd);
+      if (braces === 0 && parentheses === 0) statementStart = -1;
       at = end;
       continue;
     }
@@ -308,6 +169,7 @@ export function cSkeleton(source: string): Skeleton | undefined {
       continue;
     }
     if (inLaterBranch === 0) {
+      if (statementStart < 0 && braces === 0 && parentheses === 0 && regionFrom < 0) statementStart = at;
       if (c === Char.OpenBrace) {
         if (braces === 0 && parentheses === 0 && regionFrom < 0) {
           const body = last === Char.CloseParenthesis || last === Char.Equals;
@@ -315,8 +177,11 @@ export function cSkeleton(source: string): Skeleton | undefined {
             regionFrom = at + 1;
             regionIsBody = true;
             tagBody = body ? undefined : { mark: cuts.mark(), open: at + 1, nestedDefinition: false };
+            bodyMark = body ? cuts.mark() : undefined;
+            localDefinition = false;
           }
         } else if (tagBody && !tagBody.nestedDefinition && opensTagBody(source, at, true)) tagBody.nestedDefinition = true;
+        else if (bodyMark && !localDefinition && opensTagBody(source, at, true)) localDefinition = true;
         braces++;
       } else if (c === Char.CloseBrace) {
         if (braces === 0) return undefined;
@@ -324,6 +189,8 @@ export function cSkeleton(source: string): Skeleton | undefined {
         if (braces === 0 && regionIsBody && regionFrom >= 0) {
           // A struct that defines a named struct (or union, enum) inside is kept whole: the inner one is a definition too.
           if (tagBody?.nestedDefinition) cuts.undo(tagBody.mark);
+          // So is a function that defines one (`struct state { … };` in a body): ctags and a user look it up.
+          else if (bodyMark && localDefinition) cuts.undo(bodyMark);
           else if (tagBody) {
             cuts.cut(regionFrom, at);
             bracketsOf(source, tagBody.open, at, cuts.bodies);
@@ -331,14 +198,30 @@ export function cSkeleton(source: string): Skeleton | undefined {
           regionFrom = -1;
           regionIsBody = false;
           tagBody = undefined;
+          bodyMark = undefined;
         }
+        if (braces === 0) statementStart = -1;
+      } else if (c === Char.Semicolon && braces === 0 && parentheses === 0) {
+        statementStart = -1;
       } else if (c === Char.OpenParenthesis && braces === 0) {
+        const word = identifierBefore(source, at);
         argumentsPending =
-          parentheses === 0 &&
-          regionFrom < 0 &&
-          isIdentifierPart(last) &&
-          nextSignificant(source, at + 1) !== Char.Star &&
-          !KEEP_PARENTHESES.has(identifierBefore(source, at));
+          parentheses === 0 && regionFrom < 0 && isIdentifierPart(last) && nextSignificant(source, at + 1) !== Char.Star && !KEEP_PARENTHESES.has(word);
+        if (argumentsPending) {
+          const wordStart = wordEndingAt(source, at)[0];
+          const trailingEnd = trailingAttributeEnd(source, wordStart, at);
+          if (trailingEnd >= 0 && cuts.lastEnd() <= wordStart) {
+            // `f(void) __releases(lock) {`: cut, so that the body still follows a `)`.
+            cuts.cut(wordStart, trailingEnd);
+            argumentsPending = false;
+            last = Char.CloseParenthesis;
+            at = trailingEnd;
+            continue;
+          }
+          if (isAttributeCall(source, wordStart, at)) argumentsPending = false;
+          else if (statementStart >= 0 && statementStart < wordStart && cuts.lastEnd() <= statementStart)
+            cutHeadAttributes(source, statementStart, wordStart, cuts);
+        }
         parentheses++;
       } else if (c === Char.Comma && argumentsPending && braces === 0 && parentheses === 1) {
         // The first argument stays: `f();` followed by a declaration would read as an old-style definition.
@@ -384,11 +267,4 @@ function bracketsOf(source: string, start: number, end: number, ranges: number[]
       open = -1;
     }
   }
-}
-
-/** Whether only blanks stand between the line's start and `at`. */
-function isLineStart(source: string, at: number): boolean {
-  let before = at - 1;
-  while (before >= 0 && isBlank(source.charCodeAt(before))) before--;
-  return before < 0 || source.charCodeAt(before) === Char.Newline;
 }

@@ -16,8 +16,8 @@ const MAX_SIGNATURE = 200;
 /** Kinds that make what they contain a member (a function in a class is a method). */
 const TYPES = new Set(['class', 'interface', 'impl', 'enum']);
 const RECEIVER_IS_TYPE = new Set(['go', 'cpp', 'ruby']);
-/** A keyword captured as a name stands for the name the language gives it: Kotlin's unnamed `companion object` is `Companion`. */
-const KEYWORD_NAMES: Record<string, string> = { companion: 'Companion' };
+/** A keyword captured as a name stands for the name the language gives it: Kotlin's unnamed `companion object` is `Companion`, TypeScript's construct signature `new`. */
+const KEYWORD_NAMES: Record<string, string> = { companion: 'Companion', new: 'new' };
 /** Kinds whose variables are locals, not symbols. */
 const LOCAL_HOLDERS = new Set(['function', 'method']);
 /** When the same name is captured by two patterns, the more specific kind wins. */
@@ -92,6 +92,7 @@ export class SymbolExtractor {
     try {
       const definitions: Definition[] = [];
       const references: ReferenceInfo[] = [];
+      let oldStyle = false;
       const query = options.references === false ? (loaded.definitions ??= new Query(loaded.language, loaded.definitionSource)) : loaded.all;
       for (const match of query.matches(tree.rootNode)) {
         let nameNode: Node | undefined;
@@ -108,7 +109,8 @@ export class SymbolExtractor {
         const kind = outer.name.slice(dot + 1);
         const nameStart = toStart(nameNode.startIndex);
         if (role === 'definition') {
-          const start = toStart(outer.node.startIndex);
+          if (skeleton && language === 'c' && !oldStyle && outer.node.type === 'function_definition') oldStyle = readsOldStyle(outer.node, skeleton.text);
+          const start = skeleton ? skeleton.toDefinitionStart(outer.node.startIndex) : outer.node.startIndex;
           // PHP's `namespace A;` (no braces) holds what follows, up to the next namespace.
           const end =
             outer.node.type === 'namespace_definition' && !outer.node.childForFieldName('body')
@@ -128,7 +130,15 @@ export class SymbolExtractor {
         cutCalls(language, source, skeleton, (name, index) => references.push({ name, kind: 'call', line: lines.line(index), column: lines.column(index) }));
         references.sort((a, b) => a.line - b.line || a.column - b.column);
       }
-      return { symbols: this.#shape(dedupe(definitions), language, source, lines), references };
+      const symbols = this.#shape(dedupe(definitions), language, source, lines);
+      if (oldStyle) {
+        // tree-sitter's recovery from a macro it cannot read may take what follows for an old-style
+        // definition's parameter declarations, on to a later body. A whole parse recovers
+        // elsewhere: the reading that finds more is kept.
+        const whole = await this.extract(language, source, { ...options, whole: true });
+        if (whole.symbols.length > symbols.length) return whole;
+      }
+      return { symbols, references };
     } finally {
       tree.delete();
     }
@@ -196,6 +206,13 @@ export class SymbolExtractor {
     }
     return symbols;
   }
+}
+
+/** Whether a C function definition has old-style parameter declarations (`f(a) int a; {`): a `;` between its declarator and its body. */
+function readsOldStyle(definition: Node, text: string): boolean {
+  const declarator = definition.childForFieldName('declarator');
+  const body = definition.childForFieldName('body');
+  return declarator !== null && body !== null && text.lastIndexOf(';', body.startIndex) > declarator.endIndex;
 }
 
 /** Where a namespace without braces ends, in the source: the next namespace's start (mapped back from the skeleton), or the file's end. */

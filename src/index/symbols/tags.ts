@@ -13,7 +13,8 @@
 const TS_COMMON = `
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
-(method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+(method_definition name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name) @definition.method
+(function_expression name: (identifier) @name) @definition.function
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @definition.function)
 (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @definition.function)
 (expression_statement (assignment_expression left: (member_expression object: (_) @receiver property: (property_identifier) @name) right: [(arrow_function) (function_expression)]) @definition.function)
@@ -27,7 +28,9 @@ const TS_COMMON = `
 const TYPESCRIPT = `${TS_COMMON}
 (function_signature name: (identifier) @name) @definition.function
 (class_declaration name: (type_identifier) @name) @definition.class
+(class name: (type_identifier) @name) @definition.class
 (method_signature name: (property_identifier) @name) @definition.method
+(construct_signature "new" @name) @definition.method
 (abstract_method_signature name: (property_identifier) @name) @definition.method
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 (interface_declaration name: (type_identifier) @name) @definition.interface
@@ -38,15 +41,19 @@ const TYPESCRIPT = `${TS_COMMON}
 
 const JAVASCRIPT = `${TS_COMMON}
 (class_declaration name: (identifier) @name) @definition.class
+(class name: (identifier) @name) @definition.class
 `;
 
 const C_COMMON = `
 (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
+(function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function
+(function_definition type: (type_identifier) @name declarator: (parenthesized_declarator)) @definition.function
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.class
 (union_specifier name: (type_identifier) @name body: (_)) @definition.class
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 (type_definition declarator: (type_identifier) @name) @definition.type
+(type_definition declarator: (function_declarator declarator: (parenthesized_declarator [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)]))) @definition.type
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.function
 (call_expression function: (identifier) @name) @reference.call

@@ -174,8 +174,37 @@ test('JavaScript: a class inside a function, object-literal methods, this.f = fu
   }
 });
 
+const JAVASCRIPT_EXPRESSIONS = `
+const kClose = Symbol('close');
+module.exports = class WrapHandler {
+  [kClose] () {
+    return this.#abort(new Error('closed'));
+  }
+
+  #abort (reason) {
+    return finish(reason);
+  }
+
+  static [Symbol.hasInstance] (instance) {
+    return instance && instance.wrapped === true;
+  }
+};
+
+module.exports.matcher = function globParent (pattern, options) {
+  return compile(pattern, options);
+};
+`;
+
+test('JavaScript: a class expression, a named function expression, computed and private methods', async () => {
+  const { symbols } = await sameAsWhole('javascript', JAVASCRIPT_EXPRESSIONS, 'javascript expressions');
+  for (const name of ['WrapHandler', 'WrapHandler.[kClose]', 'WrapHandler.#abort', 'WrapHandler.[Symbol.hasInstance]', 'module.exports.matcher.globParent']) {
+    assert.ok(names(symbols).includes(name), `${name} in ${names(symbols).join(', ')}`);
+  }
+});
+
 const TYPESCRIPT = `
 export interface Store<T> {
+  new (size: number): Store<T>;
   get(key: string): T | undefined;
 }
 
@@ -206,7 +235,7 @@ export enum Mode {
 test('TypeScript: a type literal after a function type keeps its method; generic calls are found', async () => {
   const { symbols, cut } = await sameAsWhole('typescript', TYPESCRIPT, 'typescript');
   assert.ok(cut > 50, `cut ${cut} characters`);
-  for (const name of ['Store', 'Store.get', 'Filter', 'Cache', 'Cache.get', 'Cache.refresh', 'create', 'Mode']) {
+  for (const name of ['Store', 'Store.new', 'Store.get', 'Filter', 'Cache', 'Cache.get', 'Cache.refresh', 'create', 'Mode']) {
     assert.ok(names(symbols).includes(name), `${name} in ${names(symbols).join(', ')}`);
   }
 });
