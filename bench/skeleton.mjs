@@ -4,7 +4,7 @@
 // (parse, tag query, shaping). Prints a table: time, text parsed, and how many definitions and
 // calls each way finds that the other does not.
 //
-//   npm run build && node bench/skeleton.mjs TREE [--lang c|go|python|typescript|javascript|java|rust|csharp|kotlin|php] [--limit N] [--show 5]
+//   npm run build && node bench/skeleton.mjs TREE [--lang c|go|python|typescript|javascript|java|rust|csharp|kotlin|php|lua|cpp|ruby] [--limit N] [--show 5]
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -35,6 +35,7 @@ const EXTENSIONS = {
   scala: /\.scala$/,
   php: /\.php$/,
   lua: /\.lua$/,
+  ruby: /\.rb$/,
 };
 if (!EXTENSIONS[language]) {
   console.error(`no files known for --lang ${language}: one of ${Object.keys(EXTENSIONS).join(', ')}`);

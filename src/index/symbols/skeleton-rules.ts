@@ -64,6 +64,8 @@ export interface SkeletonRules extends LiteralRules {
   readonly colonMembers?: boolean;
   /** `f{…}` and `f "s"` are calls too (Lua). */
   readonly callsWithoutParentheses?: boolean;
+  /** A method ends at the `end` at its `def`'s indentation, and calls need no parentheses (Ruby: command-calls.ts). */
+  readonly indentedEnds?: boolean;
 }
 
 const words = (...lists: string[]): Set<string> => new Set(lists.flatMap((list) => list.split(/\s+/).filter(Boolean)));
@@ -234,6 +236,22 @@ export const SKELETON_RULES: Record<string, SkeletonRules> = {
     colonMembers: true,
     callsWithoutParentheses: true,
     notAfter: words('function'),
+  },
+  // Ruby's keywords open blocks by context (`x if y` does not): its methods end by their layout.
+  ruby: {
+    family: 'keyword',
+    indentedEnds: true,
+    slashComments: false,
+    hashComments: true,
+    quotes: `"'`,
+    containers: words(),
+    bodyWords: words(),
+    nested: /(?:^|\n)[ \t]*(?:def|class|module)\b/,
+    notCalls: words(
+      'alias and begin BEGIN break case class def defined? do else elsif end END ensure false for if in module next nil not or redo rescue retry return self super then true undef unless until when while yield __FILE__ __LINE__ __method__ __dir__',
+    ),
+    memberCalls: true,
+    notAfter: words('def'),
   },
   python: {
     family: 'indent',

@@ -202,6 +202,90 @@ test('JavaScript: a class expression, a named function expression, computed and 
   }
 });
 
+const RUBY = `
+require 'set'
+
+module Shop
+  class Cart < Base
+    TAX = 0.2
+    attr_reader :items
+
+    def initialize(owner, items = [],
+                   discount: nil)
+      @owner = owner
+      @items = items.map { |item| normalize(item) }
+      log "created #{describe(owner)}" if verbose?
+    end
+
+    def total
+      sum = 0
+      while sum < limit do
+        sum += step(sum) unless frozen?
+      end
+      sum * (1 + TAX)
+    rescue ArgumentError => error
+      report error, context: :total
+      0
+    ensure
+      close_session
+    end
+
+    def self.load(path, # a comment after a comma
+                  format)
+      entries = File.readlines(path).reject(&:empty?)
+      parsed = %w[a b].map(&:upcase) + entries.select { |e| e =~ /x{2,}/ }
+      parsed.each do |entry|
+        register entry
+      end
+      return ?/ if parsed.empty?
+      new(parsed)
+    end
+
+    def to_s = "Cart(#{@owner})"
+
+    def render
+      template = <<~TEXT
+        def not_a_method
+        end
+      TEXT
+      format_template(template)
+    end
+
+    def builder
+      def inner_helper(x)
+        compute(x)
+      end
+      inner_helper(1)
+    end
+  end
+end
+
+=begin
+def commented_out
+  nothing_here
+end
+=end
+`;
+
+test('Ruby: methods end by their layout; modifiers, blocks, heredocs and a nested def; command calls found', async () => {
+  const { symbols, cut } = await sameAsWhole('ruby', RUBY, 'ruby');
+  assert.ok(cut > 300, `cut ${cut} characters`);
+  for (const name of [
+    'Shop',
+    'Shop.Cart',
+    'Shop.Cart.TAX',
+    'Shop.Cart.initialize',
+    'Shop.Cart.total',
+    'Shop.Cart.load',
+    'Shop.Cart.to_s',
+    'Shop.Cart.render',
+    'Shop.Cart.builder.inner_helper',
+  ]) {
+    assert.ok(names(symbols).includes(name), `${name} in ${names(symbols).join(', ')}`);
+  }
+  assert.not.ok(names(symbols).some((name) => name.includes('not_a_method') || name.includes('commented_out')));
+});
+
 const TYPESCRIPT = `
 export interface Store<T> {
   new (size: number): Store<T>;
