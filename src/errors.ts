@@ -24,6 +24,21 @@ export class CodedError extends Error {
   }
 }
 
+/**
+ * Work refused because the queue it would wait in is full: the caller should come back after
+ * `retryAfterMs`. Not a tool's failure but the server's state, so the tool registry answers it
+ * with the protocol's busy error (mcp/errors.ts), and a stateless HTTP request with 503.
+ */
+export class BusyError extends Error {
+  readonly retryAfterMs: number;
+
+  constructor(message: string, retryAfterMs: number) {
+    super(message);
+    this.name = 'BusyError';
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
 export const ERROR_CODES = {
   invalid_input: {
     meaning: 'An argument is malformed, or a path points outside the workspace.',

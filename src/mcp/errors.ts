@@ -14,6 +14,8 @@ export const MCP_ERROR_CODES = {
    * never to assign: a request other than `initialize` or `ping` before the session is initialized.
    */
   NotInitialized: -32010,
+  /** Sextant's own: the queue for the work asked is full; `data.retryAfterMs` says when to try again (HTTP 503 when stateless). */
+  ServerBusy: -32015,
   /** MCP 2026-07-28: an HTTP header disagrees with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`). */
   HeaderMismatch: -32020,
   /** MCP 2026-07-28: the request needs a client capability its `_meta` did not declare. */
@@ -25,6 +27,15 @@ export const MCP_ERROR_CODES = {
 export class ResourceNotFoundError extends JsonRpcError {
   constructor(uri: string) {
     super(MCP_ERROR_CODES.ResourceNotFound, 'MCP_RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
+  }
+}
+
+export class ServerBusyError extends JsonRpcError {
+  readonly retryAfterMs: number;
+
+  constructor(message: string, retryAfterMs: number) {
+    super(MCP_ERROR_CODES.ServerBusy, 'SEXTANT_SERVER_BUSY', message, { retryAfterMs });
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

@@ -14,7 +14,8 @@ import { InputRequired, MalformedInput, type RoundInput } from './multi-round-tr
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
 import { principalOf } from './stateless-request.js';
 import { UndeclaredClientCapabilityError } from './client-capability.js';
-import { CodedError as ToolError } from '../errors.js';
+import { BusyError, CodedError as ToolError } from '../errors.js';
+import { ServerBusyError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -222,6 +223,7 @@ export class ToolRegistry {
       if (error instanceof InputRequired && context.era.stateless) return error;
       if (error instanceof MalformedInput) throw error.error;
       if (error instanceof ToolError) return toolErrorResult(error);
+      if (error instanceof BusyError) throw new ServerBusyError(error.message, error.retryAfterMs);
       if (error instanceof UndeclaredClientCapabilityError) return errorResult(error.message);
       if (error instanceof JsonRpcError || context.signal.aborted) throw error;
       this.#options.onToolCrash?.(name, error);
@@ -238,6 +240,7 @@ export class ToolRegistry {
       } catch (error) {
         if (error instanceof ToolError) return toolErrorResult(error);
         if (error instanceof MalformedInput) throw error.error;
+        if (error instanceof BusyError) throw new ServerBusyError(error.message, error.retryAfterMs);
         if (!(error instanceof JsonRpcError)) this.#options.onToolCrash?.(name, error);
         throw error;
       }

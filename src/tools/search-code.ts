@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BadGlobError, KNOWN_LANGUAGES, workspaceGlob } from '../index/files/index.js';
-import { DEFAULT_SEARCH_BUDGET_MS, type Match, PatternTooExpensiveError, publicMatch, type SearchResult } from '../index/search/index.js';
+import { DEFAULT_SEARCH_BUDGET_MS, type Match, PatternTooExpensiveError, publicMatch, type SearchQuery, type SearchResult } from '../index/search/index.js';
 import { unsearchedFiles } from '../index/store/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
@@ -17,6 +17,7 @@ import { clipText } from '../jsonrpc/index.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 import { rankSearch, type Ranked } from './ranking.js';
+import { AnswerCache, type Computed } from './answer-cache.js';
 import { MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
 
 const DEFAULT_SEARCH_RESULTS = 20;
@@ -128,7 +129,59 @@ function readCursor(cursor: unknown, args: Record<string, unknown>): number {
   throw toolError('invalid_input', 'The cursor is not one this search returned (or the query changed): start again without it', { argument: 'cursor' });
 }
 
+/** A search's answer before paging: the matches found, ranked, and what ranking took. */
+interface Answer {
+  result: SearchResult & { partial?: boolean };
+  ranked: Ranked[];
+  seeds: number;
+  rankingMs: number;
+}
+
+/** Searches and ranks: the answer, its weight (matches held) and whether it may be kept (a partial one may not). */
+async function searchAndRank(project: Project, query: SearchQuery, direct: boolean): Promise<Computed<Answer>> {
+  let result: SearchResult & { partial?: boolean };
+  try {
+    result = direct ? await project.search.directSearch(query) : await project.search.search(query);
+  } catch (error) {
+    if (error instanceof PatternTooExpensiveError)
+      throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SEXTANT_ERR_BAD_GLOB') throw toolError('invalid_input', (error as Error).message, { argument: 'path' }, 'Fix the glob, or leave path out.');
+    if (code === 'SEXTANT_ERR_BAD_PATTERN') {
+      throw toolError(
+        'invalid_input',
+        (error as Error).message,
+        { argument: 'query' },
+        'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.',
+      );
+    }
+    throw error;
+  }
+  // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
+  const rankingStarted = performance.now();
+  // A direct scan (no index yet) has no symbols to rank by: its matches stay in path order.
+  const { ranked, seeds } = direct
+    ? {
+        ranked: result.matches.map((match, order): Ranked => ({
+          match,
+          score: 0,
+          order,
+          depth: 0,
+          describe: () => publicMatch(match) as unknown as Record<string, unknown>,
+        })),
+        seeds: 0,
+      }
+    : rankSearch(project.root, symbolsOf(project), query, result.matches);
+  const rankingMs = performance.now() - rankingStarted;
+  return { value: { result, ranked, seeds, rankingMs }, weight: ranked.length, keep: !direct && result.partial !== true };
+}
+
+/** Answers kept: at most this many, holding at most this many matches between them (a full answer holds about 1,000). */
+const CACHED_ANSWERS = 256;
+const CACHED_MATCHES = 50_000;
+
 export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
+  const answers = new AnswerCache<Answer>({ maxEntries: CACHED_ANSWERS, maxWeight: CACHED_MATCHES });
   return projectTool(projects, {
     name: 'search_code',
     title: 'Search code',
@@ -175,6 +228,10 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         candidates: { type: 'integer', minimum: 0 },
         duration_ms: { type: 'number', minimum: 0, description: 'Time the search itself took' },
         ranking_ms: { type: 'number', minimum: 0, description: 'Time ranking took: the definitions of the name read, the matches ordered, the page described' },
+        cached: {
+          type: 'boolean',
+          description: "The answer was computed for an earlier call with the same arguments on the same index generation (duration_ms is that search's)",
+        },
       },
       required: [...STATUS_REQUIRED, 'results', 'total_matches'],
       additionalProperties: false,
@@ -213,42 +270,15 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         if (!project.job) project.startJob('index');
         direct = true; // meanwhile: a direct scan, marked partial
       } else manifest = project.requireIndex();
-      let result: SearchResult & { partial?: boolean };
-      try {
-        result = direct ? await project.search.directSearch(query) : await project.search.search(query);
-      } catch (error) {
-        if (error instanceof PatternTooExpensiveError)
-          throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
-        const code = (error as { code?: unknown }).code;
-        if (code === 'SEXTANT_ERR_BAD_GLOB')
-          throw toolError('invalid_input', (error as Error).message, { argument: 'path' }, 'Fix the glob, or leave path out.');
-        if (code === 'SEXTANT_ERR_BAD_PATTERN') {
-          throw toolError(
-            'invalid_input',
-            (error as Error).message,
-            { argument: 'query' },
-            'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.',
-          );
-        }
-        throw error;
-      }
-      // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
-      const rankingStarted = performance.now();
-      // A direct scan (no index yet) has no symbols to rank by: its matches stay in path order.
-      const { ranked, seeds } = direct
-        ? {
-            ranked: result.matches.map((match, order): Ranked => ({
-              match,
-              score: 0,
-              order,
-              depth: 0,
-              describe: () => publicMatch(match) as unknown as Record<string, unknown>,
-            })),
-            seeds: 0,
-          }
-        : rankSearch(project.root, symbolsOf(project), query, result.matches);
+      const answer = (): Promise<Computed<Answer>> => searchAndRank(project, query, direct);
+      // The same question of the same index generation is answered once (answer-cache.ts); a direct scan is never kept.
+      const { value, cached } = direct
+        ? { value: (await answer()).value, cached: false }
+        : await answers.get(JSON.stringify([project.root, project.generation(), query]), answer);
+      const { result, ranked, seeds, rankingMs: firstRankingMs } = value;
+      const pageStarted = performance.now();
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: clipResult(item.describe()) }));
-      const rankingMs = performance.now() - rankingStarted;
+      const rankingMs = (cached ? 0 : firstRankingMs) + performance.now() - pageStarted;
       // At least one: a clipped result always fits, and a page that showed none would page for ever.
       const fits = Math.max(
         Math.min(page.length, 1),
@@ -285,6 +315,7 @@ export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
         ranking_ms: Math.round((rankingMs + Number.EPSILON) * 100) / 100,
       };
       if (unsearched) structured.unsearched_files = unsearched;
+      if (cached) structured.cached = true;
       const cursor = next < ranked.length ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url') : undefined;
       if (cursor) structured.nextCursor = cursor;
       if (notes.length > 0) structured.note = notes.join(' ');

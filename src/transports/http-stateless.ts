@@ -33,12 +33,13 @@ const NAMED_BY: Record<string, 'name' | 'uri' | 'taskId'> = {
 
 /**
  * HTTP status for a JSON-RPC error of a stateless request (transports §Protocol Version Header,
- * basic §_meta). `refused`: the request was turned away before it ran (its headers or its
+ * basic §_meta); 503 for Sextant's busy error, with `Retry-After`. `refused`: the request was turned away before it ran (its headers or its
  * `_meta` were wrong), where Invalid params is a bad request too; a handler's Invalid params is
  * an answer (200).
  */
 function statusOf(code: number, refused = false): number {
   if (refused && code === ErrorCodes.InvalidParams) return 400;
+  if (code === MCP_ERROR_CODES.ServerBusy) return 503;
   if (code === ErrorCodes.MethodNotFound) return 404;
   if (
     code === MCP_ERROR_CODES.HeaderMismatch ||
@@ -47,6 +48,13 @@ function statusOf(code: number, refused = false): number {
   )
     return 400;
   return 200;
+}
+
+/** `Retry-After` (whole seconds, at least 1) for a busy error, from its `data.retryAfterMs`. */
+function retryAfter(message: JsonRpcMessage): Record<string, string> {
+  if (!('error' in message) || message.error.code !== MCP_ERROR_CODES.ServerBusy) return {};
+  const ms = (message.error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return { 'retry-after': String(Math.max(1, Math.ceil((typeof ms === 'number' ? ms : 1000) / 1000))) };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -120,7 +128,7 @@ export async function serveStatelessRequest(
           res.end(`event: message\ndata: ${text}\n\n`);
         } else {
           const status = 'error' in message ? statusOf(message.error.code) : 200;
-          res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+          res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...retryAfter(message) });
           res.end(text);
         }
         return;

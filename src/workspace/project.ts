@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { counted, type Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
-import { SearchService } from '../index/search/service.js';
+import { SearchService, type SearchQueueLimits } from '../index/search/service.js';
 import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store/index.js';
 import { SymbolIndex, SYMBOLS_MANIFEST } from '../index/symbols/index.js';
 import { IndexWatcher } from '../index/watch/index.js';
@@ -50,6 +50,7 @@ export class Project {
   readonly #watch: boolean;
   readonly #logger: Logger | undefined;
   readonly #searchBudgetMs: number | undefined;
+  readonly #searchQueue: SearchQueueLimits | undefined;
   #search: SearchService | undefined;
   #job: IndexJob | undefined;
   /** The last job that ran here, finished or not (index_status shows it). */
@@ -61,13 +62,17 @@ export class Project {
   /** Told when each index writer starts and settles (the server's idle heap trim: idle-heap.ts). */
   readonly #activity: Activity | undefined;
 
-  constructor(root: string, options: { home?: string; watch?: boolean; logger?: Logger; searchBudgetMs?: number; activity?: Activity } = {}) {
+  constructor(
+    root: string,
+    options: { home?: string; watch?: boolean; logger?: Logger; searchBudgetMs?: number; searchQueue?: SearchQueueLimits; activity?: Activity } = {},
+  ) {
     this.root = root;
     this.#activity = options.activity;
     this.#home = options.home;
     this.#watch = options.watch ?? false;
     this.#logger = options.logger;
     this.#searchBudgetMs = options.searchBudgetMs;
+    this.#searchQueue = options.searchQueue;
     this.store = new IndexStore(root, options.home);
   }
 
@@ -171,6 +176,15 @@ export class Project {
     return this.#symbols.value;
   }
 
+  /**
+   * Which generation of the index answers now: the stamps of the text manifest and of the symbols
+   * manifest, each swapped by rename at a commit. An answer computed from one generation holds
+   * for as long as this is unchanged (tools/answer-cache.ts).
+   */
+  generation(): string {
+    return `${fileStamp(this.store.manifestPath)}|${fileStamp(join(this.store.dir, SYMBOLS_MANIFEST))}`;
+  }
+
   /** Runs `task` after every index writer of this process queued before it. */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = (): Promise<T> => counted(this.#activity, task);
@@ -183,6 +197,7 @@ export class Project {
     this.#search ??= new SearchService(this.root, {
       home: this.#home,
       ...(this.#searchBudgetMs ? { budgetMs: this.#searchBudgetMs } : {}),
+      ...this.#searchQueue,
     });
     return this.#search;
   }

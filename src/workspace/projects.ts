@@ -5,6 +5,7 @@
 import { rmSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Activity } from '../idle-heap.js';
+import type { SearchQueueLimits } from '../index/search/service.js';
 import { IndexStore } from '../index/store/index.js';
 import type { Logger } from '../log.js';
 import { Project } from './project.js';
@@ -33,6 +34,8 @@ export interface ProjectServiceOptions {
   autoIndex?: boolean;
   /** How long one search may run (tests shorten it). */
   searchBudgetMs?: number;
+  /** Searches sent to a project's workers at once, and how many may wait (service.ts: DEFAULT_ACTIVE_SEARCHES, DEFAULT_QUEUED_SEARCHES). */
+  searchQueue?: SearchQueueLimits;
   /** Told when each index writer (a job, a watcher refresh) starts and settles: `serve` trims the heap when all stop. */
   activity?: Activity;
 }
@@ -44,6 +47,7 @@ export class ProjectService {
   readonly #home: string | undefined;
   readonly #watch: boolean;
   readonly #searchBudgetMs: number | undefined;
+  readonly #searchQueue: SearchQueueLimits | undefined;
   readonly #activity: Activity | undefined;
   readonly autoIndex: boolean;
   /** Per session (a 2026-07-28 call has none: its context gives an object of its own, gone with it). */
@@ -59,6 +63,7 @@ export class ProjectService {
     this.#watch = options.watch ?? false;
     this.autoIndex = options.autoIndex ?? false;
     this.#searchBudgetMs = options.searchBudgetMs;
+    this.#searchQueue = options.searchQueue;
     this.#activity = options.activity;
     this.registry = new WorkspaceRegistry(options.config, {
       isBusy: (root) => this.#projects.get(root)?.job !== undefined,
@@ -144,6 +149,7 @@ export class ProjectService {
         home: this.#home,
         logger: this.#logger,
         ...(this.#searchBudgetMs ? { searchBudgetMs: this.#searchBudgetMs } : {}),
+        ...(this.#searchQueue ? { searchQueue: this.#searchQueue } : {}),
         activity: this.#activity,
       });
       this.#projects.set(root, project);

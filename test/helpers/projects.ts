@@ -28,7 +28,7 @@ export interface ProjectHarness {
 export async function projectHarness(
   workspace: WorkspaceOptions = {},
   home?: string,
-  service: Pick<ConstructorParameters<typeof ProjectService>[0], 'autoIndex' | 'searchBudgetMs' | 'watch'> = {},
+  service: Pick<ConstructorParameters<typeof ProjectService>[0], 'autoIndex' | 'searchBudgetMs' | 'searchQueue' | 'watch'> = {},
 ): Promise<ProjectHarness> {
   const logs: string[] = [];
   const logger: Logger = {

@@ -7,6 +7,7 @@ let nextId = 1;
 
 export interface StatelessAnswer {
   status: number;
+  headers: Record<string, string | string[] | undefined>;
   result?: Record<string, unknown>;
   error?: { code: number; message: string; data?: unknown };
 }
@@ -46,7 +47,7 @@ export async function statelessCall(
       params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': STATELESS, 'io.modelcontextprotocol/clientCapabilities': capabilities } },
     }),
   });
-  return { status: response.statusCode, ...((await response.body.json()) as Omit<StatelessAnswer, 'status'>) };
+  return { status: response.statusCode, headers: response.headers, ...((await response.body.json()) as Omit<StatelessAnswer, 'status' | 'headers'>) };
 }
 
 /** Reads an SSE body as it arrives: each event's `data` is parsed and handed to `onMessage`. */

@@ -25,7 +25,7 @@ import { fileStamp, IndexStore } from '../store/store.js';
 import { bySourceFirst } from './path-signals.js';
 import { workerMain } from '../../worker-main.js';
 import { pack, unpack, type PackedResult } from './wire.js';
-import { codedError, isErrorCode } from '../../errors.js';
+import { BusyError, codedError, isErrorCode } from '../../errors.js';
 
 const WORKER_ROLE = 'sextant-search';
 
@@ -47,7 +47,7 @@ interface Reply {
   error?: { code: string; message: string };
 }
 
-export interface SearchServiceOptions {
+export interface SearchServiceOptions extends SearchQueueLimits {
   home?: string;
   budgetMs?: number;
   /** Search workers; each query's candidate files are split between them (default: one per core, at most 4). */
@@ -55,6 +55,23 @@ export interface SearchServiceOptions {
   /** Idle time after which the workers (and their caches) are let go; the next search starts new ones. */
   idleMs?: number;
 }
+
+export interface SearchQueueLimits {
+  /** Searches sent to the workers at once (each one goes to every worker); the rest wait their turn. */
+  maxActive?: number;
+  /** Searches that may wait their turn; one more is refused at once (BusyError) rather than left waiting without bound. */
+  maxQueued?: number;
+}
+
+/**
+ * Two searches in the workers at a time: one runs while the next waits in the workers' queue, and
+ * a search's time budget never counts a long wait behind others (which stopped searches that
+ * were not expensive at all when fifty clients asked at once).
+ */
+export const DEFAULT_ACTIVE_SEARCHES = 2;
+export const DEFAULT_QUEUED_SEARCHES = 64;
+/** What a refused search is told: come back after this long. */
+const BUSY_RETRY_MS = 1_000;
 
 /**
  * A server may know many projects; one nobody searched for this long gives its threads and its
@@ -163,6 +180,9 @@ export class SearchService {
   #nextId = 1;
   #inFlight = 0;
   #idleTimer: NodeJS.Timeout | undefined;
+  #active = 0;
+  /** Searches waiting their turn, first come first served: each is let in by the one that leaves. */
+  readonly #waiting: Array<() => void> = [];
 
   constructor(root: string, options: SearchServiceOptions = {}) {
     this.#root = root;
@@ -194,7 +214,12 @@ export class SearchService {
     clearTimeout(this.#idleTimer);
     this.#inFlight++;
     try {
-      return await this.#runOnce(query, workers, ask);
+      await this.#admit();
+      try {
+        return await this.#runOnce(query, workers, ask);
+      } finally {
+        this.#leave();
+      }
     } finally {
       if (--this.#inFlight === 0) {
         this.#idleTimer = setTimeout(() => void this.#release(), this.#options.idleMs ?? DEFAULT_SEARCH_IDLE_MS);
@@ -246,6 +271,30 @@ export class SearchService {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Searches waiting their turn now. */
+  get queued(): number {
+    return this.#waiting.length;
+  }
+
+  async #admit(): Promise<void> {
+    if (this.#active < (this.#options.maxActive ?? DEFAULT_ACTIVE_SEARCHES)) {
+      this.#active++;
+      return;
+    }
+    const limit = this.#options.maxQueued ?? DEFAULT_QUEUED_SEARCHES;
+    if (this.#waiting.length >= limit) {
+      throw new BusyError(`The search queue is full (${limit} searches waiting): retry in a moment`, BUSY_RETRY_MS);
+    }
+    // The slot of the search that leaves passes to this one: #active stays as it is.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #leave(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#active--;
   }
 
   async close(): Promise<void> {

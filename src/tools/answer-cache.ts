@@ -1,0 +1,71 @@
+/**
+ * Answers kept by key: a tool whose answer depends only on its arguments and on one generation
+ * of the index (search_code) answers a repeated call with a lookup. The key names the generation,
+ * so a commit of the index makes every older entry unreachable; they leave as newer ones come
+ * (least recently used first), within a count and a weight (the matches they hold). Calls that
+ * miss together share one computation: fifty agents asking the same question cost one search.
+ */
+
+/** What a computation gives: the value, its weight, and whether it may be kept (a partial answer may not). */
+export interface Computed<V> {
+  value: V;
+  weight: number;
+  keep: boolean;
+}
+
+export class AnswerCache<V> {
+  readonly #maxEntries: number;
+  readonly #maxWeight: number;
+  /** In use order: the first is the least recently used. */
+  readonly #entries = new Map<string, { value: V; weight: number }>();
+  readonly #pending = new Map<string, Promise<Computed<V>>>();
+  #weight = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(options: { maxEntries: number; maxWeight: number }) {
+    this.#maxEntries = options.maxEntries;
+    this.#maxWeight = options.maxWeight;
+  }
+
+  /** The answer for `key`: kept, being computed by another call, or computed now. `cached` says which. */
+  async get(key: string, compute: () => Promise<Computed<V>>): Promise<{ value: V; cached: boolean }> {
+    const kept = this.#entries.get(key);
+    if (kept) {
+      this.#entries.delete(key);
+      this.#entries.set(key, kept);
+      this.hits++;
+      return { value: kept.value, cached: true };
+    }
+    const running = this.#pending.get(key);
+    if (running) {
+      this.hits++;
+      return { value: (await running).value, cached: true };
+    }
+    this.misses++;
+    const computation = compute();
+    this.#pending.set(key, computation);
+    try {
+      const computed = await computation;
+      if (computed.keep) this.#keep(key, computed.value, computed.weight);
+      return { value: computed.value, cached: false };
+    } finally {
+      this.#pending.delete(key);
+    }
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #keep(key: string, value: V, weight: number): void {
+    if (weight > this.#maxWeight) return;
+    this.#entries.set(key, { value, weight });
+    this.#weight += weight;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#entries.size <= this.#maxEntries && this.#weight <= this.#maxWeight) break;
+      this.#entries.delete(oldest);
+      this.#weight -= entry.weight;
+    }
+  }
+}
