@@ -3,13 +3,19 @@
 // and a bare node:http JSON echo as the ceiling (bench/echo-http-server.mjs). Same undici client
 // for all three, each server in its own process, all in one run.
 //
-//   node bench/http-roundtrip.mjs [--calls 4000] [--rounds 2] [--sessions 1,8,32] [--era 2025|2026]
+//   node bench/http-roundtrip.mjs [--calls 4000] [--rounds 5] [--sessions 1,8,32] [--era 2025|2026]
+//        [--warmup 500] [--node PATH] [--cpu-prof DIR]
+//
+// Each round runs every server once, one after another, each after --warmup calls outside the
+// timed window; the ratio to the SDK is taken per round (a paired ratio: same round, same machine
+// state) and the median over rounds is the figure. --node runs every server on that runtime (the
+// binary's Node 24: node_modules/.cache/sextant-node/…/bin/node), the client stays on this one.
 //
 // --era 2026: every call is a stateless 2026-07-28 request (no initialize, no session: the version
 // and capabilities in _meta, the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers), and the SDK
 // peer is @modelcontextprotocol/server 2.4.0's createMcpHandler (bench/sdk-v2-http-server.mjs).
 // "sessions" is then the number of concurrent clients.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
@@ -20,7 +26,11 @@ const arg = (name, fallback) => {
   return index > 0 ? process.argv[index + 1] : fallback;
 };
 const CALLS = Number(arg('calls', 4000));
-const ROUNDS = Number(arg('rounds', 2));
+const ROUNDS = Number(arg('rounds', 5));
+const WARMUP = Number(arg('warmup', 500));
+const RUNTIME = arg('node', process.execPath);
+/** --cpu-prof DIR: Sextant's server writes CPU profiles there (the peers are not profiled). */
+const PROFILE_DIR = arg('cpu-prof', undefined);
 const SESSIONS = arg('sessions', '1,8,32').split(',').map(Number);
 const ERA = arg('era', '2025');
 const MODERN_META = {
@@ -41,7 +51,8 @@ const servers = {
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 async function measure(name, port, sessions) {
-  const child = spawn(process.execPath, servers[name](port), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const flags = PROFILE_DIR && name === 'sextant' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(RUNTIME, [...flags, ...servers[name](port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = `http://127.0.0.1:${port}/mcp`;
   const dispatcher = new Agent({ connections: sessions * 2, pipelining: 1 });
   for (let tries = 0; ; tries++) {
@@ -99,7 +110,12 @@ async function measure(name, port, sessions) {
     if (!answer.result || answer.result.isError) throw new Error(`${name}: bad answer ${text.slice(0, 200)}`);
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
-  for (let i = 0; i < 200; i++) await call(sessionIds[i % sessions]);
+  // The warm-up, outside the timed window: JIT, connections, caches.
+  await Promise.all(
+    sessionIds.map(async (sessionId, index) => {
+      for (let i = index; i < WARMUP; i += sessions) await call(sessionId);
+    }),
+  );
   const latencies = [];
   let issued = 0;
   const began = process.hrtime.bigint();
@@ -121,27 +137,29 @@ async function measure(name, port, sessions) {
 }
 
 let port = 3200 + Math.floor(Math.random() * 1000);
-const rows = [];
-for (const sessions of SESSIONS) {
-  const best = {};
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const name of Object.keys(servers)) {
-      const result = await measure(name, port++, sessions);
-      if (!best[name] || result.rps > best[name].rps) best[name] = result;
-    }
-  }
-  for (const [name, result] of Object.entries(best)) rows.push({ sessions, name, ...result });
-}
-
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const runtime = spawnSync(RUNTIME, ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(
-  `Streamable HTTP round trips (${ERA === '2026' ? 'stateless 2026-07-28' : '2025-11-25 sessions'}) of tools/call health_check — ${CALLS} calls, best of ${ROUNDS} rounds, node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
+  `Streamable HTTP round trips (${ERA === '2026' ? 'stateless 2026-07-28' : '2025-11-25 sessions'}) of tools/call health_check — ${CALLS} calls after ${WARMUP} warm-up calls, ${ROUNDS} rounds, servers on node ${runtime}, client on ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
 );
-console.log('| sessions | server | calls/s | p50 ms | p99 ms | vs SDK | share of ceiling |');
-console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
-for (const row of rows) {
-  const sdk = rows.find((r) => r.sessions === row.sessions && r.name.startsWith('official SDK'));
-  const echo = rows.find((r) => r.sessions === row.sessions && r.name.startsWith('bare'));
-  console.log(
-    `| ${row.sessions} | ${row.name} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${(row.rps / sdk.rps).toFixed(2)}x | ${((100 * row.rps) / echo.rps).toFixed(0)}% |`,
-  );
+console.log('| clients | server | calls/s (median) | p50 ms | p99 ms | vs SDK, each round | median | share of ceiling (median) |');
+console.log('| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: |');
+for (const sessions of SESSIONS) {
+  const runs = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of Object.keys(servers)) runs[name].push(await measure(name, port++, sessions));
+  }
+  const sdkName = Object.keys(servers).find((name) => name.startsWith('official SDK'));
+  const echoName = Object.keys(servers).find((name) => name.startsWith('bare'));
+  for (const [name, results] of Object.entries(runs)) {
+    const vsSdk = results.map((result, round) => result.rps / runs[sdkName][round].rps);
+    const ofEcho = results.map((result, round) => result.rps / runs[echoName][round].rps);
+    console.log(
+      `| ${sessions} | ${name} | ${median(results.map((r) => r.rps)).toFixed(0)} | ${median(results.map((r) => r.p50)).toFixed(3)} | ${median(results.map((r) => r.p99)).toFixed(3)} | ${vsSdk.map((ratio) => ratio.toFixed(2)).join(', ')} | ${median(vsSdk).toFixed(2)}x | ${(100 * median(ofEcho)).toFixed(0)}% |`,
+    );
+  }
 }

@@ -30,6 +30,8 @@ export class AnswerCache<V> {
 
   /** The answer for `key`: kept, being computed by another call, or computed now. `cached` says which. */
   async get(key: string, compute: () => Promise<Computed<V>>): Promise<{ value: V; cached: boolean }> {
+    // A cache of no entries (SEXTANT_ANSWER_CACHE=0: benches of the search itself) shares nothing either.
+    if (this.#maxEntries === 0) return { value: (await compute()).value, cached: false };
     const kept = this.#entries.get(key);
     if (kept) {
       this.#entries.delete(key);

@@ -129,6 +129,12 @@ function readCursor(cursor: unknown, args: Record<string, unknown>): number {
   throw toolError('invalid_input', 'The cursor is not one this search returned (or the query changed): start again without it', { argument: 'cursor' });
 }
 
+function cachedAnswers(env: NodeJS.ProcessEnv): number {
+  const value = env.SEXTANT_ANSWER_CACHE;
+  const count = value === undefined || value.trim() === '' ? CACHED_ANSWERS : Number(value);
+  return Number.isInteger(count) && count >= 0 ? count : CACHED_ANSWERS;
+}
+
 /** A search's answer before paging: the matches found, ranked, and what ranking took. */
 interface Answer {
   result: SearchResult & { partial?: boolean };
@@ -176,12 +182,12 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
   return { value: { result, ranked, seeds, rankingMs }, weight: ranked.length, keep: !direct && result.partial !== true };
 }
 
-/** Answers kept: at most this many, holding at most this many matches between them (a full answer holds about 1,000). */
+/** Answers kept: at most this many (SEXTANT_ANSWER_CACHE: another count, 0 for none), holding at most this many matches between them (a full answer holds about 1,000). */
 const CACHED_ANSWERS = 256;
 const CACHED_MATCHES = 50_000;
 
-export function createSearchCodeTool(projects: ProjectService): ToolDefinition {
-  const answers = new AnswerCache<Answer>({ maxEntries: CACHED_ANSWERS, maxWeight: CACHED_MATCHES });
+export function createSearchCodeTool(projects: ProjectService, env: NodeJS.ProcessEnv = process.env): ToolDefinition {
+  const answers = new AnswerCache<Answer>({ maxEntries: cachedAnswers(env), maxWeight: CACHED_MATCHES });
   return projectTool(projects, {
     name: 'search_code',
     title: 'Search code',

@@ -27,11 +27,16 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
       }
       chunks.push(chunk);
     };
-    req.on('data', onData);
-    req.once('end', () => resolve(total));
-    req.once('error', reject);
     // A request cut off before its end (a timeout, a client that went away): no body to answer.
-    req.once('close', () => reject(httpErrors.badRequest('Bad request: the body ended early')));
+    // Let go of at the end: every request closes, and an error made for nothing costs its stack.
+    const onClose = (): void => reject(httpErrors.badRequest('Bad request: the body ended early'));
+    req.on('data', onData);
+    req.once('end', () => {
+      req.off('close', onClose);
+      resolve(total);
+    });
+    req.once('error', reject);
+    req.once('close', onClose);
   });
   let text: string;
   try {

@@ -1,0 +1,313 @@
+// search_code under load: 1, 10 and 50 concurrent clients, on stdio (one connection, N calls in
+// flight), Streamable HTTP (N sessions) and the stateless 2026-07-28 path (N request loops), for
+// three query classes (selective identifiers, common words, regexes). Each cell runs a warm-up
+// outside its timed window, then calls as fast as answers come back for --seconds. Reports
+// calls/s, p50, p99, the server's CPU per call (user + system of the whole process, every
+// thread) and its peak RSS, and counts every failure (HTTP status, JSON-RPC error, isError).
+//
+//   npm run build && node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50]
+//        [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8]
+//        [--warmup 2] [--no-cache] [--cpu-prof DIR]
+//
+// --no-cache starts the server with SEXTANT_ANSWER_CACHE=0: every call searches and ranks (the
+// cost of the search itself); without it, a repeated question of one index generation is a
+// lookup, as served by default. The queries are the Go standard library's; on another tree they
+// simply match less. bench/RESULTS.md has the runs.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { answerOf } from './sse-answer.mjs';
+
+const arg = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+};
+const project = process.argv[2];
+if (!project || project.startsWith('--')) {
+  console.error(
+    'usage: node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50] [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8] [--warmup 2] [--no-cache]',
+  );
+  process.exit(2);
+}
+const CLIENTS = arg('clients', '1,10,50').split(',').map(Number);
+const TRANSPORTS = arg('transports', 'stdio,http,stateless').split(',');
+const CLASSES = arg('classes', 'selective,common,regex').split(',');
+const SECONDS = Number(arg('seconds', 8));
+const WARMUP = Number(arg('warmup', 2));
+const NO_CACHE = process.argv.includes('--no-cache');
+/** --cpu-prof DIR: the server writes a CPU profile per thread into DIR (one row's server each). */
+const PROFILE_DIR = arg('cpu-prof', undefined);
+const NODE_FLAGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+const BIN = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
+const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU time in ticks of 10 ms
+const MODERN = '2026-07-28';
+
+const QUERIES = {
+  selective: [
+    'ServeHTTP',
+    'NewReader',
+    'ReadFull',
+    'ListenAndServe',
+    'ParseInt',
+    'HandleFunc',
+    'WriteString',
+    'Unmarshal',
+    'MarshalIndent',
+    'NewRequest',
+    'DialContext',
+    'ParseDuration',
+    'TrimPrefix',
+    'SplitN',
+    'NewEncoder',
+    'ReadDir',
+    'SetDeadline',
+    'LookupHost',
+    'Fprintf',
+    'NewTicker',
+  ].map((query) => ({ query })),
+  common: ['copyright', 'struct', 'return', 'error', 'func', 'string', 'the', 'nil', 'len', 'Close'].map((query) => ({ query })),
+  regex: ['[A-Z]{3}[0-9]{3}', 'x{2,}y', 'func \\(\\w+ \\*\\w+\\) Close\\(\\)', 'err != nil \\{', '\\bTODO\\b', '0x[0-9a-f]{8}'].map((query) => ({
+    query,
+    regex: true,
+  })),
+};
+
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The process's CPU seconds so far (user + system, every thread), and its RSS in MiB. */
+function usage(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const rss = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('VmRSS:'));
+  return { cpu: (Number(fields[11]) + Number(fields[12])) / TICKS, rss: Number(rss.split(/\s+/)[1]) / 1024 };
+}
+
+/** A stdio server: requests written as lines, answers matched by id; N may be in flight. */
+function stdioServer(env) {
+  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'serve', '--workspace', project, '--no-watch', '--log-level', 'warning'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stderr.resume();
+  const waiting = new Map();
+  let buffered = '';
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (let end; (end = buffered.indexOf('\n')) >= 0; buffered = buffered.slice(end + 1)) {
+      const line = buffered.slice(0, end);
+      if (!line.trim()) continue;
+      const message = JSON.parse(line);
+      waiting.get(message.id)?.(message);
+      waiting.delete(message.id);
+    }
+  });
+  let id = 0;
+  const send = (method, params) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
+    });
+  return {
+    pid: child.pid,
+    async start() {
+      await send('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'load-search', version: '1' } });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    },
+    client: () => async (args) => {
+      const answer = await send('tools/call', { name: 'search_code', arguments: args });
+      return answer.error ? `JSON-RPC ${answer.error.code}` : answer.result?.isError ? 'isError' : undefined;
+    },
+    async stop() {
+      child.stdin.end();
+      await new Promise((resolve) => child.on('exit', resolve));
+    },
+  };
+}
+
+/** An HTTP server: each client its own session (`http`) or plain stateless POSTs (`stateless`). */
+async function httpServer(env, mode, clients) {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, BIN, 'serve', '--transport', 'http', '--port', String(port), '--workspace', project, '--no-watch', '--log-level', 'warning'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let log = '';
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const dispatcher = new Agent({ connections: clients + 4, pipelining: 1, headersTimeout: 120_000, bodyTimeout: 120_000 });
+  for (let tries = 0; ; tries++) {
+    try {
+      await request(`http://127.0.0.1:${port}/health`, { dispatcher }).then((r) => r.body.dump());
+      break;
+    } catch {
+      if (tries > 300) throw new Error(`the server did not start: ${log}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  const post = async (headers, body) => {
+    const response = await request(url, {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+  };
+  const outcome = (answer) => {
+    if (answer.status !== 200) return `HTTP ${answer.status}`;
+    const message = answerOf(answer.headers['content-type'], answer.text);
+    return message.error ? `JSON-RPC ${message.error.code}` : message.result?.isError ? 'isError' : undefined;
+  };
+  let id = 0;
+  return {
+    pid: child.pid,
+    async start() {},
+    client: async () => {
+      if (mode === 'stateless') {
+        return async (args) =>
+          outcome(
+            await post(
+              { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'search_code' },
+              {
+                jsonrpc: '2.0',
+                id: ++id,
+                method: 'tools/call',
+                params: {
+                  name: 'search_code',
+                  arguments: args,
+                  _meta: {
+                    'io.modelcontextprotocol/protocolVersion': MODERN,
+                    'io.modelcontextprotocol/clientCapabilities': {},
+                    'io.modelcontextprotocol/clientInfo': { name: 'load-search', version: '1' },
+                  },
+                },
+              },
+            ),
+          );
+      }
+      const init = await post(
+        {},
+        {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'load-search', version: '1' } },
+        },
+      );
+      const session = init.headers['mcp-session-id'];
+      if (!session) throw new Error(`initialize: HTTP ${init.status} ${init.text.slice(0, 200)}`);
+      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      await post(headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      return async (args) => outcome(await post(headers, { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'search_code', arguments: args } }));
+    },
+    async stop() {
+      child.kill('SIGINT');
+      await new Promise((resolve) => child.on('exit', resolve));
+      await dispatcher.close();
+    },
+  };
+}
+
+/** One cell: `clients` loops calling `queries` in turn (each loop from its own place), warm-up first. */
+async function cell(server, clients, queries) {
+  const callers = await Promise.all(Array.from({ length: clients }, () => server.client()));
+  const run = async (seconds, record) => {
+    const deadline = performance.now() + seconds * 1000;
+    await Promise.all(
+      callers.map(async (callOnce, client) => {
+        for (let n = client; performance.now() < deadline; n++) {
+          const before = performance.now();
+          let failure;
+          try {
+            failure = await callOnce(queries[n % queries.length]);
+          } catch (error) {
+            failure = error.code ?? error.message;
+          }
+          record?.(performance.now() - before, failure);
+        }
+      }),
+    );
+  };
+  await run(WARMUP);
+  const latencies = [];
+  const failures = new Map();
+  const before = usage(server.pid);
+  let peak = before.rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, usage(server.pid).rss)), 250);
+  const started = performance.now();
+  await run(SECONDS, (ms, failure) => {
+    latencies.push(ms);
+    if (failure) failures.set(failure, (failures.get(failure) ?? 0) + 1);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const after = usage(server.pid);
+  latencies.sort((a, b) => a - b);
+  return {
+    rate: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuMs: (1000 * (after.cpu - before.cpu)) / Math.max(1, latencies.length),
+    rss: Math.max(peak, after.rss),
+    failures,
+  };
+}
+
+async function main() {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-load-home-'));
+  try {
+    const env = { ...process.env, SEXTANT_HOME: home, ...(NO_CACHE ? { SEXTANT_ANSWER_CACHE: '0' } : {}) };
+    const indexed = spawnSync(process.execPath, [BIN, 'index', project], { env, encoding: 'utf8' });
+    if (indexed.status !== 0) throw new Error(`sextant index failed: ${indexed.stderr}`);
+    console.log(
+      `${project}: ${indexed.stdout.trim().split('\n')[0]}\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load ${loadavg()[0].toFixed(2)} at the start; answer cache ${NO_CACHE ? 'off (SEXTANT_ANSWER_CACHE=0)' : 'on'}; ${WARMUP} s warm-up, ${SECONDS} s timed per cell\n`,
+    );
+    console.log('| transport | clients | queries | calls/s | p50 ms | p99 ms | CPU ms/call | peak RSS MiB | failures | load |');
+    console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    let failed = false;
+    for (const transport of TRANSPORTS) {
+      for (const clients of CLIENTS) {
+        // A fresh server per row: one row's cache and heap do not carry into the next.
+        const server = transport === 'stdio' ? stdioServer(env) : await httpServer(env, transport, clients);
+        await server.start();
+        try {
+          for (const name of CLASSES) {
+            const result = await cell(server, clients, QUERIES[name]);
+            const failures = [...result.failures].map(([what, n]) => `${what} ×${n}`).join(', ') || 'none';
+            if (result.failures.size > 0) failed = true;
+            console.log(
+              `| ${transport} | ${clients} | ${name} | ${result.rate.toFixed(1)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMs.toFixed(2)} | ${result.rss.toFixed(0)} | ${failures} | ${loadavg()[0].toFixed(2)} |`,
+            );
+          }
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    if (failed) process.exitCode = 1;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();
