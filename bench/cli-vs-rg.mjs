@@ -3,7 +3,7 @@
 // Node, each query run alternately with rg, p50 of N runs. The lines each prints are compared:
 // the same path:line pairs, or the row says how many differ.
 //
-//   node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs 15]   (CORPUS indexed in that home)
+//   node bench/cli-vs-rg.mjs CORPUS --home SEXTANT_HOME [--runs 15] [--queries linux|go]   (CORPUS indexed in that home)
 //       [--baseline OTHER_BINARY --baseline-home ITS_HOME]   (another build, alternated with the rest;
 //       a .mjs bundle runs on this Node and is paired with this bundle, run by run, a binary with the binary)
 //
@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { QUERIES } from './queries.mjs';
+import { GO_QUERIES, QUERIES } from './queries.mjs';
 
 const BINARY = fileURLToPath(new URL('../dist/sextant', import.meta.url));
 const BUNDLE = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
@@ -67,11 +67,11 @@ function linesOf(stdout, root) {
 const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** `baseline`: another build of the binary ({ binary, home }: its own index), a column of its own. */
-export function cliVersusRg(root, home, runs = 15, baseline = undefined) {
+export function cliVersusRg(root, home, runs = 15, baseline = undefined, queries = QUERIES) {
   if (!existsSync(BINARY)) throw new Error('bench/cli-vs-rg.mjs: build dist/sextant first (npm run build:binary)');
   const env = { SEXTANT_HOME: home };
   const rows = [];
-  for (const query of QUERIES) {
+  for (const query of queries) {
     const times = { binary: [], bundle: [], rg: [], baseline: [], paired: [] };
     const bundleBaseline = baseline?.binary.endsWith('.mjs');
     let outputs;
@@ -140,5 +140,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     baselineAt > 0
       ? { binary: process.argv[baselineAt + 1], home: baselineHomeAt > 0 ? process.argv[baselineHomeAt + 1] : process.argv[homeAt + 1] }
       : undefined;
-  cliVersusRg(root, process.argv[homeAt + 1], runsAt > 0 ? Number(process.argv[runsAt + 1]) : 15, baseline);
+  const querySet = process.argv.includes('--queries') ? process.argv[process.argv.indexOf('--queries') + 1] : 'linux';
+  cliVersusRg(root, process.argv[homeAt + 1], runsAt > 0 ? Number(process.argv[runsAt + 1]) : 15, baseline, querySet === 'go' ? GO_QUERIES : QUERIES);
 }

@@ -36,7 +36,56 @@ function or(children: TrigramQuery[]): TrigramQuery {
 const MAX_LITERAL_TRIGRAMS = 256;
 
 export function literalQuery(literal: string, caseInsensitive: boolean): TrigramQuery {
-  return and((literalTrigrams(literal, caseInsensitive) ?? []).slice(0, MAX_LITERAL_TRIGRAMS).map((trigram) => ({ op: 'trigram', trigram })));
+  const variants = caseInsensitive ? caseVariants(literal) : undefined;
+  // `naïve` without case: a file holds one of its spellings (naïve, NAÏVE…), each looked up exactly.
+  if (variants) return or(variants.map((variant) => trigramsQuery(literalTrigrams(variant, false))));
+  return trigramsQuery(literalTrigrams(literal, caseInsensitive));
+}
+
+function trigramsQuery(trigrams: number[] | undefined): TrigramQuery {
+  return and((trigrams ?? []).slice(0, MAX_LITERAL_TRIGRAMS).map((trigram) => ({ op: 'trigram', trigram })));
+}
+
+/** Upper case, then lower: one key for the letters a case-insensitive match takes for each other (σ, ς, Σ; k and the Kelvin sign). */
+const foldKey = (char: string): string => char.toUpperCase().toLowerCase();
+let folds: Map<string, string[]> | undefined;
+
+/** Every non-ASCII letter by its fold key (built once, on the first literal that needs it). */
+function sameFold(): Map<string, string[]> {
+  if (folds) return folds;
+  folds = new Map();
+  for (let code = 0x80; code <= 0x1ffff; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const char = String.fromCodePoint(code);
+    if (char.toLowerCase() === char && char.toUpperCase() === char) continue;
+    const key = foldKey(char);
+    const members = folds.get(key);
+    if (members) members.push(char);
+    else folds.set(key, [char]);
+  }
+  return folds;
+}
+
+/** A case-insensitive literal is spelled out in at most this many ways; beyond, its non-ASCII letters narrow nothing. */
+const MAX_CASE_VARIANTS = 16;
+
+/**
+ * The spellings of a literal with non-ASCII letters in either case (ASCII letters stay: the
+ * index folds them), or undefined when it has none, has too many, or has a letter whose other
+ * case is not one character (`ß`, `İ`), which a trigram of its bytes could not follow.
+ */
+function caseVariants(literal: string): string[] | undefined {
+  let variants = [''];
+  let cased = false;
+  for (const char of literal) {
+    const code = char.codePointAt(0)!;
+    const spellings = code < 0x80 ? [char] : [...new Set([char, char.toLowerCase(), char.toUpperCase(), ...(sameFold().get(foldKey(char)) ?? [])])];
+    if (spellings.some((spelling) => [...spelling].length !== 1)) return undefined;
+    if (spellings.length > 1) cased = true;
+    if (variants.length * spellings.length > MAX_CASE_VARIANTS) return undefined;
+    variants = variants.flatMap((prefix) => spellings.map((spelling) => prefix + spelling));
+  }
+  return cased ? variants : undefined;
 }
 
 interface Info {
@@ -181,7 +230,8 @@ function charSetOf(element: AST.Node): string[] | undefined {
 /**
  * The runs of a sequence in which every position is one character of a small set, at a fixed
  * distance from the run's start: characters, small classes, `\d`, and those repeated a fixed
- * number of times (`{n}`; `{n,m}` contributes its first n and ends the run). Zero-width
+ * number of times (`{n}`; `{n,m}` contributes its first n and ends the run, and its last n start
+ * the next). Zero-width
  * assertions neither add nor break; anything else ends the run. Only runs of 3 or more count.
  */
 function classRuns(elements: AST.Element[]): string[][][] {
@@ -200,8 +250,13 @@ function classRuns(elements: AST.Element[]): string[][][] {
     }
     const repeated = element.type === 'Quantifier' ? charSetOf(element.element) : undefined;
     if (element.type === 'Quantifier' && repeated) {
-      for (let i = 0; i < Math.min(element.min, 8); i++) run.push(repeated);
-      if (element.max !== element.min || element.min > 8) end();
+      const copies = Math.min(element.min, 8);
+      for (let i = 0; i < copies; i++) run.push(repeated);
+      if (element.max !== element.min || element.min > 8) {
+        // `x{2,}y`: the last n characters of `x{n,}` are x too, right before y; the next run starts with them.
+        end();
+        for (let i = 0; i < copies; i++) run.push(repeated);
+      }
       continue;
     }
     end();

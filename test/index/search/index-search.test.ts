@@ -190,6 +190,37 @@ test('a run of small classes is narrowed by the spellings of its windows of thre
   assert.equal(ors.map((child) => child.children!.length).sort(), [100, 100, 100]);
   assert.is(planRegex('\\w{3}', false).query.op, 'all', 'a class too large to spell out narrows nothing');
   assert.is(planRegex('[0-9]x?[0-9]', false).query.op, 'all', 'an optional element breaks the run');
+  // `x{2,}y`: its last two x stand right before the y, so every match holds `xxy`.
+  const open = planRegex('x{2,}y', false).query;
+  assert.is(open.op, 'trigram', JSON.stringify(open));
+  // `ab{3,5}c`: abbb at its start, bbbc at its end.
+  const trigramsOf = (query: { op: string; trigram?: number; children?: unknown[] }): number[] =>
+    query.op === 'trigram' ? [query.trigram!] : query.op === 'and' ? (query.children as Array<typeof query>).flatMap(trigramsOf) : [];
+  const expected = new Set([...trigramsOf(planRegex('abbb', false).query), ...trigramsOf(planRegex('bbbc', false).query)]);
+  assert.equal(new Set(trigramsOf(planRegex('ab{3,5}c', false).query)), expected);
+});
+
+test('a literal with non-ASCII letters, without case: narrowed by its spellings, and every spelling found', async () => {
+  const root = projectTree({
+    'a.txt': 'a NAÏVE plan\nnaive, in ASCII\n',
+    'b.txt': 'quite naïve\nÉcole normale\n',
+    'c.txt': 'Naïve École\nan école\n',
+    'd.txt': 'nothing of the sort\n',
+  });
+  await buildIndex(root, { home });
+  const reader = IndexReader.open(root, home);
+  for (const pattern of ['naïve', 'NAÏVE', 'école']) {
+    const query: SearchQuery = { pattern, limit: 1000 };
+    assert.equal(
+      reader.search(query).matches.map((m) => `${m.path}:${m.line}:${m.column}`),
+      bruteForce(root, query),
+      pattern,
+    );
+  }
+  assert.is(compileMatcher({ pattern: 'naïve' }).plan.op, 'or', 'narrowed: naïve or NAÏVE');
+  // A letter whose other case is two letters (ß, SS) is not spelled out: its part narrows nothing, as before.
+  assert.is(compileMatcher({ pattern: 'ßß' }).plan.op, 'all');
+  reader.close();
 });
 
 test('a bad regex is a BadPatternError naming the problem; an unindexed folder is NotIndexedError', async () => {
