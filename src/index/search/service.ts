@@ -273,11 +273,6 @@ export class SearchService {
     }
   }
 
-  /** Searches waiting their turn now. */
-  get queued(): number {
-    return this.#waiting.length;
-  }
-
   async #admit(): Promise<void> {
     if (this.#active < (this.#options.maxActive ?? DEFAULT_ACTIVE_SEARCHES)) {
       this.#active++;
