@@ -6,7 +6,7 @@
 //
 //   node bench/profile-symbols.mjs PROJECT_DIR [--top 12]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,9 @@ const run = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 
   env: { ...process.env, SEXTANT_HOME: home },
   encoding: 'utf8',
 });
+// The index is not needed after the run, nor the profiles once read (below): nothing is left in the temp folder.
+rmSync(home, { recursive: true, force: true });
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 if (run.status !== 0) throw new Error(run.stderr);
 console.log(`sextant index ${project}: ${((Date.now() - started) / 1000).toFixed(1)} s wall (profiled); ${run.stdout.trim().split('\n').join('; ')}\n`);
 
