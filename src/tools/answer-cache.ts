@@ -20,8 +20,6 @@ export class AnswerCache<V> {
   readonly #entries = new Map<string, { value: V; weight: number }>();
   readonly #pending = new Map<string, Promise<Computed<V>>>();
   #weight = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(options: { maxEntries: number; maxWeight: number }) {
     this.#maxEntries = options.maxEntries;
@@ -36,15 +34,12 @@ export class AnswerCache<V> {
     if (kept) {
       this.#entries.delete(key);
       this.#entries.set(key, kept);
-      this.hits++;
       return { value: kept.value, cached: true };
     }
     const running = this.#pending.get(key);
     if (running) {
-      this.hits++;
       return { value: (await running).value, cached: true };
     }
-    this.misses++;
     const computation = compute();
     this.#pending.set(key, computation);
     try {

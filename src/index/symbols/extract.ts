@@ -109,7 +109,8 @@ export class SymbolExtractor {
         const kind = outer.name.slice(dot + 1);
         const nameStart = toStart(nameNode.startIndex);
         if (role === 'definition') {
-          if (skeleton && language === 'c' && !oldStyle && outer.node.type === 'function_definition') oldStyle = readsOldStyle(outer.node, skeleton.text);
+          if (skeleton && language === 'c' && !oldStyle && outer.node.type === 'function_definition')
+            oldStyle = readsOldStyle(skeleton.text, nameNode.endIndex, outer.node.endIndex);
           const start = skeleton ? skeleton.toDefinitionStart(outer.node.startIndex) : outer.node.startIndex;
           // PHP's `namespace A;` (no braces) holds what follows, up to the next namespace.
           const end =
@@ -208,11 +209,14 @@ export class SymbolExtractor {
   }
 }
 
-/** Whether a C function definition has old-style parameter declarations (`f(a) int a; {`): a `;` between its declarator and its body. */
-function readsOldStyle(definition: Node, text: string): boolean {
-  const declarator = definition.childForFieldName('declarator');
-  const body = definition.childForFieldName('body');
-  return declarator !== null && body !== null && text.lastIndexOf(';', body.startIndex) > declarator.endIndex;
+/**
+ * Whether a C function definition read from `text` has old-style parameter declarations
+ * (`f(a) int a; {`): a `;` between its name and its body's `{`. Read from the text, not the tree:
+ * it is asked of every function definition, and a parameter list holds no `;`.
+ */
+function readsOldStyle(text: string, nameEnd: number, definitionEnd: number): boolean {
+  const body = text.indexOf('{', nameEnd);
+  return body >= 0 && body < definitionEnd && text.lastIndexOf(';', body) > nameEnd;
 }
 
 /** Where a namespace without braces ends, in the source: the next namespace's start (mapped back from the skeleton), or the file's end. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -221,6 +221,7 @@ test('a literal with non-ASCII letters, without case: narrowed by its spellings,
   // A letter whose other case is two letters (ß, SS) is not spelled out: its part narrows nothing, as before.
   assert.is(compileMatcher({ pattern: 'ßß' }).plan.op, 'all');
   reader.close();
+  rmSync(root, { recursive: true, force: true });
 });
 
 test('a bad regex is a BadPatternError naming the problem; an unindexed folder is NotIndexedError', async () => {
