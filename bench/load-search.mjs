@@ -41,7 +41,7 @@ const WARMUP = Number(arg('warmup', 2));
 const NO_CACHE = process.argv.includes('--no-cache');
 /** --cpu-prof DIR: the server writes a CPU profile per thread into DIR (one row's server each). */
 const PROFILE_DIR = arg('cpu-prof', undefined);
-const NODE_FLAGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+const NODE_FLAGS = [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), ...(arg('node-flags', '') || '').split(' ').filter(Boolean)];
 const BIN = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
 const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU time in ticks of 10 ms
 const MODERN = '2026-07-28';

@@ -20,6 +20,9 @@ export interface FileText {
   mtimeMs: number;
   size: number;
   ino: number;
+  /** When the file was last found unchanged (the cache's clock), and in which epoch. */
+  checkedAt: number;
+  epoch: number;
   lineStarts?: Int32Array;
 }
 
@@ -37,9 +40,19 @@ export class ContentCache {
   readonly #maxBytes: number;
   /** Bytes held: text as V8 stores it (see textBytes), four per line start. */
   #bytes = 0;
+  readonly #freshForMs: number;
+  readonly #now: () => number;
+  #epoch = 0;
 
-  constructor(maxBytes = DEFAULT_CONTENT_CACHE_BYTES) {
+  constructor(maxBytes = DEFAULT_CONTENT_CACHE_BYTES, options: { freshForMs?: number; now?: () => number } = {}) {
     this.#maxBytes = maxBytes;
+    this.#freshForMs = options.freshForMs ?? 0;
+    this.#now = options.now ?? performance.now.bind(performance);
+  }
+
+  /** Every entry is checked again on its next use (the index moved on: a sync saw files change). */
+  recheckAll(): void {
+    this.#epoch++;
   }
 
   get bytes(): number {
@@ -52,6 +65,13 @@ export class ContentCache {
    */
   get(files: ProjectFiles, relative: string): FileText | undefined {
     const path = join(files.root, relative);
+    const now = this.#now();
+    const known = this.#entries.get(path);
+    if (known && known.epoch === this.#epoch && now - known.checkedAt < this.#freshForMs) {
+      this.#entries.delete(path);
+      this.#entries.set(path, known);
+      return known;
+    }
     let stats;
     try {
       stats = statSync(path);
@@ -69,12 +89,14 @@ export class ContentCache {
     if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size && cached.ino === stats.ino) {
       this.#entries.delete(path);
       this.#entries.set(path, cached); // most recently used last
+      cached.checkedAt = now;
+      cached.epoch = this.#epoch;
       return cached;
     }
     const text = files.text(relative);
     this.#evict(path);
     if (text === undefined) return undefined;
-    const entry: FileText = { path, mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino, text };
+    const entry: FileText = { path, mtimeMs: stats.mtimeMs, size: stats.size, ino: stats.ino, text, checkedAt: now, epoch: this.#epoch };
     this.#entries.set(path, entry);
     this.#grow(textBytes(text, stats.size));
     return entry;

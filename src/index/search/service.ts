@@ -79,11 +79,26 @@ const BUSY_RETRY_MS = 1_000;
  */
 export const DEFAULT_SEARCH_IDLE_MS = 10 * 60 * 1000;
 
+/**
+ * How long a worker trusts a cached file's text without a `stat`: the same files are read by
+ * search after search under load, and a stat each time is a tenth of a selective search. A file
+ * edited meanwhile is seen at most this late (and at once after a sync: a new manifest checks
+ * every entry again), which is sooner than the index itself learns of the edit.
+ */
+const CONTENT_FRESH_MS = 500;
+
 /** Young-generation size of a search worker's heap. */
 const SEARCH_YOUNG_GENERATION_MB = 8;
 
 /** At most this many search workers by default: past it, merging costs more than it saves. */
 const MAX_DEFAULT_WORKERS = 4;
+
+type Ask = (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>;
+/** The workers a search goes to, and what each is asked (its shard, or the whole search). */
+interface Route {
+  workers: SearchWorker[];
+  ask: Ask;
+}
 
 type Waiter = { resolve: (result: SearchResult) => void; reject: (error: Error) => void };
 
@@ -141,6 +156,11 @@ class SearchWorker {
     return this.#dead;
   }
 
+  /** Searches sent to this thread and not yet answered. */
+  get pending(): number {
+    return this.#waiting.size;
+  }
+
   #holds = 0;
 
   /** Keeps the process alive while a search waits on this thread (an idle one must not, see unref above). */
@@ -191,14 +211,27 @@ export class SearchService {
     this.#workers = new Array<SearchWorker | undefined>(this.#count).fill(undefined);
   }
 
+  /**
+   * A search alone in the service is split between the workers (each matches its shard of the
+   * candidate files), for the shortest wait. One that starts while another runs goes whole to
+   * the least busy worker: splitting then only repeats each search's fixed work (the posting
+   * lists, a message and a merge) in every worker, and the cores are busy either way.
+   */
   search(query: SearchQuery): Promise<SearchResult> {
-    const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
-    return this.#run(query, workers, (worker, id, index) => worker.search(id, this.#count === 1 ? query : { ...query, shard: { index, count: this.#count } }));
+    return this.#run(query, () => {
+      const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
+      if (this.#count === 1) return { workers, ask: (worker, id) => worker.search(id, query) };
+      if (this.#active > 1) {
+        const idlest = workers.reduce((best, worker) => (worker.pending < best.pending ? worker : best));
+        return { workers: [idlest], ask: (worker, id) => worker.search(id, query) };
+      }
+      return { workers, ask: (worker, id, index) => worker.search(id, { ...query, shard: { index, count: this.#count } }) };
+    });
   }
 
   /** A search of the project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */
   async directSearch(query: SearchQuery): Promise<DirectScanResult> {
-    return (await this.#run(query, [this.#ensureWorker(0)], (worker, id) => worker.search(id, query, true))) as DirectScanResult;
+    return (await this.#run(query, () => ({ workers: [this.#ensureWorker(0)], ask: (worker, id) => worker.search(id, query, true) }))) as DirectScanResult;
   }
 
   /** Workers running now (they stop when idle, and start again with the next search). */
@@ -206,16 +239,14 @@ export class SearchService {
     return this.#workers.filter((worker) => worker && !worker.dead).length;
   }
 
-  async #run(
-    query: SearchQuery,
-    workers: SearchWorker[],
-    ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>,
-  ): Promise<SearchResult> {
+  /** Runs a search once admitted; `route` then says which workers take it, and how each is asked. */
+  async #run(query: SearchQuery, route: () => Route): Promise<SearchResult> {
     clearTimeout(this.#idleTimer);
     this.#inFlight++;
     try {
       await this.#admit();
       try {
+        const { workers, ask } = route();
         return await this.#runOnce(query, workers, ask);
       } finally {
         this.#leave();
@@ -228,11 +259,7 @@ export class SearchService {
     }
   }
 
-  async #runOnce(
-    query: SearchQuery,
-    workers: SearchWorker[],
-    ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>,
-  ): Promise<SearchResult> {
+  async #runOnce(query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<SearchResult> {
     const id = this.#nextId++;
     const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
     for (const worker of workers) worker.hold();
@@ -245,13 +272,7 @@ export class SearchService {
     }
   }
 
-  async #budgeted(
-    id: number,
-    budgetMs: number,
-    query: SearchQuery,
-    workers: SearchWorker[],
-    ask: (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>,
-  ): Promise<SearchResult> {
+  async #budgeted(id: number, budgetMs: number, query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<SearchResult> {
     const shares = workers.map((worker, index) => ask(worker, id, index));
     let timer: NodeJS.Timeout | undefined;
     const overBudget = new Promise<never>((_, reject) => {
@@ -346,11 +367,13 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
   const manifestPath = new IndexStore(root, home).manifestPath;
   let reader: IndexReader | undefined;
   let seen = '';
-  const cache = new ContentCache(cacheBytes);
+  const cache = new ContentCache(cacheBytes, { freshForMs: CONTENT_FRESH_MS });
   return () => {
     // No manifest (''): open() says the project is not indexed.
     const stamp = fileStamp(manifestPath);
     if (!reader || stamp !== seen) {
+      // A sync saw files change: every cached text is checked again before its next use.
+      if (reader) cache.recheckAll();
       const next = IndexReader.open(root, home, { cache, lazy: true });
       reader?.close();
       reader = next;

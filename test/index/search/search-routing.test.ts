@@ -1,0 +1,95 @@
+/**
+ * Throughput without changed answers: searches that run at once go whole to one worker each
+ * instead of split between all of them, and a worker trusts a cached file's text for a short
+ * while without a stat. Neither may change what a search finds.
+ */
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildIndex } from '../../../src/index/build/indexer.js';
+import { ProjectFiles } from '../../../src/index/files/project-file.js';
+import { ContentCache } from '../../../src/index/search/content-cache.js';
+import type { SearchQuery, SearchResult } from '../../../src/index/search/reader.js';
+import { SearchService } from '../../../src/index/search/service.js';
+import { projectTree } from '../../helpers/projects.js';
+
+/** Forty files, each with its own word and a shared one, so that every worker's shard holds some. */
+function manyFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) files[`pkg${i % 4}/file${i}.go`] = `package pkg\n\n// shared line ${i}\nfunc Only${i}() {}\n// shared again ${i}\n`;
+  return files;
+}
+
+const shape = (result: SearchResult): unknown => ({
+  matches: result.matches.map((match) => [match.path, match.line, match.column]),
+  truncated: result.truncated,
+});
+
+test('searches that run together find what each finds alone, truncated at the same match', async () => {
+  const root = projectTree(manyFiles());
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const queries: SearchQuery[] = [
+    { pattern: 'shared', limit: 1_000 },
+    { pattern: 'shared', limit: 7 },
+    { pattern: 'shared', limit: 7, sourceFirst: true },
+    { pattern: 'Only1\\d', regex: true, limit: 1_000 },
+    { pattern: 'again 3', limit: 1_000, context: 1 },
+  ];
+  // Two searches admitted at a time: every one after the first starts while another runs.
+  const service = new SearchService(root, { home, workers: 2, maxActive: 2 });
+  try {
+    const alone: unknown[] = [];
+    for (const query of queries) alone.push(shape(await service.search(query)));
+    assert.is((alone[0] as { matches: unknown[] }).matches.length, 80, 'both lines of every file');
+    assert.is((alone[1] as { truncated: boolean }).truncated, true);
+    for (let round = 0; round < 3; round++) {
+      const together = await Promise.all([...queries, ...queries].map((query) => service.search(query)));
+      assert.equal(together.map(shape), [...alone, ...alone], `round ${round}`);
+    }
+  } finally {
+    await service.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a cached text is trusted without a stat only within its window, and never after recheckAll', () => {
+  const root = projectTree({ 'a.txt': 'first version\n' });
+  try {
+    let now = 1_000;
+    const cache = new ContentCache(1 << 20, { freshForMs: 500, now: () => now });
+    const files = new ProjectFiles(root);
+    assert.is(cache.get(files, 'a.txt')?.text, 'first version\n');
+    // Same size, a later mtime: only a stat tells.
+    writeFileSync(join(root, 'a.txt'), 'later version\n');
+    const later = statSync(join(root, 'a.txt')).mtimeMs / 1_000 + 5;
+    utimesSync(join(root, 'a.txt'), later, later);
+    now += 499;
+    assert.is(cache.get(files, 'a.txt')?.text, 'first version\n', 'within the window: the text checked a moment ago');
+    now += 1;
+    assert.is(cache.get(files, 'a.txt')?.text, 'later version\n', 'past it: checked, and read again');
+    writeFileSync(join(root, 'a.txt'), 'third version\n');
+    utimesSync(join(root, 'a.txt'), later + 5, later + 5);
+    now += 10;
+    assert.is(cache.get(files, 'a.txt')?.text, 'later version\n');
+    cache.recheckAll();
+    assert.is(cache.get(files, 'a.txt')?.text, 'third version\n', 'a new index generation checks every entry again');
+    rmSync(join(root, 'a.txt'));
+    cache.recheckAll();
+    assert.is(cache.get(files, 'a.txt'), undefined, 'a file gone is never served');
+    // Without a window (the default: the CLI, a reader of its own), every use is checked.
+    const strict = new ContentCache(1 << 20);
+    writeFileSync(join(root, 'b.txt'), 'one\n');
+    assert.is(strict.get(files, 'b.txt')?.text, 'one\n');
+    writeFileSync(join(root, 'b.txt'), 'two\n');
+    utimesSync(join(root, 'b.txt'), later + 10, later + 10);
+    assert.is(strict.get(files, 'b.txt')?.text, 'two\n');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test.run();
