@@ -4,9 +4,10 @@
  * A class rather than a bag of closures, and the AbortController only on demand: both were
  * measurable costs on the hot path of a trivial request (bench/stdio-roundtrip).
  */
-import type { Params, RequestId } from './messages.js';
-import { isRequestId } from './messages.js';
-import type { OutboundInfo, RequestContext, RequestOptions, Result } from './peer.js';
+import { JsonRpcError, toErrorObject } from './errors.js';
+import type { JsonRpcResponse, Params, RequestId } from './messages.js';
+import { errorResponse, isRequestId } from './messages.js';
+import type { OutboundInfo, RequestContext, RequestHandler, RequestOptions, Result } from './peer.js';
 
 /** What an inbound request needs from its peer to speak on its behalf. */
 export interface RequestSender {
@@ -70,5 +71,30 @@ export class InboundRequest<E> implements RequestContext<E> {
     if (message !== undefined) update.message = message;
     this.#sender.notify('notifications/progress', update, this.#related);
     return true;
+  }
+}
+
+/**
+ * Runs `handler` for an inbound request and makes its response: the result, or the error as the
+ * wire says it (toErrorObject: the one place a thrown value becomes a wire error). None when the
+ * request was cancelled or its connection closed while it ran. `log` hears of a handler that
+ * failed with anything but a JsonRpcError (a bug, not an answer).
+ */
+export async function respond<E>(
+  inflight: InboundRequest<E>,
+  params: Params,
+  handler: RequestHandler<E>,
+  log?: (message: string, error: unknown) => void,
+): Promise<JsonRpcResponse | undefined> {
+  try {
+    const result = await handler(params, inflight);
+    if (inflight.done) return undefined;
+    return { jsonrpc: '2.0', id: inflight.id, result: result ?? {} };
+  } catch (error) {
+    if (inflight.done) return undefined;
+    if (!(error instanceof JsonRpcError)) log?.(`Handler for "${inflight.method}" failed`, error);
+    return errorResponse(inflight.id, toErrorObject(error));
+  } finally {
+    inflight.done = true;
   }
 }

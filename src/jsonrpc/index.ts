@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './messages.js';
 export * from './peer.js';
 export * from './bounded.js';
+export { InboundRequest, respond, type RequestSender } from './inbound-request.js';

@@ -11,7 +11,6 @@ import {
   RemoteError,
   RequestCancelledError,
   RequestTimeoutError,
-  toErrorObject,
 } from './errors.js';
 import {
   classify,
@@ -25,7 +24,7 @@ import {
   type Params,
   type RequestId,
 } from './messages.js';
-import { InboundRequest } from './inbound-request.js';
+import { InboundRequest, respond } from './inbound-request.js';
 
 /**
  * The most messages one batch may hold. Its answer is sent whole, so the entries bound what one
@@ -271,15 +270,8 @@ export class Peer<E = unknown> {
     const inflight = new InboundRequest<E>(this, id, method, params, extra);
     this.#inflight.set(id, inflight);
     try {
-      const result = await handler(params, inflight);
-      if (inflight.done) return undefined; // cancelled or closed while running: no response
-      return { jsonrpc: '2.0', id, result: result ?? {} };
-    } catch (error) {
-      if (inflight.done) return undefined;
-      if (!(error instanceof JsonRpcError)) this.#options.log?.('error', `Handler for "${method}" failed`, error);
-      return errorResponse(id, toErrorObject(error));
+      return await respond(inflight, params, handler, (text, error) => this.#options.log?.('error', text, error));
     } finally {
-      inflight.done = true;
       if (this.#inflight.get(id) === inflight) this.#inflight.delete(id);
     }
   }

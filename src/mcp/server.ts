@@ -1,12 +1,15 @@
 /**
  * What all sessions of one server share: its identity and its registries. Each client connection
- * gets its own `McpSession` from `createSession`, with its own peer, ids and negotiated state.
+ * gets its own `McpSession` from `createSession`, with its own peer, ids and negotiated state; a
+ * 2026-07-28 request without a session goes to the one `stateless` dispatcher.
  */
 import type { Logger } from '../log.js';
 import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
 import { TaskStore } from './tasks.js';
 import { StatelessEra } from './stateless-era.js';
+import { StatelessDispatcher } from './stateless-dispatcher.js';
+import { statelessMethods, type StatelessMethod } from './stateless-methods.js';
 import { ResourceRegistry } from './resources.js';
 import { McpSession, type Listener, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
 import { ToolRegistry } from './tools.js';
@@ -21,8 +24,8 @@ export interface McpServerOptions {
   /** Facts for the HTTP /health endpoint beyond liveness (the product's status and projects). */
   health?: () => Record<string, unknown>;
   /**
-   * Seals multi round-trip request state (2026-07-28). One per server, shared by every session:
-   * an HTTP request's session lives for that request only. Default: a key of this process alone.
+   * Seals multi round-trip request state (2026-07-28). One per server, shared by every request
+   * and session: a retry may come to any of them. Default: a key of this process alone.
    */
   requestState?: RequestStateSealer;
   /** Where tasks are kept; `serve` gives one that writes them under SEXTANT_HOME for every process to read. */
@@ -38,10 +41,13 @@ export class McpServer {
   readonly #sessions = new Set<McpSession>();
   readonly #health: (() => Record<string, unknown>) | undefined;
   /**
-   * The 2026-07-28 era's shared parts (request-state key, tasks, listen streams), one for every
-   * session: a 2026 request's session lives for that request only.
+   * The 2026-07-28 era's shared parts (request-state key, tasks, listen streams), one for the
+   * stateless dispatcher and every session: a 2026 request keeps nothing of its own.
    */
   readonly era: StatelessEra;
+  /** Every 2026-07-28 request that comes without a session goes through this one dispatcher. */
+  readonly stateless: StatelessDispatcher;
+  readonly #statelessMethods: Map<string, StatelessMethod>;
 
   constructor(options: McpServerOptions) {
     this.identity = options.identity;
@@ -59,10 +65,12 @@ export class McpServer {
       resources: options.registries?.resources ?? new ResourceRegistry(),
       prompts: options.registries?.prompts ?? new PromptRegistry(),
     };
+    this.#statelessMethods = statelessMethods(this.identity, this.registries, this.era);
+    this.stateless = new StatelessDispatcher({ identity: this.identity, methods: this.#statelessMethods, ...(this.#logger ? { logger: this.#logger } : {}) });
   }
 
   createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
-    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, era: this.era };
+    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, statelessMethods: this.#statelessMethods };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
     if (this.#onRootsChanged) sessionOptions.onRootsChanged = this.#onRootsChanged;

@@ -23,32 +23,13 @@ import type { ResourceRegistry } from './resources.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import { ToolCallContext } from './tool-call-context.js';
 import { CLIENT_CAPABILITY_FOR, UndeclaredClientCapabilityError } from './client-capability.js';
-import {
-  CACHE_STATIC,
-  CACHE_VOLATILE,
-  completeResult,
-  isStatelessRequest,
-  isObject,
-  principalOf,
-  readStatelessRequest,
-  type CacheHint,
-  type StatelessRequest,
-} from './stateless-request.js';
+import { completeResult, isStatelessRequest, isObject, readStatelessRequest } from './stateless-request.js';
 import { StatelessEra } from './stateless-era.js';
+import { completeArgument, serverCapabilities, serverInfoFor, statelessMethods, type StatelessMethod } from './stateless-methods.js';
 import { sessionEra, type RequestEra } from './request-era.js';
-import type { RoundInput } from './multi-round-trip.js';
-import { checkParamHeaders } from './param-headers.js';
 import { RequestStateSealer } from './request-state.js';
-import { requireTasks, TASKS_EXTENSION, TaskStore } from './tasks.js';
-import {
-  ALL_PROTOCOL_VERSIONS,
-  featuresOf,
-  isStatelessVersion,
-  negotiateVersion,
-  HANDSHAKE_PROTOCOL_VERSIONS,
-  type AnyProtocolVersion,
-  type HandshakeProtocolVersion,
-} from './versions.js';
+import { TaskStore } from './tasks.js';
+import { negotiateVersion, HANDSHAKE_PROTOCOL_VERSIONS, type HandshakeProtocolVersion } from './versions.js';
 import { batchRefusal } from './batches.js';
 
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
@@ -90,8 +71,8 @@ export interface McpSessionOptions {
   onReady?: (session: McpSession) => void;
   /** Called when the client sends notifications/roots/list_changed (never answered: it is a notification). */
   onRootsChanged?: (session: McpSession) => void;
-  /** The 2026-07-28 era's shared parts (McpServer gives its own to every session). */
-  era?: StatelessEra;
+  /** The 2026-07-28 methods, served from each request alone (McpServer gives its own table to every session). */
+  statelessMethods?: Map<string, StatelessMethod>;
 }
 
 /** One open `subscriptions/listen` stream: the resources it follows, and how to tell it something. */
@@ -108,13 +89,6 @@ export interface ClientInfo {
 
 /** Methods a client may send before the session is initialized (lifecycle §Initialization, utilities/ping). */
 const ALLOWED_BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
-
-/** How a method is served to a stateless (2026-07-28) request, from that request alone. */
-interface StatelessMethod {
-  run(params: Params, context: RequestContext<MessageContext>, request: StatelessRequest): Promise<Result> | Result;
-  /** Caching hints, for the methods whose results carry them. */
-  cache?: CacheHint;
-}
 
 export class McpSession {
   readonly peer: Peer<MessageContext>;
@@ -196,75 +170,35 @@ export class McpSession {
     this.peer.close();
   }
 
-  capabilities(version: AnyProtocolVersion): Params {
-    const capabilities: Params = {
-      logging: {},
-      tools: { listChanged: false },
-      // Both eras can follow a resource: resources/subscribe before 2026-07-28, subscriptions/listen since.
-      resources: { subscribe: true, listChanged: false },
-      prompts: { listChanged: false },
-    };
-    if (featuresOf(version).completionsCapability) capabilities.completions = {};
-    if (isStatelessVersion(version)) capabilities.extensions = { [TASKS_EXTENSION]: {} };
-    return capabilities;
-  }
-
   /**
    * One method, both eras. A request is classified by what it carries (see stateless-request.ts): a stateless
-   * one is served from its own `_meta` and gets a `complete` result stamped with the server's
-   * identity; anything else needs this session's `initialize`. A method the stateless revision
-   * removed (`ping`, `logging/setLevel`, …) has no stateless form: Method not found.
+   * one is served from its own `_meta` by the server's table of 2026 methods (stateless-methods.ts)
+   * and gets a `complete` result stamped with the server's identity; anything else needs this
+   * session's `initialize`. A method the stateless revision removed (`ping`, `logging/setLevel`, …)
+   * has no stateless form: Method not found.
    */
-  #handle(method: string, legacy: RequestHandler<MessageContext> | undefined, stateless?: StatelessMethod): void {
+  #handle(method: string, legacy: RequestHandler<MessageContext> | undefined): void {
     // Not an async function: a handshake-era call returns its handler's own promise (an async
     // wrapper returning it would cost the call two more turns of the microtask queue).
     this.peer.onRequest(method, (params, context) => {
-      if (isStatelessRequest(method, context.meta)) return this.#handleStateless(method, stateless, params, context);
+      if (isStatelessRequest(method, context.meta)) return this.#handleStateless(method, params, context);
       if (!legacy) throw new MethodNotFoundError(method);
       if (!this.#version && !ALLOWED_BEFORE_INITIALIZE.has(method)) throw new NotInitializedError(method);
       return legacy(params, context);
     });
   }
 
-  async #handleStateless(method: string, stateless: StatelessMethod | undefined, params: Params, context: RequestContext<MessageContext>): Promise<Result> {
+  async #handleStateless(method: string, params: Params, context: RequestContext<MessageContext>): Promise<Result> {
     const request = readStatelessRequest(context.meta);
+    const stateless = this.#statelessMethods.get(method);
     if (!stateless) throw new MethodNotFoundError(method);
-    return completeResult(await stateless.run(params, context, request), this.#serverInfo(request.version), stateless.cache);
+    return completeResult(await stateless.run(params, context, request), serverInfoFor(this.#options.identity, request.version), stateless.cache);
   }
 
   #registerHandlers(): void {
     const { tools, resources, prompts } = this.#options.registries;
-    this.#handle('server/discover', undefined, {
-      run: (_params, _context, request) => {
-        const result: Result = { supportedVersions: [...ALL_PROTOCOL_VERSIONS], capabilities: this.capabilities(request.version) };
-        if (this.#options.identity.instructions) result.instructions = this.#options.identity.instructions;
-        return result;
-      },
-      cache: CACHE_STATIC,
-    });
-    // The tasks extension: only for requests that declared it (-32021 otherwise); tasks/result and tasks/list are gone.
-    const taskMethod = (run: (params: Params, principal: string | undefined) => Result | Promise<Result>): StatelessMethod => ({
-      run: (params, context, request) => {
-        requireTasks(request.capabilities);
-        return run(params, principalOf(context.extra?.headers));
-      },
-    });
-    this.#handle(
-      'tasks/get',
-      undefined,
-      taskMethod((params, principal) => this.#stateless.tasks.get(params.taskId, principal)),
-    );
-    this.#handle(
-      'tasks/update',
-      undefined,
-      taskMethod((params, principal) => this.#stateless.tasks.update(params.taskId, params.inputResponses, principal)),
-    );
-    this.#handle(
-      'tasks/cancel',
-      undefined,
-      taskMethod((params, principal) => this.#stateless.tasks.cancel(params.taskId, principal)),
-    );
-    this.#handle('subscriptions/listen', undefined, { run: (params, context, request) => this.#stateless.listen(params, context, request) });
+    // The 2026-07-28 methods (stateless-methods.ts) have no handshake form here.
+    for (const method of ['server/discover', 'tasks/get', 'tasks/update', 'tasks/cancel', 'subscriptions/listen']) this.#handle(method, undefined);
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));
     this.#handle('logging/setLevel', (params) => {
@@ -274,46 +208,12 @@ export class McpSession {
       this.#logLevel = params.level;
       return {};
     });
-    this.#handle('tools/list', (params) => tools.list(this.#era!, params.cursor), {
-      run: (params, _context, request) => tools.list(request.era, params.cursor),
-      cache: CACHE_STATIC,
-    });
+    this.#handle('tools/list', (params) => tools.list(this.#era!, params.cursor));
     // A handshake-era call has no input rounds and no tasks: what comes back is a CallToolResult.
-    this.#handle('tools/call', (params, context) => tools.call(params, this.#toolContext(params, context)) as unknown as Promise<Result>, {
-      run: (params, context, request) => {
-        // Over HTTP the x-mcp-header parameters must match their Mcp-Param-* headers (SEP-2243).
-        if (context.extra?.paramHeaders) checkParamHeaders(tools.inputSchema(params.name, request.era), params.arguments, context.extra.paramHeaders);
-        return this.#stateless.withRounds('tools/call', params, context, request, (input: RoundInput) =>
-          tools.call(params, this.#stateless.toolContext(params, context, request, input)),
-        );
-      },
-    });
-    this.#handle('resources/list', (params) => resources.list(params.cursor, this.#era!), {
-      run: (params, _context, request) => resources.list(params.cursor, request.era),
-      cache: CACHE_STATIC,
-    });
-    this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor), {
-      run: (params) => resources.listTemplates(params.cursor),
-      cache: CACHE_STATIC,
-    });
-    const uriOf = (params: Params): string => {
-      if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
-      return params.uri;
-    };
-    this.#handle('resources/read', async (params) => (await resources.read(uriOf(params), this.#era!)) as Result, {
-      run: async (params, context, request) => {
-        try {
-          return await this.#stateless.withRounds('resources/read', params, context, request, (input: RoundInput) =>
-            resources.read(uriOf(params), request.era, input),
-          );
-        } catch (error) {
-          // 2026-07-28 reports an unknown resource as Invalid params; -32002 is retired.
-          if (error instanceof ResourceNotFoundError) throw new InvalidParamsError(error.message, error.data);
-          throw error;
-        }
-      },
-      cache: CACHE_VOLATILE,
-    });
+    this.#handle('tools/call', (params, context) => tools.call(params, this.#toolContext(params, context)) as unknown as Promise<Result>);
+    this.#handle('resources/list', (params) => resources.list(params.cursor, this.#era!));
+    this.#handle('resources/templates/list', (params) => resources.listTemplates(params.cursor));
+    this.#handle('resources/read', async (params) => (await resources.read(this.#resourceUri(params, false), this.#era!)) as Result);
     this.#handle('resources/subscribe', (params) => {
       const uri = this.#resourceUri(params);
       this.#subscriptions.add(uri);
@@ -323,22 +223,9 @@ export class McpSession {
       this.#subscriptions.delete(this.#resourceUri(params));
       return {};
     });
-    this.#handle('prompts/list', (params) => prompts.list(params.cursor, this.#era!), {
-      run: (params, _context, request) => prompts.list(params.cursor, request.era),
-      cache: CACHE_STATIC,
-    });
-    this.#handle('prompts/get', async (params) => (await prompts.get(params.name, params.arguments, this.#era!)) as Result, {
-      run: (params, context, request) =>
-        this.#stateless.withRounds('prompts/get', params, context, request, (input: RoundInput) =>
-          prompts.get(params.name, params.arguments, request.era, input),
-        ),
-    });
-    const complete = (params: Params): Result => {
-      const { ref, argument } = params;
-      if (!isObject(ref) || !isObject(argument)) throw new InvalidParamsError('Invalid params: "ref" and "argument" must be objects');
-      return { completion: prompts.complete(ref, argument, params.context) };
-    };
-    this.#handle('completion/complete', complete, { run: complete });
+    this.#handle('prompts/list', (params) => prompts.list(params.cursor, this.#era!));
+    this.#handle('prompts/get', async (params) => (await prompts.get(params.name, params.arguments, this.#era!)) as Result);
+    this.#handle('completion/complete', (params) => completeArgument(this.#options.registries, params));
 
     this.peer.onNotification('notifications/initialized', () => {
       if (!this.#version) return this.#logger.warning('notifications/initialized arrived before initialize; ignored');
@@ -352,9 +239,10 @@ export class McpSession {
     });
   }
 
-  #resourceUri(params: Params): string {
+  /** The request's `uri`; with `known`, only one the registry serves (ResourceNotFound otherwise). */
+  #resourceUri(params: Params, known = true): string {
     if (typeof params.uri !== 'string') throw new InvalidParamsError('Invalid params: "uri" must be a string');
-    if (!this.#options.registries.resources.has(params.uri, this.#era!)) throw new ResourceNotFoundError(params.uri);
+    if (known && !this.#options.registries.resources.has(params.uri, this.#era!)) throw new ResourceNotFoundError(params.uri);
     return params.uri;
   }
 
@@ -383,32 +271,24 @@ export class McpSession {
     this.#era = sessionEra(version, capabilities);
     const result: Result = {
       protocolVersion: version,
-      capabilities: this.capabilities(version),
-      serverInfo: this.#serverInfo(version),
+      capabilities: serverCapabilities(version),
+      serverInfo: serverInfoFor(this.#options.identity, version),
     };
     if (this.#options.identity.instructions) result.instructions = this.#options.identity.instructions;
     return result;
-  }
-
-  #serverInfo(version: AnyProtocolVersion): Params {
-    const { name, version: serverVersion, title, description, websiteUrl } = this.#options.identity;
-    const features = featuresOf(version);
-    const info: Params = { name, version: serverVersion };
-    if (features.structuredOutput && title) info.title = title;
-    if (features.icons && description) info.description = description;
-    if (features.icons && websiteUrl) info.websiteUrl = websiteUrl;
-    return info;
   }
 
   #toolContext(params: Params, context: RequestContext<MessageContext>): ToolContext {
     return new ToolCallContext(this, this.#era!, context, typeof params.name === 'string' ? params.name : undefined);
   }
 
-  /** The stateless era's shared parts: the server's, or (a session made on its own, in tests) one of its own. */
-  get #stateless(): StatelessEra {
-    this.#ownStateless ??= this.#options.era ?? new StatelessEra({ sealer: RequestStateSealer.ephemeral(), tasks: new TaskStore() });
-    return this.#ownStateless;
+  /** The 2026 methods: the server's table, or (a session made on its own, in tests) one of its own. */
+  get #statelessMethods(): Map<string, StatelessMethod> {
+    this.#ownMethods ??=
+      this.#options.statelessMethods ??
+      statelessMethods(this.#options.identity, this.#options.registries, new StatelessEra({ sealer: RequestStateSealer.ephemeral(), tasks: new TaskStore() }));
+    return this.#ownMethods;
   }
 
-  #ownStateless: StatelessEra | undefined;
+  #ownMethods: Map<string, StatelessMethod> | undefined;
 }

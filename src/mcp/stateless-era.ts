@@ -1,7 +1,7 @@
 /**
  * The parts of the 2026-07-28 era that outlive a request: the request-state sealer, the tasks,
- * the open listen streams. Shared by every session of a server (an HTTP request's session lives
- * for that request only), and the handlers that need them: multi round-trip rounds, the tool
+ * the open listen streams. One per server, for its stateless dispatcher and every session (a 2026
+ * request keeps nothing of its own), and the handlers that need them: multi round-trip rounds, the tool
  * context of a stateless call, and `subscriptions/listen`.
  */
 import { InvalidParamsError, type Params, type RequestContext, type Result } from '../jsonrpc/index.js';

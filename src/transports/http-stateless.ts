@@ -9,7 +9,16 @@
  * `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for the methods that name something.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCodes, JsonRpcError, errorResponse, isResponse, type JsonRpcMessage, type JsonRpcRequest, type Params } from '../jsonrpc/index.js';
+import {
+  ConnectionClosedError,
+  ErrorCodes,
+  JsonRpcError,
+  errorResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type Params,
+  type TapEntry,
+} from '../jsonrpc/index.js';
 import { HeaderMismatchError, MCP_ERROR_CODES } from '../mcp/errors.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
@@ -88,9 +97,9 @@ function checkStatelessHeaders(req: IncomingMessage, request: JsonRpcRequest): v
 }
 
 /**
- * Serves one stateless request on `res`. The session exists for this request only: its peer
- * dispatches, runs cancellation and progress, and is closed once the answer is out (or the client
- * hung up, which aborts the handler).
+ * Serves one stateless request on `res`, through the server's one stateless dispatcher: nothing
+ * is made for the request but its own context. Its notifications turn the answer into an SSE
+ * stream; the client hanging up before the answer stops the handler.
  */
 export async function serveStatelessRequest(
   server: McpServer,
@@ -98,7 +107,7 @@ export async function serveStatelessRequest(
   res: ServerResponse,
   request: JsonRpcRequest,
   extra: MessageContext,
-  tap?: Parameters<McpServer['createSession']>[0]['tap'],
+  tap?: (direction: 'in' | 'out', entry: TapEntry) => void,
 ): Promise<void> {
   try {
     checkStatelessHeaders(req, request);
@@ -113,26 +122,13 @@ export async function serveStatelessRequest(
     return;
   }
   let streaming = false;
-  let answered = false;
   let keepAlive: NodeJS.Timeout | undefined;
-  const session = server.createSession({
-    tap,
-    send: (payload: JsonRpcMessage | JsonRpcMessage[]) => {
-      if (answered || res.writableEnded || res.destroyed) return;
-      const message = payload as JsonRpcMessage;
-      if (isResponse(message)) {
-        answered = true;
-        const text = JSON.stringify(message);
-        clearInterval(keepAlive);
-        if (streaming) {
-          res.end(`event: message\ndata: ${text}\n\n`);
-        } else {
-          const status = 'error' in message ? statusOf(message.error.code) : 200;
-          res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...retryAfter(message) });
-          res.end(text);
-        }
-        return;
-      }
+  const open = (): boolean => !res.writableEnded && !res.destroyed;
+  const call = server.stateless.dispatch(
+    request,
+    extra,
+    (notification) => {
+      if (!open()) return;
       // A notification about this request (progress, a log message) goes first: stream the answer.
       if (!streaming) {
         streaming = true;
@@ -140,18 +136,28 @@ export async function serveStatelessRequest(
         keepAlive = setInterval(() => res.write(':\n\n'), DEFAULT_SSE_KEEPALIVE_MS);
         keepAlive.unref();
       }
-      res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
     },
-  });
+    tap,
+  );
   // The client closing the stream is the cancellation of the request (transports §Cancellation).
+  // Every response closes: the error (and its stack) is made only for one closed before its answer.
+  let answered = false;
   const onClose = (): void => {
     clearInterval(keepAlive);
-    if (!answered) session.close();
+    if (!answered) call.stop(new ConnectionClosedError('The client closed the request stream'));
   };
   res.once('close', onClose);
-  try {
-    await session.receive(request, extra);
-  } finally {
-    if (answered) session.close();
+  const answer = await call.answer;
+  answered = true;
+  clearInterval(keepAlive);
+  if (!answer || !open()) return;
+  const text = JSON.stringify(answer);
+  if (streaming) {
+    res.end(`event: message\ndata: ${text}\n\n`);
+    return;
   }
+  const status = 'error' in answer ? statusOf(answer.error.code) : 200;
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...retryAfter(answer) });
+  res.end(text);
 }
