@@ -51,6 +51,15 @@ export class AnswerCache<V> {
     }
   }
 
+  /** The answer kept for `key`, if any (never computed here). */
+  peek(key: string): V | undefined {
+    const kept = this.#entries.get(key);
+    if (!kept) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, kept);
+    return kept.value;
+  }
+
   get size(): number {
     return this.#entries.size;
   }

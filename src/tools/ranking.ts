@@ -20,6 +20,22 @@ export interface Ranked {
   describe(): Record<string, unknown>;
 }
 
+/** What each signal adds to a match's score (path penalties are path-signals.ts's). */
+const EXACT_NAME = 100;
+const PARTIAL_NAME = 30;
+const VISIBILITY = 10;
+const WHOLE_IDENTIFIER = 50;
+const EXACT_CASE = 25;
+const GENERATED_FILE = 50;
+
+/**
+ * The most a text match can score when every definition named exactly like a literal query is
+ * among the seeds (search-seeds.ts, `complete`): it is then no such definition (one on a seed's
+ * line leaves the pool to the seed), so at most a whole identifier written as searched, or a
+ * longer exported name that contains the literal, written as searched.
+ */
+export const TEXT_MATCH_CEILING = Math.max(WHOLE_IDENTIFIER + EXACT_CASE, PARTIAL_NAME + VISIBILITY + EXACT_CASE);
+
 /** Where the language says: a public (exported) definition, a private one, or nothing said. */
 function visibility(symbol: SymbolInfo, language: string | undefined): 'public' | 'private' | undefined {
   const { name, signature } = symbol;
@@ -63,9 +79,9 @@ interface PathFacts {
  */
 function nameWeight(name: string, target: string, regex: boolean, fold: (text: string) => string): number {
   if (target === '') return 0;
-  if (regex) return name === target ? 100 : 0;
+  if (regex) return name === target ? EXACT_NAME : 0;
   const folded = fold(name);
-  return folded === target ? 100 : folded.includes(target) ? 30 : 0;
+  return folded === target ? EXACT_NAME : folded.includes(target) ? PARTIAL_NAME : 0;
 }
 
 /** A file's definitions as ranking reads them: where to decode them, and (row, line, end line) each. */
@@ -175,7 +191,7 @@ export function rankMatches(
           const symbol = symbolAt(match.path, place!, lines[at]!);
           let symbolWeight = nameWeight(symbol.name, target, regex, fold);
           // Below the first line, only the name itself, where the match is, defines it.
-          if (header && (symbolWeight !== 100 || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name)))
+          if (header && (symbolWeight !== EXACT_NAME || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name)))
             symbolWeight = 0;
           if (!defined || symbolWeight > weight) {
             defined = symbol;
@@ -185,20 +201,20 @@ export function rankMatches(
       }
       const facts = factsOf(match.path);
       const seen = defined && weight > 0 ? visibility(defined, facts.language) : undefined;
-      if (weight > 0) score += weight + (seen === 'public' ? 10 : seen === 'private' ? -10 : 0);
+      if (weight > 0) score += weight + (seen === 'public' ? VISIBILITY : seen === 'private' ? -VISIBILITY : 0);
       const word = !regex && match.word === true;
-      if (word) score += 50;
+      if (word) score += WHOLE_IDENTIFIER;
       // Written as searched, where the search ignored case. Worth more than the swing between
       // exported and private (±10): case comes first.
       const exactCase = !regex && !caseSensitive && match.text.startsWith(query, match.column - 1);
-      if (exactCase) score += 25;
+      if (exactCase) score += EXACT_CASE;
       score -= facts.penalty;
       // A file that says it is generated, where its path did not already say so.
       const generated = match.generated === true && facts.penalty === 0;
-      if (generated) score -= 50;
+      if (generated) score -= GENERATED_FILE;
       const describe = (): Record<string, unknown> => {
         const result = publicMatch(match) as unknown as Record<string, unknown>;
-        if (weight === 100) result.definition = true;
+        if (weight === EXACT_NAME) result.definition = true;
         const enclosing = enclosingOf(match.path, match.line);
         if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
         const notes: string[] = [];

@@ -19,6 +19,7 @@ import { projectTool } from './project-tool.js';
 import { rankSearch, type Ranked } from './ranking.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
 import { MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
+import { definitionsFirst, mayDecideByDefinitions } from './definitions-first.js';
 
 const DEFAULT_SEARCH_RESULTS = 20;
 const MAX_SEARCH_RESULTS = 200;
@@ -141,6 +142,17 @@ interface Answer {
   ranked: Ranked[];
   seeds: number;
   rankingMs: number;
+  /** Only the definitions were ranked (definitions-first.ts): the first `certain` of them lead the whole ranking. */
+  definitionsOnly?: { certain: number };
+}
+
+/** The definitions of the name alone, ranked (definitions-first.ts); the text search is not run. */
+function definitionsAnswer(project: Project, query: SearchQuery): Computed<Answer> {
+  const started = performance.now();
+  const { ranked, certain } = definitionsFirst(project.root, symbolsOf(project), query);
+  const durationMs = Math.round(performance.now() - started);
+  const result = { matches: [], truncated: true, stats: { files: 0, candidates: 0, durationMs } };
+  return { value: { result, ranked, seeds: ranked.length, rankingMs: 0, definitionsOnly: { certain } }, weight: ranked.length, keep: true };
 }
 
 /** Searches and ranks: the answer, its weight (matches held) and whether it may be kept (a partial one may not). */
@@ -220,7 +232,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         total_matches: {
           type: 'integer',
           minimum: 0,
-          description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for`,
+          description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for (with definitions_only, the definitions alone)`,
         },
         nextCursor: { type: 'string' },
         note: { type: 'string' },
@@ -234,6 +246,11 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         candidates: { type: 'integer', minimum: 0 },
         duration_ms: { type: 'number', minimum: 0, description: 'Time the search itself took' },
         ranking_ms: { type: 'number', minimum: 0, description: 'Time ranking took: the definitions of the name read, the matches ordered, the page described' },
+        definitions_only: {
+          type: 'boolean',
+          description:
+            'Only the definitions of the name were ranked: they fill this page and no other match can rank above them, so the text search was not run (total_matches counts the definitions); the cursor continues with every match',
+        },
         cached: {
           type: 'boolean',
           description: "The answer was computed for an earlier call with the same arguments on the same index generation (duration_ms is that search's)",
@@ -277,11 +294,18 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         direct = true; // meanwhile: a direct scan, marked partial
       } else manifest = project.requireIndex();
       const answer = (): Promise<Computed<Answer>> => searchAndRank(project, query, direct);
+      const key = direct ? '' : JSON.stringify([project.root, project.generation(), query]);
+      // A page the definitions of the name decide alone needs no text search (definitions-first.ts),
+      // unless the whole answer is kept already.
+      const whole = direct ? undefined : answers.peek(key);
+      let ready: { value: Answer; cached: boolean } | undefined = whole ? { value: whole, cached: true } : undefined;
+      if (!ready && !direct && mayDecideByDefinitions(query, offset + limit)) {
+        ready = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
+        if (ready.value.definitionsOnly!.certain < offset + limit) ready = undefined;
+      }
       // The same question of the same index generation is answered once (answer-cache.ts); a direct scan is never kept.
-      const { value, cached } = direct
-        ? { value: (await answer()).value, cached: false }
-        : await answers.get(JSON.stringify([project.root, project.generation(), query]), answer);
-      const { result, ranked, seeds, rankingMs: firstRankingMs } = value;
+      const { value, cached } = ready ?? (direct ? { value: (await answer()).value, cached: false } : await answers.get(key, answer));
+      const { result, ranked, seeds, rankingMs: firstRankingMs, definitionsOnly } = value;
       const pageStarted = performance.now();
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: clipResult(item.describe()) }));
       const rankingMs = (cached ? 0 : firstRankingMs) + performance.now() - pageStarted;
@@ -299,7 +323,12 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
           `No index yet: indexing started (${project.job?.id ?? 'done'}); these results come from a direct scan${result.partial ? ' that stopped at its time limit' : ''}.`,
         );
       if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
-      if (result.truncated) {
+      if (definitionsOnly) {
+        completeness = 'truncated';
+        notes.push(
+          `Only the definitions of ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)} were ranked (${ranked.length}): they fill this page, and no other match can rank above them, so the other matches were not searched; the cursor continues with every match.`,
+        );
+      } else if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
         notes.push(
           `More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each in path order)${seeds > 0 ? ` and the definitions of the name (${seeds}${seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`,
@@ -316,19 +345,20 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         ...statusFields(project, manifest, completeness),
         results: shown.map((item) => item.result),
         total_matches: ranked.length,
-        candidates: result.stats.candidates,
+        ...(definitionsOnly ? { definitions_only: true } : { candidates: result.stats.candidates }),
         duration_ms: result.stats.durationMs,
         ranking_ms: Math.round((rankingMs + Number.EPSILON) * 100) / 100,
       };
       if (unsearched) structured.unsearched_files = unsearched;
       if (cached) structured.cached = true;
-      const cursor = next < ranked.length ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url') : undefined;
+      const cursor = next < ranked.length || definitionsOnly ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url') : undefined;
       if (cursor) structured.nextCursor = cursor;
       if (notes.length > 0) structured.note = notes.join(' ');
       // The cursor in the text too: a client that shows the model only the text still pages.
       if (cursor) notes.push(`Next page: call again with the same arguments and cursor "${cursor}".`);
-      const header =
-        ranked.length === 0
+      const header = definitionsOnly
+        ? `${ranked.length} ${ranked.length === 1 ? 'definition' : 'definitions'} of the name, ranked above every other match (other matches not searched yet); showing ${offset + 1}-${next} (more with the cursor):`
+        : ranked.length === 0
           ? `No matches for ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)}.`
           : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
       // With context, groups are set apart by `--`, as rg does.
