@@ -5,7 +5,7 @@
 //   node bench/checksum.mjs PROJECT_DIR [--rounds 5]
 // PROJECT_DIR is indexed first into a scratch SEXTANT_HOME (build the bundle and build/ first: npm run build).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ if (!project) {
 const roundsAt = process.argv.indexOf('--rounds');
 const ROUNDS = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 5;
 const home = mkdtempSync(join(tmpdir(), 'sextant-crc-home-'));
+process.on('exit', () => rmSync(home, { recursive: true, force: true }));
 const indexed = spawnSync(process.execPath, [fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url)), 'index', project], {
   env: { ...process.env, SEXTANT_HOME: home },
   encoding: 'utf8',

@@ -5,7 +5,7 @@
 // Needs `rg` on PATH (Debian: apt-get install ripgrep) and a built dist/ (npm run build).
 // bench/RESULTS.md says which corpus was used and how to get it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ const runsIndex = process.argv.indexOf('--runs');
 const RUNS = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 10;
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'sextant-bench-'));
+process.on('exit', () => rmSync(home, { recursive: true, force: true }));
 
 function percentile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

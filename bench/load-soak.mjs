@@ -10,7 +10,7 @@
 //
 // PROJECT_DIR is indexed first, into a scratch SEXTANT_HOME. bench/RESULTS.md has the runs.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -88,6 +88,7 @@ const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length
 
 async function main() {
   const home = mkdtempSync(join(tmpdir(), 'sextant-soak-home-'));
+  process.on('exit', () => rmSync(home, { recursive: true, force: true }));
   const env = { ...process.env, SEXTANT_HOME: home };
   const indexStarted = Date.now();
   const indexed = spawnSync(process.execPath, [BIN, 'index', project], { env, encoding: 'utf8' });

@@ -9,7 +9,7 @@
 // bench/index-search.mjs runs it after its own sections. Needs `ctags` (Debian: universal-ctags)
 // and a built dist/ (npm run build).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,7 @@ export async function stdioServer(root, home) {
 export async function symbolTargets(corpus, options = {}) {
   const root = realpathSync(corpus);
   const home = mkdtempSync(join(tmpdir(), 'sextant-symbol-targets-'));
+  process.on('exit', () => rmSync(home, { recursive: true, force: true }));
   const env = { SEXTANT_HOME: home };
   const names = options.names ?? ['kmalloc', 'kmem_cache_alloc_node', 'task_struct', 'NewReader'];
 

@@ -7,7 +7,7 @@
 // Needs a built dist/ and build/ (npm run build) and rg on PATH. Without --home the corpus is
 // indexed first (text and symbols) into a temporary home. bench/RESULTS.md names the corpus.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,9 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const homeAt = process.argv.indexOf('--home');
 let home = homeAt > 0 ? process.argv[homeAt + 1] : undefined;
 if (!home) {
-  home = mkdtempSync(join(tmpdir(), 'sextant-tools-bench-'));
+  const made = mkdtempSync(join(tmpdir(), 'sextant-tools-bench-'));
+  process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+  home = made;
   execFileSync(process.execPath, [here('../dist/sextant.mjs'), 'index', corpus], {
     env: { ...process.env, SEXTANT_HOME: home },
     stdio: ['ignore', 'ignore', 'inherit'],
