@@ -7,7 +7,7 @@
 //
 //   npm run build && node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50]
 //        [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8]
-//        [--warmup 2] [--no-cache] [--cpu-prof DIR]
+//        [--warmup 2] [--no-cache] [--cpu-prof DIR] [--node-flags "FLAGS"]
 //
 // --no-cache starts the server with SEXTANT_ANSWER_CACHE=0: every call searches and ranks (the
 // cost of the search itself); without it, a repeated question of one index generation is a
