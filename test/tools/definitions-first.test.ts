@@ -4,12 +4,9 @@
  * answer says so (definitions_only, truncated, a cursor, the note in the text); its page is the
  * whole search's page, and the next page, past the definitions, runs the whole search.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { call, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
+import { call, withIndexedProject } from '../helpers/projects.js';
 import type { ToolResult } from '../helpers/tool-result.js';
 
 type Json = Record<string, unknown>;
@@ -25,29 +22,9 @@ const FILES: Record<string, string> = {
   'use/use_test.go': 'package use\n\n// Render is tested here.\nfunc TestRender() { one.Render() }\n',
 };
 
-async function served() {
-  const root = projectTree(FILES);
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const h = await projectHarness({ workspaces: [root] }, home);
-  const client = await sdkClient(h.http.urls.mcp);
-  const indexed = await call(client, 'index_repo');
-  assert.not.ok(indexed.isError, indexed.content[0]?.text);
-  return {
-    client,
-    h,
-    close: async () => {
-      await client.close();
-      await h.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
-}
-
 test('a page the definitions fill is answered from them alone, and is the whole search page; the cursor goes on with every match', async () => {
-  const s = await served();
-  try {
-    const early = await call(s.client, 'search_code', { query: 'Render', limit: 3 });
+  await withIndexedProject(FILES, async (client) => {
+    const early = await call(client, 'search_code', { query: 'Render', limit: 3 });
     assert.not.ok(early.isError, early.content[0]?.text);
     const structured = early.structuredContent!;
     assert.is(structured.definitions_only, true);
@@ -62,35 +39,30 @@ test('a page the definitions fill is answered from them alone, and is the whole 
     assert.type(structured.nextCursor, 'string');
 
     // The whole search, as a page too large for the definitions to decide: the same first three.
-    const whole = await call(s.client, 'search_code', { query: 'Render', limit: 60 });
+    const whole = await call(client, 'search_code', { query: 'Render', limit: 60 });
     assert.is(whole.structuredContent!.definitions_only, undefined);
     assert.ok((whole.structuredContent!.total_matches as number) > 60);
     assert.equal(places(early), places(whole).slice(0, 3));
 
     // The next page continues the whole ranking, past the definitions into the uses.
-    const next = await call(s.client, 'search_code', { query: 'Render', limit: 3, cursor: structured.nextCursor });
+    const next = await call(client, 'search_code', { query: 'Render', limit: 3, cursor: structured.nextCursor });
     assert.not.ok(next.isError, next.content[0]?.text);
     assert.is(next.structuredContent!.definitions_only, undefined);
     assert.equal(places(next), places(whole).slice(3, 6));
-  } finally {
-    await s.close();
-  }
+  });
 });
 
 test('no early answer where a text match could come first: a page past the definitions, a regex, a name not defined', async () => {
-  const s = await served();
-  try {
-    const wide = await call(s.client, 'search_code', { query: 'Render', limit: 5 });
+  await withIndexedProject(FILES, async (client) => {
+    const wide = await call(client, 'search_code', { query: 'Render', limit: 5 });
     assert.is(wide.structuredContent!.definitions_only, undefined, 'four definitions cannot decide a page of five');
     assert.is(places(wide).length, 5);
-    const regex = await call(s.client, 'search_code', { query: 'Render', regex: true, limit: 1 });
+    const regex = await call(client, 'search_code', { query: 'Render', regex: true, limit: 1 });
     assert.is(regex.structuredContent!.definitions_only, undefined);
-    const phrase = await call(s.client, 'search_code', { query: 'draws one', limit: 1 });
+    const phrase = await call(client, 'search_code', { query: 'draws one', limit: 1 });
     assert.is(phrase.structuredContent!.definitions_only, undefined);
     assert.equal(places(phrase), ['one/one.go:3']);
-  } finally {
-    await s.close();
-  }
+  });
 });
 
 test.run();
