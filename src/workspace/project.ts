@@ -83,7 +83,7 @@ export class Project {
 
   indexState(): IndexState {
     try {
-      const manifest = this.store.readManifest();
+      const manifest = this.#currentManifest();
       const running = this.job !== undefined || (this.store.runningJob()?.pid ?? process.pid) !== process.pid;
       if (!manifest) return { status: running ? 'indexing' : this.lastJob?.status === 'failed' ? 'failed' : 'not_indexed' };
       return { status: running ? 'indexing' : 'ready', manifest };
@@ -93,6 +93,20 @@ export class Project {
       throw error;
     }
   }
+
+  /**
+   * The manifest, read again only when a commit has swapped it (renamed into place: a new stamp).
+   * A search_code call asks for the index state three times; reading and parsing the manifest
+   * each time was a sixth of the main thread serving answers from the cache.
+   */
+  #currentManifest(): Manifest | undefined {
+    const stamp = fileStamp(this.store.manifestPath);
+    // Read after the stamp: a commit between the two is read now and seen again next time.
+    if (this.#manifest?.stamp !== stamp) this.#manifest = { stamp, value: this.store.readManifest() };
+    return this.#manifest.value;
+  }
+
+  #manifest: { stamp: string; value: Manifest | undefined } | undefined;
 
   /** The index, or the error a tool should answer with. */
   requireIndex(): Manifest {
