@@ -292,7 +292,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
       if (!manifest && projects.autoIndex && !state.incompatible) {
         if (!project.job) project.startJob('index');
         direct = true; // meanwhile: a direct scan, marked partial
-      } else manifest = project.requireIndex();
+      } else manifest = project.requireIndex(state);
       const answer = (): Promise<Computed<Answer>> => searchAndRank(project, query, direct);
       const key = direct ? '' : JSON.stringify([project.root, project.generation(), query]);
       // A page the definitions of the name decide alone needs no text search (definitions-first.ts),
@@ -342,7 +342,8 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         );
       }
       const structured: Record<string, unknown> = {
-        ...statusFields(project, manifest, completeness),
+        // The state the answer came from; a direct scan has just started the index job: read again.
+        ...statusFields(project, manifest, completeness, direct ? undefined : state.status),
         results: shown.map((item) => item.result),
         total_matches: ranked.length,
         ...(definitionsOnly ? { definitions_only: true } : { candidates: result.stats.candidates }),

@@ -1,6 +1,6 @@
 /** The status fields every code tool's result carries: which project, how current, how complete. */
 import type { Manifest } from '../index/store/index.js';
-import type { Project } from '../workspace/project.js';
+import type { IndexState, Project } from '../workspace/project.js';
 
 export const STATUS_PROPERTIES = {
   workspace: { type: 'string', description: 'The project root this answer is about' },
@@ -29,10 +29,16 @@ export const JOB_PROPERTIES = {
 
 export type Completeness = 'complete' | 'partial' | 'truncated';
 
-export function statusFields(project: Project, manifest: Manifest | undefined, completeness: Completeness): Record<string, unknown> {
+/** `status`: the state the answer was computed in, when the caller read it already (one read per call). */
+export function statusFields(
+  project: Project,
+  manifest: Manifest | undefined,
+  completeness: Completeness,
+  status: IndexState['status'] = project.indexState().status,
+): Record<string, unknown> {
   return {
     workspace: project.root,
-    indexing_status: project.indexState().status,
+    indexing_status: status,
     result_completeness: completeness,
     updated_at: manifest?.updatedAt ?? null,
   };

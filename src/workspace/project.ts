@@ -109,8 +109,7 @@ export class Project {
   #manifest: { stamp: string; value: Manifest | undefined } | undefined;
 
   /** The index, or the error a tool should answer with. */
-  requireIndex(): Manifest {
-    const state = this.indexState();
+  requireIndex(state: IndexState = this.indexState()): Manifest {
     if (state.incompatible) throw codedError('index_incompatible', state.incompatible, { workspace: this.root });
     if (state.corrupt) throw codedError('index_corrupt', state.corrupt, { workspace: this.root });
     if (!state.manifest) {
