@@ -10,21 +10,12 @@ import { spawnWorker } from '../../runtime.js';
 import { availableParallelism } from 'node:os';
 import { IdleHeapTrimmer } from '../../idle-heap.js';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
-import {
-  DEFAULT_SEARCH_BUDGET_MS,
-  DEFAULT_SEARCH_LIMIT,
-  IndexReader,
-  PatternTooExpensiveError,
-  type Match,
-  type SearchQuery,
-  type SearchResult,
-} from './reader.js';
-import { byPath } from '../text/segment.js';
+import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type SearchQuery, type SearchResult } from './reader.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from '../store/store.js';
-import { bySourceFirst } from './path-signals.js';
 import { workerMain } from '../../worker-main.js';
 import { pack, unpack, type PackedResult } from './wire.js';
+import { mergeShares } from './merge-shares.js';
 import { BusyError, codedError, isErrorCode } from '../../errors.js';
 
 const WORKER_ROLE = 'sextant-search';
@@ -81,7 +72,8 @@ export const DEFAULT_SEARCH_IDLE_MS = 10 * 60 * 1000;
 
 /**
  * How long a worker trusts a cached file's text without a `stat`: the same files are read by
- * search after search under load, and a stat each time is a tenth of a selective search. A file
+ * search after search under load, and a stat of every candidate each time is a large part of a
+ * selective search (bench/RESULTS.md, load-search). A file
  * edited meanwhile is seen at most this late (and at once after a sync: a new manifest checks
  * every entry again), which is sooner than the index itself learns of the edit.
  */
@@ -336,25 +328,6 @@ export class SearchService {
     this.#workers[index] = worker;
     return worker;
   }
-}
-
-/**
- * Shares hold disjoint files, each in path order (or in a `sourceFirst` search's order): a stable
- * sort in that order interleaves them and keeps every file's lines in order. Each share stopped at
- * the limit, so the first `limit` merged matches are exactly the first `limit` of a single search.
- */
-function mergeShares(results: SearchResult[], limit: number, sourceFirst = false): SearchResult {
-  if (results.length === 1) return results[0]!;
-  const all = results.flatMap((result) => result.matches).sort(sourceFirst ? bySourceFirst((match: Match) => match.path, byPath) : byPath);
-  return {
-    matches: all.slice(0, limit),
-    truncated: all.length > limit || results.some((result) => result.truncated),
-    stats: {
-      files: results[0]!.stats.files,
-      candidates: results[0]!.stats.candidates,
-      durationMs: Math.max(...results.map((result) => result.stats.durationMs)),
-    },
-  };
 }
 
 /**
