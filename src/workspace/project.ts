@@ -96,8 +96,8 @@ export class Project {
 
   /**
    * The manifest, read again only when a commit has swapped it (renamed into place: a new stamp).
-   * A search_code call asks for the index state three times; reading and parsing the manifest
-   * each time was a sixth of the main thread serving answers from the cache.
+   * Every tool call asks for the index state; reading and parsing the manifest each time was a
+   * large part of the main thread's work for answers from the cache (bench/RESULTS.md, load-search).
    */
   #currentManifest(): Manifest | undefined {
     const stamp = fileStamp(this.store.manifestPath);
