@@ -249,7 +249,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         definitions_only: {
           type: 'boolean',
           description:
-            'Only the definitions of the name were ranked: they fill this page and no other match can rank above them, so the text search was not run (total_matches counts the definitions); the cursor continues with every match',
+            'Only the definitions of the name were ranked: they fill this page and no other match can rank above any result on it, so the text search was not run (total_matches counts the definitions); the cursor continues with every match',
         },
         cached: {
           type: 'boolean',
@@ -326,7 +326,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
       if (definitionsOnly) {
         completeness = 'truncated';
         notes.push(
-          `Only the definitions of ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)} were ranked (${ranked.length}): they fill this page, and no other match can rank above them, so the other matches were not searched; the cursor continues with every match.`,
+          `Only the definitions of ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)} were ranked (${ranked.length}): they fill this page, and no other match can rank above any result on it, so the other matches were not searched; the cursor continues with every match.`,
         );
       } else if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
@@ -358,7 +358,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
       // The cursor in the text too: a client that shows the model only the text still pages.
       if (cursor) notes.push(`Next page: call again with the same arguments and cursor "${cursor}".`);
       const header = definitionsOnly
-        ? `${ranked.length} ${ranked.length === 1 ? 'definition' : 'definitions'} of the name, ranked above every other match (other matches not searched yet); showing ${offset + 1}-${next} (more with the cursor):`
+        ? `${ranked.length} ${ranked.length === 1 ? 'definition' : 'definitions'} of the name ranked (other matches not searched yet: none can rank above this page); showing ${offset + 1}-${next} (more with the cursor):`
         : ranked.length === 0
           ? `No matches for ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)}.`
           : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
