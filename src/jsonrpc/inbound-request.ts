@@ -78,13 +78,15 @@ export class InboundRequest<E> implements RequestContext<E> {
  * Runs `handler` for an inbound request and makes its response: the result, or the error as the
  * wire says it (toErrorObject: the one place a thrown value becomes a wire error). None when the
  * request was cancelled or its connection closed while it ran. `log` hears of a handler that
- * failed with anything but a JsonRpcError (a bug, not an answer).
+ * failed with anything but a JsonRpcError (a bug, not an answer); `settled`, of the request's end
+ * either way.
  */
 export async function respond<E>(
   inflight: InboundRequest<E>,
   params: Params,
   handler: RequestHandler<E>,
   log?: (message: string, error: unknown) => void,
+  settled?: () => void,
 ): Promise<JsonRpcResponse | undefined> {
   try {
     const result = await handler(params, inflight);
@@ -96,5 +98,6 @@ export async function respond<E>(
     return errorResponse(inflight.id, toErrorObject(error));
   } finally {
     inflight.done = true;
+    settled?.();
   }
 }

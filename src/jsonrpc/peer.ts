@@ -258,7 +258,8 @@ export class Peer<E = unknown> {
     }
   }
 
-  async #handleRequest(message: JsonRpcRequest, extra: E): Promise<JsonRpcResponse | undefined> {
+  /** Not an async function: the handler's answer is respond()'s own promise, with no turn of the microtask queue added. */
+  #handleRequest(message: JsonRpcRequest, extra: E): Promise<JsonRpcResponse | undefined> | JsonRpcResponse {
     const { id, method } = message;
     if (this.#inflight.has(id)) {
       return errorResponse(id, new InvalidRequestError(`Invalid request: id ${JSON.stringify(id)} is already in use`).toErrorObject());
@@ -269,11 +270,15 @@ export class Peer<E = unknown> {
     const params = message.params ?? {};
     const inflight = new InboundRequest<E>(this, id, method, params, extra);
     this.#inflight.set(id, inflight);
-    try {
-      return await respond(inflight, params, handler, (text, error) => this.#options.log?.('error', text, error));
-    } finally {
-      if (this.#inflight.get(id) === inflight) this.#inflight.delete(id);
-    }
+    return respond(
+      inflight,
+      params,
+      handler,
+      (text, error) => this.#options.log?.('error', text, error),
+      () => {
+        if (this.#inflight.get(id) === inflight) this.#inflight.delete(id);
+      },
+    );
   }
 
   async #handleNotification(message: JsonRpcNotification, extra: E): Promise<void> {
