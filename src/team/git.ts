@@ -68,14 +68,27 @@ function checkUrl(url: string): void {
   if (url.startsWith('-') || /\s/.test(url)) throw new GitError('git_unreachable', `${JSON.stringify(url)} is not a git remote URL`);
 }
 
-/** The remote's default branch (what HEAD points at), for a project added without --ref. */
+/**
+ * The remote's default branch (what HEAD points at), for a project added without --ref. A HEAD
+ * that names no branch the remote has (a bare repository made with `master` and pushed only
+ * `main`) leaves the one branch there is, or the choice to the caller, with the branches named.
+ */
 export async function defaultBranch(url: string): Promise<string> {
   checkUrl(url);
   const run = await git(['ls-remote', '--symref', '--', url, 'HEAD']);
   if (run.code !== 0) throw new GitError('git_unreachable', `git cannot read ${url}: ${gitReason(run.stderr)}`);
   const branch = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(run.stdout)?.[1];
-  if (!branch) throw new GitError('git_ref_unknown', `${url} has no default branch (an empty repository?): give one with --ref`);
-  return branch;
+  if (branch) return branch;
+  const heads = await git(['ls-remote', '--heads', '--', url]);
+  if (heads.code !== 0) throw new GitError('git_unreachable', `git cannot read ${url}: ${gitReason(heads.stderr)}`);
+  const branches = [...heads.stdout.matchAll(/\trefs\/heads\/(\S+)$/gm)].map((match) => match[1]!);
+  if (branches.length === 1) return branches[0]!;
+  if (branches.length === 0) throw new GitError('git_ref_unknown', `${url} has no branches (an empty repository?): push one, or give a tag with --ref`);
+  const listed = branches.length > 10 ? `${branches.slice(0, 10).join(', ')}, …` : branches.join(', ');
+  throw new GitError(
+    'git_ref_unknown',
+    `${url} has no default branch (its HEAD names none of its ${branches.length} branches: ${listed}): give one with --ref`,
+  );
 }
 
 /** The commit `ref` (a branch or a tag) points at on the remote now. */

@@ -21,10 +21,11 @@ const git = (cwd: string, ...args: string[]): string =>
     env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
   }).trim();
 
-export function gitRemote(): GitRemote {
+/** `head`: the branch the bare repository's HEAD names (made as `git init --bare -b HEAD`), pushed to or not. */
+export function gitRemote(options: { head?: string } = {}): GitRemote {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-git-'));
   const bare = join(dir, 'origin.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+  execFileSync('git', ['init', '-q', '--bare', '-b', options.head ?? 'main', bare]);
   const work = join(dir, 'work');
   execFileSync('git', ['init', '-q', '-b', 'main', work]);
   return {

@@ -44,6 +44,31 @@ test('add a git project: its default branch is resolved and published; list show
   assert.match(gone.stderr, 'no project named "web" is registered');
 });
 
+test('a remote whose HEAD names a branch it lacks: its one branch is served; with several, they are named', async () => {
+  // `git init --bare` with master, then only main pushed: ls-remote finds no HEAD.
+  const remote = gitRemote({ head: 'master' });
+  const commit = remote.push({ 'main.go': 'package main\n' });
+  const { cli } = home();
+  const added = await cli('add', 'web', '--git', remote.url);
+  assert.is(added.code, 0, added.stderr);
+  assert.match(added.stdout, `Added web: ${remote.url} at main (${commit.slice(0, 12)})`);
+  remote.push({ 'dev.go': 'package main\n' }, 'dev');
+  const two = await cli('add', 'other', '--git', remote.url);
+  assert.is(two.code, 2);
+  assert.match(two.stderr, /has no default branch \(its HEAD names none of its 2 branches: dev, main\): give one with --ref/);
+  assert.is(two.stderr.trim().split('\n').length, 1, 'one line');
+  assert.is((await cli('add', 'other', '--git', remote.url, '--ref', 'dev')).code, 0);
+  const empty = gitRemote({ head: 'master' });
+  const none = await cli('add', 'empty', '--git', empty.url);
+  assert.is(none.code, 2);
+  assert.match(none.stderr, /has no branches \(an empty repository\?\)/);
+  const listed = JSON.parse((await cli('list', '--json')).stdout) as { projects: Array<{ name: string }> };
+  assert.equal(
+    listed.projects.map((project) => project.name),
+    ['other', 'web'],
+  );
+});
+
 test('a URL git cannot read, an unknown branch, a taken name and a bad name are refused in one line, and nothing is registered', async () => {
   const remote = gitRemote();
   remote.push({ 'a.py': 'x = 1\n' });
