@@ -84,6 +84,15 @@ function nameWeight(name: string, target: string, regex: boolean, fold: (text: s
   return folded === target ? EXACT_NAME : folded.includes(target) ? PARTIAL_NAME : 0;
 }
 
+/** An identifier's character: what may not touch a name on either side for the name to stand alone. */
+const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
+
+/** Whether `name` is written at `start` of `text` as a whole identifier (case as `fold` says). */
+function namedAt(text: string, start: number, name: string, fold: (text: string) => string): boolean {
+  const end = start + name.length;
+  return fold(text.slice(start, end)) === fold(name) && !IDENTIFIER_CHAR.test(text.charAt(start - 1)) && !IDENTIFIER_CHAR.test(text.charAt(end));
+}
+
 /** A file's definitions as ranking reads them: where to decode them, and (row, line, end line) each. */
 interface FileRows {
   place: BriefSymbol | undefined;
@@ -190,9 +199,9 @@ export function rankMatches(
           if (line !== match.line && !header) continue;
           const symbol = symbolAt(match.path, place!, lines[at]!);
           let symbolWeight = nameWeight(symbol.name, target, regex, fold);
-          // Below the first line, only the name itself, where the match is, defines it.
-          if (header && (symbolWeight !== EXACT_NAME || fold(match.text.slice(match.column - 1, match.column - 1 + symbol.name.length)) !== fold(symbol.name)))
-            symbolWeight = 0;
+          // Below the first line, only the name itself, where the match is, defines it: a whole
+          // identifier (`libc_getentropy_trampoline` in the body of `GetEntropy` defines nothing).
+          if (header && (symbolWeight !== EXACT_NAME || !namedAt(match.text, match.column - 1, symbol.name, fold))) symbolWeight = 0;
           if (!defined || symbolWeight > weight) {
             defined = symbol;
             weight = symbolWeight;

@@ -65,4 +65,29 @@ test('no early answer where a text match could come first: a page past the defin
   });
 });
 
+test('a name inside a longer identifier just below a definition defines nothing, so no text match outranks an early page', async () => {
+  const files = {
+    'ent/darwin.go': 'package ent\n\nfunc GetEntropy(p []byte) error {\n\treturn call(libc_getentropy_trampoline)\n}\n',
+    'ent/openbsd.go': 'package ent\n\nfunc GetEntropy(p []byte) error {\n\treturn nil\n}\n',
+    'sys/zsys.go': 'package sys\n\nfunc getentropy(p []byte) (err error) {\n\treturn nil\n}\n',
+    // C: the name on the line below the definition's start is still the definition.
+    'c/ready.c': 'static int\nfoo_ready(void)\n{\n\treturn 0;\n}\n',
+  };
+  await withIndexedProject(files, async (client) => {
+    // The early page first: once the whole answer is kept, it answers every page.
+    const early = await call(client, 'search_code', { query: 'getentropy', limit: 3 });
+    assert.is(early.structuredContent!.definitions_only, true);
+    const whole = await call(client, 'search_code', { query: 'getentropy', limit: 60 });
+    const results = whole.structuredContent!.results as Json[];
+    const inBody = results.find((item) => item.path === 'ent/darwin.go' && item.line === 4)!;
+    assert.ok(inBody, 'the use inside the body is found');
+    assert.is(inBody.definition, undefined);
+    assert.not.ok((inBody.rank_notes as string[]).some((note) => note.startsWith('defines')));
+    assert.equal(places(early), places(whole).slice(0, 3));
+    const c = await call(client, 'search_code', { query: 'foo_ready', limit: 60 });
+    const named = (c.structuredContent!.results as Json[]).find((item) => item.path === 'c/ready.c' && item.line === 2)!;
+    assert.is(named.definition, true);
+  });
+});
+
 test.run();
