@@ -30,12 +30,8 @@ export class AnswerCache<V> {
   async get(key: string, compute: () => Promise<Computed<V>>): Promise<{ value: V; cached: boolean }> {
     // A cache of no entries (SEXTANT_ANSWER_CACHE=0: benches of the search itself) shares nothing either.
     if (this.#maxEntries === 0) return { value: (await compute()).value, cached: false };
-    const kept = this.#entries.get(key);
-    if (kept) {
-      this.#entries.delete(key);
-      this.#entries.set(key, kept);
-      return { value: kept.value, cached: true };
-    }
+    const kept = this.#touch(key);
+    if (kept) return { value: kept.value, cached: true };
     const running = this.#pending.get(key);
     if (running) {
       return { value: (await running).value, cached: true };
@@ -53,11 +49,17 @@ export class AnswerCache<V> {
 
   /** The answer kept for `key`, if any (never computed here). */
   peek(key: string): V | undefined {
+    return this.#touch(key)?.value;
+  }
+
+  /** The entry for `key`, made the most recently used. */
+  #touch(key: string): { value: V; weight: number } | undefined {
     const kept = this.#entries.get(key);
-    if (!kept) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, kept);
-    return kept.value;
+    if (kept) {
+      this.#entries.delete(key);
+      this.#entries.set(key, kept);
+    }
+    return kept;
   }
 
   get size(): number {
