@@ -138,4 +138,11 @@ export async function runServe(args: ServeArgs): Promise<void> {
   (await import('./server-heap.js')).restartWithServerHeap();
   const { serve } = await import('./serve.js');
   await serve(options);
+  // Everything the server owns is closed by now. A socket a client library still holds (a
+  // PostgreSQL connection that was opening as its pool ended, after an outage) must not keep a
+  // stopped server alive: a replica that never exits is never replaced.
+  setTimeout(() => process.exit(), STOPPED_EXIT_GRACE_MS).unref();
 }
+
+/** How long a server that has shut down may wait for the event loop to empty on its own. */
+const STOPPED_EXIT_GRACE_MS = 2_000;
