@@ -4,6 +4,7 @@
  * and other rooms enter the index only by a room's front door. Which room may import which is
  * the linter's rule (eslint.config.js); a test here proves that rule fires.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -157,6 +158,15 @@ test('every name bench/ and scripts/ import from build/src exists there (knip do
   }
   assert.equal(missing, []);
   assert.ok(checked > 20, `names checked: ${checked}`);
+});
+
+test("docs/README.md's import picture is the one the sources draw (scripts/import-picture.mjs)", () => {
+  const drawn = execFileSync(process.execPath, [join(ROOT, 'scripts', 'import-picture.mjs')], { encoding: 'utf8' }).trim();
+  const readme = readFileSync(join(ROOT, 'docs', 'README.md'), 'utf8');
+  const start = readme.indexOf('| room | imports |');
+  assert.ok(start >= 0, 'the README has the table');
+  const shown = readme.slice(start, readme.indexOf('\n\n', start)).trim();
+  assert.fixture(shown, drawn, 'run node scripts/import-picture.mjs and paste its table into docs/README.md');
 });
 
 test('every wire error code is defined once: the engine, MCP and the HTTP gate each keep their own', async () => {

@@ -5,7 +5,7 @@
  * word; lexical-rank.ts ranks them. "breadth" gives many definitions with a few lines each,
  * "depth" fewer with their whole bodies.
  */
-import { lowValuePath } from '../index/search/index.js';
+import { lowValuePath, rankMatches } from '../index/search/index.js';
 import type { SymbolInfo } from '../index/symbols/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
@@ -17,7 +17,6 @@ import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
 import { toolError } from './error-codes.js';
 import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
 import { projectTool } from './project-tool.js';
-import { rankMatches } from './ranking.js';
 import { requireSymbols } from './symbol-tools.js';
 import { plural } from '../wording.js';
 

@@ -1,16 +1,21 @@
 /**
  * A page of search_code that the definitions of the name decide alone. When the symbol index
- * holds every definition named exactly like a literal query (search-seeds.ts, `complete`), no
+ * holds every definition named exactly like a literal query (index/search/definition-seeds.ts, `complete`), no
  * text match can score above TEXT_MATCH_CEILING, so the definitions that score above it lead the
  * ranking whatever the text search would find. When there are enough of them for the page asked,
  * the page is certain without reading a single candidate file: the text search is not run, and
  * the answer says that only the definitions were ranked. A later page that goes past them runs
  * the whole search.
  */
-import { type SearchQuery } from '../index/search/index.js';
-import type { ProjectSymbols } from '../workspace/project.js';
-import { rankMatches, TEXT_MATCH_CEILING, type Ranked } from './ranking.js';
-import { definitionMatches, MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
+import {
+  definitionMatches,
+  MAX_SEEDED_DEFINITIONS,
+  rankMatches,
+  type Ranked,
+  type RankingSymbols,
+  type SearchQuery,
+  TEXT_MATCH_CEILING,
+} from '../index/search/index.js';
 
 /** The definitions ranked, and how many of the first of them no text match can come before. */
 export interface DefinitionsFirst {
@@ -28,7 +33,7 @@ export function mayDecideByDefinitions(query: SearchQuery, end: number): boolean
 }
 
 /** The definitions of the name, ranked as search_code ranks; `certain` counts those no text match can outrank. */
-export function definitionsFirst(root: string, symbols: ProjectSymbols | undefined, query: SearchQuery): DefinitionsFirst {
+export function definitionsFirst(root: string, symbols: RankingSymbols | undefined, query: SearchQuery): DefinitionsFirst {
   const seeds = definitionMatches(root, symbols, query);
   if (!symbols || !seeds.complete || seeds.matches.length === 0) return { ranked: [], certain: 0 };
   const ranked = rankMatches(symbols, seeds.matches, query.pattern, false, query.caseSensitive === true, true);

@@ -1,12 +1,24 @@
 /**
  * `search_code`: exact text and regex search over the project's index, ranked for a reader:
  * definitions of the name first (from the symbol index, not only those among the first matches:
- * search-seeds.ts), then the signals of ranking.ts; each result with the symbol that encloses it;
+ * index/search/definition-seeds.ts), then the signals of index/search/ranking.ts; each result with the symbol that encloses it;
  * pages through `nextCursor` over one stable ranked order.
  */
 import { createHash } from 'node:crypto';
 import { BadGlobError, KNOWN_LANGUAGES, workspaceGlob } from '../index/files/index.js';
-import { DEFAULT_SEARCH_BUDGET_MS, type Match, PatternTooExpensiveError, publicMatch, type SearchQuery, type SearchResult } from '../index/search/index.js';
+import {
+  DEFAULT_SEARCH_BUDGET_MS,
+  MAX_SEEDED_DEFINITIONS,
+  type Match,
+  PatternTooExpensiveError,
+  publicMatch,
+  rankedFrom,
+  rankSearch,
+  type Ranked,
+  type SearchQuery,
+  type SearchResult,
+} from '../index/search/index.js';
+import type { WorkerResult } from '../index/search/service.js';
 import { unsearchedFiles } from '../index/store/index.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
@@ -16,9 +28,7 @@ import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } f
 import { clipText } from '../jsonrpc/index.js';
 import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
-import { rankSearch, type Ranked } from './ranking.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
-import { MAX_SEEDED_DEFINITIONS } from './search-seeds.js';
 import { definitionsFirst, mayDecideByDefinitions } from './definitions-first.js';
 
 const DEFAULT_SEARCH_RESULTS = 20;
@@ -155,11 +165,39 @@ function definitionsAnswer(project: Project, query: SearchQuery): Computed<Answe
   return { value: { result, ranked, seeds: ranked.length, rankingMs: 0, definitionsOnly: { certain } }, weight: ranked.length, keep: true };
 }
 
+/** What a direct scan's match shows: no symbols to rank by, so its matches stay in path order. */
+const UNRANKED = { weight: 0, word: false, exactCase: false, generated: false };
+
+/**
+ * Ranks what a search found: in the search worker when the search went whole to one (its time
+ * comes back with it), else here, after the merge. A direct scan (no index yet) is not ranked.
+ */
+function rankingOf(project: Project, query: SearchQuery, result: WorkerResult, direct: boolean): { ranked: Ranked[]; seeds: number; rankingMs: number } {
+  const started = performance.now();
+  if (direct) {
+    const ranked = result.matches.map((match): Ranked => ({
+      match,
+      score: 0,
+      facts: UNRANKED,
+      describe: () => publicMatch(match) as unknown as Record<string, unknown>,
+    }));
+    return { ranked, seeds: 0, rankingMs: performance.now() - started };
+  }
+  const { ranking } = result;
+  if (ranking) {
+    const ranked = rankedFrom(symbolsOf(project), result.matches, ranking.scores, ranking.facts);
+    return { ranked, seeds: ranking.seeds, rankingMs: ranking.rankingMs + performance.now() - started };
+  }
+  // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
+  const { ranked, seeds } = rankSearch(project.root, symbolsOf(project), query, result.matches);
+  return { ranked, seeds, rankingMs: performance.now() - started };
+}
+
 /** Searches and ranks: the answer, its weight (matches held) and whether it may be kept (a partial one may not). */
 async function searchAndRank(project: Project, query: SearchQuery, direct: boolean): Promise<Computed<Answer>> {
-  let result: SearchResult & { partial?: boolean };
+  let result: WorkerResult & { partial?: boolean };
   try {
-    result = direct ? await project.search.directSearch(query) : await project.search.search(query);
+    result = direct ? await project.search.directSearch(query) : await project.search.search(query, { rank: true });
   } catch (error) {
     if (error instanceof PatternTooExpensiveError)
       throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
@@ -175,22 +213,7 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
     }
     throw error;
   }
-  // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
-  const rankingStarted = performance.now();
-  // A direct scan (no index yet) has no symbols to rank by: its matches stay in path order.
-  const { ranked, seeds } = direct
-    ? {
-        ranked: result.matches.map((match, order): Ranked => ({
-          match,
-          score: 0,
-          order,
-          depth: 0,
-          describe: () => publicMatch(match) as unknown as Record<string, unknown>,
-        })),
-        seeds: 0,
-      }
-    : rankSearch(project.root, symbolsOf(project), query, result.matches);
-  const rankingMs = performance.now() - rankingStarted;
+  const { ranked, seeds, rankingMs } = rankingOf(project, query, result, direct);
   return { value: { result, ranked, seeds, rankingMs }, weight: ranked.length, keep: !direct && result.partial !== true };
 }
 

@@ -6,7 +6,7 @@
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -80,6 +80,64 @@ test('callers asking the same new question together share one search', async () 
     // One computed it; the others waited for it (or found it kept): every one has its results.
     assert.is(answers.filter((answer) => answer.structuredContent!.cached !== true).length, 1);
     for (const answer of answers) assert.equal(places(answer), places(answers[0]!));
+  } finally {
+    await f.close();
+  }
+});
+
+test('under load every search is ranked in the worker that ran it, and each answer is the one it gets alone', async () => {
+  // No answer cache: every call below searches and ranks.
+  const before = process.env.SEXTANT_ANSWER_CACHE;
+  process.env.SEXTANT_ANSWER_CACHE = '0';
+  let f: Awaited<ReturnType<typeof indexedFixture>>;
+  try {
+    f = await indexedFixture();
+  } finally {
+    if (before === undefined) delete process.env.SEXTANT_ANSWER_CACHE;
+    else process.env.SEXTANT_ANSWER_CACHE = before;
+  }
+  const questions: Json[] = [
+    { query: 'getUserById' },
+    { query: 'handleGetUser' },
+    { query: 'describe' },
+    { query: 'ReportBuilder' },
+    { query: 'user', limit: 50 },
+    { query: 'import', limit: 30 },
+    { query: 'User', case_sensitive: true, context_lines: 1 },
+    { query: 'get\\w+', regex: true, limit: 40 },
+    { query: 'function', path: 'src/**' },
+  ];
+  // What a reader sees: the text and the structure, less the times.
+  const seen = (answer: ToolResult) => {
+    assert.not.ok(answer.isError, answer.content[0]?.text);
+    const { duration_ms: _duration, ranking_ms: _ranking, ...rest } = answer.structuredContent!;
+    return { text: answer.content[0]?.text, structured: rest };
+  };
+  try {
+    const search = f.h.projects.project(f.root).search;
+    // Which searches came back ranked by their worker (the service's own answer, observed).
+    const inWorker = new Set<string>();
+    let inMain = 0;
+    const asked = search.search.bind(search);
+    search.search = async (query, options) => {
+      const result = await asked(query, options);
+      if (result.ranking) inWorker.add(JSON.stringify(query));
+      else inMain++;
+      return result;
+    };
+    // One at a time: split between the workers (where there are two), ranked here after the merge.
+    const alone: unknown[] = [];
+    for (const question of questions) alone.push(seen(await call(f.client, 'search_code', question)));
+    if (availableParallelism() > 1) assert.is(inMain, questions.length, 'alone, every search is split and ranked on the main thread');
+    inWorker.clear();
+    // All at once, twice over: a search that starts while another runs goes whole to a worker and
+    // is ranked there. Rounds go on until every question has been ranked in a worker once.
+    for (let round = 0; round < 20 && inWorker.size < questions.length; round++) {
+      const together = await Promise.all([...questions, ...questions].map((question) => call(f.client, 'search_code', question)));
+      assert.equal(together.map(seen), [...alone, ...alone], `round ${round}`);
+    }
+    assert.is(inWorker.size, questions.length, 'every question was ranked in a worker');
+    assert.equal(f.h.problems(), []);
   } finally {
     await f.close();
   }

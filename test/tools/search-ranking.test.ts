@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RANKING_POOL } from '../../src/tools/search-code.js';
-import { definitionMatches } from '../../src/tools/search-seeds.js';
+import { definitionMatches } from '../../src/index/search/index.js';
 import { Project } from '../../src/workspace/project.js';
 import { runCli } from '../helpers/process.js';
 import { call, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';

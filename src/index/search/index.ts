@@ -1,12 +1,14 @@
 /**
- * Searching the text index: the query plan, candidates, the matcher, the reader, and a one-shot
- * search for the CLI. The pool of search workers (`service.ts`) is imported by path, not from
- * here: it starts worker threads, and a one-shot search must not load it.
+ * Searching the text index: the query plan, candidates, the matcher, the reader, a one-shot
+ * search for the CLI, and the ranking of what a search found, with the definitions of the name.
+ * The pool of search workers (`service.ts`) is imported by path, not from here: it starts worker
+ * threads, and a one-shot search must not load it.
  */
 
-export { addContext } from './matcher.js';
+export { definitionMatches, MAX_SEEDED_DEFINITIONS } from './definition-seeds.js';
 export { openForOneSearch, searchOnce } from './one-shot.js';
-export { lowValuePath, pathDepth, pathPenalty } from './path-signals.js';
+export { lowValuePath } from './path-signals.js';
+export { rankedFrom, rankMatches, rankSearch, type Ranked, type RankingSymbols, TEXT_MATCH_CEILING } from './ranking.js';
 export {
   DEFAULT_SEARCH_BUDGET_MS,
   IndexReader,
@@ -14,7 +16,6 @@ export {
   NotIndexedError,
   PatternTooExpensiveError,
   publicMatch,
-  saysGenerated,
   type SearchQuery,
   type SearchResult,
 } from './reader.js';

@@ -1,6 +1,6 @@
 /**
- * What a path says about a match: search_code's ranking (tools/ranking.ts), which definitions of
- * a common name join it (tools/search-seeds.ts), and which matches fill its pool first when there
+ * What a path says about a match: search_code's ranking (ranking.ts), which definitions of
+ * a common name join it (definition-seeds.ts), and which matches fill its pool first when there
  * are more than it holds (a search with `sourceFirst`).
  */
 

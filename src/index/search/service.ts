@@ -5,38 +5,27 @@
  * So the reader lives in a worker; a search over budget kills it, the caller gets
  * PatternTooExpensiveError, and the next search starts a fresh worker.
  */
-import { parentPort, Worker, workerData } from 'node:worker_threads';
-import { spawnWorker } from '../../runtime.js';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { spawnWorker } from '../../runtime.js';
 import { IdleHeapTrimmer } from '../../idle-heap.js';
 import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
-import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type SearchQuery, type SearchResult } from './reader.js';
+import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type SearchQuery } from './reader.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from '../store/store.js';
+import { SymbolIndex, SYMBOLS_MANIFEST } from '../symbols/index.js';
 import { workerMain } from '../../worker-main.js';
-import { pack, unpack, type PackedResult } from './wire.js';
+import { movedBuffers, pack, packRanked } from './wire.js';
 import { mergeShares } from './merge-shares.js';
-import { BusyError, codedError, isErrorCode } from '../../errors.js';
+import { rankSearch, type RankingSymbols } from './ranking.js';
+import { type Reply, type SearchRequest, SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
+import { BusyError } from '../../errors.js';
+
+export type { WorkerResult };
 
 const WORKER_ROLE = 'sextant-search';
-
-/** An error raised inside the worker, with its stable code kept. */
-export class SearchFailedError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'SearchFailedError';
-    this.code = code;
-  }
-}
-
-interface Reply {
-  /** Sent once, when the worker has loaded and opened the index: a search's budget starts only then. */
-  ready?: true;
-  id: number;
-  result?: PackedResult;
-  error?: { code: string; message: string };
-}
 
 export interface SearchServiceOptions extends SearchQueueLimits {
   home?: string;
@@ -85,103 +74,11 @@ const SEARCH_YOUNG_GENERATION_MB = 8;
 /** At most this many search workers by default: past it, merging costs more than it saves. */
 const MAX_DEFAULT_WORKERS = 4;
 
-type Ask = (worker: SearchWorker, id: number, index: number) => Promise<SearchResult>;
+type Ask = (worker: SearchWorker, id: number, index: number) => Promise<WorkerResult>;
 /** The workers a search goes to, and what each is asked (its shard, or the whole search). */
 interface Route {
   workers: SearchWorker[];
   ask: Ask;
-}
-
-type Waiter = { resolve: (result: SearchResult) => void; reject: (error: Error) => void };
-
-/** One search worker and the requests it owes answers to. */
-class SearchWorker {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, Waiter>();
-  #dead = false;
-  /**
-   * Settles once the thread is up (module loaded, index opened). A thread's cold start can take
-   * longer than a whole search on a busy machine: it must never be charged to a search's budget.
-   */
-  readonly ready: Promise<void>;
-
-  constructor(root: string, home: string | undefined, cacheBytes: number, onExit: (worker: SearchWorker) => void) {
-    // A small young generation: a search's garbage is short-lived, and V8's default semi-spaces
-    // cost each worker 20-30 MiB of RSS for no measurable speed (bench/RESULTS.md, #12).
-    this.#worker = spawnWorker(import.meta.url, {
-      workerData: { role: WORKER_ROLE, root, home, cacheBytes },
-      resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
-    });
-    let becameReady!: () => void;
-    let failedToStart!: (error: Error) => void;
-    this.ready = new Promise<void>((resolve, reject) => {
-      becameReady = resolve;
-      failedToStart = reject;
-    });
-    this.ready.catch(() => undefined);
-    this.#worker.on('message', (reply: Reply) => {
-      if (reply.ready) return becameReady();
-      const waiter = this.#waiting.get(reply.id);
-      this.#waiting.delete(reply.id);
-      if (!waiter) return;
-      if (reply.error) {
-        // A registered code (a corrupt index, say) comes back as the coded error it was in the worker.
-        const { code, message } = reply.error;
-        waiter.reject(isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message));
-      } else waiter.resolve(unpack(reply.result!));
-    });
-    this.#worker.on('error', (error) => {
-      failedToStart(error);
-      this.#failAll(error);
-    });
-    this.#worker.on('exit', () => {
-      failedToStart(new SearchFailedError('SEXTANT_ERR_SEARCH_WORKER', 'The search worker stopped before it was ready'));
-      this.#dead = true;
-      this.#failAll(new SearchFailedError('SEXTANT_ERR_SEARCH_WORKER', 'The search worker stopped'));
-      onExit(this);
-    });
-    // Idle workers must not keep a CLI process alive.
-    this.#worker.unref();
-  }
-
-  get dead(): boolean {
-    return this.#dead;
-  }
-
-  /** Searches sent to this thread and not yet answered. */
-  get pending(): number {
-    return this.#waiting.size;
-  }
-
-  #holds = 0;
-
-  /** Keeps the process alive while a search waits on this thread (an idle one must not, see unref above). */
-  hold(): void {
-    if (this.#holds++ === 0) this.#worker.ref();
-  }
-
-  release(): void {
-    if (--this.#holds === 0) this.#worker.unref();
-  }
-
-  search(id: number, query: SearchQuery, direct = false): Promise<SearchResult> {
-    return new Promise((resolve, reject) => {
-      this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, query, direct });
-    });
-  }
-
-  /** Stops the thread; what else waited on it fails with `reason`. */
-  kill(reason: Error): Promise<number> {
-    this.#dead = true;
-    this.#failAll(reason);
-    return this.#worker.terminate();
-  }
-
-  #failAll(error: Error): void {
-    for (const waiter of this.#waiting.values()) waiter.reject(error);
-    this.#waiting.clear();
-  }
 }
 
 export class SearchService {
@@ -208,22 +105,30 @@ export class SearchService {
    * candidate files), for the shortest wait. One that starts while another runs goes whole to
    * the least busy worker: splitting then only repeats each search's fixed work (the posting
    * lists, a message and a merge) in every worker, and the cores are busy either way.
+   *
+   * `rank`: a search that goes whole to a worker is ranked there too (ranking.ts, with the
+   * definitions of the name), and comes back as the pool in ranked order with `ranking` set. Under
+   * load the main thread then only pages and describes; a split search is ranked by the caller,
+   * after the merge, as is one on a thread of its own.
    */
-  search(query: SearchQuery): Promise<SearchResult> {
+  search(query: SearchQuery, { rank = false }: { rank?: boolean } = {}): Promise<WorkerResult> {
     return this.#run(query, () => {
       const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
-      if (this.#count === 1) return { workers, ask: (worker, id) => worker.search(id, query) };
+      if (this.#count === 1) return { workers, ask: (worker, id) => worker.search({ id, query, rank }) };
       if (this.#active > 1) {
         const idlest = workers.reduce((best, worker) => (worker.pending < best.pending ? worker : best));
-        return { workers: [idlest], ask: (worker, id) => worker.search(id, query) };
+        return { workers: [idlest], ask: (worker, id) => worker.search({ id, query, rank }) };
       }
-      return { workers, ask: (worker, id, index) => worker.search(id, { ...query, shard: { index, count: this.#count } }) };
+      return { workers, ask: (worker, id, index) => worker.search({ id, query: { ...query, shard: { index, count: this.#count } } }) };
     });
   }
 
   /** A search of the project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */
   async directSearch(query: SearchQuery): Promise<DirectScanResult> {
-    return (await this.#run(query, () => ({ workers: [this.#ensureWorker(0)], ask: (worker, id) => worker.search(id, query, true) }))) as DirectScanResult;
+    return (await this.#run(query, () => ({
+      workers: [this.#ensureWorker(0)],
+      ask: (worker, id) => worker.search({ id, query, direct: true }),
+    }))) as DirectScanResult;
   }
 
   /** Workers running now (they stop when idle, and start again with the next search). */
@@ -232,7 +137,7 @@ export class SearchService {
   }
 
   /** Runs a search once admitted; `route` then says which workers take it, and how each is asked. */
-  async #run(query: SearchQuery, route: () => Route): Promise<SearchResult> {
+  async #run(query: SearchQuery, route: () => Route): Promise<WorkerResult> {
     clearTimeout(this.#idleTimer);
     this.#inFlight++;
     try {
@@ -251,7 +156,7 @@ export class SearchService {
     }
   }
 
-  async #runOnce(query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<SearchResult> {
+  async #runOnce(query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<WorkerResult> {
     const id = this.#nextId++;
     const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
     for (const worker of workers) worker.hold();
@@ -264,7 +169,7 @@ export class SearchService {
     }
   }
 
-  async #budgeted(id: number, budgetMs: number, query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<SearchResult> {
+  async #budgeted(id: number, budgetMs: number, query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<WorkerResult> {
     const shares = workers.map((worker, index) => ask(worker, id, index));
     let timer: NodeJS.Timeout | undefined;
     const overBudget = new Promise<never>((_, reject) => {
@@ -322,7 +227,13 @@ export class SearchService {
     if (current && !current.dead) return current;
     // The workers share the cache budget: each caches only the files of its own shard.
     const cacheBytes = Math.floor(DEFAULT_CONTENT_CACHE_BYTES / this.#count);
-    const worker = new SearchWorker(this.#root, this.#options.home, cacheBytes, (exited) => {
+    // A small young generation: a search's garbage is short-lived, and V8's default semi-spaces
+    // cost each worker 20-30 MiB of RSS for no measurable speed (bench/RESULTS.md, #12).
+    const thread = spawnWorker(import.meta.url, {
+      workerData: { role: WORKER_ROLE, root: this.#root, home: this.#options.home, cacheBytes },
+      resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
+    });
+    const worker = new SearchWorker(thread, (exited) => {
       if (this.#workers[index] === exited) this.#workers[index] = undefined;
     });
     this.#workers[index] = worker;
@@ -356,9 +267,46 @@ function liveReader(root: string, home: string | undefined, cacheBytes: number):
   };
 }
 
+/**
+ * The worker's symbols, for ranking: opened again when the symbol phase committed (the symbols
+ * manifest is swapped last), as Project.symbols() does on the main thread. None before the first
+ * symbol phase, or when they cannot be read: a search is then ranked by its text alone, as it
+ * would be on the main thread.
+ */
+function liveSymbols(root: string, home: string | undefined): () => RankingSymbols | undefined {
+  const store = new IndexStore(root, home);
+  let symbols: SymbolIndex | undefined;
+  let seen: string | undefined;
+  return () => {
+    const stamp = fileStamp(join(store.dir, SYMBOLS_MANIFEST));
+    if (stamp !== seen) {
+      // A ranking runs to its end before the next message: nothing still holds the old generation.
+      symbols?.close();
+      symbols = undefined;
+      seen = stamp;
+      try {
+        symbols = SymbolIndex.open(store, { present: (path) => existsSync(join(root, path)) });
+      } catch {
+        symbols = undefined;
+      }
+    }
+    return symbols;
+  };
+}
+
+/** A search of the index, ranked when asked (the pool in ranked order, and the ranking beside it). */
+function searchIndex(reader: IndexReader, request: SearchRequest, root: string, symbols: () => RankingSymbols | undefined) {
+  const result = reader.search(request.query);
+  if (!request.rank) return pack(result);
+  const started = performance.now();
+  const { ranked, seeds } = rankSearch(root, symbols(), request.query, result.matches);
+  return packRanked(result, ranked, seeds, performance.now() - started);
+}
+
 function startWorker(): void {
   const { root, home, cacheBytes } = workerData as { root: string; home?: string; cacheBytes: number };
   const current = liveReader(root, home, cacheBytes);
+  const symbols = liveSymbols(root, home);
   try {
     current(); // open the index now, outside any search's budget
   } catch {
@@ -366,12 +314,12 @@ function startWorker(): void {
   }
   // A worker's heap holds the last searches' garbage until more work comes: trimmed when quiet (idle-heap.ts).
   const heap = new IdleHeapTrimmer();
-  parentPort!.on('message', ({ id, query, direct }: { id: number; query: SearchQuery; direct?: boolean }) => {
+  parentPort!.on('message', (request: SearchRequest) => {
+    const { id, query, direct } = request;
     heap.begin();
     try {
-      const packed = pack(direct ? directScan(root, query) : current().search(query));
-      const moved = [packed.line, packed.column, packed.file, packed.length, packed.flags].map((array) => array.buffer as ArrayBuffer);
-      parentPort!.postMessage({ id, result: packed } satisfies Reply, moved);
+      const packed = direct ? pack(directScan(root, query)) : searchIndex(current(), request, root, symbols);
+      parentPort!.postMessage({ id, result: packed } satisfies Reply, movedBuffers(packed));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       parentPort!.postMessage({

@@ -3,6 +3,7 @@
  * boundary, and unpacked on the other side. Apart from the pool (search-service.ts), which only
  * sends and receives it.
  */
+import type { Ranked, RankFacts } from './ranking.js';
 import type { Match, SearchResult } from './reader.js';
 
 /**
@@ -22,6 +23,31 @@ export interface PackedResult extends Omit<SearchResult, 'matches'> {
   flags: Uint8Array;
   matched?: string[];
   partial?: boolean;
+  /** Set when the worker ranked its result: the matches are then the pool in ranked order. */
+  ranking?: PackedRanking;
+}
+
+/** A ranking done in the worker (ranking.ts), column by column, one row per match of the pool. */
+interface PackedRanking {
+  score: Float64Array;
+  weight: Uint8Array;
+  /** 0: nothing said, 1: exported, 2: private. */
+  seen: Uint8Array;
+  /** 1: a whole identifier, 2: written as searched, 4: a generated file (as ranking counted them). */
+  signals: Uint8Array;
+  /** The definition a match is the name of, `kind\0qualifiedName`, where its weight is not 0. */
+  defined: string[];
+  seeds: number;
+  rankingMs: number;
+}
+
+/** What a worker's ranking sends back beside the pool: each match's score and facts, in ranked order. */
+export interface WorkerRanking {
+  scores: Float64Array;
+  facts: RankFacts[];
+  /** Definitions of the name that joined the pool (definition-seeds.ts). */
+  seeds: number;
+  rankingMs: number;
 }
 
 export function pack(result: SearchResult & { partial?: boolean }): PackedResult {
@@ -55,8 +81,70 @@ export function pack(result: SearchResult & { partial?: boolean }): PackedResult
 const WORD = 1;
 const GENERATED = 2;
 
-export function unpack(packed: PackedResult): SearchResult {
-  const { paths, file, line, column, text, context, length, flags, matched, ...rest } = packed;
+const SEEN = ['', 'public', 'private'] as const;
+const RANKED_WORD = 1;
+const RANKED_EXACT_CASE = 2;
+const RANKED_GENERATED = 4;
+
+/** A ranked pool packed as a result whose matches are in ranked order, with the ranking beside them. */
+export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], seeds: number, rankingMs: number): PackedResult {
+  const packed = pack({ ...result, matches: ranked.map((item) => item.match) });
+  const ranking: PackedRanking = {
+    score: new Float64Array(ranked.length),
+    weight: new Uint8Array(ranked.length),
+    seen: new Uint8Array(ranked.length),
+    signals: new Uint8Array(ranked.length),
+    defined: new Array<string>(ranked.length).fill(''),
+    seeds,
+    rankingMs,
+  };
+  ranked.forEach(({ score, facts }, i) => {
+    ranking.score[i] = score;
+    ranking.weight[i] = facts.weight;
+    ranking.seen[i] = facts.seen ? SEEN.indexOf(facts.seen) : 0;
+    ranking.signals[i] = (facts.word ? RANKED_WORD : 0) | (facts.exactCase ? RANKED_EXACT_CASE : 0) | (facts.generated ? RANKED_GENERATED : 0);
+    if (facts.defined) ranking.defined[i] = `${facts.defined.kind}\0${facts.defined.qualifiedName}`;
+  });
+  return { ...packed, ranking };
+}
+
+/** The typed arrays a packed result moves across the thread boundary instead of copying. */
+export function movedBuffers(packed: PackedResult): ArrayBuffer[] {
+  const { ranking } = packed;
+  const arrays = [
+    packed.line,
+    packed.column,
+    packed.file,
+    packed.length,
+    packed.flags,
+    ...(ranking ? [ranking.score, ranking.weight, ranking.seen, ranking.signals] : []),
+  ];
+  return arrays.map((array) => array.buffer as ArrayBuffer);
+}
+
+function unpackRanking(ranking: PackedRanking): WorkerRanking {
+  const facts = Array.from(ranking.weight, (weight, i): RankFacts => {
+    const signals = ranking.signals[i]!;
+    const fact: RankFacts = {
+      weight,
+      word: (signals & RANKED_WORD) !== 0,
+      exactCase: (signals & RANKED_EXACT_CASE) !== 0,
+      generated: (signals & RANKED_GENERATED) !== 0,
+    };
+    const defined = ranking.defined[i]!;
+    if (defined !== '') {
+      const cut = defined.indexOf('\0');
+      fact.defined = { kind: defined.slice(0, cut), qualifiedName: defined.slice(cut + 1) };
+    }
+    const seen = SEEN[ranking.seen[i]!]!;
+    if (seen !== '') fact.seen = seen;
+    return fact;
+  });
+  return { scores: ranking.score, facts, seeds: ranking.seeds, rankingMs: ranking.rankingMs };
+}
+
+export function unpack(packed: PackedResult): SearchResult & { ranking?: WorkerRanking } {
+  const { paths, file, line, column, text, context, length, flags, matched, ranking, ...rest } = packed;
   const matches = text.map((value, i): Match => {
     const match: Match = { path: paths[file[i]!]!, line: line[i]!, column: column[i]!, text: value, ...(context?.[i] ?? {}), length: length[i]! };
     if (matched) match.matched = matched[i]!;
@@ -64,5 +152,5 @@ export function unpack(packed: PackedResult): SearchResult {
     if (flags[i]! & GENERATED) match.generated = true;
     return match;
   });
-  return { ...rest, matches };
+  return { ...rest, matches, ...(ranking ? { ranking: unpackRanking(ranking) } : {}) };
 }

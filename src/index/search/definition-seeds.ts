@@ -7,10 +7,12 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectLanguage, globToRegExp, ProjectFiles } from '../index/files/index.js';
-import { addContext, lowValuePath, type Match, pathDepth, saysGenerated, type SearchQuery } from '../index/search/index.js';
-import { cacheOf, keep, touch } from '../util/lru.js';
-import type { ProjectSymbols } from '../workspace/project.js';
+import { detectLanguage, globToRegExp, ProjectFiles } from '../files/index.js';
+import { cacheOf, keep, touch } from '../../util/lru.js';
+import { addContext } from './matcher.js';
+import { lowValuePath, pathDepth } from './path-signals.js';
+import { type Match, saysGenerated, type SearchQuery } from './reader.js';
+import type { RankingSymbols } from './symbol-rows.js';
 
 /** What seeds a search: its pattern, case, context lines, and the path glob and language it is narrowed to. */
 export type SeedQuery = Pick<SearchQuery, 'pattern' | 'caseSensitive' | 'context' | 'path' | 'language'>;
@@ -57,7 +59,7 @@ function modifiedAt(path: string): number {
 }
 
 /** The definitions of a one-identifier literal, as matches on their names' lines; none for anything else. */
-export function definitionMatches(root: string, symbols: ProjectSymbols | undefined, query: SeedQuery): Seeds {
+export function definitionMatches(root: string, symbols: RankingSymbols | undefined, query: SeedQuery): Seeds {
   // Not one identifier: no definition can be named like it, so none is left out.
   if (!symbols || !NAME.test(query.pattern)) return { matches: [], complete: true };
   const cache = cacheOf(seedCaches, symbols);
@@ -70,7 +72,7 @@ export function definitionMatches(root: string, symbols: ProjectSymbols | undefi
   return seeds;
 }
 
-function readSeeds(root: string, symbols: ProjectSymbols, query: SeedQuery, modified: Map<string, number>): Seeds {
+function readSeeds(root: string, symbols: RankingSymbols, query: SeedQuery, modified: Map<string, number>): Seeds {
   const caseSensitive = query.caseSensitive === true;
   const context = Math.max(0, query.context ?? 0);
   const pathFilter = query.path ? globToRegExp(query.path) : undefined;

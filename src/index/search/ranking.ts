@@ -1,0 +1,232 @@
+/**
+ * The order search results are read in: search_code's (in the search worker that found them, or
+ * on the main thread), get_code_context's when it looks for the definitions whose code mentions a
+ * term, and the CLI's with `search --rank`, so that what a user sees at the shell is what an agent
+ * sees. The signals are listed in the README ("How `search_code` ranks").
+ */
+import { detectLanguage } from '../files/index.js';
+import type { SymbolInfo } from '../symbols/types.js';
+import { definitionMatches, HEADER_LINES, withDefinitions } from './definition-seeds.js';
+import { pathDepth, pathPenalty } from './path-signals.js';
+import { type Match, publicMatch, type SearchQuery } from './reader.js';
+import { SymbolRows, type RankingSymbols } from './symbol-rows.js';
+
+export type { RankingSymbols };
+
+/** What ranking found of a match, besides its score: all that a result shows of it but the definition enclosing it. */
+export interface RankFacts {
+  /** How much a definition on the match's line is the one searched for: EXACT_NAME, PARTIAL_NAME, or 0. */
+  weight: number;
+  /** That definition, as a result names it (when weight > 0). */
+  defined?: { kind: string; qualifiedName: string };
+  /** Whether the language says that definition is exported or private. */
+  seen?: 'public' | 'private';
+  word: boolean;
+  exactCase: boolean;
+  generated: boolean;
+}
+
+export interface Ranked {
+  match: Match;
+  score: number;
+  facts: RankFacts;
+  /** What a result shows, made only for the results shown: a page of a pool of a thousand or more. */
+  describe(): Record<string, unknown>;
+}
+
+/** What each signal adds to a match's score (path penalties are path-signals.ts's). */
+const EXACT_NAME = 100;
+const PARTIAL_NAME = 30;
+const VISIBILITY = 10;
+const WHOLE_IDENTIFIER = 50;
+const EXACT_CASE = 25;
+const GENERATED_FILE = 50;
+
+/**
+ * The most a text match can score when every definition named exactly like a literal query is
+ * among the seeds (definition-seeds.ts, `complete`): it is then no such definition (one on a
+ * seed's line leaves the pool to the seed), so at most a whole identifier written as searched, or
+ * a longer exported name that contains the literal, written as searched.
+ */
+export const TEXT_MATCH_CEILING = Math.max(WHOLE_IDENTIFIER + EXACT_CASE, PARTIAL_NAME + VISIBILITY + EXACT_CASE);
+
+/** Where the language says: a public (exported) definition, a private one, or nothing said. */
+function visibility(symbol: SymbolInfo, language: string | undefined): 'public' | 'private' | undefined {
+  const { name, signature } = symbol;
+  switch (language) {
+    case 'go':
+      return /^\p{Lu}/u.test(name) ? 'public' : 'private';
+    case 'python':
+      return name.startsWith('_') && !name.endsWith('__') ? 'private' : 'public';
+    case 'rust':
+      return /^\s*pub\b/.test(signature) ? 'public' : 'private';
+    case 'c':
+    case 'cpp':
+      return /^\s*static\b/.test(signature) ? 'private' : undefined;
+    case 'typescript':
+    case 'tsx':
+    case 'javascript':
+      return /^\s*export\b/.test(signature) ? 'public' : undefined;
+    case 'java':
+    case 'csharp':
+    case 'kotlin':
+    case 'scala':
+    case 'swift':
+    case 'php':
+      return /\b(private|protected|internal|fileprivate)\b/.test(signature) ? 'private' : /\bpublic\b/.test(signature) ? 'public' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** What a path says about its matches, worked out once per path per ranking. */
+interface PathFacts {
+  penalty: number;
+  depth: number;
+  language: string | undefined;
+}
+
+/**
+ * How much a definition named `name` is one of `target`: exactly (100), or holding a literal in a
+ * longer name (30). For a regex, `target` is what it matched, and only all of it counts.
+ */
+function nameWeight(name: string, target: string, regex: boolean, fold: (text: string) => string): number {
+  if (target === '') return 0;
+  if (regex) return name === target ? EXACT_NAME : 0;
+  const folded = fold(name);
+  return folded === target ? EXACT_NAME : folded.includes(target) ? PARTIAL_NAME : 0;
+}
+
+/** An identifier's character: what may not touch a name on either side for the name to stand alone. */
+const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
+
+/** Whether `name` is written at `start` of `text` as a whole identifier (case as `fold` says). */
+function namedAt(text: string, start: number, name: string, fold: (text: string) => string): boolean {
+  const end = start + name.length;
+  return fold(text.slice(start, end)) === fold(name) && !IDENTIFIER_CHAR.test(text.charAt(start - 1)) && !IDENTIFIER_CHAR.test(text.charAt(end));
+}
+
+/** A ranked match as a result shows it; `enclosing`: the innermost definition around it. */
+function describeMatch(match: Match, facts: RankFacts, enclosing: SymbolInfo | undefined): Record<string, unknown> {
+  const result = publicMatch(match) as unknown as Record<string, unknown>;
+  if (facts.weight === EXACT_NAME) result.definition = true;
+  if (enclosing) result.symbol = { name: enclosing.name, kind: enclosing.kind, qualified_name: enclosing.qualifiedName, line: enclosing.line };
+  const notes: string[] = [];
+  if (facts.weight > 0) notes.push(`defines ${facts.defined!.kind} ${facts.defined!.qualifiedName}`);
+  if (facts.seen) notes.push(facts.seen === 'public' ? 'exported' : 'private');
+  if (facts.word) notes.push('whole identifier');
+  if (facts.exactCase) notes.push('exact case');
+  pathPenalty(match.path, notes);
+  if (facts.generated) notes.push('generated file');
+  if (notes.length > 0) result.rank_notes = notes;
+  return result;
+}
+
+/**
+ * Matches ranked elsewhere (by a search worker, rankSearch), made results again: each describes
+ * itself from its facts and the definition that encloses it, read from `symbols` when shown.
+ */
+export function rankedFrom(symbols: RankingSymbols | undefined, matches: Match[], scores: ArrayLike<number>, facts: RankFacts[]): Ranked[] {
+  const rows = new SymbolRows(symbols);
+  return matches.map((match, at) => ({
+    match,
+    score: scores[at]!,
+    facts: facts[at]!,
+    describe: () => describeMatch(match, facts[at]!, rows.enclosingOf(match.path, match.line)),
+  }));
+}
+
+/**
+ * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
+ * ever, and this may be the server's main thread. Every signal comes from the search worker's own
+ * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
+ * plain string comparison.
+ *
+ * `definitionsKnown`: every definition named exactly like the query is among the matches, carrying
+ * it (`defines`: definition-seeds.ts). A whole-identifier match without one is then a use, and its
+ * file's symbols need not be read to tell (only a longer name can contain the query: a match
+ * inside a word).
+ */
+export function rankMatches(
+  loaded: RankingSymbols | undefined,
+  matches: Match[],
+  query: string,
+  regex: boolean,
+  caseSensitive: boolean,
+  definitionsKnown = false,
+): Ranked[] {
+  const rows = new SymbolRows(loaded);
+  const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
+  const needle = fold(query);
+  // What a path says, worked out once per file (a pool has a thousand matches in a few hundred files).
+  const paths = new Map<string, PathFacts>();
+  const factsOf = (path: string): PathFacts => {
+    let facts = paths.get(path);
+    if (!facts) {
+      facts = { penalty: pathPenalty(path), depth: pathDepth(path), language: detectLanguage(path) };
+      paths.set(path, facts);
+    }
+    return facts;
+  };
+  return matches
+    .map((match, order) => {
+      let score = 0;
+      // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
+      const target = regex ? (match.matched ?? '') : needle;
+      let defined: SymbolInfo | undefined;
+      let weight = 0;
+      if (match.defines) {
+        defined = match.defines;
+        weight = nameWeight(defined.name, target, regex, fold);
+      } else if (!(definitionsKnown && !regex && match.word)) {
+        rows.visitLine(match.path, match.line, HEADER_LINES, (symbol, header) => {
+          let symbolWeight = nameWeight(symbol.name, target, regex, fold);
+          // Below the first line, only the name itself, where the match is, defines it: a whole
+          // identifier (`libc_getentropy_trampoline` in the body of `GetEntropy` defines nothing).
+          if (header && (symbolWeight !== EXACT_NAME || !namedAt(match.text, match.column - 1, symbol.name, fold))) symbolWeight = 0;
+          if (!defined || symbolWeight > weight) {
+            defined = symbol;
+            weight = symbolWeight;
+          }
+        });
+      }
+      const path = factsOf(match.path);
+      const seen = defined && weight > 0 ? visibility(defined, path.language) : undefined;
+      if (weight > 0) score += weight + (seen === 'public' ? VISIBILITY : seen === 'private' ? -VISIBILITY : 0);
+      const word = !regex && match.word === true;
+      if (word) score += WHOLE_IDENTIFIER;
+      // Written as searched, where the search ignored case. Worth more than the swing between
+      // exported and private (±10): case comes first.
+      const exactCase = !regex && !caseSensitive && match.text.startsWith(query, match.column - 1);
+      if (exactCase) score += EXACT_CASE;
+      score -= path.penalty;
+      // A file that says it is generated, where its path did not already say so.
+      const generated = match.generated === true && path.penalty === 0;
+      if (generated) score -= GENERATED_FILE;
+      const facts: RankFacts = { weight, word, exactCase, generated };
+      if (weight > 0) facts.defined = { kind: defined!.kind, qualifiedName: defined!.qualifiedName };
+      if (seen) facts.seen = seen;
+      const describe = (): Record<string, unknown> => describeMatch(match, facts, rows.enclosingOf(match.path, match.line));
+      return { match, score, facts, describe, order, depth: path.depth };
+    })
+    .sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order)
+    .map(({ match, score, facts, describe }): Ranked => ({ match, score, facts, describe }));
+}
+
+/**
+ * One search's pool in search_code's order: the definitions of the name (definition-seeds.ts)
+ * first, then the text matches not already among them, ranked. `seeds`: how many definitions joined.
+ */
+export function rankSearch(root: string, symbols: RankingSymbols | undefined, query: SearchQuery, matches: Match[]): { ranked: Ranked[]; seeds: number } {
+  const regex = query.regex === true;
+  const seeds = regex ? { matches: [], complete: false } : definitionMatches(root, symbols, query);
+  const ranked = rankMatches(
+    symbols,
+    withDefinitions(seeds.matches, matches),
+    query.pattern,
+    regex,
+    query.caseSensitive === true,
+    symbols !== undefined && seeds.complete,
+  );
+  return { ranked, seeds: seeds.matches.length };
+}

@@ -1,0 +1,125 @@
+/**
+ * One search worker thread, seen from the thread that started it: the searches it owes answers
+ * to, whether it is up, alive, or held (service.ts keeps a pool of these, and runs the thread).
+ */
+import type { Worker } from 'node:worker_threads';
+import { codedError, isErrorCode } from '../../errors.js';
+import type { SearchQuery, SearchResult } from './reader.js';
+import { unpack, type PackedResult, type WorkerRanking } from './wire.js';
+
+/** An error raised inside the worker, with its stable code kept. */
+export class SearchFailedError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'SearchFailedError';
+    this.code = code;
+  }
+}
+
+export interface Reply {
+  /** Sent once, when the worker has loaded and opened the index: a search's budget starts only then. */
+  ready?: true;
+  id: number;
+  result?: PackedResult;
+  error?: { code: string; message: string };
+}
+
+/** A search's result, and its ranking when the worker ranked it (`rank`). */
+export type WorkerResult = SearchResult & { ranking?: WorkerRanking };
+
+/** What a worker is asked: a search, of the index or (`direct`) of the files on disk, ranked or not. */
+export interface SearchRequest {
+  id: number;
+  query: SearchQuery;
+  direct?: boolean;
+  rank?: boolean;
+}
+
+type Waiter = { resolve: (result: WorkerResult) => void; reject: (error: Error) => void };
+
+/** One search worker and the requests it owes answers to. */
+export class SearchWorker {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, Waiter>();
+  #dead = false;
+  /**
+   * Settles once the thread is up (module loaded, index opened). A thread's cold start can take
+   * longer than a whole search on a busy machine: it must never be charged to a search's budget.
+   */
+  readonly ready: Promise<void>;
+
+  /** `thread`: the worker, just started; `onExit`: called once it has stopped, for whatever reason. */
+  constructor(thread: Worker, onExit: (worker: SearchWorker) => void) {
+    this.#worker = thread;
+    let becameReady!: () => void;
+    let failedToStart!: (error: Error) => void;
+    this.ready = new Promise<void>((resolve, reject) => {
+      becameReady = resolve;
+      failedToStart = reject;
+    });
+    this.ready.catch(() => undefined);
+    this.#worker.on('message', (reply: Reply) => {
+      if (reply.ready) return becameReady();
+      const waiter = this.#waiting.get(reply.id);
+      this.#waiting.delete(reply.id);
+      if (!waiter) return;
+      if (reply.error) {
+        // A registered code (a corrupt index, say) comes back as the coded error it was in the worker.
+        const { code, message } = reply.error;
+        waiter.reject(isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message));
+      } else waiter.resolve(unpack(reply.result!));
+    });
+    this.#worker.on('error', (error) => {
+      failedToStart(error);
+      this.#failAll(error);
+    });
+    this.#worker.on('exit', () => {
+      failedToStart(new SearchFailedError('SEXTANT_ERR_SEARCH_WORKER', 'The search worker stopped before it was ready'));
+      this.#dead = true;
+      this.#failAll(new SearchFailedError('SEXTANT_ERR_SEARCH_WORKER', 'The search worker stopped'));
+      onExit(this);
+    });
+    // Idle workers must not keep a CLI process alive.
+    this.#worker.unref();
+  }
+
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  /** Searches sent to this thread and not yet answered. */
+  get pending(): number {
+    return this.#waiting.size;
+  }
+
+  #holds = 0;
+
+  /** Keeps the process alive while a search waits on this thread (an idle one must not, see unref above). */
+  hold(): void {
+    if (this.#holds++ === 0) this.#worker.ref();
+  }
+
+  release(): void {
+    if (--this.#holds === 0) this.#worker.unref();
+  }
+
+  search(request: SearchRequest): Promise<WorkerResult> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(request.id, { resolve, reject });
+      this.#worker.postMessage(request);
+    });
+  }
+
+  /** Stops the thread; what else waited on it fails with `reason`. */
+  kill(reason: Error): Promise<number> {
+    this.#dead = true;
+    this.#failAll(reason);
+    return this.#worker.terminate();
+  }
+
+  #failAll(error: Error): void {
+    for (const waiter of this.#waiting.values()) waiter.reject(error);
+    this.#waiting.clear();
+  }
+}
