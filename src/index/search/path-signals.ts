@@ -51,6 +51,24 @@ export function bySourceFirst<T>(pathOf: (item: T) => string, then: (a: T, b: T)
   return (a, b) => penaltyOf(a) - penaltyOf(b) || then(a, b);
 }
 
+/**
+ * `items`, in path order, in source-first order (bySourceFirst's, with byPath after the class):
+ * grouped by their class, lowest first, path order kept within each. Linear: a search's
+ * candidates are already in path order, and sorting thousands of them again by class and path
+ * was a large part of a common word's search.
+ */
+export function sourceFirst<T>(items: T[], penaltyOf: (item: T) => number): T[] {
+  const classes = new Map<number, T[]>();
+  for (const item of items) {
+    const penalty = penaltyOf(item);
+    const members = classes.get(penalty);
+    if (members) members.push(item);
+    else classes.set(penalty, [item]);
+  }
+  if (classes.size < 2) return items;
+  return [...classes.keys()].sort((a, b) => a - b).flatMap((penalty) => classes.get(penalty)!);
+}
+
 /** Whether the path is a test, test data, docs, vendored or generated one. */
 export function lowValuePath(path: string): boolean {
   return pathPenalty(path) > 0;

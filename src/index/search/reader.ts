@@ -14,7 +14,7 @@ import { byPath, documentsOf, Segment, type SegmentFile } from '../text/segment.
 import { IndexStore } from '../store/store.js';
 import type { Manifest } from '../store/manifest.js';
 import type { SymbolInfo } from '../symbols/types.js';
-import { bySourceFirst } from './path-signals.js';
+import { pathPenalty, sourceFirst } from './path-signals.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 /** Searches with more candidate files than this bypass the content cache. */
@@ -83,6 +83,11 @@ export function publicMatch(match: Match): Match {
   return shown;
 }
 
+function inPathOrder(candidates: Candidate[]): boolean {
+  for (let at = 1; at < candidates.length; at++) if (byPath(candidates[at - 1]!.file, candidates[at]!.file) > 0) return false;
+  return true;
+}
+
 export interface Candidate {
   file: SegmentFile;
   /** For a file indexed in blocks, the blocks that can match, ascending; undefined: the whole file. */
@@ -122,6 +127,7 @@ export class IndexReader {
   readonly #cache: ContentCache;
   #files: ProjectFiles | undefined;
   #cacheBypass = CACHE_BYPASS_CANDIDATES;
+  readonly #penalties = new WeakMap<SegmentFile, number>();
   /** Live files across segments; fixed for the life of a reader. */
   readonly #liveFiles: number;
 
@@ -200,6 +206,13 @@ export class IndexReader {
     for (const { segment } of this.#layers) segment.close();
   }
 
+  /** A file's path class (pathPenalty), worked out once per file of this index generation. */
+  #penaltyOf(file: SegmentFile): number {
+    let penalty = this.#penalties.get(file);
+    if (penalty === undefined) this.#penalties.set(file, (penalty = pathPenalty(file.path)));
+    return penalty;
+  }
+
   /** Every live file, in path order. */
   get files(): SegmentFile[] {
     return this.#layers.flatMap(({ segment, live }) => segment.files.filter((_, id) => live[id] === 1)).sort(byPath);
@@ -228,7 +241,9 @@ export class IndexReader {
     }
     // A file whose every block can match is searched whole.
     for (const candidate of found) if (candidate.blocks && candidate.blocks.length === documentsOf(candidate.file)) delete candidate.blocks;
-    if (this.#layers.length > 1) found.sort((a, b) => byPath(a.file, b.file));
+    // A segment lists its files in the walk's order, which puts `a/b.go` before `a.go`: every
+    // other order here (shares merged, source first, streamed output) is byPath's.
+    if (!inPathOrder(found)) found.sort((a, b) => byPath(a.file, b.file));
     return found;
   }
 
@@ -262,13 +277,7 @@ export class IndexReader {
         (!pathFilter || pathFilter.test(file.path)) &&
         (!query.language || file.language === query.language),
     );
-    if (query.sourceFirst)
-      candidates.sort(
-        bySourceFirst(
-          (candidate: Candidate) => candidate.file.path,
-          (a, b) => byPath(a.file, b.file),
-        ),
-      );
+    const ordered = query.sourceFirst ? sourceFirst(candidates, ({ file }) => this.#penaltyOf(file)) : candidates;
     // Bytes every match contains (a literal's own UTF-8): a scan decodes only the lines that hold
     // them. A U+FFFD in it could match an invalid sequence, which only decoding tells.
     const required = compiled.required && !compiled.required.includes('\uFFFD') ? Buffer.from(compiled.required, 'utf8') : undefined;
@@ -277,7 +286,7 @@ export class IndexReader {
     const matches: Match[] = [];
     let truncated = false;
     const files = (this.#files ??= new ProjectFiles(this.root));
-    for (const { file, blocks } of candidates) {
+    for (const { file, blocks } of ordered) {
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;

@@ -56,6 +56,42 @@ test('searches that run together find what each finds alone, truncated at the sa
   }
 });
 
+test("a search's matches are in path order where the walk's order is another, so a search split between workers stops where one searched whole does", async () => {
+  // The walk lists a folder's entries by name, so `a/b.go` comes before `a-c.go` and `a.go`;
+  // path order puts it after them. Six such neighbours, and source files beside test ones.
+  const files: Record<string, string> = {};
+  for (const name of ['a/b.go', 'a-c.go', 'a.go', 'a/tests/t.go', 'a_test.go', 'b/c/d.go', 'b.c.go', 'b-c/e.go', 'b/x_test.go'])
+    files[name] = 'package p\n// shared\n';
+  const root = projectTree(files);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const whole = new SearchService(root, { home, workers: 1 });
+  const split = new SearchService(root, { home, workers: 2 });
+  const paths = (result: SearchResult): string[] => result.matches.map((match) => match.path);
+  try {
+    const all = paths(await whole.search({ pattern: 'shared', limit: 1_000 }));
+    assert.equal(all, [...all].sort(), 'path order (code units)');
+    assert.is(all.length, 9);
+    const sourceFirst = paths(await whole.search({ pattern: 'shared', limit: 1_000, sourceFirst: true }));
+    assert.equal(sourceFirst, ['a-c.go', 'a.go', 'a/b.go', 'b-c/e.go', 'b.c.go', 'b/c/d.go', 'a/tests/t.go', 'a_test.go', 'b/x_test.go']);
+    for (let limit = 1; limit <= 9; limit++) {
+      for (const query of [
+        { pattern: 'shared', limit },
+        { pattern: 'shared', limit, sourceFirst: true },
+      ]) {
+        const expected = (query.sourceFirst ? sourceFirst : all).slice(0, limit);
+        assert.equal(paths(await whole.search(query)), expected, `whole, ${JSON.stringify(query)}`);
+        assert.equal(paths(await split.search(query)), expected, `split, ${JSON.stringify(query)}`);
+      }
+    }
+  } finally {
+    await whole.close();
+    await split.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 test('a cached text is trusted without a stat only within its window, and never after recheckAll', () => {
   const root = projectTree({ 'a.txt': 'first version\n' });
   try {
