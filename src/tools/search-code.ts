@@ -9,7 +9,7 @@ import { BadGlobError, KNOWN_LANGUAGES, workspaceGlob } from '../index/files/ind
 import {
   DEFAULT_SEARCH_BUDGET_MS,
   MAX_SEEDED_DEFINITIONS,
-  type Match,
+  mayStopEarly,
   PatternTooExpensiveError,
   publicMatch,
   rankedFrom,
@@ -30,48 +30,15 @@ import { toolError } from './error-codes.js';
 import { projectTool } from './project-tool.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
 import { definitionsFirst, mayDecideByDefinitions } from './definitions-first.js';
+import { clipResult, linesOf, MATCH_SCHEMA } from './search-results.js';
 
 const DEFAULT_SEARCH_RESULTS = 20;
 const MAX_SEARCH_RESULTS = 200;
 const MAX_CONTEXT_LINES = 10;
 /** Matches gathered and ranked per query; pages are cut from this pool. */
 export const RANKING_POOL = 1_000;
-/**
- * The longest line shown whole; a longer one (a minified bundle's) is shown around its match.
- * Every result then fits a page, so paging always moves on.
- */
-const MAX_SHOWN_LINE_CHARS = 1_000;
-/** Of a clipped line, how much is shown before the match. */
-const CLIPPED_LEAD_CHARS = 200;
 /** Of the query, how much an answer quotes back (a 2 MB literal is searched, not echoed). */
 const MAX_ECHO_CHARS = 200;
-
-const MATCH_SCHEMA = {
-  type: 'object',
-  properties: {
-    path: { type: 'string' },
-    line: { type: 'integer', minimum: 1 },
-    column: { type: 'integer', minimum: 1 },
-    text: { type: 'string' },
-    before: { type: 'array', items: { type: 'string' } },
-    after: { type: 'array', items: { type: 'string' } },
-    symbol: {
-      type: 'object',
-      description: 'The innermost definition enclosing the match',
-      properties: { name: { type: 'string' }, kind: { type: 'string' }, qualified_name: { type: 'string' }, line: { type: 'integer' } },
-      required: ['name', 'kind', 'qualified_name', 'line'],
-      additionalProperties: false,
-    },
-    definition: { type: 'boolean', description: 'The match is on the line that defines a symbol named like the query' },
-    clipped: {
-      type: 'boolean',
-      description: `The line (or a context line) is longer than ${MAX_SHOWN_LINE_CHARS} characters: its text is the part around the match, cut ends marked with …`,
-    },
-    rank_notes: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['path', 'line', 'column', 'text'],
-  additionalProperties: false,
-};
 
 /** The project's symbols where they exist: a search never fails for want of them. */
 function symbolsOf(project: Project): ProjectSymbols | undefined {
@@ -80,45 +47,6 @@ function symbolsOf(project: Project): ProjectSymbols | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `text` cut to MAX_SHOWN_LINE_CHARS around 1-based `column` (the start when there is none); ends cut are marked with …. */
-function clipLine(text: string, column = 1): string {
-  if (text.length <= MAX_SHOWN_LINE_CHARS) return text;
-  const start = Math.max(0, Math.min(column - 1 - CLIPPED_LEAD_CHARS, text.length - MAX_SHOWN_LINE_CHARS));
-  const end = start + MAX_SHOWN_LINE_CHARS;
-  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-}
-
-/** A result with its long lines clipped (clipLine), said in `clipped`. */
-function clipResult(result: Record<string, unknown>): Record<string, unknown> {
-  const text = result.text as string;
-  const before = result.before as string[] | undefined;
-  const after = result.after as string[] | undefined;
-  const long = (line: string): boolean => line.length > MAX_SHOWN_LINE_CHARS;
-  if (!long(text) && !before?.some(long) && !after?.some(long)) return result;
-  const clipped: Record<string, unknown> = { ...result, text: clipLine(text, result.column as number), clipped: true };
-  if (before) clipped.before = before.map((line) => clipLine(line));
-  if (after) clipped.after = after.map((line) => clipLine(line));
-  return clipped;
-}
-
-/**
- * A result as text, everything its structure says: rg-style context lines (`path-N-text`), the
- * match (`path:N:col: text`) and the definition that encloses it.
- */
-function linesOf(item: { match: Match; result: Record<string, unknown> }): string[] {
-  const { path, line, column } = item.match;
-  const text = item.result.text as string;
-  const before = (item.result.before as string[] | undefined) ?? [];
-  const after = (item.result.after as string[] | undefined) ?? [];
-  const symbol = item.result.symbol as { kind: string; qualified_name: string } | undefined;
-  const where = symbol ? `  [in ${symbol.kind} ${symbol.qualified_name}]` : '';
-  return [
-    ...before.map((context, index) => `${path}-${line - before.length + index}-${context}`),
-    `${path}:${line}:${column}: ${text}${where}`,
-    ...after.map((context, index) => `${path}-${line + 1 + index}-${context}`),
-  ];
 }
 
 function fingerprint(args: Record<string, unknown>): string {
@@ -154,6 +82,8 @@ interface Answer {
   rankingMs: number;
   /** Only the definitions were ranked (definitions-first.ts): the first `certain` of them lead the whole ranking. */
   definitionsOnly?: { certain: number };
+  /** The search stopped once the first `certain` results were certain (index/search/early-page.ts). */
+  stoppedEarly?: { certain: number };
 }
 
 /** The definitions of the name alone, ranked (definitions-first.ts); the text search is not run. */
@@ -172,7 +102,12 @@ const UNRANKED = { weight: 0, word: false, exactCase: false, generated: false };
  * Ranks what a search found: in the search worker when the search went whole to one (its time
  * comes back with it), else here, after the merge. A direct scan (no index yet) is not ranked.
  */
-function rankingOf(project: Project, query: SearchQuery, result: WorkerResult, direct: boolean): { ranked: Ranked[]; seeds: number; rankingMs: number } {
+function rankingOf(
+  project: Project,
+  query: SearchQuery,
+  result: WorkerResult,
+  direct: boolean,
+): { ranked: Ranked[]; seeds: number; rankingMs: number; certain?: number } {
   const started = performance.now();
   if (direct) {
     const ranked = result.matches.map((match): Ranked => ({
@@ -186,18 +121,22 @@ function rankingOf(project: Project, query: SearchQuery, result: WorkerResult, d
   const { ranking } = result;
   if (ranking) {
     const ranked = rankedFrom(symbolsOf(project), result.matches, ranking.scores, ranking.facts);
-    return { ranked, seeds: ranking.seeds, rankingMs: ranking.rankingMs + performance.now() - started };
+    return { ranked, seeds: ranking.seeds, rankingMs: ranking.rankingMs + performance.now() - started, certain: ranking.certain };
   }
   // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
   const { ranked, seeds } = rankSearch(project.root, symbolsOf(project), query, result.matches);
   return { ranked, seeds, rankingMs: performance.now() - started };
 }
 
-/** Searches and ranks: the answer, its weight (matches held) and whether it may be kept (a partial one may not). */
-async function searchAndRank(project: Project, query: SearchQuery, direct: boolean): Promise<Computed<Answer>> {
+/**
+ * Searches and ranks: the answer, its weight (matches held) and whether it may be kept (a partial
+ * one may not). `pageEnd`: only the results up to there are needed, and the search may stop once
+ * they are certain.
+ */
+async function searchAndRank(project: Project, query: SearchQuery, direct: boolean, pageEnd?: number): Promise<Computed<Answer>> {
   let result: WorkerResult & { partial?: boolean };
   try {
-    result = direct ? await project.search.directSearch(query) : await project.search.search(query, { rank: true });
+    result = direct ? await project.search.directSearch(query) : await project.search.search(query, { rank: true, pageEnd });
   } catch (error) {
     if (error instanceof PatternTooExpensiveError)
       throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
@@ -213,8 +152,9 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
     }
     throw error;
   }
-  const { ranked, seeds, rankingMs } = rankingOf(project, query, result, direct);
-  return { value: { result, ranked, seeds, rankingMs }, weight: ranked.length, keep: !direct && result.partial !== true };
+  const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, direct);
+  const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { stoppedEarly: { certain } } : {}) };
+  return { value, weight: ranked.length, keep: !direct && result.partial !== true };
 }
 
 /** Answers kept: at most this many (SEXTANT_ANSWER_CACHE: another count, 0 for none), holding at most this many matches between them (a full answer holds about 1,000). */
@@ -255,7 +195,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         total_matches: {
           type: 'integer',
           minimum: 0,
-          description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for (with definitions_only, the definitions alone)`,
+          description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for (with definitions_only, the definitions alone; with certain_results, the matches read before the search stopped)`,
         },
         nextCursor: { type: 'string' },
         note: { type: 'string' },
@@ -273,6 +213,12 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
           type: 'boolean',
           description:
             'Only the definitions of the name were ranked: they fill this page and no other match can rank above any result on it, so the text search was not run (total_matches counts the definitions); the cursor continues with every match',
+        },
+        certain_results: {
+          type: 'integer',
+          minimum: 1,
+          description:
+            'The search stopped reading once this many first results were certain: no match in a file it did not read can rank above any of them (result_completeness is truncated); the cursor continues',
         },
         cached: {
           type: 'boolean',
@@ -326,9 +272,17 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         ready = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
         if (ready.value.definitionsOnly!.certain < offset + limit) ready = undefined;
       }
+      // Else a page of a literal may need only the files ranked first (early-page.ts). An answer
+      // that read everything is the whole answer, and kept as that too.
+      if (!ready && !direct && mayStopEarly(query, offset + limit)) {
+        ready = await answers.get(`${key}|first:${offset + limit}`, () => searchAndRank(project, query, false, offset + limit));
+        const { value } = ready;
+        if (!value.stoppedEarly && value.result.partial !== true)
+          await answers.get(key, () => Promise.resolve({ value, weight: value.ranked.length, keep: true }));
+      }
       // The same question of the same index generation is answered once (answer-cache.ts); a direct scan is never kept.
       const { value, cached } = ready ?? (direct ? { value: (await answer()).value, cached: false } : await answers.get(key, answer));
-      const { result, ranked, seeds, rankingMs: firstRankingMs, definitionsOnly } = value;
+      const { result, ranked, seeds, rankingMs: firstRankingMs, definitionsOnly, stoppedEarly } = value;
       const pageStarted = performance.now();
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: clipResult(item.describe()) }));
       const rankingMs = (cached ? 0 : firstRankingMs) + performance.now() - pageStarted;
@@ -351,10 +305,15 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         notes.push(
           `Only the definitions of ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)} were ranked (${ranked.length}): they fill this page, and no other match can rank above any result on it, so the other matches were not searched; the cursor continues with every match.`,
         );
+      } else if (stoppedEarly) {
+        completeness = completeness === 'complete' ? 'truncated' : completeness;
+        notes.push(
+          `The search stopped reading once the first ${stoppedEarly.certain} results were certain: no match in a file it did not read can rank above any of them (files are read source first, shallower and shorter paths first). ${ranked.length} matches were read and ranked; the cursor continues.`,
+        );
       } else if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
         notes.push(
-          `More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each in path order)${seeds > 0 ? ` and the definitions of the name (${seeds}${seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`,
+          `More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each shallower and shorter paths first)${seeds > 0 ? ` and the definitions of the name (${seeds}${seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`,
         );
       }
       const unsearched = manifest ? unsearchedFiles(manifest) : undefined;
@@ -370,12 +329,16 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         results: shown.map((item) => item.result),
         total_matches: ranked.length,
         ...(definitionsOnly ? { definitions_only: true } : { candidates: result.stats.candidates }),
+        ...(stoppedEarly ? { certain_results: stoppedEarly.certain } : {}),
         duration_ms: result.stats.durationMs,
         ranking_ms: Math.round((rankingMs + Number.EPSILON) * 100) / 100,
       };
       if (unsearched) structured.unsearched_files = unsearched;
       if (cached) structured.cached = true;
-      const cursor = next < ranked.length || definitionsOnly ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url') : undefined;
+      const cursor =
+        next < ranked.length || definitionsOnly || stoppedEarly
+          ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url')
+          : undefined;
       if (cursor) structured.nextCursor = cursor;
       if (notes.length > 0) structured.note = notes.join(' ');
       // The cursor in the text too: a client that shows the model only the text still pages.

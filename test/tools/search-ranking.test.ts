@@ -68,9 +68,16 @@ test('every definition of the name is ranked, wherever its path sorts, over more
     const first = (found.structuredContent!.results as Json[])[0]!;
     assert.is(first.definition, true);
     assert.equal(first.rank_notes, ['defines function NewReader', 'exported', 'whole identifier', 'exact case']);
+    // The page is certain once the first file of uses is read: every other file of uses is as
+    // deep and as long, and read after it (early-page.ts).
     assert.is(found.structuredContent!.result_completeness, 'truncated');
-    assert.match(String(found.structuredContent!.note), /and the definitions of the name \(6\)/, String(found.structuredContent!.note));
-    assert.is(found.structuredContent!.total_matches, RANKING_POOL + 6);
+    assert.match(String(found.structuredContent!.note), /stopped reading once the first 106 results were certain/, String(found.structuredContent!.note));
+    assert.is(found.structuredContent!.certain_results, 106);
+    assert.is(found.structuredContent!.total_matches, 6 + USES_PER_FILE);
+    // Past the pool's first file, a page reads on; with a regex, nothing is certain before the end.
+    const whole = await call(f.client, 'search_code', { query: 'NewReader\\b', regex: true, limit: 7 });
+    assert.is(whole.structuredContent!.total_matches, RANKING_POOL);
+    assert.match(String(whole.structuredContent!.note), `More than ${RANKING_POOL} matches`);
     // Paging goes through the same order.
     const paged: string[] = [];
     let cursor: string | undefined;

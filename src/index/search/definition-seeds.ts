@@ -109,10 +109,22 @@ function readSeeds(root: string, symbols: RankingSymbols, query: SeedQuery, modi
   return { matches, complete };
 }
 
+/** An identifier's character: what may not touch a name on either side for it to be the name. */
+const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
+
+/** Where `needle` stands alone in `haystack` from `from` on (not inside a longer identifier); -1 if nowhere. */
+function wholeAt(haystack: string, needle: string, from: number): number {
+  for (let at = haystack.indexOf(needle, from); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    if (!IDENTIFIER_CHAR.test(haystack.charAt(at - 1)) && !IDENTIFIER_CHAR.test(haystack.charAt(at + needle.length))) return at;
+  }
+  return -1;
+}
+
 /**
- * Where a definition's name is: on its first line, from the definition's start on (`func (r
- * *Reader) Read`), else anywhere on it, else on one of the next HEADER_LINES lines (`static
- * inline int` / `name(…)` in C). The line's index, its text, and the name's offset in it.
+ * Where a definition's name is: written whole on its first line, from the definition's start on
+ * (`func (r *Reader) Read`), else anywhere on it, else on one of the next HEADER_LINES lines
+ * (`static struct reader_ops *` / `reader(…)` in C); failing those, inside a longer word on its
+ * first line. The line's index, its text, and the name's offset in it.
  */
 function nameLine(
   lines: string[] | undefined,
@@ -121,16 +133,23 @@ function nameLine(
 ): { index: number; text: string; at: number } | undefined {
   const needle = caseSensitive ? symbol.name : symbol.name.toLowerCase();
   const last = Math.min(symbol.line - 1 + HEADER_LINES, symbol.endLine - 1);
+  let inWord: { index: number; text: string; at: number } | undefined;
   for (let index = symbol.line - 1; index <= last; index++) {
     const raw = lines?.[index];
-    if (raw === undefined) return undefined;
+    if (raw === undefined) break;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const haystack = caseSensitive ? text : text.toLowerCase();
-    let at = index === symbol.line - 1 ? haystack.indexOf(needle, Math.max(0, symbol.column - 1)) : -1;
-    if (at < 0) at = haystack.indexOf(needle);
+    const first = index === symbol.line - 1;
+    let at = first ? wholeAt(haystack, needle, Math.max(0, symbol.column - 1)) : -1;
+    if (at < 0) at = wholeAt(haystack, needle, 0);
     if (at >= 0) return { index, text, at };
+    if (first) {
+      const within = haystack.indexOf(needle, Math.max(0, symbol.column - 1));
+      const anywhere = within >= 0 ? within : haystack.indexOf(needle);
+      if (anywhere >= 0) inWord = { index, text, at: anywhere };
+    }
   }
-  return undefined;
+  return inWord;
 }
 
 /**

@@ -36,37 +36,47 @@ export function pathPenalty(path: string, notes?: string[]): number {
 }
 
 /**
- * The order of a search with `sourceFirst`: by the path's class (pathPenalty: source first), then
- * by `then`. Each path's class is worked out once. One rule for the files a search worker reads
- * (search.ts) and the matches its shares merge into (search-service.ts).
+ * Where a path's matches stand in a search with `sourceFirst`, lowest first: by the path's class
+ * (pathPenalty: source first), then its depth, then its length, as ranking breaks a tie. Its
+ * files are read in that order, so the pool of a common word holds the matches ranking would put
+ * first, and the best an unread file can do is known from its path alone (early-page.ts).
  */
-export function bySourceFirst<T>(pathOf: (item: T) => string, then: (a: T, b: T) => number): (a: T, b: T) => number {
-  const penalties = new Map<string, number>();
-  const penaltyOf = (item: T): number => {
-    const path = pathOf(item);
-    let penalty = penalties.get(path);
-    if (penalty === undefined) penalties.set(path, (penalty = pathPenalty(path)));
-    return penalty;
-  };
-  return (a, b) => penaltyOf(a) - penaltyOf(b) || then(a, b);
+export function sourceFirstKey(path: string): number {
+  return pathPenalty(path) * 2 ** 32 + Math.min(pathDepth(path), 2 ** 11) * 2 ** 20 + Math.min(path.length, 2 ** 20 - 1);
 }
 
 /**
- * `items`, in path order, in source-first order (bySourceFirst's, with byPath after the class):
- * grouped by their class, lowest first, path order kept within each. Linear: a search's
- * candidates are already in path order, and sorting thousands of them again by class and path
- * was a large part of a common word's search.
+ * The order of a search with `sourceFirst`: by sourceFirstKey, then by `then`. Each path's key is
+ * worked out once. One rule for the files a search worker reads (reader.ts) and the matches its
+ * shares merge into (merge-shares.ts).
  */
-export function sourceFirst<T>(items: T[], penaltyOf: (item: T) => number): T[] {
-  const classes = new Map<number, T[]>();
+export function bySourceFirst<T>(pathOf: (item: T) => string, then: (a: T, b: T) => number): (a: T, b: T) => number {
+  const keys = new Map<string, number>();
+  const keyOf = (item: T): number => {
+    const path = pathOf(item);
+    let key = keys.get(path);
+    if (key === undefined) keys.set(path, (key = sourceFirstKey(path)));
+    return key;
+  };
+  return (a, b) => keyOf(a) - keyOf(b) || then(a, b);
+}
+
+/**
+ * `items`, in path order, in source-first order (bySourceFirst's, with byPath after the key):
+ * grouped by key, lowest first, path order kept within each. No comparison of paths: a search's
+ * candidates are already in path order, and sorting thousands of them again was a large part of
+ * a common word's search.
+ */
+export function sourceFirst<T>(items: T[], keyOf: (item: T) => number): T[] {
+  const groups = new Map<number, T[]>();
   for (const item of items) {
-    const penalty = penaltyOf(item);
-    const members = classes.get(penalty);
+    const key = keyOf(item);
+    const members = groups.get(key);
     if (members) members.push(item);
-    else classes.set(penalty, [item]);
+    else groups.set(key, [item]);
   }
-  if (classes.size < 2) return items;
-  return [...classes.keys()].sort((a, b) => a - b).flatMap((penalty) => classes.get(penalty)!);
+  if (groups.size < 2) return items;
+  return [...groups.keys()].sort((a, b) => a - b).flatMap((key) => groups.get(key)!);
 }
 
 /** Whether the path is a test, test data, docs, vendored or generated one. */

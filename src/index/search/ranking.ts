@@ -50,6 +50,32 @@ const GENERATED_FILE = 50;
  */
 export const TEXT_MATCH_CEILING = Math.max(WHOLE_IDENTIFIER + EXACT_CASE, PARTIAL_NAME + VISIBILITY + EXACT_CASE);
 
+/** Where a ranked match stands after its score: ranking breaks a tie by the path's depth, then its length. */
+export interface RankKey {
+  score: number;
+  depth: number;
+  length: number;
+}
+
+export function rankKey(item: Ranked): RankKey {
+  return { score: item.score, depth: pathDepth(item.match.path), length: item.match.path.length };
+}
+
+/**
+ * The best rank a match of a literal query can have in the file at `path`, when every definition
+ * named like the query is ranked already: TEXT_MATCH_CEILING less the path's penalty, at the
+ * path's depth and length.
+ */
+export function bestUnread(path: string): RankKey {
+  return { score: TEXT_MATCH_CEILING - pathPenalty(path), depth: pathDepth(path), length: path.length };
+}
+
+/** Whether a match ranked `key` comes before one ranked `bound` that was read after it (a full tie goes to the first read). */
+export function ranksBefore(key: RankKey, bound: RankKey): boolean {
+  if (key.score !== bound.score) return key.score > bound.score;
+  return key.depth !== bound.depth ? key.depth < bound.depth : key.length <= bound.length;
+}
+
 /** Where the language says: a public (exported) definition, a private one, or nothing said. */
 function visibility(symbol: SymbolInfo, language: string | undefined): 'public' | 'private' | undefined {
   const { name, signature } = symbol;
@@ -184,6 +210,9 @@ export function rankMatches(
           // Below the first line, only the name itself, where the match is, defines it: a whole
           // identifier (`libc_getentropy_trampoline` in the body of `GetEntropy` defines nothing).
           if (header && (symbolWeight !== EXACT_NAME || !namedAt(match.text, match.column - 1, symbol.name, fold))) symbolWeight = 0;
+          // A literal nowhere on the line as a whole identifier is not the name of a definition
+          // there: the name is on a line below (`struct nfs_server_ops *` / `nfs_server(…)` in C).
+          if (!regex && match.word !== true && symbolWeight === EXACT_NAME) symbolWeight = 0;
           if (!defined || symbolWeight > weight) {
             defined = symbol;
             weight = symbolWeight;

@@ -14,7 +14,7 @@ import { byPath, documentsOf, Segment, type SegmentFile } from '../text/segment.
 import { IndexStore } from '../store/store.js';
 import type { Manifest } from '../store/manifest.js';
 import type { SymbolInfo } from '../symbols/types.js';
-import { pathPenalty, sourceFirst } from './path-signals.js';
+import { sourceFirst, sourceFirstKey } from './path-signals.js';
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 /** Searches with more candidate files than this bypass the content cache. */
@@ -49,8 +49,9 @@ export interface SearchQuery {
   shard?: { index: number; count: number };
   /**
    * Files in source paths first, then tests, test data, docs, vendored and generated ones
-   * (path-signals.ts), each in path order: when there are more matches than `limit`, the ones kept
-   * are the ones a ranking would put first (search_code), not the first paths. No streaming order.
+   * (path-signals.ts), the shallower and shorter paths first within each: when there are more
+   * matches than `limit`, the ones kept are the ones a ranking would put first (search_code), not
+   * the first paths. No streaming order.
    */
   sourceFirst?: boolean;
 }
@@ -127,7 +128,7 @@ export class IndexReader {
   readonly #cache: ContentCache;
   #files: ProjectFiles | undefined;
   #cacheBypass = CACHE_BYPASS_CANDIDATES;
-  readonly #penalties = new WeakMap<SegmentFile, number>();
+  readonly #sourceFirstKeys = new WeakMap<SegmentFile, number>();
   /** Live files across segments; fixed for the life of a reader. */
   readonly #liveFiles: number;
 
@@ -206,11 +207,11 @@ export class IndexReader {
     for (const { segment } of this.#layers) segment.close();
   }
 
-  /** A file's path class (pathPenalty), worked out once per file of this index generation. */
-  #penaltyOf(file: SegmentFile): number {
-    let penalty = this.#penalties.get(file);
-    if (penalty === undefined) this.#penalties.set(file, (penalty = pathPenalty(file.path)));
-    return penalty;
+  /** A file's place in a source-first search (sourceFirstKey), worked out once per file of this index generation. */
+  #sourceFirstKey(file: SegmentFile): number {
+    let key = this.#sourceFirstKeys.get(file);
+    if (key === undefined) this.#sourceFirstKeys.set(file, (key = sourceFirstKey(file.path)));
+    return key;
   }
 
   /** Every live file, in path order. */
@@ -261,8 +262,12 @@ export class IndexReader {
     return windows;
   }
 
-  /** `found`, when given, is called with each file's matches as soon as they are found (in path order): output can stream. */
-  search(query: SearchQuery, found?: (matches: Match[]) => void): SearchResult {
+  /**
+   * `found`, when given, is called with each file's matches as soon as they are found (in path
+   * order): output can stream. `stopBefore`, when given, is asked before each candidate file is
+   * read whether the search has found enough: if so, it stops there, truncated.
+   */
+  search(query: SearchQuery, found?: (matches: Match[]) => void, stopBefore?: (next: SegmentFile) => boolean): SearchResult {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const context = Math.max(0, query.context ?? 0);
@@ -277,7 +282,7 @@ export class IndexReader {
         (!pathFilter || pathFilter.test(file.path)) &&
         (!query.language || file.language === query.language),
     );
-    const ordered = query.sourceFirst ? sourceFirst(candidates, ({ file }) => this.#penaltyOf(file)) : candidates;
+    const ordered = query.sourceFirst ? sourceFirst(candidates, ({ file }) => this.#sourceFirstKey(file)) : candidates;
     // Bytes every match contains (a literal's own UTF-8): a scan decodes only the lines that hold
     // them. A U+FFFD in it could match an invalid sequence, which only decoding tells.
     const required = compiled.required && !compiled.required.includes('\uFFFD') ? Buffer.from(compiled.required, 'utf8') : undefined;
@@ -287,6 +292,10 @@ export class IndexReader {
     let truncated = false;
     const files = (this.#files ??= new ProjectFiles(this.root));
     for (const { file, blocks } of ordered) {
+      if (stopBefore?.(file)) {
+        truncated = true;
+        break;
+      }
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;

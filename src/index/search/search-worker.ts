@@ -34,6 +34,8 @@ export interface SearchRequest {
   query: SearchQuery;
   direct?: boolean;
   rank?: boolean;
+  /** With `rank`: the results asked for end here, and the search may stop once they are certain (early-page.ts). */
+  pageEnd?: number;
 }
 
 type Waiter = { resolve: (result: WorkerResult) => void; reject: (error: Error) => void };

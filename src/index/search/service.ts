@@ -20,6 +20,7 @@ import { workerMain } from '../../worker-main.js';
 import { movedBuffers, pack, packRanked } from './wire.js';
 import { mergeShares } from './merge-shares.js';
 import { rankSearch, type RankingSymbols } from './ranking.js';
+import { mayStopEarly, searchFirstResults } from './early-page.js';
 import { type Reply, type SearchRequest, SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
 import { BusyError } from '../../errors.js';
 
@@ -110,14 +111,19 @@ export class SearchService {
    * definitions of the name), and comes back as the pool in ranked order with `ranking` set. Under
    * load the main thread then only pages and describes; a split search is ranked by the caller,
    * after the merge, as is one on a thread of its own.
+   *
+   * `pageEnd`, with `rank`: only the results up to there are needed, and the search may stop once
+   * they are certain (early-page.ts). Such a search always goes whole to one worker: it stops
+   * where one reader knows it can.
    */
-  search(query: SearchQuery, { rank = false }: { rank?: boolean } = {}): Promise<WorkerResult> {
+  search(query: SearchQuery, { rank = false, pageEnd }: { rank?: boolean; pageEnd?: number } = {}): Promise<WorkerResult> {
     return this.#run(query, () => {
       const workers = this.#workers.map((_, index) => this.#ensureWorker(index));
-      if (this.#count === 1) return { workers, ask: (worker, id) => worker.search({ id, query, rank }) };
-      if (this.#active > 1) {
+      const whole = { id: 0, query, rank, ...(rank && pageEnd !== undefined ? { pageEnd } : {}) };
+      if (this.#count === 1) return { workers, ask: (worker, id) => worker.search({ ...whole, id }) };
+      if (this.#active > 1 || whole.pageEnd !== undefined) {
         const idlest = workers.reduce((best, worker) => (worker.pending < best.pending ? worker : best));
-        return { workers: [idlest], ask: (worker, id) => worker.search({ id, query, rank }) };
+        return { workers: [idlest], ask: (worker, id) => worker.search({ ...whole, id }) };
       }
       return { workers, ask: (worker, id, index) => worker.search({ id, query: { ...query, shard: { index, count: this.#count } } }) };
     });
@@ -294,12 +300,22 @@ function liveSymbols(root: string, home: string | undefined): () => RankingSymbo
   };
 }
 
-/** A search of the index, ranked when asked (the pool in ranked order, and the ranking beside it). */
+/**
+ * A search of the index, ranked when asked (the pool in ranked order, and the ranking beside it);
+ * read only as far as the page asked for needs, where that can be known (early-page.ts).
+ */
 function searchIndex(reader: IndexReader, request: SearchRequest, root: string, symbols: () => RankingSymbols | undefined) {
-  const result = reader.search(request.query);
-  if (!request.rank) return pack(result);
+  const { query, rank, pageEnd } = request;
+  if (rank && pageEnd !== undefined && mayStopEarly(query, pageEnd)) {
+    const started = performance.now();
+    const { result, ranked, seeds, certain } = searchFirstResults(reader, root, symbols(), query, pageEnd);
+    // Ranking as it read is the search's time; the ranking of what it read, after, is ranking's.
+    return packRanked(result, ranked, seeds, Math.max(0, performance.now() - started - result.stats.durationMs), certain);
+  }
+  const result = reader.search(query);
+  if (!rank) return pack(result);
   const started = performance.now();
-  const { ranked, seeds } = rankSearch(root, symbols(), request.query, result.matches);
+  const { ranked, seeds } = rankSearch(root, symbols(), query, result.matches);
   return packRanked(result, ranked, seeds, performance.now() - started);
 }
 

@@ -39,6 +39,7 @@ interface PackedRanking {
   defined: string[];
   seeds: number;
   rankingMs: number;
+  certain?: number;
 }
 
 /** What a worker's ranking sends back beside the pool: each match's score and facts, in ranked order. */
@@ -48,6 +49,8 @@ export interface WorkerRanking {
   /** Definitions of the name that joined the pool (definition-seeds.ts). */
   seeds: number;
   rankingMs: number;
+  /** Set when the search stopped early (early-page.ts): the first results no unread match can rank before. */
+  certain?: number;
 }
 
 export function pack(result: SearchResult & { partial?: boolean }): PackedResult {
@@ -87,7 +90,7 @@ const RANKED_EXACT_CASE = 2;
 const RANKED_GENERATED = 4;
 
 /** A ranked pool packed as a result whose matches are in ranked order, with the ranking beside them. */
-export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], seeds: number, rankingMs: number): PackedResult {
+export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], seeds: number, rankingMs: number, certain?: number): PackedResult {
   const packed = pack({ ...result, matches: ranked.map((item) => item.match) });
   const ranking: PackedRanking = {
     score: new Float64Array(ranked.length),
@@ -97,6 +100,7 @@ export function packRanked(result: SearchResult & { partial?: boolean }, ranked:
     defined: new Array<string>(ranked.length).fill(''),
     seeds,
     rankingMs,
+    ...(certain !== undefined ? { certain } : {}),
   };
   ranked.forEach(({ score, facts }, i) => {
     ranking.score[i] = score;
@@ -140,7 +144,13 @@ function unpackRanking(ranking: PackedRanking): WorkerRanking {
     if (seen !== '') fact.seen = seen;
     return fact;
   });
-  return { scores: ranking.score, facts, seeds: ranking.seeds, rankingMs: ranking.rankingMs };
+  return {
+    scores: ranking.score,
+    facts,
+    seeds: ranking.seeds,
+    rankingMs: ranking.rankingMs,
+    ...(ranking.certain !== undefined ? { certain: ranking.certain } : {}),
+  };
 }
 
 export function unpack(packed: PackedResult): SearchResult & { ranking?: WorkerRanking } {

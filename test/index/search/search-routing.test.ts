@@ -73,7 +73,8 @@ test("a search's matches are in path order where the walk's order is another, so
     assert.equal(all, [...all].sort(), 'path order (code units)');
     assert.is(all.length, 9);
     const sourceFirst = paths(await whole.search({ pattern: 'shared', limit: 1_000, sourceFirst: true }));
-    assert.equal(sourceFirst, ['a-c.go', 'a.go', 'a/b.go', 'b-c/e.go', 'b.c.go', 'b/c/d.go', 'a/tests/t.go', 'a_test.go', 'b/x_test.go']);
+    // Source before tests; within each, the shallower, then the shorter path, then path order.
+    assert.equal(sourceFirst, ['a.go', 'a-c.go', 'b.c.go', 'a/b.go', 'b-c/e.go', 'b/c/d.go', 'a_test.go', 'b/x_test.go', 'a/tests/t.go']);
     for (let limit = 1; limit <= 9; limit++) {
       for (const query of [
         { pattern: 'shared', limit },

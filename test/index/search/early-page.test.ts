@@ -1,0 +1,126 @@
+/**
+ * A literal's first results, read only as far as they need (early-page.ts): whatever a search
+ * stops early with must be exactly the first results of the whole search's ranking, for every
+ * page size, in every language, and it must say how many of them are certain.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildIndex } from '../../../src/index/build/indexer.js';
+import { searchFirstResults } from '../../../src/index/search/early-page.js';
+import { IndexReader, rankSearch, type Ranked, type SearchQuery } from '../../../src/index/search/index.js';
+import { IndexStore } from '../../../src/index/store/store.js';
+import { buildSymbols } from '../../../src/index/symbols/build.js';
+import { SymbolIndex } from '../../../src/index/symbols/symbol-index.js';
+import { projectTree } from '../../helpers/projects.js';
+
+/** Common words and names at every depth, in source, tests, docs and vendored code, in four languages. */
+function wordyTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const go = (pkg: string, i: number) =>
+    `package ${pkg}\n\n// Copyright the authors; the error is returned.\nfunc Read${i}(r Reader) error {\n\tif r == nil {\n\t\treturn nil\n\t}\n\treturn r.Read()\n}\n`;
+  const py = (i: number) => `# the reader\ndef read_${i}(reader):\n    return reader.read()\n\n\nclass Reader${i}:\n    def read(self):\n        return None\n`;
+  const ts = (i: number) => `// the Reader\nexport function read${i}(reader: Reader): string {\n  return reader.read();\n}\n`;
+  const c = (i: number) =>
+    `/* the reader */\nstatic struct reader_ops *\nreader(int fd)\n{\n\treturn read_${i}(fd);\n}\n\nint read_${i}(int fd) { return fd; }\n`;
+  const dirs = ['', 'io/', 'io/bufio/', 'net/http/internal/', 'x/'];
+  dirs.forEach((dir, d) => {
+    for (let i = 0; i < 4; i++) {
+      files[`${dir}r${i}.go`] = go('p', d * 10 + i);
+      files[`${dir}py/m${i}.py`] = py(d * 10 + i);
+      files[`${dir}ts/m${i}.ts`] = ts(d * 10 + i);
+      files[`${dir}c/m${i}.c`] = c(d * 10 + i);
+    }
+    files[`${dir}r_test.go`] = 'package p\n\nfunc TestRead(t *testing.T) {\n\treturn\n}\n';
+    files[`${dir}docs/READ.md`] = '# Read\n\nThe reader returns the error; read it.\n';
+    files[`vendor/${dir}dep.go`] = go('dep', 90 + d);
+  });
+  files['io/reader.go'] = 'package io\n\n// Reader reads.\ntype Reader interface {\n\tRead() error\n}\n';
+  return files;
+}
+
+const WORDS = ['return', 'the', 'error', 'reader', 'Reader', 'read', 'nil', 'copyright', 'fd', 'returned'];
+
+function ids(ranked: Ranked[]): string[] {
+  return ranked.map((item) => `${item.match.path}:${item.match.line}:${item.match.column} ${item.score}`);
+}
+
+test('a page a search stopped early for is the whole ranking’s first page, for every size, word and case', async () => {
+  const root = projectTree(wordyTree());
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const reader = IndexReader.open(root, home, { lazy: true });
+  try {
+    await buildSymbols(root, reader.files, { home });
+    const symbols = SymbolIndex.open(new IndexStore(root, home))!;
+    try {
+      let stopped = 0;
+      let readLess = 0;
+      for (const pattern of WORDS) {
+        for (const caseSensitive of [false, true]) {
+          const query: SearchQuery = { pattern, caseSensitive, limit: 1_000, sourceFirst: true };
+          const whole = reader.search(query);
+          assert.not.ok(whole.truncated, 'the tree is smaller than the pool');
+          const expected = ids(rankSearch(root, symbols, query, whole.matches).ranked);
+          for (const end of [1, 2, 3, 5, 8, 20, 60]) {
+            const first = searchFirstResults(reader, root, symbols, query, end);
+            const got = ids(first.ranked);
+            if (first.certain === undefined) {
+              assert.equal(got, expected, `${pattern} (${caseSensitive}) read to its end: the whole ranking`);
+              continue;
+            }
+            stopped++;
+            if (first.result.matches.length < whole.matches.length) readLess++;
+            assert.ok(first.certain >= Math.min(end, expected.length), `${pattern}: ${first.certain} certain, ${end} asked`);
+            assert.ok(first.result.truncated, 'a search stopped early says it is truncated');
+            assert.equal(got.slice(0, first.certain), expected.slice(0, first.certain), `${pattern} (${caseSensitive}), first ${end}`);
+          }
+        }
+      }
+      assert.ok(stopped >= 40, `pages stopped early: ${stopped}`);
+      assert.ok(readLess >= 40, `pages that read fewer matches than the whole search: ${readLess}`);
+      // No symbols (not indexed yet): the ceiling holds all the same.
+      const query: SearchQuery = { pattern: 'return', limit: 1_000, sourceFirst: true };
+      const bare = searchFirstResults(reader, root, undefined, query, 5);
+      assert.ok(bare.certain! >= 5);
+      assert.equal(ids(bare.ranked).slice(0, 5), ids(rankSearch(root, undefined, query, reader.search(query).matches).ranked).slice(0, 5));
+    } finally {
+      symbols.close();
+    }
+  } finally {
+    reader.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a literal nowhere on a line as a whole identifier does not define a name there (the name on the line below)', async () => {
+  const root = projectTree({ 'c/m.c': '/* x */\nstatic struct reader_ops *\nreader(int fd)\n{\n\treturn fd;\n}\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const reader = IndexReader.open(root, home, { lazy: true });
+  try {
+    await buildSymbols(root, reader.files, { home });
+    const symbols = SymbolIndex.open(new IndexStore(root, home))!;
+    try {
+      const query: SearchQuery = { pattern: 'reader', limit: 1_000, sourceFirst: true };
+      const { ranked } = rankSearch(root, symbols, query, reader.search(query).matches);
+      const shown = ranked.map((item) => [item.match.line, item.describe().definition === true]);
+      // The definition is the name's line; `reader_ops` on the line above is a use of another word.
+      assert.equal(shown, [
+        [3, true],
+        [2, false],
+      ]);
+    } finally {
+      symbols.close();
+    }
+  } finally {
+    reader.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test.run();
