@@ -7,7 +7,10 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectLanguage, globToRegExp, ProjectFiles } from '../files/index.js';
+// By path, not the door: a one-shot search (the CLI) must not load the walk.
+import { globToRegExp } from '../files/glob.js';
+import { detectLanguage } from '../files/languages.js';
+import { ProjectFiles } from '../files/project-file.js';
 import { cacheOf, keep, touch } from '../../util/lru.js';
 import { addContext } from './matcher.js';
 import { lowValuePath, pathDepth } from './path-signals.js';

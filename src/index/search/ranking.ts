@@ -4,7 +4,7 @@
  * term, and the CLI's with `search --rank`, so that what a user sees at the shell is what an agent
  * sees. The signals are listed in the README ("How `search_code` ranks").
  */
-import { detectLanguage } from '../files/index.js';
+import { detectLanguage } from '../files/languages.js';
 import type { SymbolInfo } from '../symbols/types.js';
 import { definitionMatches, HEADER_LINES, withDefinitions } from './definition-seeds.js';
 import { pathDepth, pathPenalty } from './path-signals.js';
