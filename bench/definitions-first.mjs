@@ -1,7 +1,10 @@
-// Pages search_code answers from the definitions alone (definitions_only) against the whole
-// search's page for the same query: they must be identical. For each tree, names that several
+// Early pages against the whole ranking: pages search_code answers from the definitions alone
+// (definitions_only) or from the files it read before the page was certain (certain_results)
+// must be identical to the first results of the whole search's ranking, which the CLI's
+// `search --rank` prints (it reads every match, up to the pool). For each tree, names that several
 // symbols carry are taken from the symbol index (`sextant symbols` with common prefixes), and
-// each is searched with a small page (--limit) and then with a page of 60, the answer cache off.
+// common words are added; each is searched with a small page (--limit) and a page of 20, the
+// answer cache off.
 //
 //   npm run build && node bench/definitions-first.mjs TREE... [--limit 3] [--names 300]
 //
@@ -47,6 +50,29 @@ const PREFIXES = [
   'to',
   'from',
 ];
+/** Words common in code and prose, in every language the trees hold. */
+const WORDS = [
+  'return',
+  'the',
+  'error',
+  'self',
+  'string',
+  'int',
+  'const',
+  'if',
+  'for',
+  'copyright',
+  'nil',
+  'None',
+  'static',
+  'struct',
+  'function',
+  'import',
+  'len',
+  'data',
+  'value',
+  'name',
+];
 const MODERN = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /** Names carried by at least LIMIT symbols (any case), one identifier each. */
@@ -86,27 +112,40 @@ async function check(tree) {
           `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_code', arguments: args, _meta: MODERN } })}\n`,
         );
       });
-    let early = 0;
+    /** The first `limit` of the whole ranking, as `path:line:column`. */
+    const wholeRanking = (query, limit) => {
+      const out = execFileSync(process.execPath, [BIN, 'search', '--rank', '--json', '--limit', String(limit), '--log-level', 'silent', query, tree], {
+        env,
+        maxBuffer: 1 << 26,
+      });
+      return JSON.parse(out.toString()).matches.map((match) => `${match.path}:${match.line}:${match.column}`);
+    };
+    const counts = { definitions: 0, read: 0 };
     const differing = [];
-    for (const query of names) {
-      const page = await search({ query, limit: LIMIT });
-      if (!page.definitions_only) continue;
-      early++;
-      const whole = await search({ query, limit: 60 });
-      if (JSON.stringify(page.results) !== JSON.stringify(whole.results.slice(0, page.results.length))) differing.push(query);
+    for (const query of [...WORDS, ...names]) {
+      for (const limit of [LIMIT, 20]) {
+        const page = await search({ query, limit });
+        if (!page.definitions_only && !page.certain_results) continue;
+        counts[page.definitions_only ? 'definitions' : 'read']++;
+        const shown = page.results.map((result) => `${result.path}:${result.line}:${result.column}`);
+        if (JSON.stringify(shown) !== JSON.stringify(wholeRanking(query, shown.length))) differing.push(`${query} (${limit})`);
+      }
     }
     server.kill();
-    return { tree, names: names.length, early, differing };
+    return { tree, names: names.length + WORDS.length, counts, differing };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-console.log(`search_code pages of ${LIMIT} answered from the definitions alone, against the whole search's page (results compared whole)`);
+console.log(`search_code pages of ${LIMIT} and of 20 answered early, against the first results of the whole ranking (search --rank)`);
 console.log('');
-console.log('| tree | names tried | answered early | identical | differing |');
-console.log('| --- | ---: | ---: | ---: | --- |');
+console.log('| tree | queries | pages from the definitions | pages stopped early | identical | differing |');
+console.log('| --- | ---: | ---: | ---: | ---: | --- |');
 for (const tree of trees) {
-  const { names, early, differing } = await check(tree);
-  console.log(`| ${basename(tree)} | ${names} | ${early} | ${early - differing.length} | ${differing.slice(0, 5).join(', ') || 'none'} |`);
+  const { names, counts, differing } = await check(tree);
+  const early = counts.definitions + counts.read;
+  console.log(
+    `| ${basename(tree)} | ${names} | ${counts.definitions} | ${counts.read} | ${early - differing.length} | ${differing.slice(0, 5).join(', ') || 'none'} |`,
+  );
 }
