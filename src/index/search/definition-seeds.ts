@@ -61,10 +61,14 @@ function modifiedAt(path: string): number {
   }
 }
 
-/** The definitions of a one-identifier literal, as matches on their names' lines; none for anything else. */
+/**
+ * The definitions of a one-identifier literal, as matches on their names' lines; none for anything
+ * else, and then `complete` only if no definition is named like it (Ruby's `save!`, Clojure's
+ * `do-thing`, a Makefile's `main.o` are names too).
+ */
 export function definitionMatches(root: string, symbols: RankingSymbols | undefined, query: SeedQuery): Seeds {
-  // Not one identifier: no definition can be named like it, so none is left out.
-  if (!symbols || !NAME.test(query.pattern)) return { matches: [], complete: true };
+  if (!symbols) return { matches: [], complete: true };
+  if (!NAME.test(query.pattern)) return { matches: [], complete: !namedLike(symbols, query) };
   const cache = cacheOf(seedCaches, symbols);
   const key = JSON.stringify([query.pattern, query.caseSensitive === true, query.context ?? 0, query.path ?? '', query.language ?? '']);
   const kept = touch(cache, key);
@@ -75,16 +79,26 @@ export function definitionMatches(root: string, symbols: RankingSymbols | undefi
   return seeds;
 }
 
+/** What a definition's path must be to count for `query`: inside its glob, of its language. */
+function keeper(query: SeedQuery): (path: string) => boolean {
+  const pathFilter = query.path ? globToRegExp(query.path) : undefined;
+  return (path) => (!pathFilter || pathFilter.test(path)) && (!query.language || detectLanguage(path) === query.language);
+}
+
+/** Whether some definition the query could find is named like it. */
+function namedLike(symbols: RankingSymbols, query: SeedQuery): boolean {
+  return !symbols.definitionsNamed(query.pattern, { caseSensitive: query.caseSensitive === true, limit: 0, keep: keeper(query) }).complete;
+}
+
 function readSeeds(root: string, symbols: RankingSymbols, query: SeedQuery, modified: Map<string, number>): Seeds {
   const caseSensitive = query.caseSensitive === true;
   const context = Math.max(0, query.context ?? 0);
-  const pathFilter = query.path ? globToRegExp(query.path) : undefined;
   // Narrowed before the limit: a glob or a language never leaves the limit filled with files it excludes.
   const { found, complete } = symbols.definitionsNamed(query.pattern, {
     caseSensitive,
     limit: MAX_SEEDED_DEFINITIONS,
     prefer: seedPreference(query.pattern),
-    keep: (path) => (!pathFilter || pathFilter.test(path)) && (!query.language || detectLanguage(path) === query.language),
+    keep: keeper(query),
   });
   const matches: Match[] = [];
   let files: ProjectFiles | undefined;

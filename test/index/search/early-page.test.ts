@@ -123,4 +123,42 @@ test('a literal nowhere on a line as a whole identifier does not define a name t
   }
 });
 
+test('a name that is not one identifier (Ruby’s `save!`, a shell’s `my-func`) still defines, and no page of it stops early', async () => {
+  const files: Record<string, string> = {
+    'app/model.rb': 'class Model\n  def save!\n    true\n  end\nend\n',
+    'bin/run.sh': 'my-func() {\n  echo hi\n}\n',
+  };
+  // Uses of both, shallower than the definitions: a page stopped after them would miss the definition.
+  for (let i = 0; i < 5; i++) files[`u${i}.rb`] = 'm.save!\nmy-func\n';
+  const root = projectTree(files);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  const reader = IndexReader.open(root, home, { lazy: true });
+  try {
+    await buildSymbols(root, reader.files, { home });
+    const symbols = SymbolIndex.open(new IndexStore(root, home))!;
+    try {
+      for (const [pattern, defined] of [
+        ['save!', 'app/model.rb:2'],
+        ['my-func', 'bin/run.sh:1'],
+      ] as const) {
+        const query: SearchQuery = { pattern, limit: 1_000, sourceFirst: true };
+        const { ranked } = rankSearch(root, symbols, query, reader.search(query).matches);
+        const first = ranked[0]!;
+        assert.is(`${first.match.path}:${first.match.line}`, defined, pattern);
+        assert.is(first.describe().definition, true, `${pattern}: its definition says so`);
+        const early = searchFirstResults(reader, root, symbols, query, 1);
+        assert.is(early.certain, undefined, `${pattern}: read to the end`);
+        assert.equal(ids(early.ranked), ids(ranked));
+      }
+    } finally {
+      symbols.close();
+    }
+  } finally {
+    reader.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 test.run();
