@@ -9,7 +9,7 @@
  * thousand matches.
  */
 import { definitionMatches } from './definition-seeds.js';
-import { bestUnread, rankKey, type RankKey, ranksBefore, rankMatches, rankSearch, type Ranked, type RankingSymbols } from './ranking.js';
+import { bestUnread, MatchScorer, rankKey, type RankKey, ranksBefore, rankSearch, type Ranked, type RankingSymbols, type Scored } from './ranking.js';
 import type { IndexReader, Match, SearchQuery, SearchResult } from './reader.js';
 
 /** A search ranked: `certain`, when it stopped early, counts the first results no unread match can rank before. */
@@ -29,6 +29,54 @@ export function mayStopEarly(query: SearchQuery, end: number): boolean {
   return query.regex !== true && query.sourceFirst === true && end <= (query.limit ?? 0) && /^[\x20-\x7e]+$/.test(query.pattern);
 }
 
+/**
+ * The pool's matches not yet known to rank before the files still unread, best first: a binary
+ * heap. The best unread file can only get worse as the search goes on (files are read in
+ * sourceFirstKey's order), so a match once before it stays before it, and only the heap's top
+ * needs asking.
+ */
+class Pending {
+  readonly #items: RankKey[] = [];
+
+  static #better(a: RankKey, b: RankKey): boolean {
+    return a.score !== b.score ? a.score > b.score : a.depth !== b.depth ? a.depth < b.depth : a.length < b.length;
+  }
+
+  push(key: RankKey): void {
+    const items = this.#items;
+    let at = items.push(key) - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!Pending.#better(items[at]!, items[parent]!)) break;
+      [items[at], items[parent]] = [items[parent]!, items[at]!];
+      at = parent;
+    }
+  }
+
+  /** Takes out every key that ranks before `bound`; how many there were. */
+  takeBefore(bound: RankKey): number {
+    const items = this.#items;
+    let taken = 0;
+    while (items.length > 0 && ranksBefore(items[0]!, bound)) {
+      const last = items.pop()!;
+      taken++;
+      if (items.length === 0) break;
+      items[0] = last;
+      for (let at = 0; ;) {
+        const left = 2 * at + 1;
+        const right = left + 1;
+        let best = at;
+        if (left < items.length && Pending.#better(items[left]!, items[best]!)) best = left;
+        if (right < items.length && Pending.#better(items[right]!, items[best]!)) best = right;
+        if (best === at) break;
+        [items[at], items[best]] = [items[best]!, items[at]!];
+        at = best;
+      }
+    }
+    return taken;
+  }
+}
+
 /** Searches `query` until its first `end` results are certain (or to its end, or its limit), and ranks what it read. */
 export function searchFirstResults(reader: IndexReader, root: string, symbols: RankingSymbols | undefined, query: SearchQuery, end: number): FirstResults {
   const seeds = definitionMatches(root, symbols, query);
@@ -37,29 +85,36 @@ export function searchFirstResults(reader: IndexReader, root: string, symbols: R
     const result = reader.search(query);
     return { result, ...rankSearch(root, symbols, query, result.matches) };
   }
-  const caseSensitive = query.caseSensitive === true;
-  const definitionsKnown = symbols !== undefined;
-  const seeded = new Set(seeds.matches.map((match) => `${match.path}\0${match.line}`));
-  const read: RankKey[] = rankMatches(symbols, seeds.matches, query.pattern, false, caseSensitive, definitionsKnown).map(rankKey);
-  const found = (matches: Match[]): void => {
-    const fresh = matches.filter((match) => !seeded.has(`${match.path}\0${match.line}`));
-    for (const item of rankMatches(symbols, fresh, query.pattern, false, caseSensitive, definitionsKnown)) read.push(rankKey(item));
+  // One pool, scored once as it is read, in rankSearch's order: the definitions, then the text
+  // matches not on their lines.
+  const scorer = new MatchScorer(symbols, query.pattern, false, query.caseSensitive === true, symbols !== undefined);
+  const pool: Scored[] = [];
+  const pending = new Pending();
+  const add = (match: Match): void => {
+    const scored = scorer.score(match, pool.length);
+    pool.push(scored);
+    pending.push(rankKey(scored));
   };
+  seeds.matches.forEach(add);
+  const seeded = new Set(seeds.matches.map((match) => `${match.path}\0${match.line}`));
+  const found = (matches: Match[]): void => {
+    for (const match of matches) if (!seeded.has(`${match.path}\0${match.line}`)) add(match);
+  };
+  let before = 0;
   let stoppedAt: RankKey | undefined;
   const stopBefore = (path: string): boolean => {
-    if (read.length < end) return false;
+    if (pool.length < end) return false;
     const bound = bestUnread(path);
-    let before = 0;
-    for (const key of read) if (ranksBefore(key, bound) && ++before >= end) break;
+    before += pending.takeBefore(bound);
     if (before < end) return false;
     stoppedAt = bound;
     return true;
   };
   const result = reader.search(query, found, (file) => stopBefore(file.path));
-  const ranked = rankSearch(root, symbols, query, result.matches);
-  if (!stoppedAt) return { result, ...ranked };
+  const ranked = scorer.rank(pool);
+  if (!stoppedAt) return { result, ranked, seeds: seeds.matches.length };
   // Ranked in order: the results before the bound are a prefix.
   let certain = 0;
-  while (certain < ranked.ranked.length && ranksBefore(rankKey(ranked.ranked[certain]!), stoppedAt)) certain++;
-  return { result, ...ranked, certain };
+  while (certain < ranked.length && ranksBefore(rankKey(ranked[certain]!), stoppedAt)) certain++;
+  return { result, ranked, seeds: seeds.matches.length, certain };
 }

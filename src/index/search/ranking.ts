@@ -57,10 +57,6 @@ export interface RankKey {
   length: number;
 }
 
-export function rankKey(item: Ranked): RankKey {
-  return { score: item.score, depth: pathDepth(item.match.path), length: item.match.path.length };
-}
-
 /**
  * The best rank a match of a literal query can have in the file at `path`, when every definition
  * named like the query is ranked already: TEXT_MATCH_CEILING less the path's penalty, at the
@@ -162,17 +158,123 @@ export function rankedFrom(symbols: RankingSymbols | undefined, matches: Match[]
   }));
 }
 
+/** A match scored, with what ranking then breaks a tie by: its path's depth, then its place in the pool. */
+export interface Scored {
+  match: Match;
+  score: number;
+  facts: RankFacts;
+  depth: number;
+  order: number;
+}
+
+export function rankKey(item: Scored | Ranked): RankKey {
+  return { score: item.score, depth: 'depth' in item ? item.depth : pathDepth(item.match.path), length: item.match.path.length };
+}
+
 /**
- * Orders matches for a reader. The caller's pattern never runs here: a regex can backtrack for
- * ever, and this may be the server's main thread. Every signal comes from the search worker's own
- * verified match (its length, whether it is a whole identifier, a regex's matched text) or from
- * plain string comparison.
+ * Scores matches for a reader, one at a time, and orders them. The caller's pattern never runs
+ * here: a regex can backtrack for ever, and this may be the server's main thread. Every signal
+ * comes from the search worker's own verified match (its length, whether it is a whole
+ * identifier, a regex's matched text) or from plain string comparison.
  *
  * `definitionsKnown`: every definition named exactly like the query is among the matches, carrying
  * it (`defines`: definition-seeds.ts). A whole-identifier match without one is then a use, and its
  * file's symbols need not be read to tell (only a longer name can contain the query: a match
  * inside a word).
  */
+export class MatchScorer {
+  readonly #rows: SymbolRows;
+  readonly #query: string;
+  readonly #regex: boolean;
+  readonly #caseSensitive: boolean;
+  readonly #definitionsKnown: boolean;
+  readonly #needle: string;
+  /** What a path says, worked out once per file (a pool has a thousand matches in a few hundred files). */
+  readonly #paths = new Map<string, PathFacts>();
+
+  constructor(loaded: RankingSymbols | undefined, query: string, regex: boolean, caseSensitive: boolean, definitionsKnown = false) {
+    this.#rows = new SymbolRows(loaded);
+    this.#query = query;
+    this.#regex = regex;
+    this.#caseSensitive = caseSensitive;
+    this.#definitionsKnown = definitionsKnown;
+    this.#needle = this.#fold(query);
+  }
+
+  #fold(text: string): string {
+    return this.#caseSensitive ? text : text.toLowerCase();
+  }
+
+  #pathFacts(path: string): PathFacts {
+    let facts = this.#paths.get(path);
+    if (!facts) {
+      facts = { penalty: pathPenalty(path), depth: pathDepth(path), language: detectLanguage(path) };
+      this.#paths.set(path, facts);
+    }
+    return facts;
+  }
+
+  /** `match` scored; `order`: its place in the pool (the last tie-break). */
+  score(match: Match, order: number): Scored {
+    const regex = this.#regex;
+    const fold = (text: string): string => this.#fold(text);
+    let score = 0;
+    // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
+    const target = regex ? (match.matched ?? '') : this.#needle;
+    let defined: SymbolInfo | undefined;
+    let weight = 0;
+    if (match.defines) {
+      defined = match.defines;
+      weight = nameWeight(defined.name, target, regex, fold);
+    } else if (!(this.#definitionsKnown && !regex && match.word)) {
+      this.#rows.visitLine(match.path, match.line, HEADER_LINES, (symbol, header) => {
+        let symbolWeight = nameWeight(symbol.name, target, regex, fold);
+        // Below the first line, only the name itself, where the match is, defines it: a whole
+        // identifier (`libc_getentropy_trampoline` in the body of `GetEntropy` defines nothing).
+        if (header && (symbolWeight !== EXACT_NAME || !namedAt(match.text, match.column - 1, symbol.name, fold))) symbolWeight = 0;
+        // A literal nowhere on the line as a whole identifier is not the name of a definition
+        // there: the name is on a line below (`struct nfs_server_ops *` / `nfs_server(…)` in C).
+        if (!regex && match.word !== true && symbolWeight === EXACT_NAME) symbolWeight = 0;
+        if (!defined || symbolWeight > weight) {
+          defined = symbol;
+          weight = symbolWeight;
+        }
+      });
+    }
+    const path = this.#pathFacts(match.path);
+    const seen = defined && weight > 0 ? visibility(defined, path.language) : undefined;
+    if (weight > 0) score += weight + (seen === 'public' ? VISIBILITY : seen === 'private' ? -VISIBILITY : 0);
+    const word = !regex && match.word === true;
+    if (word) score += WHOLE_IDENTIFIER;
+    // Written as searched, where the search ignored case. Worth more than the swing between
+    // exported and private (±10): case comes first.
+    const exactCase = !regex && !this.#caseSensitive && match.text.startsWith(this.#query, match.column - 1);
+    if (exactCase) score += EXACT_CASE;
+    score -= path.penalty;
+    // A file that says it is generated, where its path did not already say so.
+    const generated = match.generated === true && path.penalty === 0;
+    if (generated) score -= GENERATED_FILE;
+    const facts: RankFacts = { weight, word, exactCase, generated };
+    if (weight > 0) facts.defined = { kind: defined!.kind, qualifiedName: defined!.qualifiedName };
+    if (seen) facts.seen = seen;
+    return { match, score, facts, depth: path.depth, order };
+  }
+
+  /** Scored matches in ranking's order (sorted in place), each made a result that describes itself when shown. */
+  rank(scored: Scored[]): Ranked[] {
+    const rows = this.#rows;
+    return scored
+      .sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order)
+      .map(({ match, score, facts }): Ranked => ({
+        match,
+        score,
+        facts,
+        describe: () => describeMatch(match, facts, rows.enclosingOf(match.path, match.line)),
+      }));
+  }
+}
+
+/** Matches in ranking's order (MatchScorer). */
 export function rankMatches(
   loaded: RankingSymbols | undefined,
   matches: Match[],
@@ -181,65 +283,8 @@ export function rankMatches(
   caseSensitive: boolean,
   definitionsKnown = false,
 ): Ranked[] {
-  const rows = new SymbolRows(loaded);
-  const fold = (text: string): string => (caseSensitive ? text : text.toLowerCase());
-  const needle = fold(query);
-  // What a path says, worked out once per file (a pool has a thousand matches in a few hundred files).
-  const paths = new Map<string, PathFacts>();
-  const factsOf = (path: string): PathFacts => {
-    let facts = paths.get(path);
-    if (!facts) {
-      facts = { penalty: pathPenalty(path), depth: pathDepth(path), language: detectLanguage(path) };
-      paths.set(path, facts);
-    }
-    return facts;
-  };
-  return matches
-    .map((match, order) => {
-      let score = 0;
-      // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
-      const target = regex ? (match.matched ?? '') : needle;
-      let defined: SymbolInfo | undefined;
-      let weight = 0;
-      if (match.defines) {
-        defined = match.defines;
-        weight = nameWeight(defined.name, target, regex, fold);
-      } else if (!(definitionsKnown && !regex && match.word)) {
-        rows.visitLine(match.path, match.line, HEADER_LINES, (symbol, header) => {
-          let symbolWeight = nameWeight(symbol.name, target, regex, fold);
-          // Below the first line, only the name itself, where the match is, defines it: a whole
-          // identifier (`libc_getentropy_trampoline` in the body of `GetEntropy` defines nothing).
-          if (header && (symbolWeight !== EXACT_NAME || !namedAt(match.text, match.column - 1, symbol.name, fold))) symbolWeight = 0;
-          // A literal nowhere on the line as a whole identifier is not the name of a definition
-          // there: the name is on a line below (`struct nfs_server_ops *` / `nfs_server(…)` in C).
-          if (!regex && match.word !== true && symbolWeight === EXACT_NAME) symbolWeight = 0;
-          if (!defined || symbolWeight > weight) {
-            defined = symbol;
-            weight = symbolWeight;
-          }
-        });
-      }
-      const path = factsOf(match.path);
-      const seen = defined && weight > 0 ? visibility(defined, path.language) : undefined;
-      if (weight > 0) score += weight + (seen === 'public' ? VISIBILITY : seen === 'private' ? -VISIBILITY : 0);
-      const word = !regex && match.word === true;
-      if (word) score += WHOLE_IDENTIFIER;
-      // Written as searched, where the search ignored case. Worth more than the swing between
-      // exported and private (±10): case comes first.
-      const exactCase = !regex && !caseSensitive && match.text.startsWith(query, match.column - 1);
-      if (exactCase) score += EXACT_CASE;
-      score -= path.penalty;
-      // A file that says it is generated, where its path did not already say so.
-      const generated = match.generated === true && path.penalty === 0;
-      if (generated) score -= GENERATED_FILE;
-      const facts: RankFacts = { weight, word, exactCase, generated };
-      if (weight > 0) facts.defined = { kind: defined!.kind, qualifiedName: defined!.qualifiedName };
-      if (seen) facts.seen = seen;
-      const describe = (): Record<string, unknown> => describeMatch(match, facts, rows.enclosingOf(match.path, match.line));
-      return { match, score, facts, describe, order, depth: path.depth };
-    })
-    .sort((a, b) => b.score - a.score || a.depth - b.depth || a.match.path.length - b.match.path.length || a.order - b.order)
-    .map(({ match, score, facts, describe }): Ranked => ({ match, score, facts, describe }));
+  const scorer = new MatchScorer(loaded, query, regex, caseSensitive, definitionsKnown);
+  return scorer.rank(matches.map((match, order) => scorer.score(match, order)));
 }
 
 /**

@@ -9,10 +9,11 @@ import { cacheOf, keep, touch } from '../../util/lru.js';
 /** The symbols ranking reads: a file's definitions, one decoded, and the definitions of a name (definition-seeds.ts). */
 export type RankingSymbols = Pick<SymbolIndex, 'visitBriefs' | 'symbolOf' | 'definitionsNamed'>;
 
-/** Where to decode a file's definitions, and (row, line, end line) of each. */
+/** Where to decode a file's definitions, (row, line, end line) of each, and their triples' offsets by first line. */
 interface FileRows {
   place: BriefSymbol | undefined;
   lines: Int32Array;
+  byLine: Int32Array;
 }
 
 /** Files whose rows are kept between rankings, per generation of the symbols (~12 bytes a definition). */
@@ -23,7 +24,14 @@ const CACHED_FILE_ROWS = 4_096;
  */
 const rowsCaches = new WeakMap<object, Map<string, FileRows>>();
 
-const NO_ROWS: FileRows = { place: undefined, lines: new Int32Array(0) };
+const NO_ROWS: FileRows = { place: undefined, lines: new Int32Array(0), byLine: new Int32Array(0) };
+
+/** Offsets of `lines`' triples, ordered by first line (stored order at a tie). */
+function orderByLine(lines: Int32Array): Int32Array {
+  const offsets = new Int32Array(lines.length / 3);
+  for (let at = 0; at < offsets.length; at++) offsets[at] = at * 3;
+  return offsets.sort((a, b) => lines[a + 1]! - lines[b + 1]! || a - b);
+}
 
 /** One ranking's view of the symbols: rows shared with every ranking of the same generation, definitions decoded once. */
 export class SymbolRows {
@@ -46,7 +54,8 @@ export class SymbolRows {
       place ??= { ...brief };
       triples.push(brief.row, brief.line, brief.endLine);
     });
-    const rows = { place, lines: Int32Array.from(triples) };
+    const lines = Int32Array.from(triples);
+    const rows = { place, lines, byLine: orderByLine(lines) };
     keep(this.#perFile, path, rows, CACHED_FILE_ROWS);
     return rows;
   }
@@ -67,8 +76,20 @@ export class SymbolRows {
    * `name(…)`); `header` says which.
    */
   visitLine(path: string, line: number, headerLines: number, visit: (symbol: SymbolInfo, header: boolean) => void): void {
-    const { place, lines } = this.#rowsOf(path);
-    for (let at = 0; at < lines.length; at += 3) {
+    const { place, lines, byLine } = this.#rowsOf(path);
+    // The definitions that start from `headerLines` above on, found by halving (a bundle holds
+    // tens of thousands), then visited in stored order, as a scan of them all would.
+    let low = 0;
+    let high = byLine.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (lines[byLine[middle]! + 1]! < line - headerLines) low = middle + 1;
+      else high = middle;
+    }
+    const near: number[] = [];
+    for (let at = low; at < byLine.length && lines[byLine[at]! + 1]! <= line; at++) near.push(byLine[at]!);
+    if (near.length > 1) near.sort((a, b) => a - b);
+    for (const at of near) {
       const first = lines[at + 1]!;
       const last = lines[at + 2]!;
       const header = first < line && line - first <= headerLines && last >= line;
