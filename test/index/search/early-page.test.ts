@@ -3,18 +3,11 @@
  * stops early with must be exactly the first results of the whole search's ranking, for every
  * page size, in every language, and it must say how many of them are certain.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildIndex } from '../../../src/index/build/indexer.js';
 import { searchFirstResults } from '../../../src/index/search/early-page.js';
-import { IndexReader, rankSearch, type Ranked, type SearchQuery } from '../../../src/index/search/index.js';
-import { IndexStore } from '../../../src/index/store/store.js';
-import { buildSymbols } from '../../../src/index/symbols/build.js';
-import { SymbolIndex } from '../../../src/index/symbols/symbol-index.js';
-import { projectTree } from '../../helpers/projects.js';
+import { rankSearch, type Ranked, type SearchQuery } from '../../../src/index/search/index.js';
+import { withIndexedTree } from '../../helpers/indexed-tree.js';
 
 /** Common words and names at every depth, in source, tests, docs and vendored code, in four languages. */
 function wordyTree(): Record<string, string> {
@@ -48,79 +41,51 @@ function ids(ranked: Ranked[]): string[] {
 }
 
 test('a page a search stopped early for is the whole ranking’s first page, for every size, word and case', async () => {
-  const root = projectTree(wordyTree());
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  await buildIndex(root, { home });
-  const reader = IndexReader.open(root, home, { lazy: true });
-  try {
-    await buildSymbols(root, reader.files, { home });
-    const symbols = SymbolIndex.open(new IndexStore(root, home))!;
-    try {
-      let stopped = 0;
-      let readLess = 0;
-      for (const pattern of WORDS) {
-        for (const caseSensitive of [false, true]) {
-          const query: SearchQuery = { pattern, caseSensitive, limit: 1_000, sourceFirst: true };
-          const whole = reader.search(query);
-          assert.not.ok(whole.truncated, 'the tree is smaller than the pool');
-          const expected = ids(rankSearch(root, symbols, query, whole.matches).ranked);
-          for (const end of [1, 2, 3, 5, 8, 20, 60]) {
-            const first = searchFirstResults(reader, root, symbols, query, end);
-            const got = ids(first.ranked);
-            if (first.certain === undefined) {
-              assert.equal(got, expected, `${pattern} (${caseSensitive}) read to its end: the whole ranking`);
-              continue;
-            }
-            stopped++;
-            if (first.result.matches.length < whole.matches.length) readLess++;
-            assert.ok(first.certain >= Math.min(end, expected.length), `${pattern}: ${first.certain} certain, ${end} asked`);
-            assert.ok(first.result.truncated, 'a search stopped early says it is truncated');
-            assert.equal(got.slice(0, first.certain), expected.slice(0, first.certain), `${pattern} (${caseSensitive}), first ${end}`);
+  await withIndexedTree(wordyTree(), ({ root, reader, symbols }) => {
+    let stopped = 0;
+    let readLess = 0;
+    for (const pattern of WORDS) {
+      for (const caseSensitive of [false, true]) {
+        const query: SearchQuery = { pattern, caseSensitive, limit: 1_000, sourceFirst: true };
+        const whole = reader.search(query);
+        assert.not.ok(whole.truncated, 'the tree is smaller than the pool');
+        const expected = ids(rankSearch(root, symbols, query, whole.matches).ranked);
+        for (const end of [1, 2, 3, 5, 8, 20, 60]) {
+          const first = searchFirstResults(reader, root, symbols, query, end);
+          const got = ids(first.ranked);
+          if (first.certain === undefined) {
+            assert.equal(got, expected, `${pattern} (${caseSensitive}) read to its end: the whole ranking`);
+            continue;
           }
+          stopped++;
+          if (first.result.matches.length < whole.matches.length) readLess++;
+          assert.ok(first.certain >= Math.min(end, expected.length), `${pattern}: ${first.certain} certain, ${end} asked`);
+          assert.ok(first.result.truncated, 'a search stopped early says it is truncated');
+          assert.equal(got.slice(0, first.certain), expected.slice(0, first.certain), `${pattern} (${caseSensitive}), first ${end}`);
         }
       }
-      assert.ok(stopped >= 40, `pages stopped early: ${stopped}`);
-      assert.ok(readLess >= 40, `pages that read fewer matches than the whole search: ${readLess}`);
-      // No symbols (not indexed yet): the ceiling holds all the same.
-      const query: SearchQuery = { pattern: 'return', limit: 1_000, sourceFirst: true };
-      const bare = searchFirstResults(reader, root, undefined, query, 5);
-      assert.ok(bare.certain! >= 5);
-      assert.equal(ids(bare.ranked).slice(0, 5), ids(rankSearch(root, undefined, query, reader.search(query).matches).ranked).slice(0, 5));
-    } finally {
-      symbols.close();
     }
-  } finally {
-    reader.close();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
+    assert.ok(stopped >= 40, `pages stopped early: ${stopped}`);
+    assert.ok(readLess >= 40, `pages that read fewer matches than the whole search: ${readLess}`);
+    // No symbols (not indexed yet): the ceiling holds all the same.
+    const query: SearchQuery = { pattern: 'return', limit: 1_000, sourceFirst: true };
+    const bare = searchFirstResults(reader, root, undefined, query, 5);
+    assert.ok(bare.certain! >= 5);
+    assert.equal(ids(bare.ranked).slice(0, 5), ids(rankSearch(root, undefined, query, reader.search(query).matches).ranked).slice(0, 5));
+  });
 });
 
 test('a literal nowhere on a line as a whole identifier does not define a name there (the name on the line below)', async () => {
-  const root = projectTree({ 'c/m.c': '/* x */\nstatic struct reader_ops *\nreader(int fd)\n{\n\treturn fd;\n}\n' });
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  await buildIndex(root, { home });
-  const reader = IndexReader.open(root, home, { lazy: true });
-  try {
-    await buildSymbols(root, reader.files, { home });
-    const symbols = SymbolIndex.open(new IndexStore(root, home))!;
-    try {
-      const query: SearchQuery = { pattern: 'reader', limit: 1_000, sourceFirst: true };
-      const { ranked } = rankSearch(root, symbols, query, reader.search(query).matches);
-      const shown = ranked.map((item) => [item.match.line, item.describe().definition === true]);
-      // The definition is the name's line; `reader_ops` on the line above is a use of another word.
-      assert.equal(shown, [
-        [3, true],
-        [2, false],
-      ]);
-    } finally {
-      symbols.close();
-    }
-  } finally {
-    reader.close();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
+  await withIndexedTree({ 'c/m.c': '/* x */\nstatic struct reader_ops *\nreader(int fd)\n{\n\treturn fd;\n}\n' }, ({ root, reader, symbols }) => {
+    const query: SearchQuery = { pattern: 'reader', limit: 1_000, sourceFirst: true };
+    const { ranked } = rankSearch(root, symbols, query, reader.search(query).matches);
+    const shown = ranked.map((item) => [item.match.line, item.describe().definition === true]);
+    // The definition is the name's line; `reader_ops` on the line above is a use of another word.
+    assert.equal(shown, [
+      [3, true],
+      [2, false],
+    ]);
+  });
 });
 
 test('a name that is not one identifier (Ruby’s `save!`, a shell’s `my-func`) still defines, and no page of it stops early', async () => {
@@ -130,35 +95,21 @@ test('a name that is not one identifier (Ruby’s `save!`, a shell’s `my-func`
   };
   // Uses of both, shallower than the definitions: a page stopped after them would miss the definition.
   for (let i = 0; i < 5; i++) files[`u${i}.rb`] = 'm.save!\nmy-func\n';
-  const root = projectTree(files);
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  await buildIndex(root, { home });
-  const reader = IndexReader.open(root, home, { lazy: true });
-  try {
-    await buildSymbols(root, reader.files, { home });
-    const symbols = SymbolIndex.open(new IndexStore(root, home))!;
-    try {
-      for (const [pattern, defined] of [
-        ['save!', 'app/model.rb:2'],
-        ['my-func', 'bin/run.sh:1'],
-      ] as const) {
-        const query: SearchQuery = { pattern, limit: 1_000, sourceFirst: true };
-        const { ranked } = rankSearch(root, symbols, query, reader.search(query).matches);
-        const first = ranked[0]!;
-        assert.is(`${first.match.path}:${first.match.line}`, defined, pattern);
-        assert.is(first.describe().definition, true, `${pattern}: its definition says so`);
-        const early = searchFirstResults(reader, root, symbols, query, 1);
-        assert.is(early.certain, undefined, `${pattern}: read to the end`);
-        assert.equal(ids(early.ranked), ids(ranked));
-      }
-    } finally {
-      symbols.close();
+  await withIndexedTree(files, ({ root, reader, symbols }) => {
+    for (const [pattern, defined] of [
+      ['save!', 'app/model.rb:2'],
+      ['my-func', 'bin/run.sh:1'],
+    ] as const) {
+      const query: SearchQuery = { pattern, limit: 1_000, sourceFirst: true };
+      const { ranked } = rankSearch(root, symbols, query, reader.search(query).matches);
+      const first = ranked[0]!;
+      assert.is(`${first.match.path}:${first.match.line}`, defined, pattern);
+      assert.is(first.describe().definition, true, `${pattern}: its definition says so`);
+      const early = searchFirstResults(reader, root, symbols, query, 1);
+      assert.is(early.certain, undefined, `${pattern}: read to the end`);
+      assert.equal(ids(early.ranked), ids(ranked));
     }
-  } finally {
-    reader.close();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
+  });
 });
 
 test.run();

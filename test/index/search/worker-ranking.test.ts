@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildIndex } from '../../../src/index/build/indexer.js';
-import { IndexReader, rankedFrom, rankSearch, type Ranked, type SearchQuery } from '../../../src/index/search/index.js';
+import { rankedFrom, rankSearch, type Ranked, type SearchQuery } from '../../../src/index/search/index.js';
 import { SearchService, type WorkerResult } from '../../../src/index/search/service.js';
 import { IndexStore } from '../../../src/index/store/store.js';
-import { buildSymbols } from '../../../src/index/symbols/build.js';
 import { SymbolIndex } from '../../../src/index/symbols/symbol-index.js';
+import { indexTree } from '../../helpers/indexed-tree.js';
 import { projectTree } from '../../helpers/projects.js';
 
 /** Definitions and uses of a few names in four languages, with every signal ranking reads. */
@@ -56,21 +55,10 @@ const QUERIES: SearchQuery[] = [
 /** A ranked pool as a page shows it: order, score and each result described. */
 const shown = (ranked: Ranked[]): unknown[] => ranked.map((item) => ({ score: item.score, result: item.describe() }));
 
-/** The text index and the symbols, as an index job leaves them. */
-async function index(root: string, home: string): Promise<void> {
-  await buildIndex(root, { home });
-  const reader = IndexReader.open(root, home);
-  try {
-    await buildSymbols(root, reader.files, { home });
-  } finally {
-    reader.close();
-  }
-}
-
 async function indexedTree(files: Record<string, string>): Promise<{ root: string; home: string; cleanup: () => void }> {
   const root = projectTree(files);
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  await index(root, home);
+  await indexTree(root, home);
   return { root, home, cleanup: () => (rmSync(root, { recursive: true, force: true }), rmSync(home, { recursive: true, force: true })) };
 }
 
@@ -126,7 +114,7 @@ test('the worker ranks with the symbols of each generation: a definition added b
       [['a/uses.go', 0]],
     );
     writeFileSync(join(root, 'fresh.go'), 'package a\n\n// FreshName is new.\nfunc FreshName() {}\n');
-    await index(root, home);
+    await indexTree(root, home);
     const symbols = SymbolIndex.open(new IndexStore(root, home))!;
     try {
       const after = fromWorker(symbols, await service.search(query, { rank: true }));
