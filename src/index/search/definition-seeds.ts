@@ -20,10 +20,14 @@ import type { RankingSymbols } from './symbol-rows.js';
 /** What seeds a search: its pattern, case, context lines, and the path glob and language it is narrowed to. */
 export type SeedQuery = Pick<SearchQuery, 'pattern' | 'caseSensitive' | 'context' | 'path' | 'language'>;
 
-/** The definitions a search ranks beside its text matches; `complete`: every definition of the name is among them. */
+/**
+ * The definitions a search ranks beside its text matches; `complete`: every definition of the name
+ * is among them; else `leftOut`, where known: the files that hold the others.
+ */
 export interface Seeds {
   matches: Match[];
   complete: boolean;
+  leftOut?: string[];
 }
 
 /** A name a literal search may define: one identifier, as the symbol index stores names. */
@@ -94,7 +98,7 @@ function readSeeds(root: string, symbols: RankingSymbols, query: SeedQuery, modi
   const caseSensitive = query.caseSensitive === true;
   const context = Math.max(0, query.context ?? 0);
   // Narrowed before the limit: a glob or a language never leaves the limit filled with files it excludes.
-  const { found, complete } = symbols.definitionsNamed(query.pattern, {
+  const { found, complete, leftOut } = symbols.definitionsNamed(query.pattern, {
     caseSensitive,
     limit: MAX_SEEDED_DEFINITIONS,
     prefer: seedPreference(query.pattern),
@@ -123,7 +127,7 @@ function readSeeds(root: string, symbols: RankingSymbols, query: SeedQuery, modi
     if (context > 0) addContext(match, lines!, place.index, context);
     matches.push(match);
   }
-  return { matches, complete };
+  return complete ? { matches, complete } : { matches, complete, leftOut };
 }
 
 /** An identifier's character: what may not touch a name on either side for it to be the name. */

@@ -1,16 +1,19 @@
 /**
  * The first results of a literal search, read only as far as they need. A source-first search
- * reads its candidate files in ranking's own tie order (sourceFirstKey: class, depth, length),
- * and once every definition named like the query is ranked (definition-seeds.ts, `complete`), no
- * text match can score above TEXT_MATCH_CEILING less its path's penalty. So before each file is
- * read, the best any unread match can rank is known from the file's path alone; once enough
- * matches already read rank before it to fill the page asked for, the page is certain, and the
- * search stops there. A common word (`return`) is then decided by its first files instead of a
- * thousand matches.
+ * reads its candidate files in ranking's own tie order (sourceFirstKey: class, depth, length).
+ * With every definition named like the query ranked (definition-seeds.ts), no text match can
+ * score above TEXT_MATCH_CEILING less its path's penalty; a file holding a definition the seeds
+ * left out (a name defined more than MAX_SEEDED_DEFINITIONS times) can hold one ranked as that
+ * definition, and the symbol index says which files those are. So before each file is read, the
+ * best any unread match can rank is known from paths alone; once enough matches already read rank
+ * before it to fill the page asked for, the page is certain, and the search stops there. A common
+ * word (`return`) is then decided by its first files instead of a thousand matches.
  */
 import { definitionMatches } from './definition-seeds.js';
 import { bestUnread, MatchScorer, rankKey, type RankKey, ranksBefore, rankSearch, type Ranked, type RankingSymbols, type Scored } from './ranking.js';
+import { sourceFirstKey } from './path-signals.js';
 import type { IndexReader, Match, SearchQuery, SearchResult } from './reader.js';
+import { byPath } from '../text/segment.js';
 
 /** A search ranked: `certain`, when it stopped early, counts the first results no unread match can rank before. */
 export interface FirstResults {
@@ -77,17 +80,46 @@ class Pending {
   }
 }
 
+/**
+ * The files that hold a definition of the name, when the seeds could not take them all (past
+ * MAX_SEEDED_DEFINITIONS), in the order a source-first search reads them: an unread one may hold
+ * a match ranked as a definition, so the best an unread file can do is the better of the next
+ * file's text-match bound and the next such file's definition bound.
+ */
+class UnrankedDefinitions {
+  readonly #files: Array<{ path: string; key: number }>;
+  readonly #caseSensitive: boolean;
+  #next = 0;
+
+  constructor(paths: string[], caseSensitive: boolean) {
+    this.#caseSensitive = caseSensitive;
+    this.#files = paths.map((path) => ({ path, key: sourceFirstKey(path) })).sort((a, b) => a.key - b.key || byPath(a, b));
+  }
+
+  /** The best rank a match can have in `path`, read next, or in any file after it. */
+  bestFrom(path: string): RankKey {
+    const text = bestUnread(path, false, this.#caseSensitive);
+    if (this.#files.length === 0) return text;
+    const at = { path, key: sourceFirstKey(path) };
+    const files = this.#files;
+    while (this.#next < files.length && (files[this.#next]!.key - at.key || byPath(files[this.#next]!, at)) < 0) this.#next++;
+    if (this.#next === files.length) return text;
+    const definition = bestUnread(files[this.#next]!.path, true, this.#caseSensitive);
+    return ranksBefore(definition, text) ? definition : text;
+  }
+}
+
 /** Searches `query` until its first `end` results are certain (or to its end, or its limit), and ranks what it read. */
 export function searchFirstResults(reader: IndexReader, root: string, symbols: RankingSymbols | undefined, query: SearchQuery, end: number): FirstResults {
   const seeds = definitionMatches(root, symbols, query);
-  if (!seeds.complete) {
+  if (!seeds.complete && !seeds.leftOut) {
     // A definition left out of the seeds could be anywhere: nothing is certain before the end.
     const result = reader.search(query);
     return { result, ...rankSearch(root, symbols, query, result.matches) };
   }
   // One pool, scored once as it is read, in rankSearch's order: the definitions, then the text
   // matches not on their lines.
-  const scorer = new MatchScorer(symbols, query.pattern, false, query.caseSensitive === true, symbols !== undefined);
+  const scorer = new MatchScorer(symbols, query.pattern, false, query.caseSensitive === true, symbols !== undefined && seeds.complete);
   const pool: Scored[] = [];
   const pending = new Pending();
   const add = (match: Match): void => {
@@ -102,9 +134,13 @@ export function searchFirstResults(reader: IndexReader, root: string, symbols: R
   };
   let before = 0;
   let stoppedAt: RankKey | undefined;
+  // Without every definition among the seeds, a text match is ranked by the symbols on and above
+  // its line, and one near any definition of the name may rank as it: seeded files count too.
+  const defining = seeds.complete ? [] : [...new Set([...seeds.leftOut!, ...seeds.matches.map((match) => match.path)])];
+  const unranked = new UnrankedDefinitions(defining, query.caseSensitive === true);
   const stopBefore = (path: string): boolean => {
     if (pool.length < end) return false;
-    const bound = bestUnread(path);
+    const bound = unranked.bestFrom(path);
     before += pending.takeBefore(bound);
     if (before < end) return false;
     stoppedAt = bound;

@@ -58,12 +58,14 @@ export interface RankKey {
 }
 
 /**
- * The best rank a match of a literal query can have in the file at `path`, when every definition
- * named like the query is ranked already: TEXT_MATCH_CEILING less the path's penalty, at the
- * path's depth and length.
+ * The best rank a match of a literal query can have in the file at `path`, at the path's depth
+ * and length: TEXT_MATCH_CEILING less the path's penalty when no definition of the name there is
+ * left unranked; when one is (`holdsDefinition`), an exported definition of the name, a whole
+ * identifier written as searched, less it. A case-sensitive search gives nothing for case.
  */
-export function bestUnread(path: string): RankKey {
-  return { score: TEXT_MATCH_CEILING - pathPenalty(path), depth: pathDepth(path), length: path.length };
+export function bestUnread(path: string, holdsDefinition = false, caseSensitive = false): RankKey {
+  const ceiling = holdsDefinition ? EXACT_NAME + VISIBILITY + WHOLE_IDENTIFIER + EXACT_CASE : TEXT_MATCH_CEILING;
+  return { score: ceiling - (caseSensitive ? EXACT_CASE : 0) - pathPenalty(path), depth: pathDepth(path), length: path.length };
 }
 
 /** Whether a match ranked `key` comes before one ranked `bound` that was read after it (a full tie goes to the first read). */

@@ -225,7 +225,7 @@ export class SymbolIndex {
   definitionsNamed(
     name: string,
     options: { caseSensitive: boolean; limit: number; prefer?: (path: string, name: string) => number; keep?: (path: string) => boolean },
-  ): { found: Array<{ symbol: SymbolInfo; path: string }>; complete: boolean } {
+  ): { found: Array<{ symbol: SymbolInfo; path: string }>; complete: boolean; leftOut: string[] } {
     // Placed first, decoded only once the limit has chosen them (a common name has thousands).
     const placed: Array<{ index: number; row: number; file: number; path: string; line: number; preference: number }> = [];
     this.#visitNamed(name, options.caseSensitive, (index, row, file, path, entryName) => {
@@ -236,6 +236,8 @@ export class SymbolIndex {
     return {
       found: placed.slice(0, options.limit).map((c) => ({ symbol: this.#segments[c.index]!.symbol(c.row, c.file), path: c.path })),
       complete: placed.length <= options.limit,
+      // Where the definitions past the limit are, undecoded: a search knows which files hold a definition it did not rank.
+      leftOut: [...new Set(placed.slice(options.limit).map((c) => c.path))],
     };
   }
 

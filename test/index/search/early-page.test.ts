@@ -112,4 +112,30 @@ test('a name that is not one identifier (Ruby’s `save!`, a shell’s `my-func`
   });
 });
 
+test('a name with more definitions than are ranked stops early only where no definition left out could rank before the page', async () => {
+  // Sixty exported definitions of Close, ten to a depth, and shallower uses: the seeds take the
+  // fifty shallowest, and the ten left out outrank every use.
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 60; i++) files[`${'d/'.repeat(1 + Math.floor(i / 10))}c${i}.go`] = `package p\n\nfunc (x *T${i}) Close() error { return nil }\n`;
+  for (let i = 0; i < 30; i++) files[`u${i}.go`] = `package p\n\nfunc use${i}(x T) {\n\tx.Close()\n}\n`;
+  await withIndexedTree(files, ({ root, reader, symbols }) => {
+    for (const caseSensitive of [false, true]) {
+      const query: SearchQuery = { pattern: 'Close', caseSensitive, limit: 1_000, sourceFirst: true };
+      const expected = ids(rankSearch(root, symbols, query, reader.search(query).matches).ranked);
+      assert.is(expected.length, 90);
+      const certain: Array<number | undefined> = [];
+      for (const end of [1, 3, 20, 50, 51, 55, 60, 61]) {
+        const first = searchFirstResults(reader, root, symbols, query, end);
+        certain.push(first.certain);
+        const shown = first.certain ?? expected.length;
+        assert.equal(ids(first.ranked).slice(0, shown), expected.slice(0, shown), `first ${end} (${caseSensitive})`);
+      }
+      // A page is certain once no file holding a definition of the name is left unread at a
+      // depth above its last result: ten definitions to a depth, the ten left out the deepest
+      // (read last). A page of all sixty or more reads to the end.
+      assert.equal(certain, [10, 10, 20, 50, 51, 55, undefined, undefined]);
+    }
+  });
+});
+
 test.run();
