@@ -7,7 +7,7 @@
  * definition, and the symbol index says which files those are. So before each file is read, the
  * best any unread match can rank is known from paths alone; once enough matches already read rank
  * before it to fill the page asked for, the page is certain, and the search stops there. A common
- * word (`return`) is then decided by its first files instead of a thousand matches.
+ * word (`return`) is then decided by its first files instead of a whole pool of matches.
  */
 import { definitionMatches } from './definition-seeds.js';
 import { bestUnread, MatchScorer, rankKey, type RankKey, ranksBefore, rankSearch, type Ranked, type RankingSymbols, type Scored } from './ranking.js';

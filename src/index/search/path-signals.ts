@@ -64,7 +64,7 @@ export function bySourceFirst<T>(pathOf: (item: T) => string, then: (a: T, b: T)
 /**
  * `items`, in path order, in source-first order (bySourceFirst's, with byPath after the key):
  * grouped by key, lowest first, path order kept within each. No comparison of paths: a search's
- * candidates are already in path order, and sorting thousands of them again was a large part of
+ * candidates are already in path order, and sorting all of them again was a large part of
  * a common word's search.
  */
 export function sourceFirst<T>(items: T[], keyOf: (item: T) => number): T[] {

@@ -78,7 +78,7 @@ export class SymbolRows {
   visitLine(path: string, line: number, headerLines: number, visit: (symbol: SymbolInfo, header: boolean) => void): void {
     const { place, lines, byLine } = this.#rowsOf(path);
     // The definitions that start from `headerLines` above on, found by halving (a bundle holds
-    // tens of thousands), then visited in stored order, as a scan of them all would.
+    // very many), then visited in stored order, as a scan of them all would.
     let low = 0;
     let high = byLine.length;
     while (low < high) {
