@@ -10,6 +10,7 @@
 import {
   definitionMatches,
   MAX_SEEDED_DEFINITIONS,
+  mayStopEarly,
   rankMatches,
   type Ranked,
   type RankingSymbols,
@@ -24,12 +25,12 @@ export interface DefinitionsFirst {
 }
 
 /**
- * Whether a page ending at `end` (offset + limit) may be decided by the definitions: a literal
- * within reach of the seeds. ASCII only: the seeds find a name by lower-casing, the text search
- * by Unicode case folding, and only for ASCII do the two agree on every spelling.
+ * Whether a page ending at `end` (offset + limit) may be decided by the definitions: a page a
+ * literal search may stop early for (index/search/early-page.ts: ASCII, within the pool) and
+ * within reach of the seeds.
  */
 export function mayDecideByDefinitions(query: SearchQuery, end: number): boolean {
-  return query.regex !== true && end <= MAX_SEEDED_DEFINITIONS && /^[\x20-\x7e]+$/.test(query.pattern);
+  return end <= MAX_SEEDED_DEFINITIONS && mayStopEarly(query, end);
 }
 
 /** The definitions of the name, ranked as search_code ranks; `certain` counts those no text match can outrank. */

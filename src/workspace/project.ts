@@ -9,7 +9,7 @@ import { counted, type Activity } from '../idle-heap.js';
 import type { Logger } from '../log.js';
 import { SearchService, type SearchQueueLimits } from '../index/search/service.js';
 import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store/index.js';
-import { SymbolIndex, SYMBOLS_MANIFEST } from '../index/symbols/index.js';
+import { SymbolIndex, symbolsStamp } from '../index/symbols/index.js';
 import { IndexWatcher } from '../index/watch/index.js';
 import { codedError } from '../errors.js';
 import { article, capitalized } from '../wording.js';
@@ -173,7 +173,7 @@ export class Project {
    * be read.
    */
   symbols(): ProjectSymbols | undefined {
-    const stamp = fileStamp(join(this.store.dir, SYMBOLS_MANIFEST));
+    const stamp = symbolsStamp(this.store);
     if (this.#symbols?.stamp !== stamp) {
       // The previous generation is not closed here: a lookup may still hold it (its reader closes when collected).
       this.#symbols = { stamp, value: undefined };
@@ -195,7 +195,7 @@ export class Project {
    * for as long as this is unchanged (tools/answer-cache.ts).
    */
   generation(): string {
-    return `${fileStamp(this.store.manifestPath)}|${fileStamp(join(this.store.dir, SYMBOLS_MANIFEST))}`;
+    return `${fileStamp(this.store.manifestPath)}|${symbolsStamp(this.store)}`;
   }
 
   /** Runs `task` after every index writer of this process queued before it. */

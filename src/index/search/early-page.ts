@@ -11,7 +11,7 @@
  */
 import { definitionMatches } from './definition-seeds.js';
 import { bestUnread, MatchScorer, rankKey, type RankKey, ranksBefore, rankSearch, type Ranked, type RankingSymbols, type Scored } from './ranking.js';
-import { sourceFirstKey } from './path-signals.js';
+import { sourceFirstKey, sourceFirstParts } from './path-signals.js';
 import type { IndexReader, Match, SearchQuery, SearchResult } from './reader.js';
 import { byPath } from '../text/segment.js';
 
@@ -80,6 +80,11 @@ class Pending {
   }
 }
 
+/** What a path's place in the reading order says of it: its penalty, depth and length. */
+function placeOf(path: string, key: number): { penalty: number; depth: number; length: number } {
+  return { ...sourceFirstParts(key), length: path.length };
+}
+
 /**
  * The files that hold a definition of the name, when the seeds could not take them all (past
  * MAX_SEEDED_DEFINITIONS), in the order a source-first search reads them: an unread one may hold
@@ -96,15 +101,14 @@ class UnrankedDefinitions {
     this.#files = paths.map((path) => ({ path, key: sourceFirstKey(path) })).sort((a, b) => a.key - b.key || byPath(a, b));
   }
 
-  /** The best rank a match can have in `path`, read next, or in any file after it. */
-  bestFrom(path: string): RankKey {
-    const text = bestUnread(path, false, this.#caseSensitive);
-    if (this.#files.length === 0) return text;
-    const at = { path, key: sourceFirstKey(path) };
+  /** The best rank a match can have in `path` (its sourceFirstKey: `key`), read next, or in any file after it. */
+  bestFrom(path: string, key: number): RankKey {
+    const text = bestUnread(placeOf(path, key), false, this.#caseSensitive);
     const files = this.#files;
-    while (this.#next < files.length && (files[this.#next]!.key - at.key || byPath(files[this.#next]!, at)) < 0) this.#next++;
+    while (this.#next < files.length && (files[this.#next]!.key - key || byPath(files[this.#next]!, { path })) < 0) this.#next++;
     if (this.#next === files.length) return text;
-    const definition = bestUnread(files[this.#next]!.path, true, this.#caseSensitive);
+    const next = files[this.#next]!;
+    const definition = bestUnread(placeOf(next.path, next.key), true, this.#caseSensitive);
     return ranksBefore(definition, text) ? definition : text;
   }
 }
@@ -138,19 +142,19 @@ export function searchFirstResults(reader: IndexReader, root: string, symbols: R
   // its line, and one near any definition of the name may rank as it: seeded files count too.
   const defining = seeds.complete ? [] : [...new Set([...seeds.leftOut!, ...seeds.matches.map((match) => match.path)])];
   const unranked = new UnrankedDefinitions(defining, query.caseSensitive === true);
-  const stopBefore = (path: string): boolean => {
+  const stopBefore = (path: string, key: number): boolean => {
     if (pool.length < end) return false;
-    const bound = unranked.bestFrom(path);
+    const bound = unranked.bestFrom(path, key);
     before += pending.takeBefore(bound);
     if (before < end) return false;
     stoppedAt = bound;
     return true;
   };
-  const result = reader.search(query, found, (file) => stopBefore(file.path));
+  const result = reader.search(query, found, (file, key) => stopBefore(file.path, key));
+  // Ranking sorts the pool in place: the results before the bound are a prefix of it.
   const ranked = scorer.rank(pool);
   if (!stoppedAt) return { result, ranked, seeds: seeds.matches.length };
-  // Ranked in order: the results before the bound are a prefix.
   let certain = 0;
-  while (certain < ranked.length && ranksBefore(rankKey(ranked[certain]!), stoppedAt)) certain++;
+  while (certain < pool.length && ranksBefore(rankKey(pool[certain]!), stoppedAt)) certain++;
   return { result, ranked, seeds: seeds.matches.length, certain };
 }

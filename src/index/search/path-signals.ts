@@ -45,6 +45,11 @@ export function sourceFirstKey(path: string): number {
   return pathPenalty(path) * 2 ** 32 + Math.min(pathDepth(path), 2 ** 11) * 2 ** 20 + Math.min(path.length, 2 ** 20 - 1);
 }
 
+/** The path's penalty and depth, read back from its sourceFirstKey (a reader keeps one per file). */
+export function sourceFirstParts(key: number): { penalty: number; depth: number } {
+  return { penalty: Math.floor(key / 2 ** 32), depth: Math.floor(key / 2 ** 20) % 2 ** 12 };
+}
+
 /**
  * The order of a search with `sourceFirst`: by sourceFirstKey, then by `then`. Each path's key is
  * worked out once. One rule for the files a search worker reads (reader.ts) and the matches its

@@ -58,14 +58,14 @@ export interface RankKey {
 }
 
 /**
- * The best rank a match of a literal query can have in the file at `path`, at the path's depth
- * and length: TEXT_MATCH_CEILING less the path's penalty when no definition of the name there is
+ * The best rank a match of a literal query can have in the file at `path` (its penalty, depth and
+ * length), at the path's depth and length: TEXT_MATCH_CEILING less the path's penalty when no definition of the name there is
  * left unranked; when one is (`holdsDefinition`), an exported definition of the name, a whole
  * identifier written as searched, less it. A case-sensitive search gives nothing for case.
  */
-export function bestUnread(path: string, holdsDefinition = false, caseSensitive = false): RankKey {
+export function bestUnread(path: { penalty: number; depth: number; length: number }, holdsDefinition: boolean, caseSensitive: boolean): RankKey {
   const ceiling = holdsDefinition ? EXACT_NAME + VISIBILITY + WHOLE_IDENTIFIER + EXACT_CASE : TEXT_MATCH_CEILING;
-  return { score: ceiling - (caseSensitive ? EXACT_CASE : 0) - pathPenalty(path), depth: pathDepth(path), length: path.length };
+  return { score: ceiling - (caseSensitive ? EXACT_CASE : 0) - path.penalty, depth: path.depth, length: path.length };
 }
 
 /** Whether a match ranked `key` comes before one ranked `bound` that was read after it (a full tie goes to the first read). */
@@ -169,8 +169,8 @@ export interface Scored {
   order: number;
 }
 
-export function rankKey(item: Scored | Ranked): RankKey {
-  return { score: item.score, depth: 'depth' in item ? item.depth : pathDepth(item.match.path), length: item.match.path.length };
+export function rankKey(item: Scored): RankKey {
+  return { score: item.score, depth: item.depth, length: item.match.path.length };
 }
 
 /**

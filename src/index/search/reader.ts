@@ -265,9 +265,10 @@ export class IndexReader {
   /**
    * `found`, when given, is called with each file's matches as soon as they are found (in path
    * order): output can stream. `stopBefore`, when given, is asked before each candidate file is
-   * read whether the search has found enough: if so, it stops there, truncated.
+   * read (with its sourceFirstKey) whether the search has found enough: if so, it stops there,
+   * truncated.
    */
-  search(query: SearchQuery, found?: (matches: Match[]) => void, stopBefore?: (next: SegmentFile) => boolean): SearchResult {
+  search(query: SearchQuery, found?: (matches: Match[]) => void, stopBefore?: (next: SegmentFile, key: number) => boolean): SearchResult {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const context = Math.max(0, query.context ?? 0);
@@ -292,7 +293,7 @@ export class IndexReader {
     let truncated = false;
     const files = (this.#files ??= new ProjectFiles(this.root));
     for (const { file, blocks } of ordered) {
-      if (stopBefore?.(file)) {
+      if (stopBefore?.(file, this.#sourceFirstKey(file))) {
         truncated = true;
         break;
       }

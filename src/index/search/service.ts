@@ -15,7 +15,7 @@ import { ContentCache, DEFAULT_CONTENT_CACHE_BYTES } from './content-cache.js';
 import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, IndexReader, PatternTooExpensiveError, type SearchQuery } from './reader.js';
 import { directScan, type DirectScanResult } from './direct-scan.js';
 import { fileStamp, IndexStore } from '../store/store.js';
-import { SymbolIndex, SYMBOLS_MANIFEST } from '../symbols/index.js';
+import { SymbolIndex, symbolsStamp } from '../symbols/index.js';
 import { workerMain } from '../../worker-main.js';
 import { movedBuffers, pack, packRanked } from './wire.js';
 import { mergeShares } from './merge-shares.js';
@@ -284,7 +284,7 @@ function liveSymbols(root: string, home: string | undefined): () => RankingSymbo
   let symbols: SymbolIndex | undefined;
   let seen: string | undefined;
   return () => {
-    const stamp = fileStamp(join(store.dir, SYMBOLS_MANIFEST));
+    const stamp = symbolsStamp(store);
     if (stamp !== seen) {
       // A ranking runs to its end before the next message: nothing still holds the old generation.
       symbols?.close();

@@ -8,5 +8,5 @@
 export type { SymbolsSummary } from './build.js';
 export { indexSizes } from './index-sizes.js';
 export { type BriefSymbol, SymbolIndex } from './symbol-index.js';
-export { readSymbolsManifest, SYMBOLS_MANIFEST, type SymbolsManifest } from './symbol-manifest.js';
+export { readSymbolsManifest, type SymbolsManifest, symbolsStamp } from './symbol-manifest.js';
 export type { SymbolInfo } from './types.js';

@@ -8,11 +8,19 @@ import { crypto } from '../../util/lazy-crypto.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IndexCorruptError, IndexIncompatibleError } from '../store/manifest.js';
-import type { IndexStore } from '../store/store.js';
+import { fileStamp, type IndexStore } from '../store/store.js';
 import { writeAtomic } from '../../util/write-atomic.js';
 import type { Unparsed } from './parse-limits.js';
 
 export const SYMBOLS_MANIFEST = 'symbols-manifest.json';
+
+/**
+ * Which generation of the symbols is on disk: the stamp of their manifest, which a symbol phase's
+ * commit swaps last ('' before the first). Whoever holds the symbols opens them again when it changes.
+ */
+export function symbolsStamp(store: IndexStore): string {
+  return fileStamp(join(store.dir, SYMBOLS_MANIFEST));
+}
 /** Bump with the segment layout: symbols of another format are rebuilt, never misread. */
 export const SYMBOLS_FORMAT = 1;
 export const SYMBOL_SEGMENT_NAME = /^symbols-[a-z0-9]+-[0-9a-f]+\.sxs$/;
