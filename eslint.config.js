@@ -21,6 +21,7 @@ const ROOMS = [
   'transports',
   'util',
   'workspace',
+  'caller',
   'errors',
   'idle-heap',
   'log',
@@ -39,14 +40,14 @@ const MAY_IMPORT = {
   jsonrpc: [],
   // What processes share (keys, tasks, leases): below every room that shares something.
   coordination: ['util', 'process-alive'],
-  mcp: ['jsonrpc', 'coordination', 'errors', 'idle-heap', 'log', 'process-alive'],
-  record: ['jsonrpc', 'mcp'],
+  mcp: ['jsonrpc', 'coordination', 'caller', 'errors', 'idle-heap', 'log', 'process-alive'],
+  record: ['jsonrpc', 'mcp', 'caller'],
   conformance: ['jsonrpc', 'mcp'],
   index: ['util', 'coordination', 'log', 'idle-heap', 'process-alive', 'runtime', 'worker-main', 'errors'],
-  workspace: ['util', 'index', 'errors', 'log', 'idle-heap', 'wording'],
+  workspace: ['util', 'index', 'caller', 'errors', 'log', 'idle-heap', 'wording'],
   // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
-  transports: ['jsonrpc', 'mcp', 'log', 'workspace'],
-  tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'errors', 'wording', 'log'],
+  transports: ['jsonrpc', 'mcp', 'caller', 'log', 'workspace'],
+  tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'caller', 'errors', 'wording', 'log'],
   // The team server's replica work: git, following the catalog, the controller.
   team: ['util', 'coordination', 'workspace', 'log'],
 };

@@ -5,7 +5,7 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { createLogger, type LocalLogLevel } from '../log.js';
 import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
-import { DEFAULT_BIND, DEFAULT_POLL_SECONDS, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
+import { DEFAULT_BIND, DEFAULT_MAX_CONNECTIONS, DEFAULT_POLL_SECONDS, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import type { ServeOptions } from './serve.js';
 import { count, UsageError } from './usage.js';
 
@@ -16,6 +16,8 @@ const SERVE_OPTIONS = [
   'bind',
   'auth-token',
   'allowed-origin',
+  'allowed-host',
+  'max-connections',
   'profile',
   'record',
   'workspace',
@@ -51,7 +53,17 @@ export function serveOptions<T>(y: Argv<T>, argv: string[]) {
     .option('port', { type: 'number', describe: `HTTP port (default ${DEFAULT_PORT}). Env: SEXTANT_MCP_PORT` })
     .option('bind', { type: 'string', default: DEFAULT_BIND, describe: 'Address to listen on; anything but loopback needs --auth-token' })
     .option('auth-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on HTTP. Env: SEXTANT_AUTH_TOKEN' })
+    .option('max-connections', {
+      type: 'string',
+      coerce: count('max-connections', 1),
+      describe: `Open HTTP connections at once; past it new ones are refused (default ${DEFAULT_MAX_CONNECTIONS})`,
+    })
     .option('allowed-origin', { type: 'string', array: true, describe: 'Browser Origin allowed besides loopback ones (repeatable)' })
+    .option('allowed-host', {
+      type: 'string',
+      array: true,
+      describe: "A name of this server besides loopback ones, for the Host check against DNS rebinding (a reverse proxy's public name; repeatable)",
+    })
     .option('profile', { choices: PROFILES, default: 'default' as Profile, describe: 'Which tools to serve' })
     .option('record', { type: 'string', describe: 'Append every message received and sent to this JSONL file' })
     .option('workspace', {
@@ -64,7 +76,11 @@ export function serveOptions<T>(y: Argv<T>, argv: string[]) {
       default: false,
       describe: 'Register unknown `workspace` arguments on demand, if under an --allowed-root',
     })
-    .option('allowed-root', { type: 'string', array: true, describe: 'Directory under which --auto-workspace may register projects (repeatable)' })
+    .option('allowed-root', {
+      type: 'string',
+      array: true,
+      describe: 'Directory whose projects HTTP clients may reach besides the registered ones, and under which --auto-workspace may register them (repeatable)',
+    })
     .option('max-workspaces', {
       type: 'number',
       default: DEFAULT_MAX_WORKSPACES,
@@ -116,6 +132,8 @@ export async function runServe(args: ServeArgs): Promise<void> {
     // An empty token (SEXTANT_AUTH_TOKEN= ) is no token.
     authToken: (args['auth-token'] ?? process.env.SEXTANT_AUTH_TOKEN) || undefined,
     allowedOrigins: args['allowed-origin'],
+    allowedHosts: args['allowed-host'],
+    maxConnections: args['max-connections'],
     record: args.record,
   };
   const workspace: WorkspaceOptions = {

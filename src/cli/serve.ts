@@ -34,6 +34,10 @@ export interface ServeOptions {
   bind: string;
   authToken?: string;
   allowedOrigins?: string[];
+  /** --allowed-host: this server's names besides loopback ones (a reverse proxy's public name). */
+  allowedHosts?: string[];
+  /** --max-connections (DEFAULT_MAX_CONNECTIONS). */
+  maxConnections?: number;
   /** Whether --port (or SEXTANT_MCP_PORT) was given, to warn when stdio ignores it. */
   portGiven?: boolean;
   workspace?: WorkspaceConfig;
@@ -158,6 +162,9 @@ async function serveWith(
     logger,
     authToken: options.authToken,
     allowedOrigins: options.allowedOrigins,
+    allowedHosts: options.allowedHosts,
+    maxConnections: options.maxConnections,
+    projectPaths: projects.checkProjectPath,
     tap,
     ...replica,
   };

@@ -15,6 +15,7 @@ import {
   type RequestOptions,
   type Result,
 } from '../jsonrpc/index.js';
+import type { Caller } from '../caller.js';
 import { NotInitializedError, ResourceNotFoundError } from './errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
@@ -35,6 +36,8 @@ import { batchRefusal } from './batches.js';
 /** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
 export interface MessageContext {
   transport: string;
+  /** Who sent it, as the transport can tell; absent, a stranger (UNKNOWN_CALLER). */
+  caller?: Caller;
   sessionId?: string;
   query?: Record<string, string>;
   headers?: Record<string, string | string[] | undefined>;

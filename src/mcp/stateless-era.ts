@@ -37,7 +37,7 @@ export class StatelessEra {
     request: StatelessRequest,
     run: (input: RoundInput) => Promise<object>,
   ): Promise<Result> {
-    const principal = principalOf(context.extra?.headers);
+    const principal = principalOf(context.extra);
     const outcome = await run(await roundInput(this.sealer, method, params, principal));
     if (outcome instanceof TaskStarted) return this.tasks.created(outcome.taskId);
     if (!(outcome instanceof InputRequired)) return { ...outcome } as Result;
@@ -106,7 +106,7 @@ export class StatelessEra {
     const requestedTasks = strings('taskIds');
     if (filter.taskIds !== undefined) requireTasks(request.capabilities);
     const meta = { [META_KEYS.subscriptionId]: context.id };
-    const tasks = await this.tasks.follow(requestedTasks, principalOf(context.extra?.headers), (task) =>
+    const tasks = await this.tasks.follow(requestedTasks, principalOf(context.extra), (task) =>
       context.notify('notifications/tasks', { ...task, _meta: meta }),
     );
     const honored: Params = {};

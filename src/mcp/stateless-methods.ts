@@ -74,7 +74,7 @@ export function statelessMethods(identity: ServerIdentity, registries: Registrie
   const taskMethod = (run: (params: Params, principal: string | undefined) => Result | Promise<Result>): StatelessMethod => ({
     run: (params, context, request) => {
       requireTasks(request.capabilities);
-      return run(params, principalOf(context.extra?.headers));
+      return run(params, principalOf(context.extra));
     },
   });
   methods.set(

@@ -6,7 +6,7 @@
  * is `server/discover`, which exists only in this era); everything else belongs to the session
  * its `initialize` began.
  */
-import { createHash } from 'node:crypto';
+import type { Caller } from '../caller.js';
 import { InvalidParamsError, type Params, type Result } from '../jsonrpc/index.js';
 import { UnsupportedProtocolVersionError } from './errors.js';
 import { isLogLevel, type LogLevel } from './logging.js';
@@ -95,9 +95,10 @@ export function completeResult(result: Result, serverInfo: Params, cache?: Cache
   return { ...result, ...(cache ?? {}), resultType: 'complete', _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
 }
 
-/** Who is asking, for sealing request state: a digest of the bearer credentials when there are any. */
-export function principalOf(headers: Record<string, string | string[] | undefined> | undefined): string | undefined {
-  const authorization = headers?.authorization;
-  const value = Array.isArray(authorization) ? authorization[0] : authorization;
-  return value ? createHash('sha256').update(value).digest('base64url') : undefined;
+/**
+ * Who is asking, for sealing request state and keeping tasks apart: the principal the transport
+ * derived from the request's credential (caller.ts), when it carried one.
+ */
+export function principalOf(extra: { caller?: Caller } | undefined): string | undefined {
+  return extra?.caller?.principal;
 }

@@ -4,6 +4,7 @@
  */
 import { counted, type Activity } from '../idle-heap.js';
 import { clipText, clipValue, InvalidParamsError, JsonRpcError, MAX_ERROR_MESSAGE_CHARS, type Params } from '../jsonrpc/index.js';
+import type { Caller } from '../caller.js';
 import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
@@ -206,7 +207,7 @@ export class ToolRegistry {
     const startTask: ToolContext['startTask'] = (work) =>
       tasks!.start(
         async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' }),
-        principalOf((context.extra as { headers?: Record<string, string | string[] | undefined> } | undefined)?.headers),
+        principalOf(context.extra as { caller?: Caller } | undefined),
       );
     const runContext: ToolContext = tasks ? Object.create(context, { startTask: { value: startTask } }) : context;
     let output: ToolOutput | InputRequired | TaskStarted;

@@ -3,6 +3,7 @@
  * incoming messages are sent in order, and what the server sends back is compared, message by
  * message, with what was recorded.
  */
+import { LAUNCHER } from '../caller.js';
 import type { JsonRpcMessage } from '../jsonrpc/index.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
@@ -59,7 +60,7 @@ async function replaySession(name: string, entries: MessageEntry[], server: McpS
       wake?.();
     },
   });
-  const extra: MessageContext = { transport: 'replay', sessionId: name };
+  const extra: MessageContext = { transport: 'replay', sessionId: name, caller: LAUNCHER };
   const expected = entries.filter((entry) => entry.dir === 'out');
 
   let expectedSoFar = entries.findIndex((entry) => entry.dir === 'in');

@@ -4,6 +4,7 @@
  * works in, with the detection source that won.
  */
 import type { ToolDefinition } from '../mcp/tools.js';
+import { callerOf } from '../caller.js';
 import type { MessageContext } from '../mcp/session.js';
 import { PROJECT_SOURCES, NO_PROJECT_MESSAGE } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
@@ -114,7 +115,7 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
       let sessionProject: { root: string; source: string } | null = null;
       let note: string | undefined;
       if (options.projects) {
-        const detected = await options.projects.detect(context.session, extra?.query, rootsVia(context));
+        const detected = await options.projects.detect(context.session, extra?.query, rootsVia(context), callerOf(extra).reach);
         if (detected) sessionProject = { root: detected.path, source: detected.source };
         else note = NO_PROJECT_MESSAGE;
       }

@@ -3,6 +3,7 @@
  * detection chain (or the tool error that says why there is no project), and the one-time
  * roots hint on the first response of a session.
  */
+import { callerOf } from '../caller.js';
 import type { MessageContext } from '../mcp/session.js';
 import { InputRequired } from '../mcp/multi-round-trip.js';
 import { TaskStarted } from '../mcp/tasks.js';
@@ -63,7 +64,8 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
     ...(tool.outputSchema && { outputSchema: { ...tool.outputSchema, properties: outputProperties } }),
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
-      const resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context));
+      const { reach } = callerOf(extra);
+      const resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), reach);
       let output: ToolOutcome;
       try {
         output = await tool.run(projects.project(resolved.root), resolved, args, context);

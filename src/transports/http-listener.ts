@@ -6,7 +6,6 @@
  *   /sse       legacy HTTP+SSE stream      /messages  legacy HTTP+SSE posts
  *   /ws        WebSocket (upgrade)         /health    liveness for load balancers
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -17,9 +16,12 @@ import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { LegacySseEndpoint, MESSAGES_PATH } from './legacy-sse.js';
 import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.js';
 import { WebSocketEndpoint } from './websocket.js';
-import { checkProjectPath } from '../workspace/detect.js';
+import { HttpGate, isLoopbackBind } from './http-gate.js';
+import { boundConnections } from './http-connections.js';
+import type { Caller } from '../caller.js';
+import { REGISTRY_LESS_PATHS, type ProjectPathCheck } from '../workspace/detect.js';
 
-import { DEFAULT_BIND, DEFAULT_PORT } from './http-defaults.js';
+import { DEFAULT_BIND, DEFAULT_MAX_CONNECTIONS, DEFAULT_PORT } from './http-defaults.js';
 /**
  * Time allowed to receive a whole request (headers and body; a response may stream for as long
  * as it likes). A client that declares more body than it sends, or trickles it, is answered 408
@@ -36,8 +38,14 @@ export interface HttpServerOptions {
   authToken?: string;
   /** Origins allowed besides loopback ones (e.g. `https://ide.example.com`). */
   allowedOrigins?: string[];
+  /** Names of this server besides the loopback ones, for the Host check (a reverse proxy's public name). */
+  allowedHosts?: string[];
+  /** How `?project_path=` is checked for a caller (ProjectService.checkProjectPath); without it, only the local user names paths. */
+  projectPaths?: ProjectPathCheck;
   maxBodyBytes?: number;
   maxSessions?: number;
+  /** Open connections at once (DEFAULT_MAX_CONNECTIONS); past it new ones are closed as they arrive. */
+  maxConnections?: number;
   /** See DEFAULT_MAX_QUEUED_OUTPUT_BYTES. */
   maxQueuedOutputBytes?: number;
   sessionIdleMs?: number;
@@ -65,12 +73,6 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-function isLoopback(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || host.startsWith('127.');
-}
-
 class PortInUseError extends Error {
   readonly code = 'SEXTANT_ERR_PORT_IN_USE';
   constructor(host: string, port: number) {
@@ -85,29 +87,23 @@ export class UnsafeBindError extends Error {
   }
 }
 
-/**
- * `?project_path=` names the client's project on any MCP URL; a bad one is refused at the door
- * (400), not discovered later as a tool error.
- */
-function checkProjectParameter(query: Record<string, string>): void {
-  if (query.project_path === undefined) return;
-  const checked = checkProjectPath(query.project_path);
-  if ('error' in checked) throw httpErrors.badRequest(checked.error);
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 export async function startHttpServer(server: McpServer, options: HttpServerOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? DEFAULT_BIND;
-  const loopback = isLoopback(host);
-  if (!loopback && !options.authToken) throw new UnsafeBindError(host);
+  if (!isLoopbackBind(host) && !options.authToken) throw new UnsafeBindError(host);
+  const gate = new HttpGate({ bind: host, authToken: options.authToken, allowedOrigins: options.allowedOrigins, allowedHosts: options.allowedHosts });
+  const projectPaths = options.projectPaths ?? REGISTRY_LESS_PATHS;
+  /**
+   * `?project_path=` names the client's project on any MCP URL: one this caller may not reach, or
+   * that does not exist, is refused at the door (400) in the same words, before any session exists.
+   */
+  const checkProjectParameter = (query: Record<string, string>, caller: Caller): void => {
+    if (query.project_path === undefined) return;
+    const checked = projectPaths(query.project_path, caller.reach);
+    if ('error' in checked) throw httpErrors.badRequest(checked.error);
+  };
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const tokenDigest = options.authToken ? digest(options.authToken) : undefined;
-  const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const startedAt = Date.now();
 
   const streamable = new StreamableHttpEndpoint({
@@ -126,30 +122,15 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const legacy = new LegacySseEndpoint({ ...shared, maxBodyBytes });
   const websocket = new WebSocketEndpoint({ ...shared, maxPayloadBytes: maxBodyBytes });
 
-  /** Host and Origin against DNS rebinding, then the token. Throws the HttpError to answer with. */
-  const gate = (req: IncomingMessage, needsToken: boolean): void => {
-    const hostHeader = req.headers.host;
-    if (loopback) {
-      const hostname = hostHeader ? new URL(`http://${hostHeader}`).hostname : undefined;
-      if (!hostname || !isLoopback(hostname)) throw httpErrors.forbidden(`Forbidden: Host "${hostHeader ?? ''}" is not this local server`);
+  /**
+   * Liveness for anyone; the details (projects, sessions, the replica) only for whoever may call
+   * the server: where a token is configured, that is its holders.
+   */
+  const health = (req: IncomingMessage, res: ServerResponse): void => {
+    if (gate.hasCredential && !gate.verifies(req.headers.authorization)) {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ status: 'up' }));
+      return;
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
-      let hostname: string | undefined;
-      try {
-        hostname = new URL(origin).hostname;
-      } catch {
-        hostname = undefined;
-      }
-      if (!(loopback && hostname && isLoopback(hostname))) throw httpErrors.forbidden(`Forbidden: Origin "${origin}" is not allowed`);
-    }
-    if (needsToken && tokenDigest) {
-      const match = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
-      if (!match || !timingSafeEqual(digest(match[1]!), tokenDigest)) throw httpErrors.unauthorized();
-    }
-  };
-
-  const health = (res: ServerResponse): void => {
     const sessions = { 'streamable-http': streamable.sessionCount, sse: legacy.sessionCount, websocket: websocket.sessionCount };
     const body = JSON.stringify({
       status: 'ready',
@@ -164,9 +145,10 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   };
 
   /** Readiness for a load balancer: a server with no team work is ready once it listens. */
-  const ready = (res: ServerResponse): void => {
+  const ready = (req: IncomingMessage, res: ServerResponse): void => {
     const { ready: isReady, detail } = options.readiness?.() ?? { ready: true, detail: {} };
-    res.writeHead(isReady ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ ready: isReady, ...detail }));
+    const shown = gate.hasCredential && !gate.verifies(req.headers.authorization) ? {} : detail;
+    res.writeHead(isReady ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ ready: isReady, ...shown }));
   };
 
   const refresh = async (query: Record<string, string>, res: ServerResponse): Promise<void> => {
@@ -185,16 +167,16 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     // so a client does not start an OAuth flow that cannot exist (Host and Origin still apply).
     const discovery = path.startsWith('/.well-known/');
     const probe = path === '/health' || path === '/ready';
-    gate(req, !probe && !discovery);
+    const caller = gate.admit(req, !probe && !discovery);
     if (discovery) throw httpErrors.notFound(path);
-    if (!probe) checkProjectParameter(query);
+    if (!probe) checkProjectParameter(query, caller);
     switch (path) {
       case '/health':
         if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
-        return health(res);
+        return health(req, res);
       case '/ready':
         if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
-        return ready(res);
+        return ready(req, res);
       case '/hooks/refresh':
         if (req.method !== 'POST') throw httpErrors.methodNotAllowed(req.method ?? '?', ['POST']);
         return refresh(query, res);
@@ -205,15 +187,15 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
         // stream for it without a session (405: the answer clients take for "no GET stream").
         if (req.method === 'GET' && req.headers['mcp-session-id'] === undefined && (req.headers.accept ?? '').includes('text/event-stream')) {
           if (req.headers['mcp-protocol-version'] !== undefined) throw httpErrors.noSessionStream();
-          return legacy.open(req, res, query);
+          return legacy.open(req, res, query, caller);
         }
-        return streamable.handle(req, res, query);
+        return streamable.handle(req, res, query, caller);
       case '/sse':
         if (req.method !== 'GET') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
-        return legacy.open(req, res, query);
+        return legacy.open(req, res, query, caller);
       case MESSAGES_PATH:
         if (req.method !== 'POST') throw httpErrors.methodNotAllowed(req.method ?? '?', ['POST']);
-        return legacy.post(req, res, query);
+        return legacy.post(req, res, query, caller);
       case '/ws':
         throw httpErrors.badRequest('Bad request: /ws expects a WebSocket upgrade');
       default:
@@ -233,14 +215,16 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       res.end();
     });
   });
+  boundConnections(httpServer, { maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, silentMs: headersTimeout, logger });
 
   httpServer.on('upgrade', function serverOnUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname !== '/ws') throw httpErrors.notFound(url.pathname);
-      gate(req, true);
-      checkProjectParameter(Object.fromEntries(url.searchParams));
-      if (!websocket.upgrade(req, socket, head, Object.fromEntries(url.searchParams))) throw httpErrors.busy(maxSessions);
+      const caller = gate.admit(req, true);
+      const query = Object.fromEntries(url.searchParams);
+      checkProjectParameter(query, caller);
+      if (!websocket.upgrade(req, socket, head, query, caller)) throw httpErrors.busy(maxSessions);
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;
       const message = error instanceof Error ? error.message : 'error';

@@ -3,6 +3,7 @@
  * endpoint for client messages (`POST /messages?sessionId=…`, answered 202); every server message
  * is a `message` event on the stream. The session lives exactly as long as that stream.
  */
+import type { Caller } from '../caller.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
@@ -27,6 +28,8 @@ interface LegacySession {
   mcp: McpSession;
   stream: SseStream;
   query: Record<string, string>;
+  /** Who opened the stream: a post from another principal is refused. */
+  caller: Caller;
 }
 
 export class LegacySseEndpoint {
@@ -42,7 +45,7 @@ export class LegacySseEndpoint {
   }
 
   /** GET: opens a session and tells the client where to post. */
-  open(req: IncomingMessage, res: ServerResponse, query: Record<string, string>): void {
+  open(req: IncomingMessage, res: ServerResponse, query: Record<string, string>, caller: Caller): void {
     if (this.#sessions.size >= this.#options.maxSessions) return sendHttpError(res, httpErrors.busy(this.#options.maxSessions));
     const id = randomBytes(24).toString('base64url');
     const stream = new SseStream('legacy', {
@@ -57,7 +60,7 @@ export class LegacySseEndpoint {
         if (!stream.finished) stream.send('message', JSON.stringify(payload));
       },
     });
-    this.#sessions.set(id, { mcp, stream, query });
+    this.#sessions.set(id, { mcp, stream, query, caller });
     stream.attach(res);
     stream.send('endpoint', `${MESSAGES_PATH}?sessionId=${id}`);
     this.#options.logger.info(`Legacy SSE session ${id.slice(0, 8)}… opened`);
@@ -70,17 +73,18 @@ export class LegacySseEndpoint {
   }
 
   /** POST /messages?sessionId=…: accepted with 202; the answer travels on the session's stream. */
-  async post(req: IncomingMessage, res: ServerResponse, query: Record<string, string>): Promise<void> {
+  async post(req: IncomingMessage, res: ServerResponse, query: Record<string, string>, caller: Caller): Promise<void> {
     try {
       const type = req.headers['content-type'];
       if (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json') throw httpErrors.unsupportedMediaType(type);
       const id = query.sessionId;
       if (!id) throw httpErrors.badRequest('Bad request: missing sessionId query parameter');
       const session = this.#sessions.get(id);
-      if (!session) throw httpErrors.sessionNotFound();
+      // A session id is not a credential: a post from another principal finds no session.
+      if (!session || session.caller.principal !== caller.principal) throw httpErrors.sessionNotFound();
       const body = await readJsonBody(req, this.#options.maxBodyBytes);
       res.writeHead(202, { 'content-type': 'text/plain' }).end('Accepted');
-      const extra: MessageContext = { transport: 'sse', sessionId: id, query: { ...session.query, ...query }, headers: req.headers };
+      const extra: MessageContext = { transport: 'sse', caller, sessionId: id, query: { ...session.query, ...query }, headers: req.headers };
       await session.mcp.receive(body, extra);
     } catch (error) {
       if (error instanceof HttpError) return sendHttpError(res, error);

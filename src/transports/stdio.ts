@@ -3,6 +3,7 @@
  * messages and nothing else; diagnostics go to the logger (stderr). EOF on stdin lets running
  * requests finish (bounded), then ends the session and stdout.
  */
+import { LAUNCHER } from '../caller.js';
 import { randomUUID } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
@@ -43,7 +44,7 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
   const { input, output, outputFd } = options;
   const logger = options.logger ?? silentLogger;
   const sessionId = `stdio-${randomUUID()}`;
-  const extra: MessageContext = { transport: 'stdio', sessionId };
+  const extra: MessageContext = { transport: 'stdio', sessionId, caller: LAUNCHER };
   // Messages still being handled, so that EOF can wait for their answers.
   let inflight = 0;
   let onIdle: (() => void) | undefined;

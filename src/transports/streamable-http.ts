@@ -3,6 +3,7 @@
  * (or a 2025-03-26 batch), GET opens or resumes a stream, DELETE ends a session. Gate checks
  * (headers, session, version) happen here; everything else is the session's business.
  */
+import type { Caller } from '../caller.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchTooLarge, classify, MAX_BATCH_ENTRIES, type Params, type RequestId } from '../jsonrpc/index.js';
 import { isStatelessRequest } from '../mcp/stateless-request.js';
@@ -73,9 +74,9 @@ export class StreamableHttpEndpoint {
     return this.#sessions.size;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, query: Record<string, string>): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, query: Record<string, string>, caller: Caller): Promise<void> {
     try {
-      if (req.method === 'POST') return await this.#post(req, res, query);
+      if (req.method === 'POST') return await this.#post(req, res, query, caller);
       if (req.method === 'GET') return this.#get(req, res);
       if (req.method === 'DELETE') return this.#delete(req, res);
       throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET', 'POST', 'DELETE']);
@@ -91,7 +92,7 @@ export class StreamableHttpEndpoint {
     this.#sessions.clear();
   }
 
-  async #post(req: IncomingMessage, res: ServerResponse, query: Record<string, string>): Promise<void> {
+  async #post(req: IncomingMessage, res: ServerResponse, query: Record<string, string>, caller: Caller): Promise<void> {
     const type = header(req, 'content-type');
     if (!type || type.split(';')[0]!.trim().toLowerCase() !== 'application/json') throw httpErrors.unsupportedMediaType(type);
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
@@ -107,16 +108,16 @@ export class StreamableHttpEndpoint {
       single?.kind === 'request' &&
       isStatelessRequest(single.message.method, single.message.params?._meta as Params | undefined)
     ) {
-      const extra: MessageContext = { transport: 'streamable-http', query, headers: req.headers, paramHeaders: req.headers };
+      const extra: MessageContext = { transport: 'streamable-http', caller, query, headers: req.headers, paramHeaders: req.headers };
       return serveStatelessRequest(this.#options.server, req, res, single.message, extra, this.#options.tap?.('http-2026'));
     }
     if (single?.kind === 'request' && single.message.method === 'initialize') {
       if (sessionId !== undefined) throw httpErrors.badRequest('initialize must be sent without an MCP-Session-Id header');
-      return this.#initialize(body, res, query, req);
+      return this.#initialize(body, res, query, req, caller);
     }
     const session = this.#session(sessionId);
     this.#checkVersionHeader(req);
-    const extra = this.#extra(session, query, req);
+    const extra = this.#extra(session, query, req, caller);
 
     if (Array.isArray(body)) return this.#batch(session, body, res, extra);
     if (!single || single.kind === 'invalid') {
@@ -134,7 +135,7 @@ export class StreamableHttpEndpoint {
     await session.mcp.receive(body, extra);
   }
 
-  async #initialize(body: unknown, res: ServerResponse, query: Record<string, string>, req: IncomingMessage): Promise<void> {
+  async #initialize(body: unknown, res: ServerResponse, query: Record<string, string>, req: IncomingMessage, caller: Caller): Promise<void> {
     const limit = this.#options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     if (this.#sessions.size >= limit) this.#evictIdle(limit);
     const sessionOptions: ConstructorParameters<typeof HttpSession>[0] = { server: this.#options.server, logger: this.#options.logger };
@@ -147,7 +148,7 @@ export class StreamableHttpEndpoint {
     const exchange = session.exchange(res, [id], false);
     exchange.headers = { 'mcp-session-id': session.id };
     this.#sessions.set(session.id, session);
-    await session.mcp.receive(body, this.#extra(session, query, req));
+    await session.mcp.receive(body, this.#extra(session, query, req, caller));
     // A refused initialize leaves no session behind.
     if (session.mcp.protocolVersion === undefined) {
       this.#sessions.delete(session.id);
@@ -218,8 +219,8 @@ export class StreamableHttpEndpoint {
     }
   }
 
-  #extra(session: HttpSession, query: Record<string, string>, req: IncomingMessage): MessageContext {
-    return { transport: 'streamable-http', sessionId: session.id, query, headers: req.headers, paramHeaders: req.headers };
+  #extra(session: HttpSession, query: Record<string, string>, req: IncomingMessage, caller: Caller): MessageContext {
+    return { transport: 'streamable-http', caller, sessionId: session.id, query, headers: req.headers, paramHeaders: req.headers };
   }
 
   #expire(idleMs: number, uninitializedIdleMs: number): void {

@@ -3,6 +3,7 @@
  * message per text frame, one session per connection. Attached to the shared node:http server
  * in noServer mode, so the HTTP gate (Origin, Host, token) runs before every upgrade.
  */
+import type { Caller } from '../caller.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -43,9 +44,9 @@ export class WebSocketEndpoint {
   }
 
   /** Returns false when the session limit is reached (the caller answers 503). */
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, query: Record<string, string>): boolean {
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, query: Record<string, string>, caller: Caller): boolean {
     if (this.#count >= this.#options.maxSessions) return false;
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connect(ws, req, query));
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connect(ws, req, query, caller));
     return true;
   }
 
@@ -54,7 +55,7 @@ export class WebSocketEndpoint {
     this.#wss.close();
   }
 
-  #connect(ws: WebSocket, req: IncomingMessage, query: Record<string, string>): void {
+  #connect(ws: WebSocket, req: IncomingMessage, query: Record<string, string>, caller: Caller): void {
     const label = `ws-${this.#nextId++}`;
     this.#count++;
     const sessionOptions: Parameters<McpServer['createSession']>[0] = {
@@ -70,7 +71,7 @@ export class WebSocketEndpoint {
       },
     };
     const session = this.#options.server.createSession(sessionOptions);
-    const extra: MessageContext = { transport: 'websocket', sessionId: label, query, headers: req.headers };
+    const extra: MessageContext = { transport: 'websocket', caller, sessionId: label, query, headers: req.headers };
     this.#options.logger.info(`WebSocket session ${label} opened`);
 
     ws.on('message', function wsOnMessage(data: RawData, isBinary: boolean) {

@@ -7,6 +7,7 @@
 import { isAbsolute } from 'node:path';
 import { realpathSync, statSync } from 'node:fs';
 import { codedError, type CodedError } from '../errors.js';
+import type { Reach } from '../caller.js';
 import type { Logger } from '../log.js';
 import type { WorkspaceConfig } from './config.js';
 import { listRoots, type RootsClient, type RootsOutcome } from './roots.js';
@@ -32,17 +33,27 @@ export function rootsHint(source: ProjectSource): string {
   return `Hint: this project came from ${HINT_ORIGINS[source] ?? source}. A client that supports MCP roots lets Sextant detect the project you are working in automatically.`;
 }
 
-/** A `project_path` value as a real directory, or what is wrong with it (HTTP answers 400 with it). */
-export function checkProjectPath(value: string): { path: string } | { error: string } {
+/**
+ * A `project_path` value as a real directory this caller may reach (`allows`), or what is wrong
+ * with it (HTTP answers 400 with it). A directory the caller may not reach is "not found", in the
+ * same words as one that does not exist.
+ */
+export function checkProjectPath(value: string, allows: (path: string) => boolean = () => true): { path: string } | { error: string } {
   if (!isAbsolute(value)) return { error: `Project path must be absolute: ${value}` };
   try {
     const real = realpathSync(value);
-    if (statSync(real).isDirectory()) return { path: real };
+    if (statSync(real).isDirectory() && allows(real)) return { path: real };
   } catch {
     // below
   }
-  return { error: `Project path does not exist: ${value}` };
+  return { error: `Project path not found on this server: ${value}` };
 }
+
+/** How the HTTP gate checks `project_path` for a caller (ProjectService.checkProjectPath). */
+export type ProjectPathCheck = (value: string, reach: Reach) => { path: string } | { error: string };
+
+/** With no registry to ask, the local user reaches any directory and a remote caller none. */
+export const REGISTRY_LESS_PATHS: ProjectPathCheck = (value, reach) => checkProjectPath(value, () => reach !== 'remote');
 
 /** `?project=NAME` or a `workspace` argument names no registered project. */
 export function unknownProjectName(name: string): CodedError {
@@ -90,12 +101,14 @@ export class SessionProjects {
     query: Record<string, string> | undefined,
     via: RootsClient,
     named: (name: string) => string | undefined = () => undefined,
+    allows: (path: string) => boolean = () => true,
   ): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
     const roots = await this.roots(via);
     const candidates: DetectedProject[] = [];
     if (roots.status === 'listed') {
-      // A root here wins; else a root of a remote client named like a registered project is that project.
-      const path = roots.paths[0] ?? roots.elsewhere.map((name) => named(name)).find((root) => root !== undefined);
+      // A root here that this caller may reach wins (roots choose, they never grant); else a root
+      // of a remote client named like a registered project is that project.
+      const path = roots.paths.find(allows) ?? roots.elsewhere.map((name) => named(name)).find((root) => root !== undefined);
       if (path) candidates.push({ path, source: 'roots' });
     }
     const byName = query?.project;
@@ -106,8 +119,10 @@ export class SessionProjects {
     }
     const fromQuery = query?.project_path;
     if (fromQuery) {
-      const checked = checkProjectPath(fromQuery);
-      if ('path' in checked) candidates.push({ path: checked.path, source: 'query_parameter' });
+      // Checked at the HTTP gate already; here again, so that no path reaches a caller it may not.
+      const checked = checkProjectPath(fromQuery, allows);
+      if ('error' in checked) throw codedError('project_not_found', checked.error, { project_path: fromQuery });
+      candidates.push({ path: checked.path, source: 'query_parameter' });
     }
     const env = this.#config.envProject;
     if (env) candidates.push({ path: env.path, source: env.origin === '--workspace' ? 'command_line' : 'environment' });

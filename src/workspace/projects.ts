@@ -11,7 +11,17 @@ import type { Logger } from '../log.js';
 import { Project } from './project.js';
 import { codedError } from '../errors.js';
 import type { WorkspaceConfig } from './config.js';
-import { NO_PROJECT_MESSAGE, SessionProjects, unknownProjectName, type DetectedProject, type ProjectSource } from './detect.js';
+import {
+  checkProjectPath,
+  NO_PROJECT_MESSAGE,
+  SessionProjects,
+  unknownProjectName,
+  type DetectedProject,
+  type ProjectPathCheck,
+  type ProjectSource,
+} from './detect.js';
+import { mayReach } from './access.js';
+import type { Reach } from '../caller.js';
 import { NamedProjects } from './named-projects.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
@@ -92,11 +102,25 @@ export class ProjectService {
   }
 
   /**
-   * The project a tool call works on, or the tool error that says why there is none. `via`: the
-   * call's own way to ask the client for its roots (see SessionProjects.roots).
+   * Whether a caller of `reach` may work in `root`, a real path (access.ts): what the operator
+   * registered, what is under an --allowed-root, and for the launcher or the local user whatever
+   * the rule leaves them.
    */
-  async resolve(workspace: unknown, session: object, query: Record<string, string> | undefined, via: RootsClient): Promise<ResolvedProject> {
+  allows(root: string, reach: Reach): boolean {
+    return mayReach(root, reach, { allowedRoots: this.config.allowedRoots, registered: () => this.#registeredRoots() });
+  }
+
+  /** `?project_path=` for a caller of `reach`, at the HTTP gate: the directory, or the 400's words. */
+  readonly checkProjectPath: ProjectPathCheck = (value, reach) => checkProjectPath(value, (root) => this.allows(root, reach));
+
+  /**
+   * The project a tool call works on, or the tool error that says why there is none. `via`: the
+   * call's own way to ask the client for its roots (see SessionProjects.roots); `reach`: how far
+   * the caller is trusted (caller.ts).
+   */
+  async resolve(workspace: unknown, session: object, query: Record<string, string> | undefined, via: RootsClient, reach: Reach): Promise<ResolvedProject> {
     const projects = this.forSession(session);
+    const allows = (root: string): boolean => this.allows(root, reach);
     // A name is one path segment: `web` names a registered project, `src/web` is still a (bad) relative path.
     if (typeof workspace === 'string' && workspace !== '' && !isAbsolute(workspace) && !/[/\\]/.test(workspace)) {
       const named = this.named.get(workspace);
@@ -105,10 +129,12 @@ export class ProjectService {
     }
     if (workspace !== undefined) {
       const roots = await projects.roots(via);
-      const chosen = this.registry.resolveArgument(workspace, roots.status === 'listed' ? roots.paths : []);
+      const named = typeof workspace === 'string' ? this.named.atRoot(workspace) : undefined;
+      if (named) return { root: this.#admitNamed(named.root), source: 'catalog' };
+      const chosen = this.registry.resolveArgument(workspace, roots.status === 'listed' ? roots.paths : [], reach, allows);
       return { root: chosen.root, source: 'workspace_argument' };
     }
-    const { winner, roots } = await projects.detect(query, via, (name) => this.named.get(name)?.root);
+    const { winner, roots } = await projects.detect(query, via, (name) => this.named.get(name)?.root, allows);
     if (!winner) throw codedError('project_not_found', NO_PROJECT_MESSAGE);
     this.#hold(winner);
     const resolved: ResolvedProject = { root: winner.path, source: winner.source };
@@ -118,8 +144,13 @@ export class ProjectService {
   }
 
   /** The chain's answer for this session (no `workspace` argument), registered when found. */
-  async detect(session: object, query: Record<string, string> | undefined, via: RootsClient): Promise<DetectedProject | undefined> {
-    const { winner } = await this.forSession(session).detect(query, via, (name) => this.named.get(name)?.root);
+  async detect(session: object, query: Record<string, string> | undefined, via: RootsClient, reach: Reach): Promise<DetectedProject | undefined> {
+    const { winner } = await this.forSession(session).detect(
+      query,
+      via,
+      (name) => this.named.get(name)?.root,
+      (root) => this.allows(root, reach),
+    );
     if (!winner) return undefined;
     try {
       this.#hold(winner);
@@ -127,6 +158,12 @@ export class ProjectService {
       // at the workspace limit: still the session's project, just not held
     }
     return winner;
+  }
+
+  /** The roots the operator registered: pinned workspaces (--workspace, SEXTANT_PROJECT, the launch directory) and the catalog's. */
+  *#registeredRoots(): Iterable<string> {
+    for (const workspace of this.registry.list()) if (workspace.pinned) yield workspace.root;
+    for (const project of this.named.list()) yield project.root;
   }
 
   /** A detected project, known from now on: pinned when it is a named one, else counted against the limit. */

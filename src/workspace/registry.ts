@@ -10,6 +10,8 @@ import { isAbsolute } from 'node:path';
 import { codedError } from '../errors.js';
 import { isWithin, type WorkspaceConfig } from './config.js';
 import type { ProjectSource } from './detect.js';
+import type { Reach } from '../caller.js';
+import { noProjectAt } from './access.js';
 
 export interface Workspace {
   root: string;
@@ -48,7 +50,7 @@ export class WorkspaceRegistry {
   }
 
   /** A project the chain detected: known from now on (discovered ones count against the limit). */
-  admit(root: string, source: ProjectSource): Workspace {
+  admit(root: string, source: ProjectSource, shown = root): Workspace {
     const known = this.#workspaces.get(root);
     if (known) return this.#touch(known, source);
     const discovered = [...this.#workspaces.values()].filter((workspace) => !workspace.pinned);
@@ -57,7 +59,7 @@ export class WorkspaceRegistry {
       if (!idle) {
         throw codedError(
           'workspace_limit_exceeded',
-          `The server already holds ${this.#config.maxWorkspaces} discovered workspaces, all busy; ${root} cannot be added now`,
+          `The server already holds ${this.#config.maxWorkspaces} discovered workspaces, all busy; ${shown} cannot be added now`,
           {
             limit: this.#config.maxWorkspaces,
           },
@@ -71,8 +73,12 @@ export class WorkspaceRegistry {
     return workspace;
   }
 
-  /** The `workspace` tool argument, checked against registration, allowed roots and the client's roots. */
-  resolveArgument(value: unknown, clientRoots: string[]): Workspace {
+  /**
+   * The `workspace` tool argument, for a caller of `reach`: first what it may reach at all
+   * (access.ts), then registration, --auto-workspace and, for a caller on this machine, the
+   * client's roots. Only the launcher is told this server's paths in a refusal.
+   */
+  resolveArgument(value: unknown, clientRoots: string[], reach: Reach, allows: (root: string) => boolean): Workspace {
     if (typeof value !== 'string' || !isAbsolute(value)) {
       throw codedError('invalid_input', `"workspace" must be an absolute path, got ${JSON.stringify(value)}`, { argument: 'workspace' });
     }
@@ -81,28 +87,32 @@ export class WorkspaceRegistry {
       root = realpathSync(value);
       if (!statSync(root).isDirectory()) throw new Error('not a directory');
     } catch {
-      throw codedError('project_not_found', `Workspace does not exist or is not a directory: ${value}`, { workspace: value });
+      throw noProjectAt(value);
     }
+    if (!allows(root)) throw noProjectAt(value);
+    const shown = reach === 'launcher' ? root : value;
     const inAllowed = this.#config.allowedRoots.some((allowed) => isWithin(root, allowed));
-    const inClientRoots = clientRoots.some((clientRoot) => isWithin(root, clientRoot));
-    if (clientRoots.length > 0 && !inClientRoots && !inAllowed) {
-      throw codedError('workspace_not_allowed', `Workspace ${root} is outside every root this client shared and every allowed root`, {
-        workspace: root,
-        roots: clientRoots,
+    // A remote client's roots are paths on its own machine: they neither confine nor grant here.
+    const roots = reach === 'remote' ? [] : clientRoots;
+    const inClientRoots = roots.some((clientRoot) => isWithin(root, clientRoot));
+    if (roots.length > 0 && !inClientRoots && !inAllowed) {
+      throw codedError('workspace_not_allowed', `Workspace ${shown} is outside every root this client shared and every allowed root`, {
+        workspace: shown,
+        roots,
       });
     }
     const known = this.#workspaces.get(root);
     if (known) return this.#touch(known, 'workspace_argument');
-    if (inClientRoots || (this.#config.autoWorkspace && inAllowed)) return this.admit(root, 'workspace_argument');
+    if (inClientRoots || (this.#config.autoWorkspace && inAllowed)) return this.admit(root, 'workspace_argument', shown);
     if (this.#config.autoWorkspace) {
-      throw codedError('workspace_not_allowed', `Workspace ${root} is not under any allowed root (${this.#config.allowedRoots.join(', ')})`, {
-        workspace: root,
+      throw codedError('workspace_not_allowed', `Workspace ${shown} is not under any allowed root (${this.#config.allowedRoots.join(', ')})`, {
+        workspace: shown,
         allowed_roots: this.#config.allowedRoots,
       });
     }
-    throw codedError('workspace_not_registered', `Workspace ${root} is not registered with this server`, {
-      workspace: root,
-      registered: this.list().map((workspace) => workspace.root),
+    throw codedError('workspace_not_registered', `Workspace ${shown} is not registered with this server`, {
+      workspace: shown,
+      ...(reach === 'launcher' && { registered: this.list().map((workspace) => workspace.root) }),
     });
   }
 

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import type { TapEntry } from '../../src/jsonrpc/index.js';
 import type { Logger } from '../../src/log.js';
 import { createSextantServer } from '../../src/server.js';
-import { startHttpServer, type RunningHttpServer } from '../../src/transports/http-listener.js';
+import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { resolveWorkspaceConfig, type WorkspaceOptions } from '../../src/workspace/config.js';
 import { ProjectService } from '../../src/workspace/projects.js';
 import { ROOT } from './process.js';
@@ -29,6 +29,7 @@ export async function projectHarness(
   workspace: WorkspaceOptions = {},
   home?: string,
   service: Pick<ConstructorParameters<typeof ProjectService>[0], 'autoIndex' | 'searchBudgetMs' | 'searchQueue' | 'watch'> = {},
+  listener: Pick<HttpServerOptions, 'authToken' | 'host' | 'allowedHosts' | 'allowedOrigins'> = {},
 ): Promise<ProjectHarness> {
   const logs: string[] = [];
   const logger: Logger = {
@@ -53,7 +54,7 @@ export async function projectHarness(
       }
     };
   };
-  const http = await startHttpServer(server, { port: 0, tap, logger });
+  const http = await startHttpServer(server, { port: 0, tap, logger, projectPaths: projects.checkProjectPath, ...listener });
   return {
     http,
     projects,

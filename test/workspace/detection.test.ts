@@ -157,7 +157,7 @@ test('a relative or missing project_path is 400 with a JSON-RPC error body, on /
     };
     const cases: Array<[string, string]> = [
       ['relative/path', 'Project path must be absolute: relative/path'],
-      ['/bad/path', 'Project path does not exist: /bad/path'],
+      ['/bad/path', 'Project path not found on this server: /bad/path'],
     ];
     for (const [value, message] of cases) {
       const query = `project_path=${encodeURIComponent(value)}`;
@@ -263,9 +263,13 @@ test('auto-workspace: registered on demand under an allowed root; .. and symlink
   try {
     for (const name of ['a', 'b'])
       assert.is((await call(client, 'index_status', { workspace: join(allowed, name) })).structuredContent!.workspace, join(allowed, name));
+    // Over HTTP, --allowed-root confines even the local user (access.ts), and a refusal reads like
+    // a missing directory: the caller cannot tell what exists outside what it may reach.
     for (const escape of [join(allowed, 'escape'), `${allowed}/a/../../${outside.split('/').at(-1)}`, outside]) {
       const refused = await call(client, 'index_status', { workspace: escape });
-      assert.is(errorCode(refused), 'workspace_not_allowed', escape);
+      assert.is(errorCode(refused), 'project_not_found', escape);
+      const missing = await call(client, 'index_status', { workspace: `${escape}-missing` });
+      assert.is(refused.content[0]!.text.replace(escape, 'PATH'), missing.content[0]!.text.replace(`${escape}-missing`, 'PATH'));
     }
     // Touch a, then add c: b is the least recently used and goes.
     await call(client, 'index_status', { workspace: join(allowed, 'a') });

@@ -149,17 +149,17 @@ test('workspace_limit_exceeded: at the limit with every discovered workspace bus
     isBusy: (root) => busy.has(root),
     onEvict: (root) => evicted.push(root),
   });
-  registry.resolveArgument(a!, []);
-  registry.resolveArgument(b!, []);
+  registry.resolveArgument(a!, [], 'launcher', () => true);
+  registry.resolveArgument(b!, [], 'launcher', () => true);
   busy.add(a!).add(b!);
   try {
-    registry.resolveArgument(c!, []);
+    registry.resolveArgument(c!, [], 'launcher', () => true);
     assert.unreachable('both held workspaces are busy');
   } catch (error) {
     assert.is((error as { code: string }).code, 'workspace_limit_exceeded');
   }
   busy.delete(b!);
-  assert.is(registry.resolveArgument(c!, []).root, c);
+  assert.is(registry.resolveArgument(c!, [], 'launcher', () => true).root, c);
   assert.equal(evicted, [b]);
 });
 

@@ -1,0 +1,40 @@
+/**
+ * What a caller may reach: one rule for every way of naming a project (a `workspace` argument,
+ * client roots in both eras, `project_path`, `?project=`, --auto-workspace).
+ *
+ * - The launcher (stdio) started the server with its own rights: every directory of theirs.
+ * - A remote caller (HTTP with a credential, or on a non-loopback address) reaches the projects the
+ *   operator registered (`project add`, --workspace, SEXTANT_PROJECT, --project-from-cwd) and the
+ *   directories under an --allowed-root. Nothing else: a credential says who may call, not where.
+ * - The local user over loopback HTTP with no credential reaches any directory of theirs, unless
+ *   --allowed-root is given, which then confines them as it does a remote caller.
+ *
+ * A client's roots choose among what this allows; they never widen it (on HTTP they describe the
+ * client's machine, not this one). A refusal reads exactly like a missing directory, so that a
+ * caller cannot tell what exists outside what it may reach.
+ */
+import type { Reach } from '../caller.js';
+import { codedError, type CodedError } from '../errors.js';
+import { isWithin } from './config.js';
+
+export interface AccessFacts {
+  /** --allowed-root, real paths. */
+  allowedRoots: readonly string[];
+  /** The roots the operator registered, real paths. */
+  registered(): Iterable<string>;
+}
+
+export function mayReach(root: string, reach: Reach, facts: AccessFacts): boolean {
+  if (reach === 'launcher') return true;
+  if (facts.allowedRoots.some((allowed) => isWithin(root, allowed))) return true;
+  for (const registered of facts.registered()) if (isWithin(root, registered)) return true;
+  return reach === 'local' && facts.allowedRoots.length === 0;
+}
+
+/**
+ * The refusal for a directory that does not exist, or that this caller may not reach: the same
+ * words for both, naming only what the caller gave.
+ */
+export function noProjectAt(given: string): CodedError {
+  return codedError('project_not_found', `No project at ${JSON.stringify(given)} on this server`, { workspace: given });
+}
