@@ -22,7 +22,7 @@ export interface Caller {
 }
 
 /** A message whose transport said nothing of its sender is a stranger's. */
-export const UNKNOWN_CALLER: Caller = { reach: 'remote' };
+const UNKNOWN_CALLER: Caller = { reach: 'remote' };
 
 export const LAUNCHER: Caller = { reach: 'launcher' };
 

@@ -2,6 +2,8 @@
  * The server's own diagnostics. They always go to stderr: on stdio, stdout belongs to MCP
  * messages alone (transports §stdio).
  */
+import { withoutCredentials } from './util/credentials.js';
+
 export const LOCAL_LOG_LEVELS = ['debug', 'info', 'warning', 'error', 'silent'] as const;
 export type LocalLogLevel = (typeof LOCAL_LOG_LEVELS)[number];
 
@@ -19,7 +21,7 @@ export function createLogger(threshold: LocalLogLevel, write: (line: string) => 
   const emit = (level: Exclude<LocalLogLevel, 'silent'>) => (message: string, detail?: unknown) => {
     if (LOCAL_LOG_LEVELS.indexOf(level) < rank) return;
     const suffix = detail === undefined ? '' : ` ${formatDetail(detail)}`;
-    write(`${new Date().toISOString()} sextant ${level}: ${message}${suffix}\n`);
+    write(withoutCredentials(`${new Date().toISOString()} sextant ${level}: ${message}${suffix}\n`));
   };
   return { debug: emit('debug'), info: emit('info'), warning: emit('warning'), error: emit('error') };
 }

@@ -4,6 +4,7 @@
  * A git project is checked before it is registered (the remote answers, the branch exists), so a
  * bad URL or ref is refused and nothing is half-registered.
  */
+import { withoutCredentials } from '../util/credentials.js';
 import { isAbsolute, resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import { openCoordination, type CatalogProject, type Coordination } from '../coordination/index.js';
@@ -68,7 +69,7 @@ async function add(coordination: Coordination, args: ProjectArgs, output: Output
     output.out(`Added ${name}: the folder ${project.location.folder}\n`);
     return 0;
   }
-  output.out(`Added ${name}: ${project.location.git} at ${project.location.ref} (${commit!.slice(0, 12)})\n`);
+  output.out(`Added ${name}: ${withoutCredentials(project.location.git)} at ${project.location.ref} (${commit!.slice(0, 12)})\n`);
   await publishOrAsk(coordination, name, output);
   return 0;
 }
@@ -82,7 +83,7 @@ async function list(coordination: Coordination, json: boolean, output: Output): 
     }),
   );
   if (json) {
-    output.out(`${JSON.stringify({ catalog: coordination.describe, projects: rows })}\n`);
+    output.out(`${withoutCredentials(JSON.stringify({ catalog: coordination.describe, projects: rows }))}\n`);
     return 0;
   }
   if (rows.length === 0) {
@@ -90,7 +91,7 @@ async function list(coordination: Coordination, json: boolean, output: Output): 
     return 0;
   }
   for (const row of rows) {
-    const where = 'folder' in row.location ? `folder ${row.location.folder}` : `${row.location.git} ${row.location.ref}`;
+    const where = 'folder' in row.location ? `folder ${row.location.folder}` : `${withoutCredentials(row.location.git)} ${row.location.ref}`;
     const at = row.target
       ? ` at ${row.target.commit?.slice(0, 12)} (generation ${row.target.generation})`
       : 'git' in row.location

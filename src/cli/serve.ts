@@ -1,4 +1,5 @@
 /** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
+import { withoutCredentials } from '../util/credentials.js';
 import { openCoordination } from '../coordination/index.js';
 import { RequestStateSealer } from '../mcp/request-state.js';
 import { TaskStore } from '../mcp/tasks.js';
@@ -89,7 +90,7 @@ export async function serve(options: ServeOptions): Promise<void> {
               state: project.state,
               ...(project.servedCommit && { commit: project.servedCommit }),
               ...(project.targetCommit && { target_commit: project.targetCommit }),
-              ...(project.error && { error: project.error }),
+              ...(project.error && { error: withoutCredentials(project.error) }),
               ...(project.lastCatchUp && {
                 last_catch_up: {
                   commit: project.lastCatchUp.commit,

@@ -3,8 +3,10 @@
  * the exact commit fetched shallowly into a folder of the replica's own. Never a prompt (a remote
  * that wants a password fails), never an option smuggled in a URL, and never longer than a bound.
  */
+import { withoutCredentials } from '../util/credentials.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { devNull } from 'node:os';
 import { join } from 'node:path';
 
 /** How long one git command may run before it is stopped and reported. */
@@ -17,7 +19,8 @@ class GitError extends Error {
     readonly code: 'git_unreachable' | 'git_ref_unknown' | 'git_failed' | 'git_missing',
     message: string,
   ) {
-    super(message);
+    // git's own words and ours name the remote: never with the credentials written into its URL.
+    super(withoutCredentials(message));
     this.name = 'GitError';
   }
 }
@@ -28,13 +31,38 @@ interface Run {
   stderr: string;
 }
 
+/** The transports a remote may use: never `ext::` (runs a command) or `fd::`, whatever a URL asks. */
+const ALLOWED_PROTOCOLS = ['file', 'git', 'http', 'https', 'ssh'];
+
+/** What git may still take from the environment: how to reach a remote, which its configuration no longer says. */
+const KEPT_GIT_VARIABLES = new Set(['GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_SSH_VARIANT', 'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'GIT_PROXY_COMMAND']);
+
+/**
+ * git's environment: none of the replica's system or user configuration (an `insteadOf` there
+ * would send a fetch elsewhere), none of the GIT_* variables that point it at another repository
+ * or inject configuration, no prompt for a password, no pager, and only the allowed protocols.
+ */
+function isolatedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('GIT_') || KEPT_GIT_VARIABLES.has(name)));
+  return {
+    ...kept,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: devNull,
+    GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS.join(':'),
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: 'true',
+    SSH_ASKPASS: 'true',
+    GIT_PAGER: 'cat',
+    LC_ALL: 'C',
+  };
+}
+
 function git(args: string[], cwd?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      // No prompt for a password, no pager, no system or user config that could redirect a fetch.
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true', SSH_ASKPASS: 'true', GIT_PAGER: 'cat', LC_ALL: 'C' },
+      env: isolatedEnv(process.env),
     });
     let stdout = '';
     let stderr = '';
@@ -128,7 +156,7 @@ export async function checkoutCommit(url: string, commit: string, dir: string): 
         /not our ref|no such remote ref|unadvertised/i.test(reason) ? 'git_ref_unknown' : 'git_unreachable',
         `git cannot fetch ${commit} from ${url}: ${reason}`,
       );
-    throw new GitError('git_failed', `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('='))} failed in ${dir}: ${reason}`);
+    throw new GitError('git_failed', `git ${args.find((arg) => !arg.startsWith('-') && !arg.includes('='))} failed in the checkout: ${reason}`);
   }
 }
 

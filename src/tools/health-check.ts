@@ -3,12 +3,12 @@
  * revision; the projects it knows with their index status; and which project this session
  * works in, with the detection source that won.
  */
-import type { ToolDefinition } from '../mcp/tools.js';
+import type { ToolDefinition, ToolOutput } from '../mcp/tools.js';
 import { callerOf } from '../caller.js';
 import type { MessageContext } from '../mcp/session.js';
 import { PROJECT_SOURCES, NO_PROJECT_MESSAGE } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { rootsVia } from './project-tool.js';
+import { maskedValue, rootsVia } from './project-tool.js';
 
 const SERVER_STATUSES = ['ready', 'warming', 'indexing', 'error'] as const;
 export type ServerStatus = (typeof SERVER_STATUSES)[number];
@@ -139,7 +139,10 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
           (project) => `- ${project.root}: ${project.status}${project.files !== undefined ? `, ${project.files} files` : ''} (${project.sources.join(', ')})`,
         ),
       ];
-      return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+      const answer: ToolOutput = { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
+      // A remote caller is not told where the server keeps its checkouts (ProjectService.pathMask).
+      const reach = callerOf(extra).reach;
+      return reach === 'remote' && options.projects ? maskedValue(answer, options.projects.pathMask(reach)) : answer;
     },
   };
 }

@@ -4,6 +4,8 @@
  * server. For each: where its files come from, and for a git project the commit served now and
  * the one it is catching up to.
  */
+import { withoutCredentials } from '../util/credentials.js';
+import { callerOf, type Caller } from '../caller.js';
 import type { ToolDefinition } from '../mcp/tools.js';
 import type { ProjectService } from '../workspace/projects.js';
 
@@ -44,17 +46,20 @@ export function createListProjectsTool(projects: ProjectService): ToolDefinition
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    run() {
+    run(_args, context) {
+      // A remote caller names a project by its name: where its files are on the server is not its business.
+      const reach = callerOf(context.extra as { caller?: Caller } | undefined).reach;
+      const mask = projects.pathMask(reach);
       const listed = projects.named.list().map((project) => ({
         name: project.name,
-        ...(project.git ? { git: project.git.url, ref: project.git.ref } : { folder: project.root }),
+        ...(project.git ? { git: withoutCredentials(project.git.url), ref: project.git.ref } : reach === 'remote' ? {} : { folder: project.root }),
         state: project.state,
         ...(project.servedCommit && { commit: project.servedCommit }),
         ...(project.targetCommit && { target_commit: project.targetCommit }),
-        ...(project.error && { error: project.error }),
+        ...(project.error && { error: mask(withoutCredentials(project.error)) }),
       }));
       const lines = listed.map((project) => {
-        const from = 'git' in project ? `${project.git} ${project.ref}` : `folder ${project.folder}`;
+        const from = 'git' in project ? `${project.git} ${project.ref}` : 'folder' in project ? `folder ${project.folder}` : 'a folder on the server';
         const at = project.commit ? ` at ${project.commit.slice(0, 12)}` : '';
         const behind = project.target_commit && project.target_commit !== project.commit ? `, catching up to ${project.target_commit.slice(0, 12)}` : '';
         return `${project.name}: ${from}${at} (${project.state}${behind})${project.error ? `: ${project.error}` : ''}`;

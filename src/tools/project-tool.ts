@@ -11,6 +11,8 @@ import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type
 import type { Project } from '../workspace/project.js';
 import { MAX_PATH_CHARS } from './limits.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
+import type { PathMask } from '../workspace/access.js';
+import { JsonRpcError } from '../jsonrpc/index.js';
 import type { RootsClient } from '../workspace/roots.js';
 
 const WORKSPACE_PROPERTY = {
@@ -65,13 +67,20 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
       const { reach } = callerOf(extra);
-      const resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), reach);
+      // A remote caller never reads the server's own places: it sees a checkout by its project's name.
+      const mask = projects.pathMask(reach);
+      let resolved: ResolvedProject;
       let output: ToolOutcome;
       try {
-        output = await tool.run(projects.project(resolved.root), resolved, args, context);
+        resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), reach);
+        try {
+          output = await tool.run(projects.project(resolved.root), resolved, args, context);
+        } catch (error) {
+          if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
+          throw error;
+        }
       } catch (error) {
-        if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
-        throw error;
+        throw masked(error, mask);
       }
       if (output instanceof InputRequired || output instanceof TaskStarted) return output;
       const named = projects.named.atRoot(resolved.root);
@@ -83,7 +92,32 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         output.content = [...(output.content ?? []), { type: 'text', text: where }];
       }
       if (resolved.hint) output.content = [...(output.content ?? []), { type: 'text', text: resolved.hint }];
-      return output;
+      return reach === 'remote' ? maskedValue(output, mask) : output;
     },
   };
+}
+
+/** Every string in an answer as the caller may read it (see ProjectService.pathMask). */
+export function maskedValue<T>(value: T, mask: PathMask): T {
+  if (typeof value === 'string') return mask(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => maskedValue(item, mask)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskedValue(item, mask)])) as T;
+  }
+  return value;
+}
+
+/** A failure as the caller may read it: a coded one keeps its code, anything else its class. */
+function masked(error: unknown, mask: PathMask): unknown {
+  if (error instanceof ToolError) {
+    const shown = new ToolError(mask(error.message), {
+      code: error.code,
+      ...(error.remedy !== undefined && { remedy: mask(error.remedy) }),
+      ...(error.data !== undefined && { data: maskedValue(error.data, mask) }),
+    });
+    shown.notes.push(...error.notes.map(mask));
+    return shown;
+  }
+  if (error instanceof Error && !(error instanceof InputRequired) && !(error instanceof JsonRpcError)) error.message = mask(error.message);
+  return error;
 }

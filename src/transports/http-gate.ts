@@ -58,7 +58,7 @@ function digest(value: string): Buffer {
 }
 
 /** `Authorization: <scheme> <credential>`: the scheme lowercased (RFC 9110 makes it case-insensitive). */
-export function credentialOf(header: string | undefined): { scheme: string; credential: string } | undefined {
+function credentialOf(header: string | undefined): { scheme: string; credential: string } | undefined {
   const match = /^\s*([A-Za-z][\w!#$%&'*+.^`|~-]*)\s+(\S+)\s*$/.exec(header ?? '');
   return match ? { scheme: match[1]!.toLowerCase(), credential: match[2]! } : undefined;
 }

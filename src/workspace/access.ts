@@ -38,3 +38,21 @@ export function mayReach(root: string, reach: Reach, facts: AccessFacts): boolea
 export function noProjectAt(given: string): CodedError {
   return codedError('project_not_found', `No project at ${JSON.stringify(given)} on this server`, { workspace: given });
 }
+
+/** A text as a caller may read it: the server's own places named, not spelled out. */
+export type PathMask = (text: string) => string;
+
+/**
+ * What a caller other than the launcher is shown instead of the server's places: each registered
+ * project's checkout by the project's name, the index home and the user's home by a name. Longer
+ * places first, so that a checkout under the home is named as the project.
+ */
+export function pathMask(places: Array<[path: string, shownAs: string]>): PathMask {
+  const sorted = places.filter(([path]) => path.length > 1).sort((a, b) => b[0].length - a[0].length);
+  if (sorted.length === 0) return (text) => text;
+  const escape = (path: string): string => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // A place ends where a path segment ends: `/home/ann` is not a prefix of `/home/anne`.
+  const pattern = new RegExp(`(${sorted.map(([path]) => escape(path)).join('|')})(?=$|[/\\s"'\`,:;)\\]}])`, 'g');
+  const shown = new Map(sorted);
+  return (text) => text.replace(pattern, (path) => shown.get(path) ?? path);
+}

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Activity } from '../idle-heap.js';
 import type { SearchQueueLimits } from '../index/search/service.js';
-import { IndexStore } from '../index/store/index.js';
+import { IndexStore, sextantHome } from '../index/store/index.js';
 import type { Logger } from '../log.js';
 import { Project } from './project.js';
 import { codedError } from '../errors.js';
@@ -20,7 +20,8 @@ import {
   type ProjectPathCheck,
   type ProjectSource,
 } from './detect.js';
-import { mayReach } from './access.js';
+import { mayReach, pathMask, type PathMask } from './access.js';
+import { homedir } from 'node:os';
 import type { Reach } from '../caller.js';
 import { NamedProjects } from './named-projects.js';
 import { WorkspaceRegistry } from './registry.js';
@@ -108,6 +109,20 @@ export class ProjectService {
    */
   allows(root: string, reach: Reach): boolean {
     return mayReach(root, reach, { allowedRoots: this.config.allowedRoots, registered: () => this.#registeredRoots() });
+  }
+
+  /**
+   * How a caller of `reach` is shown the server's places: the launcher and the local user (whose
+   * server it is) see them as they are; a remote caller sees a registered project's checkout as
+   * its name, and the index home and the user's home by name (access.ts).
+   */
+  pathMask(reach: Reach): PathMask {
+    if (reach !== 'remote') return (text) => text;
+    return pathMask([
+      ...this.named.list().map((project): [string, string] => [project.root, project.name]),
+      [this.#home ?? sextantHome(), '$SEXTANT_HOME'],
+      [homedir(), '~'],
+    ]);
   }
 
   /** `?project_path=` for a caller of `reach`, at the HTTP gate: the directory, or the 400's words. */
