@@ -45,7 +45,7 @@ export const ERROR_CODES = {
     remedy: 'Fix the argument as the message says.',
   },
   project_not_found: {
-    meaning: 'No project could be detected, or the project path given does not exist.',
+    meaning: 'No project could be detected, or the project path given does not exist or is not one this caller may reach.',
     remedy: 'Set SEXTANT_PROJECT or use --project-from-cwd, use a client that shares its roots, or pass an existing absolute `workspace`.',
   },
   workspace_not_registered: {

@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { createRecorder } from '../record/recorder.js';
 import { createSextantServer, loadProfile, type Profile } from '../server.js';
 import { startHttpServer, type HttpServerOptions } from '../transports/http-listener.js';
+import { isLoopbackBind } from '../transports/http-gate.js';
 import { serveStdio } from '../transports/stdio.js';
 import { resolveWorkspaceConfig, type WorkspaceConfig } from '../workspace/config.js';
 import { ProjectService } from '../workspace/projects.js';
@@ -170,6 +171,7 @@ async function serveWith(
     ...replica,
   };
   const running = await startHttpServer(server, httpOptions);
+  logger.info(`HTTP clients reach: ${httpReach(options, projects)}`);
   logger.info(`Sextant ${server.identity.version} serving MCP over HTTP (profile: ${options.profile}, tools: ${tools})`);
   logger.info(`Streamable HTTP: ${running.urls.mcp}`);
   logger.info(`Legacy HTTP+SSE: ${running.urls.sse}`);
@@ -185,6 +187,14 @@ async function serveWith(
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
+}
+
+/** What an HTTP client may name, said once at start-up (workspace/access.ts decides it). */
+function httpReach(options: ServeOptions, projects: ProjectService): string {
+  const confined = 'the registered projects and the directories under --allowed-root, nothing else';
+  if (options.authToken || !isLoopbackBind(options.bind)) return `${confined} (a token or a public address makes every client remote)`;
+  if (projects.config.allowedRoots.length > 0) return `${confined} (--allowed-root confines the local user too)`;
+  return 'any directory of the local user (loopback, no token)';
 }
 
 async function serveOverStdio(

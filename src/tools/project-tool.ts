@@ -74,7 +74,7 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
       try {
         resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), reach);
         try {
-          output = await tool.run(projects.project(resolved.root), resolved, args, context);
+          output = await tool.run(projects.project(resolved.root), resolved, args, reach === 'remote' ? maskedTasks(context, mask) : context);
         } catch (error) {
           if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
           throw error;
@@ -120,4 +120,20 @@ function masked(error: unknown, mask: PathMask): unknown {
   }
   if (error instanceof Error && !(error instanceof InputRequired) && !(error instanceof JsonRpcError)) error.message = mask(error.message);
   return error;
+}
+
+/** A call's context whose tasks answer as the caller may read them, like the call itself. */
+function maskedTasks(context: ToolContext, mask: PathMask): ToolContext {
+  const startTask = context.startTask;
+  if (!startTask) return context;
+  const masking: ToolContext['startTask'] = (work) =>
+    startTask(async (task) => {
+      try {
+        return maskedValue(await work(task), mask);
+      } catch (error) {
+        throw masked(error, mask);
+      }
+    });
+  // By delegation, as the registry does: the context may be a class whose getters a spread would drop.
+  return Object.create(context, { startTask: { value: masking } }) as ToolContext;
 }

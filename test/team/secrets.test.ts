@@ -10,6 +10,8 @@ import { dirname, join } from 'node:path';
 import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { RunningHttpServer } from '../../src/transports/http-listener.js';
+import { openCaller, TRANSPORTS } from '../helpers/callers.js';
 import { gitHttpServer } from '../helpers/git-http.js';
 import { gitRemote } from '../helpers/git-remote.js';
 import { runCli } from '../helpers/process.js';
@@ -80,6 +82,34 @@ test('a password in a git URL is in no answer, log line, error, /health or list_
       assert.not.ok(answer.includes(home), `${name} names no server path: ${answer.slice(0, 400)}`);
       if (homedir().length > 1) assert.not.ok(answer.includes(homedir()), `${name} names no home`);
     }
+    // The same on every transport, in sessions as well as in 2026-07-28 calls.
+    const listener = { urls: { mcp: server.url, sse: `${base}/sse`, ws: `${base.replace('http', 'ws')}/ws`, health: `${base}/health` } } as RunningHttpServer;
+    for (const kind of TRANSPORTS) {
+      const caller = await openCaller(listener, kind, { token: TOKEN });
+      try {
+        for (const [name, args] of [
+          ['list_projects', {}],
+          ['index_status', { workspace: 'web' }],
+          ['get_file_outline', { workspace: 'web', path: 'nope.go' }],
+        ] as const) {
+          const answer = JSON.stringify(await caller.call(name, args));
+          assert.not.ok(answer.includes(PASSWORD) || answer.includes(home), `${kind} ${name}: ${answer.slice(0, 300)}`);
+        }
+      } finally {
+        await caller.close();
+      }
+    }
+    // A task's answer, read later, is masked like the call's.
+    const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const task = (await statelessCall(server.url, 'tools/call', { name: 'sync_repo', arguments: { workspace: 'web', force: true } }, TASKS, AUTH)).result!;
+    assert.is(task.resultType, 'task', JSON.stringify(task));
+    let done: Record<string, unknown> | undefined;
+    await eventually(async () => {
+      done = (await statelessCall(server!.url, 'tasks/get', { taskId: task.taskId }, TASKS, AUTH)).result;
+      return done?.status === 'completed';
+    }, 'the sync task completes');
+    assert.match(JSON.stringify(done), 'Synced web:', 'the checkout is named by its project');
+    assert.not.ok(JSON.stringify(done).includes(home), JSON.stringify(done).slice(0, 400));
     // The remote goes away: the controller's look at the branch fails, and the log says so.
     await git.close();
     assert.is((await request(`${base}/hooks/refresh?project=web`, { method: 'POST', headers: AUTH })).statusCode, 202);
