@@ -6,7 +6,7 @@
  */
 import { withoutCredentials } from '../util/credentials.js';
 import { isAbsolute, resolve } from 'node:path';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { openCoordination, type CatalogProject, type Coordination } from '../coordination/index.js';
 import { sextantHome } from '../index/store/index.js';
 import { CONTROLLER_LEASE, defaultBranch, publishTargets, resolveRef } from '../team/index.js';
@@ -53,8 +53,10 @@ async function add(coordination: Coordination, args: ProjectArgs, output: Output
   let project: CatalogProject;
   let commit: string | undefined;
   if (args.folder !== undefined) {
-    const folder = resolve(args.folder);
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`No such directory: ${args.folder}`);
+    const given = resolve(args.folder);
+    if (!existsSync(given) || !statSync(given).isDirectory()) throw new Error(`No such directory: ${args.folder}`);
+    // Its real path: what a client names, once links are resolved, is compared with it.
+    const folder = realpathSync(given);
     project = { name, location: { folder } };
   } else {
     const url = args.git!;

@@ -167,6 +167,7 @@ async function serveWith(
     allowedHosts: options.allowedHosts,
     maxConnections: options.maxConnections,
     projectPaths: projects.checkProjectPath,
+    pathMask: (reach) => projects.pathMask(reach),
     tap,
     ...replica,
   };

@@ -74,7 +74,7 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
       try {
         resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), reach);
         try {
-          output = await tool.run(projects.project(resolved.root), resolved, args, reach === 'remote' ? maskedTasks(context, mask) : context);
+          output = await tool.run(projects.project(resolved.root), resolved, args, reach === 'remote' ? maskedContext(context, mask) : context);
         } catch (error) {
           if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
           throw error;
@@ -118,22 +118,31 @@ function masked(error: unknown, mask: PathMask): unknown {
     shown.notes.push(...error.notes.map(mask));
     return shown;
   }
-  if (error instanceof Error && !(error instanceof InputRequired) && !(error instanceof JsonRpcError)) error.message = mask(error.message);
+  if (error instanceof Error && !(error instanceof InputRequired) && !(error instanceof JsonRpcError)) {
+    try {
+      error.message = mask(error.message);
+    } catch {
+      // a message with a getter only (a DOMException): it is shown as the class's own words
+      return new Error(mask(String(error.message)));
+    }
+  }
   return error;
 }
 
-/** A call's context whose tasks answer as the caller may read them, like the call itself. */
-function maskedTasks(context: ToolContext, mask: PathMask): ToolContext {
+/** A call's context whose progress messages and tasks reach the caller as it may read them, like the call's answer. */
+function maskedContext(context: ToolContext, mask: PathMask): ToolContext {
+  const progress: ToolContext['progress'] = (done, total, message) => context.progress(done, total, message === undefined ? undefined : mask(message));
   const startTask = context.startTask;
-  if (!startTask) return context;
-  const masking: ToolContext['startTask'] = (work) =>
-    startTask(async (task) => {
-      try {
-        return maskedValue(await work(task), mask);
-      } catch (error) {
-        throw masked(error, mask);
-      }
-    });
+  const masking: ToolContext['startTask'] =
+    startTask &&
+    ((work) =>
+      startTask(async (task) => {
+        try {
+          return maskedValue(await work(task), mask);
+        } catch (error) {
+          throw masked(error, mask);
+        }
+      }));
   // By delegation, as the registry does: the context may be a class whose getters a spread would drop.
-  return Object.create(context, { startTask: { value: masking } }) as ToolContext;
+  return Object.create(context, { progress: { value: progress }, ...(masking && { startTask: { value: masking } }) }) as ToolContext;
 }

@@ -74,7 +74,10 @@ export class HttpGate {
   readonly #tokenDigest: Buffer | undefined;
   readonly #allowedOrigins: Set<string>;
   readonly #allowedHosts: Set<string>;
-  /** Over loopback with no credential, the caller is the local user; otherwise a stranger until the token says so. */
+  /**
+   * Over loopback with no credential, and no other name through which others may arrive, the
+   * caller is the local user; otherwise a stranger until the token says so.
+   */
   readonly reach: Caller['reach'];
 
   constructor(options: GateOptions) {
@@ -82,7 +85,7 @@ export class HttpGate {
     this.#tokenDigest = options.authToken ? digest(options.authToken) : undefined;
     this.#allowedOrigins = new Set(options.allowedOrigins ?? []);
     this.#allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
-    this.reach = this.#loopback && !this.#tokenDigest ? 'local' : 'remote';
+    this.reach = this.#loopback && !this.#tokenDigest && this.#allowedHosts.size === 0 ? 'local' : 'remote';
   }
 
   /** Whether a request must show the token to be served (`/health` details, every data route). */

@@ -40,6 +40,8 @@ export interface HttpServerOptions {
   allowedOrigins?: string[];
   /** Names of this server besides the loopback ones, for the Host check (a reverse proxy's public name). */
   allowedHosts?: string[];
+  /** How the server's places are shown to a caller (ProjectService.pathMask): /health's details to a remote token holder. */
+  pathMask?: (reach: Caller['reach']) => (text: string) => string;
   /** How `?project_path=` is checked for a caller (ProjectService.checkProjectPath); without it, only the local user names paths. */
   projectPaths?: ProjectPathCheck;
   maxBodyBytes?: number;
@@ -82,14 +84,25 @@ class PortInUseError extends Error {
 
 export class UnsafeBindError extends Error {
   readonly code = 'SEXTANT_ERR_UNSAFE_BIND';
-  constructor(host: string) {
-    super(`Refusing to listen on ${host} without an auth token: set --auth-token or SEXTANT_AUTH_TOKEN, or bind 127.0.0.1`);
+  constructor(message: string) {
+    super(message);
   }
+}
+
+/** What the listener refuses to start with: an open door to others, or a token no header can carry. */
+function checkExposure(host: string, options: HttpServerOptions): void {
+  if (!isLoopbackBind(host) && !options.authToken)
+    throw new UnsafeBindError(`Refusing to listen on ${host} without an auth token: set --auth-token or SEXTANT_AUTH_TOKEN, or bind 127.0.0.1`);
+  // A proxy's public name lets others in through loopback: they are strangers, as on any address.
+  if ((options.allowedHosts ?? []).length > 0 && !options.authToken)
+    throw new UnsafeBindError('Refusing --allowed-host without an auth token: clients arriving by that name are not the local user; set --auth-token');
+  if (options.authToken !== undefined && /\s/.test(options.authToken))
+    throw new UnsafeBindError('The auth token must not contain white space: no Authorization header could carry it');
 }
 
 export async function startHttpServer(server: McpServer, options: HttpServerOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? DEFAULT_BIND;
-  if (!isLoopbackBind(host) && !options.authToken) throw new UnsafeBindError(host);
+  checkExposure(host, options);
   const gate = new HttpGate({ bind: host, authToken: options.authToken, allowedOrigins: options.allowedOrigins, allowedHosts: options.allowedHosts });
   const projectPaths = options.projectPaths ?? REGISTRY_LESS_PATHS;
   /**
@@ -132,7 +145,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       return;
     }
     const sessions = { 'streamable-http': streamable.sessionCount, sse: legacy.sessionCount, websocket: websocket.sessionCount };
-    const body = JSON.stringify({
+    const details = JSON.stringify({
       status: 'ready',
       ...server.health(),
       version: server.identity.version,
@@ -141,6 +154,8 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       sessions: { ...sessions, total: sessions['streamable-http'] + sessions.sse + sessions.websocket },
       ...options.replicaHealth?.(),
     });
+    // A token holder is still a remote caller: the server's places by name (the threat model).
+    const body = options.pathMask ? options.pathMask(gate.reach)(details) : details;
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
   };
 

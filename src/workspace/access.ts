@@ -3,9 +3,10 @@
  * client roots in both eras, `project_path`, `?project=`, --auto-workspace).
  *
  * - The launcher (stdio) started the server with its own rights: every directory of theirs.
- * - A remote caller (HTTP with a credential, or on a non-loopback address) reaches the projects the
- *   operator registered (`project add`, --workspace, SEXTANT_PROJECT, --project-from-cwd) and the
- *   directories under an --allowed-root. Nothing else: a credential says who may call, not where.
+ * - A remote caller (HTTP with a credential, on a non-loopback address, or through an
+ *   --allowed-host) reaches the projects the operator registered (`project add`, --workspace,
+ *   SEXTANT_PROJECT, --project-from-cwd), each as itself, and the directories under an
+ *   --allowed-root. Nothing else: a credential says who may call, not where.
  * - The local user over loopback HTTP with no credential reaches any directory of theirs, unless
  *   --allowed-root is given, which then confines them as it does a remote caller.
  *
@@ -24,11 +25,17 @@ export interface AccessFacts {
   registered(): Iterable<string>;
 }
 
+/**
+ * A registered project is reached as itself, never by a folder inside it: that folder would be
+ * indexed as a project of its own, without the project's ignore rules (its `.gitignore`d
+ * secrets) and with its `.git`. Under an --allowed-root any folder is a project, but no `.git`.
+ */
 export function mayReach(root: string, reach: Reach, facts: AccessFacts): boolean {
   if (reach === 'launcher') return true;
-  if (facts.allowedRoots.some((allowed) => isWithin(root, allowed))) return true;
-  for (const registered of facts.registered()) if (isWithin(root, registered)) return true;
-  return reach === 'local' && facts.allowedRoots.length === 0;
+  if (reach === 'local' && facts.allowedRoots.length === 0) return true;
+  for (const registered of facts.registered()) if (root === registered) return true;
+  if (root.split('/').includes('.git')) return false;
+  return facts.allowedRoots.some((allowed) => isWithin(root, allowed));
 }
 
 /**

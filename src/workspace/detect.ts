@@ -4,7 +4,7 @@
  * parameter, SEXTANT_PROJECT (or the first --workspace), the working directory with
  * --project-from-cwd. A lower source that disagrees with the winner is logged once.
  */
-import { isAbsolute } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import { realpathSync, statSync } from 'node:fs';
 import { codedError, type CodedError } from '../errors.js';
 import type { Reach } from '../caller.js';
@@ -107,8 +107,10 @@ export class SessionProjects {
     const candidates: DetectedProject[] = [];
     if (roots.status === 'listed') {
       // A root here that this caller may reach wins (roots choose, they never grant); else a root
-      // of a remote client named like a registered project is that project.
-      const path = roots.paths.find(allows) ?? roots.elsewhere.map((name) => named(name)).find((root) => root !== undefined);
+      // of a remote client named like a registered project is that project. A root here that the
+      // caller may not reach counts as one elsewhere: whether it exists must not change the answer.
+      const unreachable = roots.paths.filter((path) => !allows(path)).map((path) => basename(path));
+      const path = roots.paths.find(allows) ?? [...unreachable, ...roots.elsewhere].map((name) => named(name)).find((root) => root !== undefined);
       if (path) candidates.push({ path, source: 'roots' });
     }
     const byName = query?.project;

@@ -175,9 +175,14 @@ export class ProjectService {
     return winner;
   }
 
-  /** The roots the operator registered: pinned workspaces (--workspace, SEXTANT_PROJECT, the launch directory) and the catalog's. */
+  /**
+   * The roots the operator registered, as they are now: --workspace, SEXTANT_PROJECT, the launch
+   * directory, and the catalog's projects (one removed from the catalog is reached no more).
+   */
   *#registeredRoots(): Iterable<string> {
-    for (const workspace of this.registry.list()) if (workspace.pinned) yield workspace.root;
+    yield* this.config.workspaces;
+    if (this.config.envProject) yield this.config.envProject.path;
+    if (this.config.cwdProject) yield this.config.cwdProject;
     for (const project of this.named.list()) yield project.root;
   }
 

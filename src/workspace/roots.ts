@@ -44,7 +44,7 @@ function pathFromRootUri(uri: unknown): RootPath {
   }
   try {
     const real = realpathSync(path);
-    if (!statSync(real).isDirectory()) return { skipped: `${path} is not a directory` };
+    if (!statSync(real).isDirectory()) return { skipped: `${path} is not a directory`, lastPart: lastPart(url) };
     return { path: real };
   } catch {
     return { skipped: `${path} does not exist`, lastPart: lastPart(url) };

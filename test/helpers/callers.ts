@@ -113,3 +113,18 @@ export async function openCaller(http: RunningHttpServer, kind: TransportName, o
   if (kind === 'stateless') return statelessCaller(http, options);
   return sdkCaller(http, kind, options);
 }
+
+/** Opens a caller, hands it to `work`, and closes it whatever `work` does. */
+export async function withCaller<T>(
+  http: RunningHttpServer,
+  kind: TransportName,
+  options: CallerOptions,
+  work: (caller: TestCaller) => Promise<T>,
+): Promise<T> {
+  const caller = await openCaller(http, kind, options);
+  try {
+    return await work(caller);
+  } finally {
+    await caller.close();
+  }
+}

@@ -54,7 +54,14 @@ export async function projectHarness(
       }
     };
   };
-  const http = await startHttpServer(server, { port: 0, tap, logger, projectPaths: projects.checkProjectPath, ...listener });
+  const http = await startHttpServer(server, {
+    port: 0,
+    tap,
+    logger,
+    projectPaths: projects.checkProjectPath,
+    pathMask: (reach) => projects.pathMask(reach),
+    ...listener,
+  });
   return {
     http,
     projects,

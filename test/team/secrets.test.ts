@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { RunningHttpServer } from '../../src/transports/http-listener.js';
-import { openCaller, TRANSPORTS } from '../helpers/callers.js';
+import { TRANSPORTS, withCaller } from '../helpers/callers.js';
 import { gitHttpServer } from '../helpers/git-http.js';
 import { gitRemote } from '../helpers/git-remote.js';
 import { runCli } from '../helpers/process.js';
@@ -59,6 +59,7 @@ test('a password in a git URL is in no answer, log line, error, /health or list_
     const member = await get(`${base}/health`, { authorization: `bearer ${TOKEN}` });
     assert.ok(Array.isArray(member.body.projects), 'the details with the token (any spelling of the scheme)');
     assert.not.ok(member.text.includes(PASSWORD));
+    assert.not.ok(member.text.includes(home), `a token holder is still remote: no server path (${member.text.slice(0, 300)})`);
 
     const projects = (await statelessCall(server.url, 'tools/call', { name: 'list_projects', arguments: {} }, {}, AUTH)).result!;
     assert.not.ok(JSON.stringify(projects).includes(PASSWORD), JSON.stringify(projects));
@@ -85,8 +86,7 @@ test('a password in a git URL is in no answer, log line, error, /health or list_
     // The same on every transport, in sessions as well as in 2026-07-28 calls.
     const listener = { urls: { mcp: server.url, sse: `${base}/sse`, ws: `${base.replace('http', 'ws')}/ws`, health: `${base}/health` } } as RunningHttpServer;
     for (const kind of TRANSPORTS) {
-      const caller = await openCaller(listener, kind, { token: TOKEN });
-      try {
+      await withCaller(listener, kind, { token: TOKEN }, async (caller) => {
         for (const [name, args] of [
           ['list_projects', {}],
           ['index_status', { workspace: 'web' }],
@@ -95,9 +95,7 @@ test('a password in a git URL is in no answer, log line, error, /health or list_
           const answer = JSON.stringify(await caller.call(name, args));
           assert.not.ok(answer.includes(PASSWORD) || answer.includes(home), `${kind} ${name}: ${answer.slice(0, 300)}`);
         }
-      } finally {
-        await caller.close();
-      }
+      });
     }
     // A task's answer, read later, is masked like the call's.
     const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };

@@ -8,7 +8,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import { hostOf, isLoopbackName } from '../../src/transports/http-gate.js';
-import type { RunningHttpServer } from '../../src/transports/http-listener.js';
+import { UnsafeBindError, type RunningHttpServer } from '../../src/transports/http-listener.js';
+import { runCli } from '../helpers/process.js';
 import { initializeBody, JSON_AND_SSE, startTestHttp } from '../helpers/http.js';
 
 /** Names that must not pass for this machine. */
@@ -97,20 +98,21 @@ test('a rebound Origin is refused (403) at every door; a loopback Origin is serv
 });
 
 test('--allowed-host names this server behind a proxy: its Host and its Origin pass, look-alikes of it do not', async () => {
-  const http = await startTestHttp({ allowedHosts: ['sextant.example.com'] });
+  const http = await startTestHttp({ allowedHosts: ['sextant.example.com'], authToken: 'tok' });
   try {
+    const auth = { authorization: 'Bearer tok' };
     for (const headers of <Array<Record<string, string>>>[
-      { host: 'sextant.example.com' },
-      { host: 'SEXTANT.example.com:443' },
-      { host: 'sextant.example.com', origin: 'https://sextant.example.com' },
+      { ...auth, host: 'sextant.example.com' },
+      { ...auth, host: 'SEXTANT.example.com:443' },
+      { ...auth, host: 'sextant.example.com', origin: 'https://sextant.example.com' },
     ]) {
       for (const [door, code] of Object.entries(await doors(http, headers)))
-        assert.ok(code !== 403 && code < 500, `${door} with ${JSON.stringify(headers)}: ${code}`);
+        assert.ok(code !== 403 && code !== 401 && code < 500, `${door} with ${JSON.stringify(headers)}: ${code}`);
     }
     for (const headers of <Array<Record<string, string>>>[
-      { host: 'sextant.example.com.evil' },
-      { host: 'evil.sextant.example.com' },
-      { origin: 'https://sextant.example.com.evil' },
+      { ...auth, host: 'sextant.example.com.evil' },
+      { ...auth, host: 'evil.sextant.example.com' },
+      { ...auth, origin: 'https://sextant.example.com.evil' },
     ]) {
       for (const [door, code] of Object.entries(await doors(http, headers))) assert.is(code, 403, `${door} with ${JSON.stringify(headers)}`);
     }
@@ -148,6 +150,20 @@ test('on a non-loopback bind the token keeps strangers out; --allowed-host turns
     await open.close();
     await named.close();
   }
+});
+
+test('--allowed-host needs a token: clients arriving by a proxy are not the local user; a token with white space is refused', async () => {
+  for (const options of [{ allowedHosts: ['sextant.example.com'] }, { authToken: 'two words' }]) {
+    try {
+      await startTestHttp(options);
+      assert.unreachable(`started with ${JSON.stringify(options)}`);
+    } catch (error) {
+      assert.instance(error, UnsafeBindError);
+    }
+  }
+  const refused = await runCli(['serve', '--transport', 'http', '--port', '0', '--allowed-host', 'sextant.example.com']);
+  assert.is(refused.code, 2);
+  assert.match(refused.stderr, 'Refusing --allowed-host without an auth token');
 });
 
 test.run();

@@ -13,7 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import { HttpGate } from '../../src/transports/http-gate.js';
-import { openCaller, TRANSPORTS, type TestCaller } from '../helpers/callers.js';
+import { openCaller, TRANSPORTS, withCaller, type TestCaller } from '../helpers/callers.js';
 import { request } from 'undici';
 import { initializeBody, JSON_AND_SSE } from '../helpers/http.js';
 import { projectHarness, projectTree, type ProjectHarness } from '../helpers/projects.js';
@@ -36,7 +36,7 @@ function trees(): Tree {
   const child = join(allowed, 'child');
   mkdirSync(child);
   return {
-    registered: projectTree({ 'main.go': 'package main\n' }),
+    registered: projectTree({ 'main.go': 'package main\n', '.gitignore': 'private/\n', 'private/key.txt': `${SECRET}\n`, '.git/config': `${SECRET}\n` }),
     allowed,
     child,
     secret: projectTree({ 'secret.txt': `${SECRET}\n` }),
@@ -140,14 +140,11 @@ test('with a token, ?project_path= reaches registered projects and allowed roots
         [tree.registered, 'query_parameter'],
         [tree.child, 'query_parameter'],
       ] as const) {
-        const caller = await openCaller(h.http, kind, { token: TOKEN, query: `?project_path=${encodeURIComponent(path)}` });
-        try {
+        await withCaller(h.http, kind, { token: TOKEN, query: `?project_path=${encodeURIComponent(path)}` }, async (caller) => {
           const status = await caller.call('index_status');
           assert.is(workspaceOf(status), path, `${kind}: ${text(status)}`);
           assert.is(status.structuredContent!.source, source, kind);
-        } finally {
-          await caller.close();
-        }
+        });
       }
     }
     assert.equal(h.problems(), []);
@@ -182,16 +179,13 @@ test('with a token, a root of file:/// grants nothing and a workspace argument r
   const h = await tokenServer(tree);
   try {
     for (const kind of TRANSPORTS) {
-      const caller = await openCaller(h.http, kind, { token: TOKEN, roots: ['file:///', pathToFileURL(tree.secret).href] });
-      try {
+      await withCaller(h.http, kind, { token: TOKEN, roots: ['file:///', pathToFileURL(tree.secret).href] }, async (caller) => {
         // The roots name nothing this caller may reach: skipped, and the chain goes on to the registered project.
         const detected = await caller.call('index_status');
         assert.is(workspaceOf(detected), tree.registered, `${kind}: ${text(detected)}`);
         assert.is(detected.structuredContent!.source, 'command_line', kind);
         await tryEveryWay(caller, tree);
-      } finally {
-        await caller.close();
-      }
+      });
     }
     assert.equal(h.problems(), []);
   } finally {
@@ -205,22 +199,16 @@ test('with a token and nothing registered, roots alone reach nothing outside the
   const h = await tokenServer(tree, { registered: false });
   try {
     for (const kind of TRANSPORTS) {
-      const everything = await openCaller(h.http, kind, { token: TOKEN, roots: ['file:///', pathToFileURL(tree.secret).href] });
-      try {
+      await withCaller(h.http, kind, { token: TOKEN, roots: ['file:///', pathToFileURL(tree.secret).href] }, async (everything) => {
         const none = await everything.call('search_code', { query: SECRET });
         assert.is(errorCode(none), 'project_not_found', `${kind}: ${text(none)}`);
         assert.not.ok(JSON.stringify(none).includes(SECRET));
-      } finally {
-        await everything.close();
-      }
-      const inside = await openCaller(h.http, kind, { token: TOKEN, roots: [pathToFileURL(tree.secret).href, pathToFileURL(tree.child).href] });
-      try {
+      });
+      await withCaller(h.http, kind, { token: TOKEN, roots: [pathToFileURL(tree.secret).href, pathToFileURL(tree.child).href] }, async (inside) => {
         const chosen = await inside.call('index_status');
         assert.is(workspaceOf(chosen), tree.child, kind);
         assert.is(chosen.structuredContent!.source, 'roots', kind);
-      } finally {
-        await inside.close();
-      }
+      });
     }
     assert.equal(h.problems(), []);
   } finally {
@@ -235,14 +223,11 @@ test('on loopback without a token, --allowed-root confines the local user as wel
   try {
     for (const answer of await doors(h, tree.secret, {})) assert.is(answer.status, 400, answer.door);
     for (const kind of TRANSPORTS) {
-      const caller = await openCaller(h.http, kind, { roots: ['file:///'] });
-      try {
+      await withCaller(h.http, kind, { roots: ['file:///'] }, async (caller) => {
         assert.is(errorCode(await caller.call('index_status')), 'project_not_found', kind);
         assert.is(errorCode(await caller.call('index_status', { workspace: tree.secret })), 'project_not_found', kind);
         assert.is(workspaceOf(await caller.call('index_status', { workspace: tree.child })), tree.child, kind);
-      } finally {
-        await caller.close();
-      }
+      });
     }
   } finally {
     await h.close();
@@ -255,16 +240,64 @@ test('on loopback without a token and no --allowed-root, the local user names an
   const h = await projectHarness({}, tree.home);
   try {
     for (const kind of TRANSPORTS) {
-      const caller = await openCaller(h.http, kind, { query: `?project_path=${encodeURIComponent(tree.secret)}` });
-      try {
+      await withCaller(h.http, kind, { query: `?project_path=${encodeURIComponent(tree.secret)}` }, async (caller) => {
         assert.is(workspaceOf(await caller.call('index_status')), tree.secret, kind);
-      } finally {
-        await caller.close();
+      });
+    }
+  } finally {
+    await h.close();
+    removeTrees(tree);
+  }
+});
+
+test('with a token, a registered project is reached as itself: not a folder inside it (its ignored files, its .git), nor a .git under an allowed root', async () => {
+  const tree = trees();
+  mkdirSync(join(tree.child, '.git'));
+  const h = await tokenServer(tree);
+  try {
+    for (const inside of [join(tree.registered, 'private'), join(tree.registered, '.git'), join(tree.child, '.git')]) {
+      for (const answer of await doors(h, inside, AUTH)) assert.is(answer.status, 400, `${answer.door}: ${inside}`);
+      for (const kind of TRANSPORTS) {
+        await withCaller(h.http, kind, { token: TOKEN }, async (caller) => {
+          const refused = await caller.call('search_code', { workspace: inside, query: SECRET });
+          assert.is(errorCode(refused), 'project_not_found', `${kind}: ${inside}`);
+          assert.not.ok(JSON.stringify(refused).includes(`${SECRET}\n`));
+        });
       }
     }
   } finally {
     await h.close();
     removeTrees(tree);
+  }
+});
+
+test('a project removed from the catalog is reached no more; a root that exists here but may not be reached counts as one elsewhere', async () => {
+  const tree = trees();
+  const web = projectTree({});
+  const h = await tokenServer(tree, { registered: false });
+  try {
+    h.projects.named.set({ name: 'webapp', root: web, state: 'ready' });
+    // Roots of a laptop: one names a folder that happens to exist here, one a folder that does not.
+    mkdirSync(join(tree.secret, 'webapp'));
+    for (const root of [pathToFileURL(join(tree.secret, 'webapp')).href, 'file:///nowhere/at/all/webapp']) {
+      for (const kind of TRANSPORTS) {
+        await withCaller(h.http, kind, { token: TOKEN, roots: [root] }, async (caller) => {
+          const status = await caller.call('index_status');
+          // A remote caller is shown the project by its name, not where it is on the server.
+          assert.is(status.structuredContent?.project, 'webapp', `${kind} ${root}: ${text(status)}`);
+          assert.is(workspaceOf(status), 'webapp', kind);
+        });
+      }
+    }
+    const caller = await openCaller(h.http, 'stateless', { token: TOKEN });
+    assert.is((await caller.call('index_status', { workspace: web })).structuredContent?.project, 'webapp');
+    h.projects.named.delete('webapp');
+    assert.is(errorCode(await caller.call('index_status', { workspace: web })), 'project_not_found', 'its path is not reached any more either');
+    for (const answer of await doors(h, web, AUTH)) assert.is(answer.status, 400, answer.door);
+  } finally {
+    await h.close();
+    removeTrees(tree);
+    rmSync(web, { recursive: true, force: true });
   }
 });
 
