@@ -87,6 +87,9 @@ writeFileSync(bundle, text);
 
 const require = createRequire(import.meta.url);
 const { GRAMMARS } = await import(pathToFileURL(resolve('build/src/index/symbols/grammars.js')).href);
+// The binary runs with WebAssembly on V8's baseline compiler (src/cli/wasm-baseline.ts says why);
+// its code caches are made under the same flag, or V8 would reject them.
+const { BASELINE_WASM_FLAG } = await import(pathToFileURL(resolve('build/src/cli/wasm-baseline.js')).href);
 const node = nodeBase();
 
 // The code cache of the bundle as a worker compiles it, made by the V8 that will read it.
@@ -94,6 +97,7 @@ const workerSource = join(work, 'worker-source.js');
 const workerCache = join(work, 'worker-cache.bin');
 writeFileSync(workerSource, workerScriptSource(readFileSync(bundle, 'utf8')));
 execFileSync(node, [
+  BASELINE_WASM_FLAG,
   '-e',
   `const vm = require('node:vm'), fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(workerCache)}, new vm.Script(fs.readFileSync(${JSON.stringify(workerSource)}, 'utf8'), { filename: ${JSON.stringify(BUNDLE_ASSET)} }).createCachedData());`,
 ]);
@@ -103,9 +107,10 @@ for (const { pkg, file } of Object.values(GRAMMARS)) assets[file] = require.reso
 
 const blob = join(work, 'sea-prep.blob');
 const config = join(work, 'sea-config.json');
-writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));
+const seaConfig = { main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, execArgv: [BASELINE_WASM_FLAG], assets };
+writeFileSync(config, JSON.stringify(seaConfig, null, 2));
 // The code cache must come from the V8 that will run it: the blob is made by the base itself.
-execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(node, [BASELINE_WASM_FLAG, '--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 const { inject } = require('postject');
 mkdirSync(resolve(output, '..'), { recursive: true });

@@ -79,8 +79,9 @@ script.runInThisContext()(module.exports, require, module, __filename, __dirname
  * from a file.
  */
 export function spawnWorker(moduleUrl: string, options: WorkerOptions): Worker {
-  // Workers inherit the parent's flags; --input-type (from `node -e`) is refused for a file entry.
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  // Workers inherit the parent's flags; --input-type (from `node -e`) is refused for a file entry,
+  // and a V8 flag of the whole process (--liftoff-only: cli/wasm-baseline.ts) for any worker.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && flag !== '--liftoff-only');
   if (!singleExecutable()) return new Worker(new URL(moduleUrl), { execArgv, ...options });
   return new Worker(WORKER_BOOT, { execArgv, ...options, eval: true });
 }

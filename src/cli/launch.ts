@@ -7,4 +7,5 @@
 import module from 'node:module';
 
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await import('./main.js');
+// On a Node whose V8 would abort on the Swift grammar, start again with WebAssembly on its baseline compiler.
+if (!(await (await import('./wasm-baseline.js')).restartOnBaselineWasm())) await import('./main.js');

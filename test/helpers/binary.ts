@@ -4,7 +4,7 @@
  * PATH, no node_modules beside it, nothing but what the binary carries.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './process.js';
@@ -55,4 +55,18 @@ export function runAlone(alone: Alone, args: string[]): Promise<{ code: number |
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * The Node 24 the binary is built on, fetched and cached by scripts/build-binary.mjs (its pinned
+ * version is read from there): the other runtime the bundle must run on.
+ */
+export function node24(): string {
+  ensureBuilt();
+  const script = readFileSync(join(ROOT, 'scripts/build-binary.mjs'), 'utf8');
+  const version = /const NODE_VERSION = '([\d.]+)'/.exec(script)?.[1];
+  const cache = process.env.SEXTANT_NODE_CACHE ?? join(ROOT, 'node_modules/.cache/sextant-node');
+  const binary = join(cache, version ?? '?', 'package/bin/node');
+  if (!existsSync(binary)) throw new Error(`no Node ${version} at ${binary}: run npm run build:binary`);
+  return binary;
 }

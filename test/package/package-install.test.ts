@@ -5,7 +5,7 @@
  * builds it for a real `npm pack`; it is not run twice here).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,6 +24,7 @@ test('the package: a name of its own, a prepack that builds, a LICENSE; its tarb
     scripts: Record<string, string>;
     files: string[];
     license: string;
+    dependencies?: Record<string, string>;
   };
   assert.is(manifest.name, 'sextant-mcp', '"sextant" on npm is an unrelated package');
   assert.match(manifest.scripts.prepack ?? '', 'npm run build', 'npm pack builds what it ships');
@@ -49,10 +50,20 @@ test('the package: a name of its own, a prepack that builds, a LICENSE; its tarb
 
     const app = join(work, 'app');
     mkdirSync(app);
-    await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(work, info!.filename)], {
+    // Everything the bundle runs is inside it: the package depends on nothing, so an install adds
+    // one package and runs no install script (none of its own, none of a dependency's).
+    assert.equal(Object.keys(manifest.dependencies ?? {}), [], 'no runtime dependency');
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) assert.is(manifest.scripts[hook], undefined, `no ${hook} script`);
+    const installed = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts', join(work, info!.filename)], {
       cwd: app,
       maxBuffer: 1 << 26,
     });
+    assert.match(installed.stdout, /added 1 package\b/, installed.stdout);
+    assert.equal(
+      readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.')),
+      ['sextant-mcp'],
+      'only the package itself',
+    );
     const bin = join(app, 'node_modules', '.bin', 'sextant');
     const env = { ...process.env, SEXTANT_HOME: join(work, 'home') };
     const version = await run(bin, ['--version'], { env });

@@ -1,0 +1,46 @@
+/**
+ * WebAssembly on V8's baseline compiler. From Node 22, V8's optimizing compiler (Turboshaft)
+ * aborts the whole process ("Fatal process out of memory: Zone") when it takes on the Swift
+ * grammar's lexer, one WebAssembly function of 400 KB, as it does once a few Swift files have been
+ * parsed. Nothing in the process can catch an abort, and only `--liftoff-only` on the command line
+ * prevents it: v8.setFlagsFromString, NODE_OPTIONS and a worker's execArgv do not take it. The
+ * single executable carries the flag in its blob (scripts/build-binary.mjs); the .mjs starts
+ * itself again with it, in place, for the commands that parse source.
+ */
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+/** @public scripts/build-binary.mjs puts it in the binary's blob. */
+export const BASELINE_WASM_FLAG = '--liftoff-only';
+
+/** The commands that load grammars (serve is the default command). */
+const PARSING_COMMANDS = new Set(['serve', 'index', 'sync', 'outline', 'replay']);
+
+/** Node 20's V8 optimizes WebAssembly with TurboFan, which compiles the lexer. */
+const FIRST_AFFECTED_NODE = 22;
+
+function needsRestart(argv: string[]): boolean {
+  if (process.execArgv.includes(BASELINE_WASM_FLAG)) return false;
+  if (Number(process.versions.node.split('.')[0]) < FIRST_AFFECTED_NODE) return false;
+  const command = argv.find((arg) => !arg.startsWith('-'));
+  if (command === undefined) return !argv.some((arg) => ['--help', '-h', '--version'].includes(arg));
+  return PARSING_COMMANDS.has(command);
+}
+
+/**
+ * Starts this process again with the flag when it parses and the runtime needs it: in place with
+ * process.execve (same pid and stdio, nothing read yet), else as a child whose exit is this
+ * process's. Resolves false when nothing was restarted and the caller goes on.
+ */
+export async function restartOnBaselineWasm(): Promise<boolean> {
+  const argv = process.argv.slice(2);
+  if (!needsRestart(argv)) return false;
+  const args = [...process.execArgv, BASELINE_WASM_FLAG, process.argv[1]!, ...argv];
+  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
+  if (typeof execve === 'function') execve.call(process, process.execPath, [process.execPath, ...args], process.env);
+  const child = spawn(process.execPath, args, { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  const [code, signal] = (await new Promise((resolve) => child.once('exit', (...exit) => resolve(exit)))) as [number | null, NodeJS.Signals | null];
+  process.exitCode = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
+  return true;
+}
