@@ -85,21 +85,40 @@ function skippedLine(counts: Record<string, number>, examples: Record<string, st
 
 function symbolsLine(summary: SymbolsSummary): string {
   const written = summary.written === 'nothing' ? 'nothing to write' : summary.written === 'delta' ? 'written as a delta' : 'written';
-  return `${summary.symbols} in ${summary.files} files (${summary.parsed} parsed, ${summary.reused} unchanged, ${summary.deleted} removed; ${written})`;
+  return `${summary.symbols} in ${files(summary.files)} (${summary.parsed} parsed, ${summary.reused} unchanged, ${summary.deleted} removed; ${written})`;
 }
+
+/** A size as a person reads it: MB from a tenth of one, KB below, bytes below a KB (a small project is not "0.00 MB"). */
+function size(bytes: number): string {
+  if (bytes >= 1e5) return `${(bytes / 1e6).toFixed(2)} MB`;
+  return bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} KB` : `${bytes} B`;
+}
+
+/**
+ * Source below this size gets no "% of source": its index is mostly the fixed cost of any index
+ * (headers, tables), so the ratio reads as thousands of percent and says nothing.
+ */
+const RATIO_FROM_SOURCE_BYTES = 1e6;
+
+/** ` (N% of source)`, where the ratio says something. */
+function ofSource(bytes: number, sourceBytes: number): string {
+  return sourceBytes >= RATIO_FROM_SOURCE_BYTES ? ` (${((100 * bytes) / sourceBytes).toFixed(1)}% of source)` : '';
+}
+
+const files = (count: number): string => `${count} file${count === 1 ? '' : 's'}`;
 
 /** The index on disk, part by part, against the size of the source it indexes. */
 function diskLine(store: IndexStore, sourceBytes: number): string {
   const sizes = indexSizes(store);
-  const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`;
   return (
-    `Index on disk: ${mb(sizes.total)} (${((100 * sizes.total) / Math.max(1, sourceBytes)).toFixed(1)}% of source): ` +
-    `text segments ${mb(sizes.segments)}, symbols ${mb(sizes.symbols)}, name index ${mb(sizes.names)}, references ${mb(sizes.references)}` +
-    `${sizes.other > 0 ? `, other ${mb(sizes.other)}` : ''}`
+    `Index on disk: ${size(sizes.total)}${ofSource(sizes.total, sourceBytes)}: ` +
+    `text segments ${size(sizes.segments)}, symbols ${size(sizes.symbols)}, name index ${size(sizes.names)}, references ${size(sizes.references)}` +
+    `${sizes.other > 0 ? `, other ${size(sizes.other)}` : ''}`
   );
 }
 
 export async function indexCommand(path: string, output: Output, force = false): Promise<number> {
+  const started = performance.now();
   const lines = progressLines(output);
   const options: Parameters<typeof buildIndex>[1] = { force, onProgress: textProgress(lines) };
   const summary = await buildIndex(path, options);
@@ -110,16 +129,17 @@ export async function indexCommand(path: string, output: Output, force = false):
   const live = IndexReader.liveFiles(summary.root);
   const symbols = await buildSymbols(summary.root, live.files, { force, textUpdatedAt: live.manifest.updatedAt, onProgress: symbolProgress(lines) });
   lines.done();
-  const mb = (summary.bytes / 1e6).toFixed(1);
   const rate = summary.durationMs > 0 ? (summary.bytes / 1e6 / (summary.durationMs / 1000)).toFixed(1) : '∞';
   const skipped = skippedLine(summary.skipped, summary.skippedExamples);
   output.out(
-    `Indexed ${summary.files} files (${mb} MB) in ${(summary.durationMs / 1000).toFixed(2)} s (${rate} MB/s); ` +
-      `text index ${(summary.indexBytes / 1e6).toFixed(2)} MB (${((100 * summary.indexBytes) / Math.max(1, summary.bytes)).toFixed(1)}% of source)` +
+    `Indexed ${files(summary.files)} (${size(summary.bytes)}) in ${(summary.durationMs / 1000).toFixed(2)} s (${rate} MB/s); ` +
+      `text index ${size(summary.indexBytes)}${ofSource(summary.indexBytes, summary.bytes)}` +
       `${skipped ? `; skipped ${skipped}` : ''}\n`,
   );
   output.out(`Symbols: ${symbolsLine(symbols)} in ${(symbols.durationMs / 1000).toFixed(2)} s\n`);
   output.out(`${diskLine(new IndexStore(summary.root), summary.bytes)}\n`);
+  // The phases' times leave out loading the parser, reading the tree's files list and writing the summary: this is all of it.
+  output.out(`Done in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
   return 0;
 }
 
@@ -196,7 +216,7 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     const symbolLine = symbols ? `${symbols.symbols} symbols in ${symbols.files} files, updated ${symbols.updatedAt}` : 'no symbols yet';
     const skipped = skippedLine(manifest.skipped, manifest.skippedExamples);
     output.out(
-      `${root}: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(1)} MB, updated ${manifest.updatedAt}; ${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`,
+      `${root}: ${files(manifest.files)}, ${size(manifest.bytes)}, updated ${manifest.updatedAt}; ${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`,
     );
   }
   if (interrupted) {

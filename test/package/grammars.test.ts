@@ -28,15 +28,26 @@ interface Runtime {
   env: NodeJS.ProcessEnv;
 }
 
-function run(runtime: Runtime, args: string[]): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+/**
+ * How long a command may take to exit after its last line. Exiting takes milliseconds; what this
+ * bounds is the seconds Node 20 spent finishing TurboFan's compilations of the grammars before it
+ * could exit (cli/wasm-baseline.ts), with room for a busy machine.
+ */
+const EXIT_AFTER_OUTPUT_MS = 1_500;
+
+function run(
+  runtime: Runtime,
+  args: string[],
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; exitAfterOutputMs: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(runtime.command, [...runtime.prefix, ...args], { env: runtime.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    let lastOutput = performance.now();
+    child.stdout.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), (lastOutput = performance.now())));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr, exitAfterOutputMs: performance.now() - lastOutput }));
   });
 }
 
@@ -64,6 +75,11 @@ async function checkRuntime(runtime: Runtime): Promise<void> {
     const index = await run(withHome, ['index', dir]);
     assert.is(index.code, 0, `${runtime.name} index: ${index.signal ?? ''} ${index.stderr.slice(-600)}`);
     assert.match(index.stdout, `in ${parsed} files (${parsed} parsed`, runtime.name);
+    assert.match(index.stdout, /^Done in [\d.]+ s$/m);
+    assert.ok(
+      index.exitAfterOutputMs < EXIT_AFTER_OUTPUT_MS,
+      `${runtime.name} exits when done, not ${Math.round(index.exitAfterOutputMs)} ms after its summary`,
+    );
     for (const file of files) {
       const outline = await run(withHome, ['outline', join(dir, file)]);
       assert.is(outline.code, 0, `${runtime.name} outline ${file}: ${outline.signal ?? ''} ${outline.stderr.slice(-400)}`);
