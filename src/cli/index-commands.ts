@@ -1,7 +1,16 @@
 /** `sextant index`, `sync`, `status` and `outline`: thin shells over src/index (search and symbols: lookup-commands.ts). */
 import { indexSizes, readSymbolsManifest, SymbolIndex, type SymbolsManifest } from '../index/symbols/index.js';
 import { buildIndex, type IndexProgress, mergeDeltas, syncIndex } from '../index/build/index.js';
-import { findIndexedProject, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest, resolveRoot, resumeCommand } from '../index/store/index.js';
+import {
+  findIndexedProject,
+  IndexCorruptError,
+  IndexIncompatibleError,
+  IndexStore,
+  type Manifest,
+  resolveRoot,
+  resumeCommand,
+  type JobJournal,
+} from '../index/store/index.js';
 import { IndexReader } from '../index/search/index.js';
 import type { SymbolsSummary } from '../index/symbols/index.js';
 import { projectOf } from './lookup-commands.js';
@@ -210,7 +219,9 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
   }
   if (problem) output.out(`${root}: ${problem.code}: ${problem.message}\n`);
   else if (!manifest) {
-    output.err(`sextant: ${root} is not indexed yet: run "sextant index ${root}"\n`);
+    // A first index that was interrupted is named: it is what the user will want to know.
+    const why = interrupted ? `: ${interruptedLine(interrupted, root)}` : `: run "sextant index ${root}"`;
+    output.err(`sextant: ${root} is not indexed yet${why}\n`);
     return 2;
   } else {
     const symbolLine = symbols ? `${symbols.symbols} symbols in ${symbols.files} files, updated ${symbols.updatedAt}` : 'no symbols yet';
@@ -219,13 +230,13 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
       `${root}: ${files(manifest.files)}, ${size(manifest.bytes)}, updated ${manifest.updatedAt}; ${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`,
     );
   }
-  if (interrupted) {
-    const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
-    output.out(
-      `interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it\n`,
-    );
-  }
+  if (interrupted) output.out(`${interruptedLine(interrupted, root)}\n`);
   return 0;
+}
+
+function interruptedLine(interrupted: JobJournal, root: string): string {
+  const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
+  return `interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it`;
 }
 
 /** What went wrong reading `file`, said for a person (no errno names). */

@@ -158,7 +158,12 @@ export class Project {
     const job = new IndexJob(mode, this.root, (running, signal) => this.exclusive(() => work(running, signal)));
     this.#job = job;
     this.lastJob = job;
+    // On disk before the caller is told the job started: a server stopped before the job begins
+    // still leaves an interrupted job that `status` names.
+    const pending = { mode, pid: process.pid, startedAt: job.startedAt.toISOString(), stage: 'starting', done: 0, total: 0 };
+    const recorded = this.store.recordPendingJob(pending);
     void job.finished.then(() => {
+      if (recorded) this.store.settlePendingJob(pending, job.status === 'completed' ? undefined : (job.error?.message ?? job.status));
       // The job has just brought the index up to date: nothing to reconcile.
       if (job.status === 'completed') this.#ensureWatcher({ reconcile: false });
       else if (job.status === 'failed') this.#logger?.warning(`Index job ${job.id} for ${this.root} failed: ${job.error?.message}`);

@@ -3,7 +3,7 @@
  * fail. Whatever stops a job releases its lock and records its stop (or leaves a state the next
  * job repairs), no saved change is lost, and no temporary file is left for ever.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -13,7 +13,7 @@ import { IndexReader } from '../../src/index/search/reader.js';
 import { IndexStore } from '../../src/index/store/store.js';
 import { syncIndex } from '../../src/index/build/sync.js';
 import { IndexWatcher } from '../../src/index/watch/watcher.js';
-import { stopAll } from '../helpers/process.js';
+import { runCli, stopAll } from '../helpers/process.js';
 import { projectTree } from '../helpers/projects.js';
 import { stdioRpc } from '../helpers/stdio-rpc.js';
 import { eventually } from '../helpers/wait.js';
@@ -150,6 +150,28 @@ test('a job whose stop record cannot be written shows no phantom job, and its te
   );
   assert.is(store.interruptedJob(), undefined, 'the next job ended cleanly');
   assert.is(IndexReader.open(root, home).search({ pattern: 'b = 2' }).matches.length, 1);
+});
+
+test('a server stopped as soon as index_repo said its job started leaves an interrupted job that status names', async () => {
+  const root = goTree(2_000);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  try {
+    const rpc = await stdioRpc({ SEXTANT_HOME: home, SEXTANT_PROJECT: root });
+    const store = new IndexStore(root, home);
+    const started = await rpc.tool('index_repo', { wait: false });
+    assert.is(started.structuredContent?.status, 'running', JSON.stringify(started));
+    // Recorded before the answer went out: the job's journal is on disk already.
+    assert.ok(existsSync(store.journalPath), 'the job is on disk before it is acknowledged');
+    rpc.server.child.kill('SIGTERM');
+    await rpc.server.exit;
+    const status = await runCli(['status', root], '', { SEXTANT_HOME: home });
+    const said = status.stdout + status.stderr;
+    assert.match(said, 'interrupted index job', said);
+    assert.match(said, `run "sextant index ${root}" to redo it`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 test.run();

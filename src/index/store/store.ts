@@ -214,6 +214,27 @@ export class IndexStore {
     writeAtomic(this.journalPath, JSON.stringify(journal));
   }
 
+  /**
+   * A job promised but not begun (the server has said it started): recorded at once, without the
+   * lock, so that a process stopped before the job takes the lock still leaves its trace. The
+   * job's own startJob writes over it; `settlePendingJob` takes it back if the job never did.
+   * Nothing is written while another job's journal is live.
+   */
+  recordPendingJob(journal: JobJournal): boolean {
+    if (this.runningJob()) return false;
+    mkdirSync(this.dir, { recursive: true });
+    writeAtomic(this.journalPath, JSON.stringify(journal));
+    return true;
+  }
+
+  /** After a job settled: its pending journal, if no job of its own replaced it, is removed (it completed) or marked stopped. */
+  settlePendingJob(journal: JobJournal, stopped: string | undefined): void {
+    const current = readJournal(this.journalPath);
+    if (!current || current.pid !== journal.pid || current.startedAt !== journal.startedAt || current.stage !== journal.stage) return;
+    if (stopped === undefined) rmSync(this.journalPath, { force: true });
+    else writeAtomic(this.journalPath, JSON.stringify({ ...journal, stopped }));
+  }
+
   endJob(): void {
     try {
       rmSync(this.journalPath, { force: true });
