@@ -57,7 +57,6 @@ export const httpErrors = {
       'No GET stream without an MCP-Session-Id: initialize first, then open the stream with the session id',
       { allow: 'POST' },
     ),
-  conflict: (message: string) => new HttpError(409, ErrorCodes.InvalidRequest, 'HTTP_CONFLICT', message),
   tooLarge: (limit: number) => new HttpError(413, ErrorCodes.InvalidRequest, 'HTTP_PAYLOAD_TOO_LARGE', `Request body exceeds the ${limit}-byte limit`),
   unsupportedMediaType: (type: string | undefined) =>
     new HttpError(415, ErrorCodes.InvalidRequest, 'HTTP_UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got ${type ?? 'none'}`),

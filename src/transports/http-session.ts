@@ -120,7 +120,8 @@ export class HttpSession {
   readonly #streams = new Map<string, SseStream>();
   readonly #exchanges = new Map<RequestId, Exchange>();
   readonly #queue: JsonRpcMessage[] = [];
-  #getStream: SseStream | undefined;
+  /** Open GET streams, newest last: a message for them goes to exactly one (the newest still connected). */
+  readonly #getStreams: SseStream[] = [];
   #nextStream = 1;
 
   constructor(options: HttpSessionOptions) {
@@ -162,17 +163,25 @@ export class HttpSession {
     return false;
   }
 
-  get hasGetStream(): boolean {
-    return this.#getStream?.connected ?? false;
-  }
-
-  /** Opens the standalone GET stream and flushes what waited for it. */
+  /**
+   * Opens a GET stream (a client may hold several: transports §Listening for Messages) and flushes
+   * what waited for one.
+   */
   openGetStream(res: ServerResponse): void {
     const stream = new SseStream(`g${this.#nextStream++}`, this.#streamOptions());
     this.#streams.set(stream.id, stream);
-    this.#getStream = stream;
-    stream.attach(res, { prime: this.#primes(), retryMs: this.#options.retryMs ?? DEFAULT_RETRY_MS });
+    this.#listen(stream);
+    stream.attach(res, { prime: this.#primes() && 'listen', retryMs: this.#options.retryMs ?? DEFAULT_RETRY_MS });
     for (const message of this.#queue.splice(0)) stream.send('message', JSON.stringify(message));
+  }
+
+  /** A GET stream (new, or resumed) takes the newest place; streams no longer connected are dropped. */
+  #listen(stream: SseStream): void {
+    for (let at = this.#getStreams.length - 1; at >= 0; at--) {
+      const held = this.#getStreams[at]!;
+      if (held === stream || held.finished || !held.connected) this.#getStreams.splice(at, 1);
+    }
+    this.#getStreams.push(stream);
   }
 
   /** GET with Last-Event-ID: replays what that one stream missed, then carries on live. */
@@ -182,7 +191,7 @@ export class HttpSession {
     if (!parsed || !stream || !stream.canReplayAfter(parsed.seq)) return false;
     stream.attach(res, { afterSeq: parsed.seq });
     if (stream.id.startsWith('g')) {
-      this.#getStream = stream;
+      this.#listen(stream);
       for (const message of this.#queue.splice(0)) stream.send('message', JSON.stringify(message));
     }
     return true;
@@ -217,7 +226,7 @@ export class HttpSession {
     this.#streams.set(stream.id, stream);
     this.#forgetOldStreams();
     const retryMs = this.#options.retryMs ?? DEFAULT_RETRY_MS;
-    stream.attach(exchange.res, { prime: this.#primes(), retryMs, headers: exchange.headers });
+    stream.attach(exchange.res, { prime: this.#primes() && 'call', retryMs, headers: exchange.headers });
     const pollAfter = this.#options.pollAfterMs;
     // Only clients that got a priming event know where to resume from.
     if (pollAfter !== undefined && this.#primes()) {
@@ -264,7 +273,10 @@ export class HttpSession {
   }
 
   #toGetStream(message: JsonRpcMessage): void {
-    if (this.#getStream?.connected) return this.#getStream.send('message', JSON.stringify(message));
+    for (let at = this.#getStreams.length - 1; at >= 0; at--) {
+      const stream = this.#getStreams[at]!;
+      if (stream.connected && !stream.finished) return stream.send('message', JSON.stringify(message));
+    }
     const limit = this.#options.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES;
     if (this.#queue.length >= limit) {
       const dropped = this.#queue.shift();

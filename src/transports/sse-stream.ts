@@ -29,6 +29,9 @@ export function sseHeaders(): Record<string, string> {
   return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' };
 }
 
+/** What a stream opens with: for a call's stream, an event with empty data; for a GET stream, its id and retry alone. */
+export type Priming = 'call' | 'listen' | false;
+
 export class SseStream {
   readonly id: string;
   readonly #options: SseStreamOptions;
@@ -62,13 +65,17 @@ export class SseStream {
    * Takes over a response: headers, then (optionally) a priming event with `retry`, then every
    * buffered event after `afterSeq`. Ends it at once if the stream is already finished.
    */
-  attach(res: ServerResponse, options: { afterSeq?: number; prime?: boolean; retryMs?: number; headers?: Record<string, string> } = {}): void {
+  attach(res: ServerResponse, options: { afterSeq?: number; prime?: Priming; retryMs?: number; headers?: Record<string, string> } = {}): void {
     this.#res?.end();
     this.#res = res;
     if (!res.headersSent) res.writeHead(200, { ...sseHeaders(), ...options.headers });
     if (options.prime && this.#options.withIds) {
-      // An id and empty data: something to resume from before the first real event (SEP-1699).
-      this.#write(`id: ${this.id}-${this.#seq}\nretry: ${options.retryMs ?? DEFAULT_RETRY_MS}\ndata: \n\n`);
+      const retry = options.retryMs ?? DEFAULT_RETRY_MS;
+      // A call's stream: an id and empty data, something to resume from before the first real
+      // event (SEP-1699). A GET stream gets its id and retry with no data line at all: an event
+      // without data is never dispatched, so no client can take it for a message to parse.
+      const data = options.prime === 'call' ? 'data: \n' : '';
+      this.#write(`id: ${this.id}-${this.#seq}\nretry: ${retry}\n${data}\n`);
     }
     if (options.afterSeq !== undefined) {
       for (const event of this.#buffer) if (event.seq > options.afterSeq) this.#write(event.chunk);

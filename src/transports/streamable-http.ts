@@ -188,7 +188,6 @@ export class StreamableHttpEndpoint {
       if (!session.resume(res, lastEventId)) throw httpErrors.badRequest(`Cannot resume after event "${lastEventId}": unknown or no longer buffered`);
       return;
     }
-    if (session.hasGetStream) throw httpErrors.conflict('This session already has an open GET stream');
     session.openGetStream(res);
   }
 

@@ -138,26 +138,6 @@ test('406, 415: Accept must list both types; Content-Type must be JSON', async (
   }
 });
 
-test('409: a second GET stream for the same session', async () => {
-  const http = await startTestHttp();
-  try {
-    const session = await openSession(http.urls.mcp);
-    const { request } = await import('undici');
-    const first = await request(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
-    assert.is(first.statusCode, 200);
-    assert.is(first.headers['content-type'], 'text/event-stream');
-    assertRejected(
-      await send(http.urls.mcp, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } }),
-      409,
-      -32600,
-      'already has an open GET stream',
-    );
-    first.body.destroy();
-  } finally {
-    await http.close();
-  }
-});
-
 test('413: a body over the limit, whether declared or streamed', async () => {
   const http = await startTestHttp({ maxBodyBytes: 1024 });
   try {
