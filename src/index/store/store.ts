@@ -222,17 +222,26 @@ export class IndexStore {
    */
   recordPendingJob(journal: JobJournal): boolean {
     if (this.runningJob()) return false;
-    mkdirSync(this.dir, { recursive: true });
-    writeAtomic(this.journalPath, JSON.stringify(journal));
-    return true;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeAtomic(this.journalPath, JSON.stringify(journal));
+      return true;
+    } catch {
+      // A home that cannot be written: the job fails on it itself, and says why.
+      return false;
+    }
   }
 
   /** After a job settled: its pending journal, if no job of its own replaced it, is removed (it completed) or marked stopped. */
   settlePendingJob(journal: JobJournal, stopped: string | undefined): void {
     const current = readJournal(this.journalPath);
     if (!current || current.pid !== journal.pid || current.startedAt !== journal.startedAt || current.stage !== journal.stage) return;
-    if (stopped === undefined) rmSync(this.journalPath, { force: true });
-    else writeAtomic(this.journalPath, JSON.stringify({ ...journal, stopped }));
+    try {
+      if (stopped === undefined) rmSync(this.journalPath, { force: true });
+      else writeAtomic(this.journalPath, JSON.stringify({ ...journal, stopped }));
+    } catch {
+      // The home went away or cannot be written: there is nothing to settle.
+    }
   }
 
   endJob(): void {
