@@ -11,15 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeOption } from './options.mjs';
 
 const MAIN = fileURLToPath(new URL('../build/src/cli/main.js', import.meta.url));
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const at = args.indexOf(name);
-  if (at < 0) return fallback;
-  const [, value] = args.splice(at, 2);
-  return value;
-};
+const option = (name, fallback) => takeOption(args, name, fallback);
 const node24 = option('--node24');
 const rounds = Number(option('--rounds', '5'));
 if (!node24 || args.length === 0) {
