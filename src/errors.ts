@@ -8,17 +8,17 @@
 
 /** A failure the model should read: reported as `isError: true`, never as a protocol error. */
 export class CodedError extends Error {
-  /** A stable string code the caller can branch on (ERROR_CODES), else a generic one. */
-  readonly code: string;
+  /** A stable code the caller can branch on (ERROR_CODES); none for a failure told in its own words alone. */
+  readonly code: ErrorCode | undefined;
   readonly remedy: string | undefined;
   readonly data: Record<string, unknown> | undefined;
   /** Further text blocks for the reader (a one-time hint…), after the error itself. */
   readonly notes: string[] = [];
 
-  constructor(message: string, details: { code?: string; remedy?: string; data?: Record<string, unknown> } = {}) {
+  constructor(message: string, details: { code?: ErrorCode; remedy?: string; data?: Record<string, unknown> } = {}) {
     super(message);
-    this.name = 'ToolError';
-    this.code = details.code ?? 'SEXTANT_TOOL_ERROR';
+    this.name = 'CodedError';
+    this.code = details.code;
     this.remedy = details.remedy;
     this.data = details.data;
   }

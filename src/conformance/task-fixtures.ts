@@ -5,7 +5,7 @@
 import { InternalError } from '../jsonrpc/index.js';
 import { InputRequired } from '../mcp/multi-round-trip.js';
 import type { TaskControl } from '../mcp/tasks.js';
-import { ToolError, type ToolDefinition, type ToolContext, type ToolOutput } from '../mcp/tools.js';
+import { CodedError, type ToolDefinition, type ToolContext, type ToolOutput } from '../mcp/tools.js';
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -34,7 +34,7 @@ function asTask(
     signal: context.signal,
     requestInput: () =>
       Promise.reject(
-        new ToolError("This tool needs the client's input mid-flight, which only a task can wait for: declare the io.modelcontextprotocol/tasks extension"),
+        new CodedError("This tool needs the client's input mid-flight, which only a task can wait for: declare the io.modelcontextprotocol/tasks extension"),
       ),
   });
 }
@@ -78,7 +78,7 @@ export function conformanceTaskTools(): ToolDefinition[] {
       run: (_args, context) =>
         asTask(context, async (task) => {
           await pause(1000, task.signal);
-          throw new ToolError('The job failed, as it always does');
+          throw new CodedError('The job failed, as it always does');
         }),
     },
     {

@@ -4,7 +4,7 @@
  * cancellation, error results); they are not code-intelligence tools.
  */
 import { MissingRequiredClientCapabilityError } from '../mcp/errors.js';
-import { ToolError, type ToolDefinition } from '../mcp/tools.js';
+import { CodedError, type ToolDefinition } from '../mcp/tools.js';
 import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './fixtures.js';
 
 /** Pause between progress steps: long enough for a client to cancel mid-call. */
@@ -53,7 +53,7 @@ export function conformanceTools(): ToolDefinition[] {
       description: 'Always fails, as a tool execution error (isError: true).',
       inputSchema: NO_ARGUMENTS,
       run: () => {
-        throw new ToolError('This tool intentionally returns an error for testing');
+        throw new CodedError('This tool intentionally returns an error for testing');
       },
     },
     {

@@ -11,7 +11,7 @@ import { InputRequired, inputRequiredResult, MalformedInput, roundInput, type Ro
 import type { RequestStateSealer } from './request-state.js';
 import type { Listener, MessageContext } from './session.js';
 import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from './tasks.js';
-import { ToolError, type ToolContext } from './tools.js';
+import { CodedError, type ToolContext } from './tools.js';
 
 export class StatelessEra {
   readonly sealer: RequestStateSealer;
@@ -74,7 +74,7 @@ export class StatelessEra {
       },
       request: async (method, requestParams, options) => {
         if (method !== 'elicitation/create' && method !== 'sampling/createMessage' && method !== 'roots/list') {
-          throw new ToolError(
+          throw new CodedError(
             `"${method}" cannot be asked of the client in protocol 2026-07-28 (only elicitation, sampling and roots, by multi round-trip requests)`,
           );
         }

@@ -15,7 +15,7 @@ import { InputRequired, MalformedInput, type RoundInput } from './multi-round-tr
 import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
 import { principalOf } from './stateless-request.js';
 import { UndeclaredClientCapabilityError } from './client-capability.js';
-import { BusyError, CodedError as ToolError } from '../errors.js';
+import { BusyError, CodedError } from '../errors.js';
 import { ServerBusyError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -94,7 +94,7 @@ export interface ToolDefinition extends Introduced {
 }
 
 /** A failure the tool wants the model to read (src/errors.ts): reported as `isError: true`, never as a protocol error. */
-export { CodedError as ToolError } from '../errors.js';
+export { CodedError } from '../errors.js';
 
 /** Where a coded tool error's details travel in the result, for programs (basic §_meta key format). */
 const TOOL_ERROR_META_KEY = 'dev.sextant/error';
@@ -193,9 +193,9 @@ export class ToolRegistry {
       const text = `Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`;
       // 2025-11-25 (SEP-1303) wants the model to see and fix this; earlier revisions call it a protocol error.
       if (features.argumentErrorsInResult) {
-        // The product's code for a malformed argument (tools/error-codes.ts), so that every failure reads alike.
+        // The product's code for a malformed argument (errors.ts), so that every failure reads alike.
         return toolErrorResult(
-          new ToolError(text, { code: 'invalid_input', remedy: "Fix the arguments as listed: the tool's inputSchema says what each one takes." }),
+          new CodedError(text, { code: 'invalid_input', remedy: "Fix the arguments as listed: the tool's inputSchema says what each one takes." }),
         );
       }
       throw new InvalidParamsError(text, { errors: checked.errors });
@@ -222,30 +222,38 @@ export class ToolRegistry {
     } catch (error) {
       // A server-to-client request of a 2026 call (see StatelessEra.toolContext): the round's answer.
       if (error instanceof InputRequired && context.era.stateless) return error;
-      if (error instanceof MalformedInput) throw error.error;
-      if (error instanceof ToolError) return toolErrorResult(error);
-      if (error instanceof BusyError) throw new ServerBusyError(error.message, error.retryAfterMs);
-      if (error instanceof UndeclaredClientCapabilityError) return errorResult(error.message);
-      if (error instanceof JsonRpcError || context.signal.aborted) throw error;
-      this.#options.onToolCrash?.(name, error);
-      return errorResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      return this.#failure(name, error, { aborted: context.signal.aborted, crash: 'answer' });
     }
     return this.#finish(tool, output, features.structuredOutput);
   }
 
-  /** A task's work, settled like a call: a tool error is a result with isError; anything else that throws fails the task. */
+  /** A task's work, settled like a call (#failure); a crash fails the task. */
   #settle(tool: ToolDefinition, name: string, work: () => Promise<ToolOutput>, structured: boolean): Promise<CallToolResult> {
     return counted(this.#options.activity, async () => {
       try {
         return this.#finish(tool, await work(), structured);
       } catch (error) {
-        if (error instanceof ToolError) return toolErrorResult(error);
-        if (error instanceof MalformedInput) throw error.error;
-        if (error instanceof BusyError) throw new ServerBusyError(error.message, error.retryAfterMs);
-        if (!(error instanceof JsonRpcError)) this.#options.onToolCrash?.(name, error);
-        throw error;
+        return this.#failure(name, error, { aborted: false, crash: 'throw' });
       }
     });
+  }
+
+  /**
+   * What a tool's failure becomes, the one place for a call and a task alike: a coded failure is
+   * a result with isError and its code; a capability the client did not declare, a result in
+   * words; the server's load, -32014; a protocol error stays itself, as does anything once the
+   * request was cancelled. Anything else is a crash, reported (onToolCrash): a call answers it in
+   * words, a task fails with it.
+   */
+  #failure(name: string, error: unknown, how: { aborted: boolean; crash: 'answer' | 'throw' }): CallToolResult {
+    if (error instanceof MalformedInput) throw error.error;
+    if (error instanceof CodedError) return toolErrorResult(error);
+    if (error instanceof BusyError) throw new ServerBusyError(error.message, error.retryAfterMs);
+    if (error instanceof UndeclaredClientCapabilityError) return errorResult(error.message);
+    if (error instanceof JsonRpcError || how.aborted) throw error;
+    this.#options.onToolCrash?.(name, error);
+    if (how.crash === 'throw') throw error;
+    return errorResult(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   #finish(tool: ToolDefinition, output: ToolOutput, structured: boolean): CallToolResult {
@@ -297,10 +305,9 @@ function boundedContent(content: ContentBlock[]): ContentBlock[] {
 }
 
 /** A coded failure: readable text for the model, the same facts under `_meta` for programs. */
-function toolErrorResult(error: ToolError): CallToolResult {
+function toolErrorResult(error: CodedError): CallToolResult {
   const notes = error.notes.map((text) => ({ type: 'text' as const, text: clipText(text, MAX_ERROR_MESSAGE_CHARS) }));
-  if (error.code === 'SEXTANT_TOOL_ERROR' && !error.remedy)
-    return { ...errorResult(error.message), content: [...errorResult(error.message).content, ...notes] };
+  if (error.code === undefined && !error.remedy) return { ...errorResult(error.message), content: [...errorResult(error.message).content, ...notes] };
   const text = `Error ${error.code}: ${clipText(error.message, MAX_ERROR_MESSAGE_CHARS)}${error.remedy ? `\nRemedy: ${error.remedy}` : ''}`;
   const result = errorResult(text);
   result.content.push(...notes);

@@ -14,7 +14,7 @@ import { enclosingSymbol } from './symbol-shape.js';
 import { estimateTokens, MAX_OUTPUT_CHARS, MAX_QUESTION_CHARS } from './limits.js';
 import { projectLines } from './workspace-files.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
-import { toolError } from './error-codes.js';
+import { codedError } from '../errors.js';
 import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
 import { projectTool } from './project-tool.js';
 import { requireSymbols } from './symbol-tools.js';
@@ -241,7 +241,7 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       const { symbols, manifest } = requireSymbols(project);
       const terms = termsOf(args.query as string);
       if (terms.length === 0 && questionWords(args.query as string).length === 0)
-        throw toolError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
+        throw codedError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
       const strategy = args.strategy === 'depth' ? 'depth' : 'breadth';
       const ranked = rankCandidates(await gather(project, symbols, terms, questionWords(args.query as string)), project.root);

@@ -1,4 +1,4 @@
 /**
- * The tools' names for the product's error codes (src/errors.ts, where they are defined once).
+ * The tools' name for the product's error codes (src/errors.ts, where they are defined once).
  */
-export { codedError as toolError, ERROR_CODES as TOOL_ERROR_CODES } from '../errors.js';
+export { ERROR_CODES as TOOL_ERROR_CODES } from '../errors.js';

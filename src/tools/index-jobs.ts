@@ -10,7 +10,7 @@ import type { Project } from '../workspace/project.js';
 import type { IndexJob, JobMode } from '../workspace/jobs.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { JOB_PROPERTIES, statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
-import { toolError } from './error-codes.js';
+import { codedError } from '../errors.js';
 import { projectTool } from './project-tool.js';
 
 /** Progress notifications of one call are at least this far apart. */
@@ -110,7 +110,7 @@ export function createIndexJobTool(projects: ProjectService, mode: JobMode): Too
 function finished(project: Project, job: IndexJob): ToolOutput {
   if (job.status === 'failed') {
     const code = job.error?.code === 'index_incompatible' || job.error?.code === 'index_in_progress' ? job.error.code : 'internal_error';
-    throw toolError(code, `The ${job.mode} job failed: ${job.error?.message}`, { job_id: job.id });
+    throw codedError(code, `The ${job.mode} job failed: ${job.error?.message}`, { job_id: job.id });
   }
   const state = project.indexState();
   const structured: Record<string, unknown> = { ...statusFields(project, state.manifest, 'complete'), ...job.snapshot(), ...job.result };

@@ -7,7 +7,7 @@ import { callerOf } from '../caller.js';
 import type { MessageContext } from '../mcp/session.js';
 import { InputRequired } from '../mcp/multi-round-trip.js';
 import { TaskStarted } from '../mcp/tasks.js';
-import { ToolError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
+import { CodedError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
 import type { Project } from '../workspace/project.js';
 import { MAX_PATH_CHARS } from './limits.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
@@ -76,7 +76,7 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
         try {
           output = await tool.run(projects.project(resolved.root), resolved, args, reach === 'remote' ? maskedContext(context, mask) : context);
         } catch (error) {
-          if (resolved.hint && error instanceof ToolError) error.notes.push(resolved.hint);
+          if (resolved.hint && error instanceof CodedError) error.notes.push(resolved.hint);
           throw error;
         }
       } catch (error) {
@@ -109,8 +109,8 @@ export function maskedValue<T>(value: T, mask: PathMask): T {
 
 /** A failure as the caller may read it: a coded one keeps its code, anything else its class. */
 function masked(error: unknown, mask: PathMask): unknown {
-  if (error instanceof ToolError) {
-    const shown = new ToolError(mask(error.message), {
+  if (error instanceof CodedError) {
+    const shown = new CodedError(mask(error.message), {
       code: error.code,
       ...(error.remedy !== undefined && { remedy: mask(error.remedy) }),
       ...(error.data !== undefined && { data: maskedValue(error.data, mask) }),

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { BadGlobError, KNOWN_LANGUAGES, workspaceGlob } from '../index/files/index.js';
 import {
+  BadPatternError,
   DEFAULT_SEARCH_BUDGET_MS,
   MAX_SEEDED_DEFINITIONS,
   mayStopEarly,
@@ -26,7 +27,7 @@ import type { ProjectService } from '../workspace/projects.js';
 import { fitCount, MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './status.js';
 import { clipText } from '../jsonrpc/index.js';
-import { toolError } from './error-codes.js';
+import { codedError } from '../errors.js';
 import { projectTool } from './project-tool.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
 import { definitionsFirst, mayDecideByDefinitions } from './definitions-first.js';
@@ -65,7 +66,7 @@ function readCursor(cursor: unknown, args: Record<string, unknown>): number {
   } catch {
     // below
   }
-  throw toolError('invalid_input', 'The cursor is not one this search returned (or the query changed): start again without it', { argument: 'cursor' });
+  throw codedError('invalid_input', 'The cursor is not one this search returned (or the query changed): start again without it', { argument: 'cursor' });
 }
 
 function cachedAnswers(env: NodeJS.ProcessEnv): number {
@@ -139,13 +140,12 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
     result = direct ? await project.search.directSearch(query) : await project.search.search(query, { rank: true, pageEnd });
   } catch (error) {
     if (error instanceof PatternTooExpensiveError)
-      throw toolError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
-    const code = (error as { code?: unknown }).code;
-    if (code === 'SEXTANT_ERR_BAD_GLOB') throw toolError('invalid_input', (error as Error).message, { argument: 'path' }, 'Fix the glob, or leave path out.');
-    if (code === 'SEXTANT_ERR_BAD_PATTERN') {
-      throw toolError(
+      throw codedError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
+    if (error instanceof BadGlobError) throw codedError('invalid_input', error.message, { argument: 'path' }, 'Fix the glob, or leave path out.');
+    if (error instanceof BadPatternError) {
+      throw codedError(
         'invalid_input',
-        (error as Error).message,
+        error.message,
         { argument: 'query' },
         'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.',
       );
@@ -231,14 +231,14 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(project, _resolved, args) {
       if (typeof args.language === 'string' && !KNOWN_LANGUAGES.includes(args.language)) {
-        throw toolError('invalid_input', `Unknown language ${JSON.stringify(args.language)}; known: ${KNOWN_LANGUAGES.join(', ')}`, { argument: 'language' });
+        throw codedError('invalid_input', `Unknown language ${JSON.stringify(args.language)}; known: ${KNOWN_LANGUAGES.join(', ')}`, { argument: 'language' });
       }
       let pathGlob: string | undefined;
       if (typeof args.path === 'string') {
         try {
           pathGlob = workspaceGlob(args.path, project.root);
         } catch (error) {
-          if (error instanceof BadGlobError) throw toolError('invalid_input', error.message, { argument: 'path' });
+          if (error instanceof BadGlobError) throw codedError('invalid_input', error.message, { argument: 'path' });
           throw error;
         }
       }

@@ -1,7 +1,7 @@
 /** Symbols as the tools show, compare and find them by position. */
 import type { SymbolInfo } from '../index/symbols/index.js';
 import type { Project } from '../workspace/project.js';
-import { toolError } from './error-codes.js';
+import { codedError } from '../errors.js';
 
 export const SYMBOL_SCHEMA = {
   type: 'object',
@@ -50,7 +50,7 @@ export function fileSymbols(project: Project, path: string): { path: string; sym
   const symbols = project.symbols()?.symbolsIn(path);
   const file = symbols ? { path, symbols } : undefined;
   if (!file)
-    throw toolError(
+    throw codedError(
       'file_not_found',
       `${path === '' ? 'The workspace root' : path} is not an indexed source file of ${project.root}`,
       { path },

@@ -8,7 +8,7 @@ import { describeSymbol, fileSymbols, sameSymbol, SYMBOL_SCHEMA } from './symbol
 import { fitCount, MAX_NAME_CHARS, MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './status.js';
 import { workspacePath } from './workspace-files.js';
-import { toolError } from './error-codes.js';
+import { codedError } from '../errors.js';
 import { projectTool } from './project-tool.js';
 import { plural } from '../wording.js';
 
@@ -31,14 +31,14 @@ export function requireSymbols(project: Project): { symbols: ProjectSymbols; man
   if (!symbols) {
     const interrupted = project.job ? undefined : project.store.interruptedJob();
     if (interrupted?.mode === 'symbols') {
-      throw toolError(
+      throw codedError(
         'index_not_ready',
         `The symbol phase for ${project.root} was interrupted at ${interrupted.done}/${interrupted.total} files and no symbols were written yet`,
         { workspace: project.root },
         `Run sync_repo (or \`${resumeCommand(interrupted, project.root)}\`) to finish it, then retry.`,
       );
     }
-    throw toolError(
+    throw codedError(
       'index_not_ready',
       `The symbols of ${project.root} are not built yet${project.job ? ` (job ${project.job.id} is at ${project.job.percent}%)` : ''}`,
       { workspace: project.root },
@@ -60,7 +60,7 @@ export function resolveSymbol(project: Project, name: string, path: string | und
   const found: Located[] = symbols.definitions(name).filter((entry) => wanted === undefined || entry.path === wanted);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
-    throw toolError(
+    throw codedError(
       'symbol_not_found',
       `No definition named ${JSON.stringify(name)}${wanted ? ` in ${wanted}` : ''}`,
       { symbol_name: name },
@@ -74,7 +74,7 @@ export function resolveSymbol(project: Project, name: string, path: string | und
   const listed = found.slice(0, MAX_CANDIDATES);
   const lines = listed.map((entry) => `  ${entry.path}:${entry.symbol.line}: ${entry.symbol.kind} ${entry.symbol.qualifiedName}`);
   if (found.length > listed.length) lines.push(`  … and ${found.length - listed.length} more`);
-  throw toolError(
+  throw codedError(
     'ambiguous_symbol',
     `${found.length} definitions are named ${JSON.stringify(name)}; pass path (or a qualified name) to pick one:\n${lines.join('\n')}`,
     {
@@ -221,7 +221,7 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
       const fuzzyOmitted = close && found.some((symbol) => symbol.score < CLOSE_MATCH);
       if (close) found = found.filter((symbol) => symbol.score >= CLOSE_MATCH);
       if (found.length === 0)
-        throw toolError(
+        throw codedError(
           'symbol_not_found',
           `No symbol matches ${JSON.stringify(name)}${args.kind ? ` of kind ${String(args.kind)}` : ''}${args.language ? ` in ${String(args.language)}` : ''}`,
           { name },
@@ -293,7 +293,7 @@ export function createFileOutlineTool(projects: ProjectService): ToolDefinition 
       const all = args.depth !== 'top';
       const from = (args.start_line as number | undefined) ?? 1;
       const to = (args.end_line as number | undefined) ?? Number.POSITIVE_INFINITY;
-      if (from > to) throw toolError('invalid_input', `start_line ${from} is after end_line ${to}`, { argument: 'start_line' });
+      if (from > to) throw codedError('invalid_input', `start_line ${from} is after end_line ${to}`, { argument: 'start_line' });
       const full = outlineOf(file.symbols.filter((symbol) => symbol.line >= from && symbol.line <= to));
       const { tree, kept, total, nextLine } = pruneTree(all ? full : full.map((node) => ({ ...node, children: [] })), path, MAX_OUTPUT_CHARS / 2);
       const completeness: Completeness = kept < total ? 'truncated' : 'complete';

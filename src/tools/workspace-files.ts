@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { lineStartsOf } from '../index/text/index.js';
 import { ProjectFiles } from '../index/files/index.js';
 import type { Project } from '../workspace/project.js';
-import { toolError } from './error-codes.js';
+import { codedError } from '../errors.js';
 
 const PATH_REMEDY = 'Use a path inside the workspace: relative to its root, as search results list them.';
 
@@ -16,7 +16,7 @@ const PATH_REMEDY = 'Use a path inside the workspace: relative to its root, as s
 export function workspacePath(project: Project, value: string): string {
   const absolute = isAbsolute(value) ? value : resolve(project.root, value);
   const inside = (path: string): boolean => path === project.root || path.startsWith(project.root.endsWith(sep) ? project.root : `${project.root}${sep}`);
-  if (!inside(absolute)) throw toolError('invalid_input', `Path ${value} is outside the workspace ${project.root}`, { argument: 'path' }, PATH_REMEDY);
+  if (!inside(absolute)) throw codedError('invalid_input', `Path ${value} is outside the workspace ${project.root}`, { argument: 'path' }, PATH_REMEDY);
   let real = absolute;
   try {
     real = realpathSync(absolute);
@@ -24,7 +24,7 @@ export function workspacePath(project: Project, value: string): string {
     // not on disk: checked against the index below
   }
   if (!inside(real))
-    throw toolError('invalid_input', `Path ${value} leads outside the workspace ${project.root} (through a symlink)`, { argument: 'path' }, PATH_REMEDY);
+    throw codedError('invalid_input', `Path ${value} leads outside the workspace ${project.root} (through a symlink)`, { argument: 'path' }, PATH_REMEDY);
   return relative(project.root, real).split(sep).join('/');
 }
 

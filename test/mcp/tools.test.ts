@@ -3,12 +3,13 @@ import * as assert from 'uvu/assert';
 import type { Result } from '../../src/jsonrpc/index.js';
 import { DEFAULT_PAGE_SIZE } from '../../src/mcp/pagination.js';
 import { UnsupportedSchemaDialectError } from '../../src/mcp/schema-validator.js';
-import { ToolError, ToolRegistry, type ToolDefinition } from '../../src/mcp/tools.js';
+import { CodedError, ToolRegistry, type ToolDefinition } from '../../src/mcp/tools.js';
 import { createSextantServer, loadProfile, PROFILES } from '../../src/server.js';
 import { connect } from '../helpers/connect.js';
 import { expectRpcError } from '../helpers/errors.js';
 import { REVISIONS } from '../helpers/schema.js';
-import { serverWith, tick } from '../helpers/server.js';
+import { serverWith } from '../helpers/server.js';
+import { tick } from '../helpers/wait.js';
 
 const OBJECT = { type: 'object', properties: {}, additionalProperties: false };
 
@@ -122,13 +123,13 @@ for (const revision of ['2024-11-05', '2025-03-26', '2025-06-18']) {
   });
 }
 
-test('tool failures: ToolError and crashes become isError results; bad structured output too', async () => {
+test('tool failures: CodedError and crashes become isError results; bad structured output too', async () => {
   const crashes: string[] = [];
   const registry = new ToolRegistry({ onToolCrash: (name, error) => void crashes.push(`${name}: ${(error as Error).message}`) });
   registry.register(
     tool('refuses', {
       run: () => {
-        throw new ToolError('no index yet: run "sextant index" first');
+        throw new CodedError('no index yet: run "sextant index" first');
       },
     }),
   );

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import type { TapEntry } from '../../src/jsonrpc/index.js';
-import { ToolError } from '../../src/mcp/tools.js';
+import { CodedError } from '../../src/mcp/tools.js';
 import { createSextantServer, loadProfile } from '../../src/server.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { JSON_AND_SSE, send } from '../helpers/http.js';
@@ -45,7 +45,7 @@ async function harness(extra: { pollAfterMs?: number } = {}): Promise<Harness> {
         const result = await context.request('roots/list');
         return { content: [{ type: 'text', text: JSON.stringify(result) }] };
       } catch (error) {
-        throw new ToolError((error as Error).message);
+        throw new CodedError((error as Error).message);
       }
     },
   });

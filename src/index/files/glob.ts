@@ -4,10 +4,16 @@
  * like ripgrep's `--glob`.
  */
 export class BadGlobError extends Error {
-  readonly code = 'SEXTANT_ERR_BAD_GLOB';
-  constructor(glob: string, reason: string) {
-    super(`Invalid path glob ${JSON.stringify(glob.length > 200 ? `${glob.slice(0, 200)}…` : glob)}: ${reason}`);
+  static readonly CODE = 'SEXTANT_ERR_BAD_GLOB';
+  readonly code = BadGlobError.CODE;
+  /** `message` as said once (by `of`): a search worker's error is rebuilt from it on the main thread. */
+  constructor(message: string) {
+    super(message);
     this.name = 'BadGlobError';
+  }
+
+  static of(glob: string, reason: string): BadGlobError {
+    return new BadGlobError(`Invalid path glob ${JSON.stringify(glob.length > 200 ? `${glob.slice(0, 200)}…` : glob)}: ${reason}`);
   }
 }
 
@@ -21,18 +27,18 @@ export function workspaceGlob(glob: string, root: string): string {
   if (glob.startsWith('/')) {
     const prefix = root.endsWith('/') ? root : `${root}/`;
     if (glob === root) return '**';
-    if (!glob.startsWith(prefix)) throw new BadGlobError(glob, `it is outside the workspace ${root}; use a path relative to the workspace root`);
+    if (!glob.startsWith(prefix)) throw BadGlobError.of(glob, `it is outside the workspace ${root}; use a path relative to the workspace root`);
     relative = glob.slice(prefix.length);
   }
   const segments: string[] = [];
   for (const segment of relative.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      if (segments.length === 0 || segments.at(-1)!.includes('*')) throw new BadGlobError(glob, `it leads outside the workspace ${root}`);
+      if (segments.length === 0 || segments.at(-1)!.includes('*')) throw BadGlobError.of(glob, `it leads outside the workspace ${root}`);
       segments.pop();
     } else segments.push(segment);
   }
-  if (segments.length === 0) throw new BadGlobError(glob, 'it names no file');
+  if (segments.length === 0) throw BadGlobError.of(glob, 'it names no file');
   const normalized = segments.join('/');
   globToRegExp(normalized); // throws BadGlobError for what cannot compile
   // A glob that had a '/' stays anchored at the root, even when normalised down to one segment.
@@ -77,6 +83,6 @@ export function globToRegExp(glob: string): RegExp {
     compiled.test('');
     return compiled;
   } catch (error) {
-    throw new BadGlobError(glob, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
+    throw BadGlobError.of(glob, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
   }
 }

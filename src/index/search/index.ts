@@ -20,3 +20,4 @@ export {
   type SearchQuery,
   type SearchResult,
 } from './reader.js';
+export { BadPatternError } from './query-plan.js';

@@ -273,10 +273,16 @@ function quotePattern(pattern: string): string {
 }
 
 export class BadPatternError extends Error {
-  readonly code = 'SEXTANT_ERR_BAD_PATTERN';
-  constructor(pattern: string, reason: string) {
-    super(`Invalid regular expression /${quotePattern(pattern)}/: ${reason}`);
+  static readonly CODE = 'SEXTANT_ERR_BAD_PATTERN';
+  readonly code = BadPatternError.CODE;
+  /** `message` as said once (by `of`): a search worker's error is rebuilt from it on the main thread. */
+  constructor(message: string) {
+    super(message);
     this.name = 'BadPatternError';
+  }
+
+  static of(pattern: string, reason: string): BadPatternError {
+    return new BadPatternError(`Invalid regular expression /${quotePattern(pattern)}/: ${reason}`);
   }
 }
 
@@ -309,7 +315,7 @@ function requiredLiteral(pattern: AST.Pattern): string | undefined {
 /** Parses with the flags the matcher will use; a pattern JavaScript cannot compile is a BadPatternError. */
 export function planRegex(pattern: string, caseInsensitive: boolean): { query: TrigramQuery; unicode: boolean; literal?: string } {
   if (pattern.length > MAX_REGEX_CHARS)
-    throw new BadPatternError(pattern, `a regular expression may be at most ${MAX_REGEX_CHARS} characters (search for a long text without regex: true)`);
+    throw BadPatternError.of(pattern, `a regular expression may be at most ${MAX_REGEX_CHARS} characters (search for a long text without regex: true)`);
   for (const unicode of [true, false]) {
     try {
       new RegExp(pattern, unicode ? 'u' : '');
@@ -318,8 +324,8 @@ export function planRegex(pattern: string, caseInsensitive: boolean): { query: T
       return { query: new RegexPlanner(caseInsensitive).plan(ast), unicode, ...(literal ? { literal } : {}) };
     } catch (error) {
       if (!unicode)
-        throw new BadPatternError(pattern, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
+        throw BadPatternError.of(pattern, error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(error));
     }
   }
-  throw new BadPatternError(pattern, 'unparseable');
+  throw BadPatternError.of(pattern, 'unparseable');
 }

@@ -4,6 +4,8 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { codedError, isErrorCode } from '../../errors.js';
+import { BadGlobError } from '../files/index.js';
+import { BadPatternError } from './query-plan.js';
 import type { SearchQuery, SearchResult } from './reader.js';
 import { unpack, type PackedResult, type WorkerRanking } from './wire.js';
 
@@ -16,6 +18,12 @@ export class SearchFailedError extends Error {
     this.code = code;
   }
 }
+
+/** The worker's own errors that the caller tells apart, by code: rebuilt from their message. */
+const REBUILT: Record<string, (message: string) => Error> = {
+  [BadGlobError.CODE]: (message) => new BadGlobError(message),
+  [BadPatternError.CODE]: (message) => new BadPatternError(message),
+};
 
 export interface Reply {
   /** Sent once, when the worker has loaded and opened the index: a search's budget starts only then. */
@@ -67,9 +75,11 @@ export class SearchWorker {
       this.#waiting.delete(reply.id);
       if (!waiter) return;
       if (reply.error) {
-        // A registered code (a corrupt index, say) comes back as the coded error it was in the worker.
+        // An error comes back as the class it was in the worker: a registered code (a corrupt index,
+        // say) as its coded error, a bad glob or pattern as its own class; callers use instanceof.
         const { code, message } = reply.error;
-        waiter.reject(isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message));
+        const rebuild = REBUILT[code];
+        waiter.reject(rebuild ? rebuild(message) : isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message));
       } else waiter.resolve(unpack(reply.result!));
     });
     this.#worker.on('error', (error) => {

@@ -32,6 +32,7 @@ export function newSegmentName(tag = ''): string {
 export const SEGMENT_NAME = /^segment-[a-z0-9]+(-[a-z0-9]+)*\.sxt$/;
 
 export class IndexIncompatibleError extends CodedError {
+  declare readonly code: 'index_incompatible';
   constructor(found: unknown, reads = `format ${INDEX_FORMAT_VERSION}`) {
     super(`The index was written by format ${JSON.stringify(found)}, this Sextant reads ${reads}: rebuild it with "sextant index --force"`, {
       code: 'index_incompatible',
@@ -43,6 +44,7 @@ export class IndexIncompatibleError extends CodedError {
 
 /** The index on disk cannot be read: a torn or overwritten manifest or segment. Only a rebuild helps. */
 export class IndexCorruptError extends CodedError {
+  declare readonly code: 'index_corrupt';
   constructor(what: string, root?: string) {
     super(`The index is corrupt (${what}): rebuild it with "sextant index --force${root ? ` ${root}` : ''}"`, {
       code: 'index_corrupt',
