@@ -49,7 +49,7 @@ const MAY_IMPORT = {
   transports: ['jsonrpc', 'mcp', 'caller', 'log', 'workspace'],
   tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'caller', 'errors', 'wording', 'log'],
   // The team server's replica work: git, following the catalog, the controller.
-  team: ['util', 'coordination', 'workspace', 'log'],
+  team: ['util', 'coordination', 'workspace', 'errors', 'log'],
 };
 
 /** The index's rooms, lowest first: each imports only from the rooms before it. */

@@ -4,6 +4,7 @@
  * file and then hard-linked into place, which fails when the name is taken: two processes adding
  * the same name cannot both succeed, and no reader sees half an entry. No lock is needed.
  */
+import { projectKey } from '../util/project-key.js';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../process-alive.js';
@@ -74,7 +75,7 @@ export class FileProjectCatalog implements ProjectCatalog {
   }
 
   #file(name: string): string {
-    return `${checkProjectName(name).toLowerCase()}.json`;
+    return `${projectKey(checkProjectName(name))}.json`;
   }
 
   #names(): string[] {

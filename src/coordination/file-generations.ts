@@ -9,6 +9,7 @@
  * Processes on one machine hear of a commit through fs.watch on the project's folder, with a
  * poll as the bound for file systems that drop events.
  */
+import { projectKey } from '../util/project-key.js';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crypto } from '../util/lazy-crypto.js';
@@ -44,7 +45,7 @@ export class FileGenerations implements Generations {
   }
 
   async commit(lease: Lease, expected: Generation | undefined, next: Omit<Generation, 'number'>): Promise<Generation> {
-    const project = checkNext(expected, next).toLowerCase();
+    const project = projectKey(checkNext(expected, next));
     if (!(await this.#leases.valid(lease))) throw new LeaseLostError(lease.name, lease.token);
     const current = this.#current(project);
     const currentNumber = current?.number ?? 0;
@@ -113,7 +114,7 @@ export class FileGenerations implements Generations {
   async requestRefresh(project: string): Promise<void> {
     const folder = join(this.#dir, REFRESH_FOLDER);
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, checkProjectName(project).toLowerCase()), '');
+    writeFileSync(join(folder, projectKey(checkProjectName(project))), '');
   }
 
   async onRefreshRequest(listener: (project: string) => void): Promise<() => void> {
@@ -135,7 +136,7 @@ export class FileGenerations implements Generations {
   }
 
   #folder(project: string): string {
-    return join(this.#dir, project.toLowerCase());
+    return join(this.#dir, projectKey(project));
   }
 
   #numbers(project: string): number[] {

@@ -2,13 +2,14 @@
  * A generation a writer proposes, checked the same way by every implementation before anything
  * is written.
  */
+import { projectKey } from '../util/project-key.js';
 import type { Generation } from './contracts.js';
 import { checkProjectName, InvalidEntryError } from './refusals.js';
 
 /** The project's name when `next` may follow `expected`; else what is wrong. */
 export function checkNext(expected: Generation | undefined, next: Omit<Generation, 'number'>): string {
   const project = checkProjectName(next.project);
-  if (expected !== undefined && expected.project.toLowerCase() !== project.toLowerCase()) {
+  if (expected !== undefined && projectKey(expected.project) !== projectKey(project)) {
     throw new InvalidEntryError(`A generation of ${JSON.stringify(project)} cannot follow one of ${JSON.stringify(expected.project)}`);
   }
   if (typeof next.committedAt !== 'string' || Number.isNaN(Date.parse(next.committedAt))) {

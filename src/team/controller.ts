@@ -6,6 +6,7 @@
  * them takes over within the lease's bound when the controller dies; a controller that was paused
  * past that bound finds its lease gone and its writes refused by the fencing token.
  */
+import { projectKey } from '../util/project-key.js';
 import type { Coordination, Lease } from '../coordination/index.js';
 import type { Logger } from '../log.js';
 import { resolveRef } from './git.js';
@@ -86,7 +87,9 @@ export class Controller {
       logger?.warning(`Lost the controller lease (token ${this.#lease.token}); another replica controls now`);
       await this.#stepDown();
     }
-    const gitProjects = (await coordination.catalog.list().catch(() => [])).filter((project) => 'git' in project.location);
+    // A catalog that cannot be read is a failed turn (retried, the lease kept), not "no git projects":
+    // that would give up the lease over a passing database error.
+    const gitProjects = (await coordination.catalog.list()).filter((project) => 'git' in project.location);
     if (gitProjects.length === 0) {
       // Nothing to control: a server of one developer never takes the lease, nor holds it idle.
       await this.#stepDown();
@@ -119,8 +122,8 @@ export async function publishTargets(coordination: Coordination, lease: Lease, l
   let published = 0;
   for (const project of await coordination.catalog.list()) {
     if (!('git' in project.location)) continue;
-    if (only !== undefined && project.name.toLowerCase() !== only.toLowerCase()) continue;
-    const key = project.name.toLowerCase();
+    if (only !== undefined && projectKey(project.name) !== projectKey(only)) continue;
+    const key = projectKey(project.name);
     let commit: string;
     try {
       commit = await resolveRef(project.location.git, project.location.ref);

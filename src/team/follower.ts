@@ -5,6 +5,8 @@
  * folder is served where it is. The catalog is read again on an interval, so a project added or
  * removed on any machine is picked up; generations are watched, so a new target is heard at once.
  */
+import { projectKey } from '../util/project-key.js';
+import { CodedError } from '../errors.js';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProject, Coordination, Generation } from '../coordination/index.js';
@@ -67,7 +69,7 @@ export class Follower {
 
   /** Where a git project's files are on this replica. */
   checkoutDir(name: string): string {
-    return join(this.#options.home, 'checkouts', name.toLowerCase());
+    return join(this.#options.home, 'checkouts', projectKey(name));
   }
 
   async #readCatalog(): Promise<void> {
@@ -79,9 +81,9 @@ export class Follower {
       return;
     }
     if (this.#closed) return;
-    const names = new Set(listed.map((project) => project.name.toLowerCase()));
+    const names = new Set(listed.map((project) => projectKey(project.name)));
     for (const project of this.#named.list()) {
-      if (!names.has(project.name.toLowerCase())) await this.#drop(project);
+      if (!names.has(projectKey(project.name))) await this.#drop(project);
     }
     for (const project of listed) if (!this.#named.get(project.name)) this.#follow(project);
   }
@@ -91,7 +93,7 @@ export class Follower {
    * this replica's own copies, and go (after any work in hand); a folder project's are the user's.
    */
   async #drop(project: NamedProject): Promise<void> {
-    const key = project.name.toLowerCase();
+    const key = projectKey(project.name);
     this.#watches.get(key)?.();
     this.#watches.delete(key);
     this.#wanted.delete(key);
@@ -122,7 +124,7 @@ export class Follower {
       ...(served && { servedCommit: served.commit }),
     };
     this.#named.set(named);
-    const key = project.name.toLowerCase();
+    const key = projectKey(project.name);
     const stop = this.#options.coordination.generations.watch(key, 0, (generation) => {
       if (generation.source === undefined) return;
       named.targetCommit = generation.source;
@@ -168,7 +170,7 @@ export class Follower {
       named.state = 'failed';
       named.error = error instanceof Error ? error.message : String(error);
       logger?.warning(`Project ${named.name} cannot serve ${commit.slice(0, 12)}: ${named.error}`);
-      setTimeout(() => this.#queue(named.name.toLowerCase(), named), RETRY_AFTER_MS).unref();
+      setTimeout(() => this.#queue(projectKey(named.name), named), RETRY_AFTER_MS).unref();
     }
   }
 }
@@ -186,7 +188,7 @@ async function syncIndex(projects: ProjectService, root: string): Promise<IndexJ
     try {
       job = project.startJob('sync');
     } catch (error) {
-      if ((error as { code?: string }).code !== 'index_in_progress') throw error;
+      if (!(error instanceof CodedError && error.code === 'index_in_progress')) throw error;
       await project.exclusive(async () => undefined); // another writer of this process: wait for its turn
       continue;
     }

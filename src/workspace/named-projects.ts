@@ -5,6 +5,7 @@
  * remote client names a project (`workspace: "web"`, `?project=web`, a root called web) rather
  * than a path on this machine.
  */
+import { projectKey } from '../util/project-key.js';
 
 export interface NamedProject {
   /** As registered (names are unique regardless of case). */
@@ -42,7 +43,7 @@ export class NamedProjects {
   }
 
   get(name: string): NamedProject | undefined {
-    return this.#byName.get(name.toLowerCase());
+    return this.#byName.get(projectKey(name));
   }
 
   /** The named project whose files are at `root`, if any (to say which commit an answer came from). */
@@ -51,11 +52,11 @@ export class NamedProjects {
   }
 
   set(project: NamedProject): void {
-    this.#byName.set(project.name.toLowerCase(), project);
+    this.#byName.set(projectKey(project.name), project);
   }
 
   delete(name: string): void {
-    this.#byName.delete(name.toLowerCase());
+    this.#byName.delete(projectKey(name));
   }
 
   /** The git projects that do not serve their target commit yet: what /ready waits for. */

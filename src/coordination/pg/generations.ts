@@ -5,6 +5,7 @@
  * number fail, so two writers cannot both win. Watchers LISTEN, with a poll as the bound for
  * notifications lost while the listening connection was down.
  */
+import { projectKey } from '../../util/project-key.js';
 import type { Generation, Generations, Lease } from '../contracts.js';
 import { checkProjectName, GenerationConflictError, LeaseLostError } from '../refusals.js';
 import { checkNext } from '../generation-entry.js';
@@ -42,7 +43,7 @@ export class PgGenerations implements Generations {
   }
 
   async current(project: string): Promise<Generation | undefined> {
-    const key = checkProjectName(project).toLowerCase();
+    const key = projectKey(checkProjectName(project));
     const [row] = await this.#sql<Row[]>`
       select project, number, source, committed_at from sextant_generations where project = ${key} order by number desc limit 1`;
     return row && fromRow(row);
@@ -50,7 +51,7 @@ export class PgGenerations implements Generations {
 
   async commit(lease: Lease, expected: Generation | undefined, next: Omit<Generation, 'number'>): Promise<Generation> {
     const project = checkNext(expected, next);
-    const key = project.toLowerCase();
+    const key = projectKey(project);
     // Held by this handle (not released, its session alive), then, in the transaction, still the latest grant.
     if (!(await this.#leases.valid(lease))) throw new LeaseLostError(lease.name, lease.token);
     return this.#sql.begin(async (tx) => {
@@ -71,7 +72,7 @@ export class PgGenerations implements Generations {
   }
 
   watch(project: string, after: number, listener: (generation: Generation) => void): () => void {
-    const key = checkProjectName(project).toLowerCase();
+    const key = projectKey(checkProjectName(project));
     let seen = after;
     let stopped = false;
     // One look at a time, in order: a notification and a poll at once deliver a generation once.
@@ -97,7 +98,7 @@ export class PgGenerations implements Generations {
   }
 
   async requestRefresh(project: string): Promise<void> {
-    await this.#sql`select pg_notify(${REFRESH_CHANNEL}, ${checkProjectName(project).toLowerCase()})`;
+    await this.#sql`select pg_notify(${REFRESH_CHANNEL}, ${projectKey(checkProjectName(project))})`;
   }
 
   onRefreshRequest(listener: (project: string) => void): Promise<() => void> {
