@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { counted, IdleHeapTrimmer } from '../src/idle-heap.js';
 import { Project } from '../src/workspace/project.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';
-import { tick } from './helpers/server.js';
+import { tick } from './helpers/wait.js';
 
 test.after.each(stopAll);
 

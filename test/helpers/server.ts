@@ -7,5 +7,3 @@ export function serverWith(...tools: ToolDefinition[]): McpServer {
   for (const tool of tools) registry.register(tool);
   return new McpServer({ identity: { name: 'test-server', version: '9.9.9', title: 'Test' }, registries: { tools: registry } });
 }
-
-export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,3 +10,6 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** Lets timers and I/O callbacks run once (or for `ms`): for a test that must let the code go on, not wait for a state. */
+export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

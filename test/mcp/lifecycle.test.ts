@@ -5,7 +5,7 @@ import { createSextantServer } from '../../src/server.js';
 import { connect } from '../helpers/connect.js';
 import { expectRpcError } from '../helpers/errors.js';
 import { REVISIONS } from '../helpers/schema.js';
-import { tick } from '../helpers/server.js';
+import { tick } from '../helpers/wait.js';
 
 const server = createSextantServer();
 const clientInfo = { name: 'raw', version: '0' };

@@ -4,7 +4,7 @@ import { RequestCancelledError, type ProgressUpdate } from '../../src/jsonrpc/in
 import { createSextantServer, loadProfile } from '../../src/server.js';
 import { connect } from '../helpers/connect.js';
 import { REVISIONS } from '../helpers/schema.js';
-import { tick } from '../helpers/server.js';
+import { tick } from '../helpers/wait.js';
 
 const server = createSextantServer({ profile: await loadProfile('conformance') });
 

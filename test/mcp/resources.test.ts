@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { RemoteError } from '../../src/jsonrpc/index.js';
 import { createSextantServer, loadProfile } from '../../src/server.js';
 import { connect } from '../helpers/connect.js';
-import { tick } from '../helpers/server.js';
+import { tick } from '../helpers/wait.js';
 
 const server = createSextantServer({ profile: await loadProfile('conformance') });
 

@@ -13,7 +13,7 @@ import { sseReader, statelessCall } from '../helpers/stateless.js';
 import { stopAll } from '../helpers/process.js';
 import { fixtureCopy } from '../helpers/projects.js';
 import { serveProcess } from '../helpers/serve-http.js';
-import { tick } from '../helpers/server.js';
+import { tick } from '../helpers/wait.js';
 
 const MODERN = '2026-07-28';
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };

@@ -5,8 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call, fixtureCopy, projectHarness, sdkClient } from '../helpers/projects.js';
 import { type ToolResult, errorCode } from '../helpers/tool-result.js';
-import { eventually } from '../helpers/wait.js';
-import { tick } from '../helpers/server.js';
+import { eventually, tick } from '../helpers/wait.js';
 
 type Json = Record<string, unknown>;
 const results = (result: ToolResult) => result.structuredContent!.results as Json[];

@@ -6,8 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call, fixtureCopy, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
 import { type ToolResult, errorCode } from '../helpers/tool-result.js';
-import { tick } from '../helpers/server.js';
-import { eventually } from '../helpers/wait.js';
+import { eventually, tick } from '../helpers/wait.js';
 
 type Json = Record<string, unknown>;
 

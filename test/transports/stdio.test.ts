@@ -9,7 +9,7 @@ import { createSextantServer } from '../../src/server.js';
 import { serveStdio } from '../../src/transports/stdio.js';
 import { initializeLine, startServer, stopAll } from '../helpers/process.js';
 import { schemaProblems, TrafficChecker } from '../helpers/schema.js';
-import { tick } from '../helpers/server.js';
+import { tick } from '../helpers/wait.js';
 
 const line = (message: unknown): string => `${JSON.stringify(message)}\n`;
 

@@ -1,7 +1,7 @@
 /**
  * Searches run in a worker thread with a time budget. A JavaScript regex can backtrack for
  * ever (`(a+)+$` on a long line of a's), and no timer fires while it runs: terminating the
- * thread stops it (so does vm's execution timeout, which one-shot-search.ts uses for the CLI).
+ * thread stops it (so does vm's execution timeout, which one-shot.ts uses for the CLI).
  * So the reader lives in a worker; a search over budget kills it, the caller gets
  * PatternTooExpensiveError, and the next search starts a fresh worker.
  */

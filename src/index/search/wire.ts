@@ -1,6 +1,6 @@
 /**
  * The search workers' wire format: a result packed column by column to cross the thread
- * boundary, and unpacked on the other side. Apart from the pool (search-service.ts), which only
+ * boundary, and unpacked on the other side. Apart from the pool (service.ts), which only
  * sends and receives it.
  */
 import type { Ranked, RankFacts } from './ranking.js';

@@ -11,8 +11,7 @@ import { MAX_DELTA_SEGMENTS, mergeDeltas } from '../../../src/index/build/merge.
 import { syncIndex } from '../../../src/index/build/sync.js';
 import { killMidJob, ROOT, runCli } from '../../helpers/process.js';
 import { storedSymbols } from '../../helpers/symbols.js';
-import { tick } from '../../helpers/server.js';
-import { eventually } from '../../helpers/wait.js';
+import { eventually, tick } from '../../helpers/wait.js';
 
 function copyOf(tree: string): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-sync-')));
