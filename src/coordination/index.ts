@@ -9,20 +9,20 @@
  * carries a fencing token, a task is read, answered and cancelled through the ledger by whichever
  * process is asked, keys have ids so that one can be rotated in while states sealed with the last
  * one stay valid, and a generation is published by compare and swap. Leases are files here
- * (file-lease.ts: the index's job lock is one, and commits are fenced by its token), and so are
+ * (files/lease-file.ts: the index's job lock is one, and commits are fenced by its token), and so are
  * the project catalog (`catalog/`) and the generations (`generations/`).
  */
 import { join } from 'node:path';
-import { FileStateKeys } from './file-keys.js';
-import { FileProjectCatalog } from './file-catalog.js';
-import { FileGenerations } from './file-generations.js';
-import { FileLeases } from './file-leases.js';
-import { FileTaskLedger } from './file-tasks.js';
+import { FileStateKeys } from './files/keys.js';
+import { FileProjectCatalog } from './files/catalog.js';
+import { FileGenerations } from './files/generations.js';
+import { FileLeases } from './files/leases.js';
+import { FileTaskLedger } from './files/tasks.js';
 import type { Coordination, CoordinationOptions } from './contracts.js';
 
 export { KeyRing } from './state-keys.js';
-export { FileStateKeys } from './file-keys.js';
-export type { TaskEntry, TaskLedger, TaskMessage, TaskStatus } from './task-ledger.js';
+export { FileStateKeys } from './files/keys.js';
+export type { TaskEntry, TaskLedger, TaskMessage, TaskStatus } from './contracts.js';
 export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease } from './contracts.js';
 export { DatabaseError } from './pg/database-error.js';
 export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './refusals.js';

@@ -9,7 +9,7 @@
  *
  * Every failure of the database comes out as one line (DatabaseError), never the client's own.
  */
-import type { TaskEntry, TaskLedger, TaskMessage } from '../task-ledger.js';
+import type { TaskEntry, TaskLedger, TaskMessage } from '../contracts.js';
 import { describeFailure, type Sql } from './database.js';
 import { listenOrFail, type Notifications } from './notifications.js';
 

@@ -13,7 +13,7 @@ import { parentPort, threadId, Worker } from 'node:worker_threads';
 import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
 import { spawnWorker } from '../../runtime.js';
 import { IndexReader } from '../search/reader.js';
-import { setLeaseThread } from '../../coordination/file-lease.js';
+import { setLeaseThread } from '../../coordination/files/lease-file.js';
 import { IndexStore } from '../store/store.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from '../symbols/build.js';
 import { workerMain } from '../../worker-main.js';

@@ -3,7 +3,7 @@
  * file lease of src/coordination), whose holder being busy is the tool error `index_in_progress`.
  */
 import { CodedError, ERROR_CODES } from '../../errors.js';
-import { FileLease, LeaseHeldError } from '../../coordination/file-lease.js';
+import { FileLease, LeaseHeldError } from '../../coordination/files/lease-file.js';
 
 /** Another job (in this process or another) holds the project's index. */
 export class IndexBusyError extends CodedError {

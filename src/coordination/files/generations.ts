@@ -9,13 +9,13 @@
  * Processes on one machine hear of a commit through fs.watch on the project's folder, with a
  * poll as the bound for file systems that drop events.
  */
-import { projectKey } from '../util/project-key.js';
+import { projectKey } from '../../util/project-key.js';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { crypto } from '../util/lazy-crypto.js';
-import type { Generation, Generations, Lease, Leases } from './contracts.js';
-import { checkProjectName, GenerationConflictError, InvalidEntryError, LeaseLostError } from './refusals.js';
-import { checkNext } from './generation-entry.js';
+import { crypto } from '../../util/lazy-crypto.js';
+import type { Generation, Generations, Lease, Leases } from '../contracts.js';
+import { checkProjectName, GenerationConflictError, InvalidEntryError, LeaseLostError } from '../refusals.js';
+import { checkNext } from '../generation-entry.js';
 import { watchFolder } from './watch-folder.js';
 
 const VERSION_FILE = /^(\d{12})\.json$/;

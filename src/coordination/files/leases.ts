@@ -2,8 +2,8 @@
  * Leases as files in one folder (`<name>.lease`), for the processes of one machine: the Leases
  * contract over FileLease. A holder is a process, and is taken for dead when its pid is.
  */
-import type { Lease, Leases } from './contracts.js';
-import { FileLease, LeaseHeldError } from './file-lease.js';
+import type { Lease, Leases } from '../contracts.js';
+import { FileLease, LeaseHeldError } from './lease-file.js';
 
 const LEASE_NAME = /^[A-Za-z0-9._-]{1,100}$/;
 

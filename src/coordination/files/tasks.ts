@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../process-alive.js';
-import type { TaskEntry, TaskLedger, TaskMessage } from './task-ledger.js';
+import { processAlive } from '../../process-alive.js';
+import type { TaskEntry, TaskLedger, TaskMessage } from '../contracts.js';
 import { watchFolder } from './watch-folder.js';
 
 const TASK_ID = /^[0-9a-f-]{36}$/;

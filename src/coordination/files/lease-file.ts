@@ -15,9 +15,9 @@
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive as alive } from '../process-alive.js';
-import { crypto } from '../util/lazy-crypto.js';
-import { writeAtomic } from '../util/write-atomic.js';
+import { processAlive as alive } from '../../process-alive.js';
+import { crypto } from '../../util/lazy-crypto.js';
+import { writeAtomic } from '../../util/write-atomic.js';
 
 /** Creates `to` as a second name of `from`; false when `to` exists. */
 function tryLink(from: string, to: string): boolean {

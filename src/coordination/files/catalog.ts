@@ -4,14 +4,14 @@
  * file and then hard-linked into place, which fails when the name is taken: two processes adding
  * the same name cannot both succeed, and no reader sees half an entry. No lock is needed.
  */
-import { projectKey } from '../util/project-key.js';
+import { projectKey } from '../../util/project-key.js';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../process-alive.js';
-import { crypto } from '../util/lazy-crypto.js';
-import { checkCatalogProject } from './catalog-entry.js';
-import type { CatalogProject, ProjectCatalog } from './contracts.js';
-import { checkProjectName, InvalidEntryError, ProjectExistsError } from './refusals.js';
+import { processAlive } from '../../process-alive.js';
+import { crypto } from '../../util/lazy-crypto.js';
+import { checkCatalogProject } from '../catalog-entry.js';
+import type { CatalogProject, ProjectCatalog } from '../contracts.js';
+import { checkProjectName, InvalidEntryError, ProjectExistsError } from '../refusals.js';
 
 const ENTRY_FILE = /^[a-z0-9][a-z0-9._-]*\.json$/;
 /** A staged entry (`.<name>.<pid>-<nonce>.new`): group 1 is the pid that wrote it. */
