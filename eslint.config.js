@@ -22,34 +22,31 @@ const ROOMS = [
   'util',
   'workspace',
   'caller',
+  'platform',
   'errors',
-  'idle-heap',
-  'log',
-  'process-alive',
-  'runtime',
   'server',
   'version',
   'wording',
-  'worker-main',
-  'worker-role',
 ];
 
 /** Room → the rooms it may import from (itself always). cli and server compose the rest. */
 const MAY_IMPORT = {
   util: [],
+  // Where the process runs: threads, the binary's assets, the log, the heap, whether a pid lives.
+  platform: ['util'],
   jsonrpc: [],
   // What processes share (keys, tasks, leases): below every room that shares something.
-  coordination: ['util', 'process-alive'],
-  mcp: ['jsonrpc', 'coordination', 'caller', 'errors', 'idle-heap', 'log', 'process-alive'],
+  coordination: ['util', 'platform'],
+  mcp: ['jsonrpc', 'coordination', 'caller', 'errors', 'platform'],
   record: ['jsonrpc', 'mcp', 'caller'],
   conformance: ['jsonrpc', 'mcp'],
-  index: ['util', 'coordination', 'log', 'idle-heap', 'process-alive', 'runtime', 'worker-main', 'errors'],
-  workspace: ['util', 'index', 'caller', 'errors', 'log', 'idle-heap', 'wording'],
+  index: ['util', 'coordination', 'platform', 'errors'],
+  workspace: ['util', 'index', 'caller', 'errors', 'platform', 'wording'],
   // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
-  transports: ['jsonrpc', 'mcp', 'caller', 'log', 'workspace'],
-  tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'caller', 'errors', 'wording', 'log'],
+  transports: ['jsonrpc', 'mcp', 'caller', 'platform', 'workspace'],
+  tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'caller', 'errors', 'wording', 'platform'],
   // The team server's replica work: git, following the catalog, the controller.
-  team: ['util', 'coordination', 'workspace', 'errors', 'log'],
+  team: ['util', 'coordination', 'workspace', 'errors', 'platform'],
 };
 
 /** The index's rooms, lowest first: each imports only from the rooms before it. */
@@ -128,7 +125,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  ...['util', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'team', 'cli'].map(roomRule),
+  ...['util', 'platform', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'team', 'cli'].map(roomRule),
   layer('server', ['src/server.ts'], [INDEX_DOORS]),
   ...indexLayers,
 );

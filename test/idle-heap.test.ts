@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { counted, IdleHeapTrimmer } from '../src/idle-heap.js';
+import { counted, IdleHeapTrimmer } from '../src/platform/idle-heap.js';
 import { Project } from '../src/workspace/project.js';
 import { initializeLine, startServer, stopAll } from './helpers/process.js';
 import { tick } from './helpers/wait.js';

@@ -3,12 +3,12 @@
 import { fstatSync } from 'node:fs';
 import yargs, { type ArgumentsCamelCase, type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { LOCAL_LOG_LEVELS, type LocalLogLevel } from '../log.js';
+import { LOCAL_LOG_LEVELS, type LocalLogLevel } from '../platform/log.js';
 import { KEY_ACTIONS, PROFILES, PROJECT_ACTIONS } from './choices.js';
 import { runServe, serveOptions } from './serve-command.js';
 import { count, UsageError } from './usage.js';
 import { VERSION } from '../version.js';
-import { WORKER_ROLE_GLOBAL } from '../worker-role.js';
+import { WORKER_ROLE_GLOBAL } from '../platform/worker-role.js';
 import type { Output } from './index-commands.js';
 import type { searchCommand, symbolsCommand } from './lookup-commands.js';
 // By path, not the symbols door: the entry of every command must not load the symbol room.
@@ -348,7 +348,7 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 /**
- * In the single executable every worker thread runs this whole bundle (src/runtime.ts): a
+ * In the single executable every worker thread runs this whole bundle (src/platform/runtime.ts): a
  * worker's module is loaded lazily by its command, so a worker loads it here, by the role the
  * worker's boot code marked it with, and the module starts the worker. Everywhere else a worker
  * runs its own module's file, and this file is only ever the CLI. (Reading the mark instead of

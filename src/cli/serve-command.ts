@@ -3,7 +3,7 @@
  * from main.ts, which keeps the other commands; the server itself loads only when this runs.
  */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { createLogger, type LocalLogLevel } from '../log.js';
+import { createLogger, type LocalLogLevel } from '../platform/log.js';
 import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
 import { DEFAULT_BIND, DEFAULT_MAX_CONNECTIONS, DEFAULT_POLL_SECONDS, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import type { ServeOptions } from './serve.js';

@@ -6,7 +6,7 @@
  * `index` and the other commands keep the large young generation: they run once and fast.
  * The .mjs runs on whatever `node` the user has, with the flags the user chose.
  */
-import { isSingleExecutable } from '../runtime.js';
+import { isSingleExecutable } from '../platform/runtime.js';
 
 export const SERVER_SEMI_SPACE_MB = 16;
 /** Set in the restarted process (and only there): it does not restart again. */

@@ -3,7 +3,7 @@
  * gets its own `McpSession` from `createSession`, with its own peer, ids and negotiated state; a
  * 2026-07-28 request without a session goes to the one `stateless` dispatcher.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
 import { TaskStore } from './tasks.js';

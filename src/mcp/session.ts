@@ -17,7 +17,7 @@ import {
 } from '../jsonrpc/index.js';
 import type { Caller } from '../caller.js';
 import { NotInitializedError, ResourceNotFoundError } from './errors.js';
-import { silentLogger, type Logger } from '../log.js';
+import { silentLogger, type Logger } from '../platform/log.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
 import type { PromptRegistry } from './prompts.js';
 import type { ResourceRegistry } from './resources.js';

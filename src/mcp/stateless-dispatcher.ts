@@ -19,7 +19,7 @@ import {
   type Result,
   type TapEntry,
 } from '../jsonrpc/index.js';
-import { silentLogger, type Logger } from '../log.js';
+import { silentLogger, type Logger } from '../platform/log.js';
 import type { MessageContext, ServerIdentity } from './session.js';
 import { serverInfoFor, type StatelessMethod } from './stateless-methods.js';
 import { completeResult, readStatelessRequest } from './stateless-request.js';

@@ -2,7 +2,7 @@
  * The tools registry: definitions, `tools/list` shaped for the negotiated revision, and
  * `tools/call` with argument validation kept outside the handlers.
  */
-import { counted, type Activity } from '../idle-heap.js';
+import { counted, type Activity } from '../platform/idle-heap.js';
 import { clipText, clipValue, InvalidParamsError, JsonRpcError, MAX_ERROR_MESSAGE_CHARS, type Params } from '../jsonrpc/index.js';
 import type { Caller } from '../caller.js';
 import type { LogLevel } from './logging.js';

@@ -8,7 +8,7 @@
  */
 import { projectKey } from '../util/project-key.js';
 import type { Coordination, Lease } from '../coordination/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import { resolveRef } from './git.js';
 
 /** How often a replica without the lease tries for it (with a database, each try is a connection). */

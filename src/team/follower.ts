@@ -10,7 +10,7 @@ import { CodedError } from '../errors.js';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProject, Coordination, Generation } from '../coordination/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import { writeAtomic } from '../util/write-atomic.js';
 import type { NamedProject } from '../workspace/named-projects.js';
 import type { IndexJob } from '../workspace/jobs.js';

@@ -4,7 +4,7 @@
  * should be served at (controller.ts). git.ts is the system git, for both and for the CLI.
  */
 import type { Coordination } from '../coordination/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { Controller } from './controller.js';
 import { Follower } from './follower.js';

@@ -5,7 +5,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 
 /** At most one log line per this long about refused connections (a flood would flood the log). */
 const DROP_LOG_INTERVAL_MS = 10_000;

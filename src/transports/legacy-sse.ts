@@ -6,7 +6,7 @@
 import type { Caller } from '../caller.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { McpSession, MessageContext } from '../mcp/session.js';
 import { readJsonBody } from './http-body.js';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { InvalidRequestError, ParseError, type PeerOptions } from '../jsonrpc/index.js';
-import { silentLogger, type Logger } from '../log.js';
+import { silentLogger, type Logger } from '../platform/log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { McpSession, MessageContext } from '../mcp/session.js';
 import { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder } from './ndjson.js';

@@ -7,7 +7,7 @@ import type { Caller } from '../caller.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchTooLarge, classify, MAX_BATCH_ENTRIES, type Params, type RequestId } from '../jsonrpc/index.js';
 import { isStatelessRequest } from '../mcp/stateless-request.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
 import { batchRefusal } from '../mcp/batches.js';

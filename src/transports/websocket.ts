@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { InvalidRequestError } from '../jsonrpc/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import type { McpServer } from '../mcp/server.js';
 import type { MessageContext } from '../mcp/session.js';
 import { DEFAULT_MAX_QUEUED_OUTPUT_BYTES } from './http-defaults.js';

@@ -8,7 +8,7 @@ import { basename, isAbsolute } from 'node:path';
 import { realpathSync, statSync } from 'node:fs';
 import { codedError, type CodedError } from '../errors.js';
 import type { Reach } from '../caller.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import type { WorkspaceConfig } from './config.js';
 import { listRoots, type RootsClient, type RootsOutcome } from './roots.js';
 

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { counted, type Activity } from '../idle-heap.js';
-import type { Logger } from '../log.js';
+import { counted, type Activity } from '../platform/idle-heap.js';
+import type { Logger } from '../platform/log.js';
 import { SearchService, type SearchQueueLimits } from '../index/search/service.js';
 import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store/index.js';
 import { SymbolIndex, symbolsStamp } from '../index/symbols/index.js';

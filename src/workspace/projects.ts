@@ -4,10 +4,10 @@
  */
 import { rmSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { Activity } from '../idle-heap.js';
+import type { Activity } from '../platform/idle-heap.js';
 import type { SearchQueueLimits } from '../index/search/service.js';
 import { IndexStore, sextantHome } from '../index/store/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 import { Project } from './project.js';
 import { codedError } from '../errors.js';
 import type { WorkspaceConfig } from './config.js';

@@ -5,7 +5,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../log.js';
+import type { Logger } from '../platform/log.js';
 
 /** How long the client gets to answer roots/list before the request is cancelled. */
 export const DEFAULT_ROOTS_TIMEOUT_MS = 5_000;

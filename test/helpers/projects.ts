@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TapEntry } from '../../src/jsonrpc/index.js';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/platform/log.js';
 import { createSextantServer } from '../../src/server.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { resolveWorkspaceConfig, type WorkspaceOptions } from '../../src/workspace/config.js';

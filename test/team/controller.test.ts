@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openCoordination } from '../../src/coordination/index.js';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/platform/log.js';
 import { Controller } from '../../src/team/controller.js';
 import { gitRemote } from '../helpers/git-remote.js';
 import { eventually } from '../helpers/wait.js';

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { Client, request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/platform/log.js';
 import { initializeBody, JSON_AND_SSE, startTestHttp } from '../helpers/http.js';
 import { runCli } from '../helpers/process.js';
 import { eventually } from '../helpers/wait.js';

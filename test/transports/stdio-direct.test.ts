@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSextantServer } from '../../src/server.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/platform/log.js';
 import { serveStdio } from '../../src/transports/stdio.js';
 import { initializeLine, startServer, stopAll } from '../helpers/process.js';
 

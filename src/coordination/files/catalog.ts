@@ -7,7 +7,7 @@
 import { projectKey } from '../../util/project-key.js';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../../process-alive.js';
+import { processAlive } from '../../platform/process-alive.js';
 import { crypto } from '../../util/lazy-crypto.js';
 import { checkCatalogProject } from '../catalog-entry.js';
 import type { CatalogProject, ProjectCatalog } from '../contracts.js';

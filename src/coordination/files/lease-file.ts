@@ -15,7 +15,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive as alive } from '../../process-alive.js';
+import { processAlive as alive } from '../../platform/process-alive.js';
 import { crypto } from '../../util/lazy-crypto.js';
 import { writeAtomic } from '../../util/write-atomic.js';
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../../process-alive.js';
+import { processAlive } from '../../platform/process-alive.js';
 import type { TaskEntry, TaskLedger, TaskMessage } from '../contracts.js';
 import { watchFolder } from './watch-folder.js';
 

@@ -10,13 +10,13 @@
  * Only then is the caller told: the next job finds the project free.
  */
 import { parentPort, threadId, Worker } from 'node:worker_threads';
-import { counted, IdleHeapTrimmer } from '../../idle-heap.js';
-import { spawnWorker } from '../../runtime.js';
+import { counted, IdleHeapTrimmer } from '../../platform/idle-heap.js';
+import { spawnWorker } from '../../platform/runtime.js';
 import { IndexReader } from '../search/reader.js';
 import { setLeaseThread } from '../../coordination/files/lease-file.js';
 import { IndexStore } from '../store/store.js';
 import { buildSymbols, type SymbolsOptions, type SymbolsSummary } from '../symbols/build.js';
-import { workerMain } from '../../worker-main.js';
+import { workerMain } from '../../platform/worker-main.js';
 
 const WORKER_ROLE = 'sextant-symbols-job';
 /** How long an idle symbol thread is kept for the next phase. */

@@ -9,12 +9,12 @@
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { spawnWorker } from '../../runtime.js';
+import { spawnWorker } from '../../platform/runtime.js';
 import { detectLanguage } from '../files/languages.js';
 import { ProjectFiles } from '../files/project-file.js';
 import { blockTrigramsOf, DEFAULT_BLOCK_BYTES, trigramsOf } from '../text/trigrams.js';
 import { SegmentBuilder, type SegmentFile } from '../text/segment.js';
-import { workerMain } from '../../worker-main.js';
+import { workerMain } from '../../platform/worker-main.js';
 
 /**
  * A file with more distinct trigrams than this is searched by scanning, not through the postings:

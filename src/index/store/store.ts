@@ -8,7 +8,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive as alive } from '../../process-alive.js';
+import { processAlive as alive } from '../../platform/process-alive.js';
 import { TEMP_FILE, writeAtomic } from '../../util/write-atomic.js';
 import { projectDir, sextantHome } from './home.js';
 import { IndexBusyError, JobLock } from './job-lock.js';

@@ -9,7 +9,7 @@
  */
 import { cpus } from 'node:os';
 import { parentPort, workerData, type Worker } from 'node:worker_threads';
-import { spawnWorker } from '../../runtime.js';
+import { spawnWorker } from '../../platform/runtime.js';
 import { ProjectFiles } from '../files/project-file.js';
 import type { JobJournal } from '../store/journal.js';
 import { IndexStore } from '../store/store.js';
@@ -22,7 +22,7 @@ import { collectSymbolDebris, commitBaseSegments, commitSymbols, writeSymbolSegm
 import { SegmentStrings } from './segment-writer.js';
 import { SymbolIndex } from './symbol-index.js';
 import { writeSymbolsManifest, type SymbolSegmentEntry, type SymbolsManifest } from './symbol-manifest.js';
-import { workerMain } from '../../worker-main.js';
+import { workerMain } from '../../platform/worker-main.js';
 
 const WORKER_ROLE = 'sextant-symbols';
 const BATCH_FILES = 32;

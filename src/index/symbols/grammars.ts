@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { embeddedAsset } from '../../runtime.js';
+import { embeddedAsset } from '../../platform/runtime.js';
 
 const VSCODE = '@vscode/tree-sitter-wasm/wasm';
 const WASMS = 'tree-sitter-wasms/out';

@@ -3,7 +3,7 @@
  * gathered for a short debounce, then a sync of exactly those paths (no walk of the tree).
  * Updates never overlap: paths that change during one are taken by the next.
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../platform/log.js';
 import { mergeDeltas, type MergeSummary } from '../build/merge.js';
 import { syncIndex, type SyncSummary } from '../build/sync.js';
 import { watchTree, type TreeWatch, type TreeWatcherOptions } from './tree-watcher.js';

@@ -2,7 +2,7 @@
  * The server's own diagnostics. They always go to stderr: on stdio, stdout belongs to MCP
  * messages alone (transports §stdio).
  */
-import { withoutCredentials } from './util/credentials.js';
+import { withoutCredentials } from '../util/credentials.js';
 
 export const LOCAL_LOG_LEVELS = ['debug', 'info', 'warning', 'error', 'silent'] as const;
 export type LocalLogLevel = (typeof LOCAL_LOG_LEVELS)[number];
