@@ -53,14 +53,15 @@ function importsOf(file: string): Import[] {
 
 const indexRoomOf = (target: string): string | undefined => (target.startsWith('index/') ? target.split('/')[1] : undefined);
 
-test('no module takes part in an import circle', () => {
+test('no module takes part in an import circle, type-only imports included', () => {
   const graph = new Map<string, string[]>();
   for (const file of files(SRC)) {
     const from = relative(SRC, file).replace(/\.ts$/, '');
     graph.set(
       from,
       importsOf(file)
-        .filter((edge) => !edge.typeOnly && !edge.dynamic)
+        // A type-only import loads nothing, but a circle of types is still two files that cannot be read apart.
+        .filter((edge) => !edge.dynamic)
         .map((edge) => edge.target),
     );
   }

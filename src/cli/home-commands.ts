@@ -5,7 +5,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { indexFolders, IndexStore, sextantHome } from '../index/store/index.js';
-import type { Output } from './index-commands.js';
+import type { Output } from './output.js';
 
 /** Bytes of every file under `dir` (an index folder holds no links worth following). */
 function folderBytes(dir: string): number {

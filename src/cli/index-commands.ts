@@ -14,16 +14,7 @@ import {
 import { IndexReader } from '../index/search/index.js';
 import type { SymbolsSummary } from '../index/symbols/index.js';
 import { projectOf } from './lookup-commands.js';
-
-export interface Output {
-  out(text: string): void;
-  err(text: string): void;
-  isTTY: boolean;
-  /** stderr, where progress goes, is a terminal (a counter rewrites itself there). */
-  errIsTTY?: boolean;
-  /** stdout is a pipe: its reader may have stopped early (`| head`), so notes about the output are left out. */
-  toPipe?: boolean;
-}
+import type { Output } from './output.js';
 
 function formatProgress(event: IndexProgress): string | undefined {
   switch (event.stage) {

@@ -6,7 +6,7 @@
  */
 import { openCoordination } from '../coordination/index.js';
 import { sextantHome } from '../index/store/index.js';
-import type { Output } from './index-commands.js';
+import type { Output } from './output.js';
 
 export async function rotateKeys(databaseUrl: string | undefined, output: Output): Promise<number> {
   const coordination = await openCoordination(sextantHome(), { databaseUrl });

@@ -8,7 +8,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { findIndexedProject, type IndexStore, resolveRoot, unsearchedFiles } from '../index/store/index.js';
 import { type Match, NotIndexedError, openForOneSearch, publicMatch, searchOnce, type SearchQuery } from '../index/search/index.js';
 import { SymbolIndex } from '../index/symbols/index.js';
-import type { Output } from './index-commands.js';
+import type { Output } from './output.js';
 
 /** `path` resolved, when it names a regular file (a search of one file, as rg takes one). */
 function regularFile(path: string): string | undefined {

@@ -9,7 +9,7 @@ import { runServe, serveOptions } from './serve-command.js';
 import { count, UsageError } from './usage.js';
 import { VERSION } from '../version.js';
 import { WORKER_ROLE_GLOBAL } from '../platform/worker-role.js';
-import type { Output } from './index-commands.js';
+import type { Output } from './output.js';
 import type { searchCommand, symbolsCommand } from './lookup-commands.js';
 // By path, not the symbols door: the entry of every command must not load the symbol room.
 import { SYMBOL_KINDS } from '../index/symbols/types.js';

@@ -10,7 +10,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { openCoordination, type CatalogProject, type Coordination } from '../coordination/index.js';
 import { sextantHome } from '../index/store/index.js';
 import { CONTROLLER_LEASE, defaultBranch, publishTargets, resolveRef } from '../team/index.js';
-import type { Output } from './index-commands.js';
+import type { Output } from './output.js';
 import type { ProjectAction } from './choices.js';
 import { UsageError } from './usage.js';
 

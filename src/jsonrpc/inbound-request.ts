@@ -7,7 +7,7 @@
 import { JsonRpcError, toErrorObject } from './errors.js';
 import type { JsonRpcResponse, Params, RequestId } from './messages.js';
 import { errorResponse, isRequestId } from './messages.js';
-import type { OutboundInfo, RequestContext, RequestHandler, RequestOptions, Result } from './peer.js';
+import type { OutboundInfo, RequestContext, RequestHandler, RequestOptions, Result } from './handlers.js';
 
 /** What an inbound request needs from its peer to speak on its behalf. */
 export interface RequestSender {

@@ -25,6 +25,7 @@ import {
   type RequestId,
 } from './messages.js';
 import { InboundRequest, respond } from './inbound-request.js';
+import type { NotificationHandler, OutboundInfo, ProgressUpdate, RequestHandler, RequestOptions, Result } from './handlers.js';
 
 /**
  * The most messages one batch may hold. Its answer is sent whole, so the entries bound what one
@@ -38,48 +39,6 @@ export function batchTooLarge(count: number): InvalidRequestError {
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-
-export type Result = Record<string, unknown>;
-
-/** Tells the transport which inbound request an outgoing message belongs to, so it can pick a stream. */
-export interface OutboundInfo {
-  relatedRequestId?: RequestId;
-}
-
-export interface ProgressUpdate {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-export interface RequestOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  relatedRequestId?: RequestId;
-  onProgress?: (update: ProgressUpdate) => void;
-}
-
-export interface RequestContext<E> {
-  id: RequestId;
-  method: string;
-  /** Aborted when the other side cancels the request or the connection closes. */
-  signal: AbortSignal;
-  meta: Params | undefined;
-  /** What the transport attached to the message (session id, headers, query string…). */
-  extra: E;
-  notify(method: string, params?: Params): void;
-  request(method: string, params?: Params, options?: Omit<RequestOptions, 'relatedRequestId'>): Promise<Result>;
-  /** Sends notifications/progress when the request carried a progressToken; returns whether it did. */
-  progress(progress: number, total?: number, message?: string): boolean;
-}
-
-interface NotificationContext<E> {
-  method: string;
-  extra: E;
-}
-
-export type RequestHandler<E> = (params: Params, context: RequestContext<E>) => Promise<Result | void> | Result | void;
-export type NotificationHandler<E> = (params: Params, context: NotificationContext<E>) => void | Promise<void>;
 
 export type TapEntry = { message: unknown } | { raw: string };
 

@@ -15,13 +15,10 @@ import {
   type RequestOptions,
   type Result,
 } from '../jsonrpc/index.js';
-import type { Caller } from '../caller.js';
 import { NotInitializedError, ResourceNotFoundError } from './errors.js';
 import { silentLogger, type Logger } from '../platform/log.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLevel } from './logging.js';
-import type { PromptRegistry } from './prompts.js';
-import type { ResourceRegistry } from './resources.js';
-import type { ToolContext, ToolRegistry } from './tools.js';
+import type { ToolContext } from './tools.js';
 import { ToolCallContext } from './tool-call-context.js';
 import { CLIENT_CAPABILITY_FOR, UndeclaredClientCapabilityError } from './client-capability.js';
 import { completeResult, isStatelessRequest, isObject, readStatelessRequest } from './stateless-request.js';
@@ -32,36 +29,9 @@ import { RequestStateSealer } from './request-state.js';
 import { TaskStore } from './tasks.js';
 import { negotiateVersion, HANDSHAKE_PROTOCOL_VERSIONS, type HandshakeProtocolVersion } from './versions.js';
 import { batchRefusal } from './batches.js';
+import type { ClientInfo, MessageContext, Registries, ServerIdentity } from './context.js';
 
-/** Transport facts that travel with each incoming message; the session reads them, never the transport itself. */
-export interface MessageContext {
-  transport: string;
-  /** Who sent it, as the transport can tell; absent, a stranger (UNKNOWN_CALLER). */
-  caller?: Caller;
-  sessionId?: string;
-  query?: Record<string, string>;
-  headers?: Record<string, string | string[] | undefined>;
-  /**
-   * Headers that must agree with a 2026-07-28 call's `x-mcp-header` arguments (SEP-2243): set by
-   * a transport that carries them (Streamable HTTP), so the session need not know transports by name.
-   */
-  paramHeaders?: Record<string, string | string[] | undefined>;
-}
-
-export interface ServerIdentity {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  instructions?: string;
-}
-
-export interface Registries {
-  tools: ToolRegistry;
-  resources: ResourceRegistry;
-  prompts: PromptRegistry;
-}
+export type { ClientInfo, Listener, MessageContext, Registries, ServerIdentity } from './context.js';
 
 export interface McpSessionOptions {
   identity: ServerIdentity;
@@ -76,18 +46,6 @@ export interface McpSessionOptions {
   onRootsChanged?: (session: McpSession) => void;
   /** The 2026-07-28 methods, served from each request alone (McpServer gives its own table to every session). */
   statelessMethods?: Map<string, StatelessMethod>;
-}
-
-/** One open `subscriptions/listen` stream: the resources it follows, and how to tell it something. */
-export interface Listener {
-  resources: string[];
-  notify(method: string, params: Params): void;
-}
-
-export interface ClientInfo {
-  name: string;
-  version: string;
-  [key: string]: unknown;
 }
 
 /** Methods a client may send before the session is initialized (lifecycle §Initialization, utilities/ping). */

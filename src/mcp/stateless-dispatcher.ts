@@ -20,7 +20,7 @@ import {
   type TapEntry,
 } from '../jsonrpc/index.js';
 import { silentLogger, type Logger } from '../platform/log.js';
-import type { MessageContext, ServerIdentity } from './session.js';
+import type { MessageContext, ServerIdentity } from './context.js';
 import { serverInfoFor, type StatelessMethod } from './stateless-methods.js';
 import { completeResult, readStatelessRequest } from './stateless-request.js';
 

@@ -9,7 +9,7 @@ import { isAtLeast } from './logging.js';
 import { isObject, META_KEYS, principalOf, type StatelessRequest } from './stateless-request.js';
 import { InputRequired, inputRequiredResult, MalformedInput, roundInput, type RoundInput } from './multi-round-trip.js';
 import type { RequestStateSealer } from './request-state.js';
-import type { Listener, MessageContext } from './session.js';
+import type { Listener, MessageContext } from './context.js';
 import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from './tasks.js';
 import { CodedError, type ToolContext } from './tools.js';
 

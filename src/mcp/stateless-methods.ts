@@ -8,7 +8,7 @@ import { InvalidParamsError, type Params, type RequestContext, type Result } fro
 import { ResourceNotFoundError } from './errors.js';
 import type { RoundInput } from './multi-round-trip.js';
 import { checkParamHeaders } from './param-headers.js';
-import type { Registries, MessageContext, ServerIdentity } from './session.js';
+import type { Registries, MessageContext, ServerIdentity } from './context.js';
 import type { StatelessEra } from './stateless-era.js';
 import { CACHE_STATIC, CACHE_VOLATILE, isObject, principalOf, type CacheHint, type StatelessRequest } from './stateless-request.js';
 import { requireTasks, TASKS_EXTENSION } from './tasks.js';

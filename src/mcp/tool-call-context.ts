@@ -6,7 +6,7 @@
  */
 import type { Params, RequestContext, RequestOptions, Result } from '../jsonrpc/index.js';
 import { isAtLeast, type LogLevel } from './logging.js';
-import type { MessageContext } from './session.js';
+import type { MessageContext } from './context.js';
 import type { ClientRequestOptions, ToolContext } from './tools.js';
 import type { RequestEra } from './request-era.js';
 import { featuresOf } from './versions.js';

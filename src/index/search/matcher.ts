@@ -6,7 +6,7 @@
 import type { ByteWindow } from './block-windows.js';
 import { foldedLiteral, LONG_LITERAL_CHARS } from './folded-literal.js';
 import { literalQuery, planRegex, type TrigramQuery } from './query-plan.js';
-import type { Match, SearchQuery } from './reader.js';
+import type { Match, SearchQuery } from './search-query.js';
 
 /** Longest line text returned in a match; longer lines are cut around the match. */
 const MAX_MATCH_TEXT = 400;

@@ -11,7 +11,23 @@
  *   u32 unindexedCount | u32 unindexed[] | u32 blockWords | u32 blocks[] ([id, n, n first lines]…) |
  *   pad to 8 | hash bytes (16 ASCII hex each) | paths (UTF-8)
  */
-import type { SegmentFile } from './segment.js';
+
+/** A file as a segment lists it. */
+export interface SegmentFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Content hash, for incremental sync. */
+  hash: string;
+  language?: string;
+  /** Not in the trigram postings (too many distinct trigrams: data more than text): always a candidate. */
+  unindexed?: boolean;
+  /**
+   * For a file indexed in blocks: the 0-based line where each block after the first starts
+   * (block 0 starts at line 0). Each block is its own document in the postings.
+   */
+  blocks?: number[];
+}
 
 interface Meta {
   count: number;

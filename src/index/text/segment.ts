@@ -13,24 +13,11 @@
  * torn or overwritten file is reported as corrupt (index_corrupt), never searched.
  */
 import { withChecksums } from './checked-file.js';
-import { encodeHeader, parseHeader, type FileTable } from './segment-header.js';
+import { encodeHeader, parseHeader, type FileTable, type SegmentFile } from './segment-header.js';
 import { CorruptSegmentError, partsInMemory, partsOnDisk, SEGMENT_MAGIC, type SegmentParts } from './segment-parts.js';
 
-export interface SegmentFile {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  /** Content hash, for incremental sync. */
-  hash: string;
-  language?: string;
-  /** Not in the trigram postings (too many distinct trigrams: data more than text): always a candidate. */
-  unindexed?: boolean;
-  /**
-   * For a file indexed in blocks: the 0-based line where each block after the first starts
-   * (block 0 starts at line 0). Each block is its own document in the postings.
-   */
-  blocks?: number[];
-}
+/** A file as a segment lists it (its header's file table holds it: segment-header.ts). */
+export type { SegmentFile } from './segment-header.js';
 
 /** How many documents a file is in the postings. */
 export function documentsOf(file: SegmentFile): number {
