@@ -20,8 +20,8 @@ export function sessionEra(revision: HandshakeProtocolVersion, clientCapabilitie
   return { revision, stateless: false, clientCapabilities };
 }
 
-/** The era of one stateless request. */
-export function statelessEra(revision: StatelessProtocolVersion, clientCapabilities: Params): RequestEra {
+/** The era of one request that carries its own revision and capabilities (not a session's). */
+export function singleRequestEra(revision: StatelessProtocolVersion, clientCapabilities: Params): RequestEra {
   return { revision, stateless: isStatelessVersion(revision), clientCapabilities };
 }
 

@@ -22,11 +22,8 @@ import type { ToolContext } from './tools.js';
 import { ToolCallContext } from './tool-call-context.js';
 import { CLIENT_CAPABILITY_FOR, UndeclaredClientCapabilityError } from './client-capability.js';
 import { completeResult, isStatelessRequest, isObject, readStatelessRequest } from './stateless-request.js';
-import { StatelessEra } from './stateless-era.js';
-import { completeArgument, serverCapabilities, serverInfoFor, statelessMethods, type StatelessMethod } from './stateless-methods.js';
+import { completeArgument, serverCapabilities, serverInfoFor, type StatelessMethod } from './stateless-methods.js';
 import { sessionEra, type RequestEra } from './request-era.js';
-import { RequestStateSealer } from './request-state.js';
-import { TaskStore } from './tasks.js';
 import { negotiateVersion, HANDSHAKE_PROTOCOL_VERSIONS, type HandshakeProtocolVersion } from './versions.js';
 import { batchRefusal } from './batches.js';
 import type { ClientInfo, MessageContext, Registries, ServerIdentity } from './context.js';
@@ -44,8 +41,8 @@ export interface McpSessionOptions {
   onReady?: (session: McpSession) => void;
   /** Called when the client sends notifications/roots/list_changed (never answered: it is a notification). */
   onRootsChanged?: (session: McpSession) => void;
-  /** The 2026-07-28 methods, served from each request alone (McpServer gives its own table to every session). */
-  statelessMethods?: Map<string, StatelessMethod>;
+  /** The 2026-07-28 methods, served from each request alone: the server's table (McpServer gives it to every session). */
+  statelessMethods: Map<string, StatelessMethod>;
 }
 
 /** Methods a client may send before the session is initialized (lifecycle §Initialization, utilities/ping). */
@@ -243,13 +240,8 @@ export class McpSession {
     return new ToolCallContext(this, this.#era!, context, typeof params.name === 'string' ? params.name : undefined);
   }
 
-  /** The 2026 methods: the server's table, or (a session made on its own, in tests) one of its own. */
+  /** The 2026 methods: the server's one table, shared by every session and the stateless dispatcher. */
   get #statelessMethods(): Map<string, StatelessMethod> {
-    this.#ownMethods ??=
-      this.#options.statelessMethods ??
-      statelessMethods(this.#options.identity, this.#options.registries, new StatelessEra({ sealer: RequestStateSealer.ephemeral(), tasks: new TaskStore() }));
-    return this.#ownMethods;
+    return this.#options.statelessMethods;
   }
-
-  #ownMethods: Map<string, StatelessMethod> | undefined;
 }

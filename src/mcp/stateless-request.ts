@@ -10,7 +10,7 @@ import type { Caller } from '../caller.js';
 import { InvalidParamsError, type Params, type Result } from '../jsonrpc/index.js';
 import { UnsupportedProtocolVersionError } from './errors.js';
 import { isLogLevel, type LogLevel } from './logging.js';
-import { statelessEra, type RequestEra } from './request-era.js';
+import { singleRequestEra, type RequestEra } from './request-era.js';
 import { ALL_PROTOCOL_VERSIONS, isStatelessVersion, type StatelessProtocolVersion } from './versions.js';
 
 /** The reserved `_meta` keys of the stateless era (basic §_meta). */
@@ -57,7 +57,7 @@ export function readStatelessRequest(meta: Params | undefined): StatelessRequest
   if (!isStatelessVersion(version)) throw new UnsupportedProtocolVersionError(version, ALL_PROTOCOL_VERSIONS);
   const capabilities = meta![META_KEYS.clientCapabilities];
   if (!isObject(capabilities)) throw new InvalidParamsError(`Invalid params: _meta["${META_KEYS.clientCapabilities}"] is required (an object)`);
-  const request: StatelessRequest = { version, capabilities, era: statelessEra(version, capabilities) };
+  const request: StatelessRequest = { version, capabilities, era: singleRequestEra(version, capabilities) };
   const clientInfo = meta![META_KEYS.clientInfo];
   if (clientInfo !== undefined) {
     if (!isObject(clientInfo) || typeof clientInfo.name !== 'string' || typeof clientInfo.version !== 'string') {
