@@ -9,7 +9,7 @@ import { projectKey } from '../util/project-key.js';
 import { CodedError } from '../errors.js';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CatalogProject, Coordination, Generation } from '../coordination/index.js';
+import type { CatalogProject, Coordination } from '../coordination/index.js';
 import type { Logger } from '../platform/log.js';
 import { writeAtomic } from '../util/write-atomic.js';
 import type { NamedProject } from '../workspace/named-projects.js';
@@ -40,7 +40,6 @@ export class Follower {
   readonly #watches = new Map<string, () => void>();
   /** Per project: the work in hand, one at a time, always toward the newest target heard. */
   readonly #work = new Map<string, Promise<void>>();
-  readonly #wanted = new Map<string, Generation>();
   #poll: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -96,7 +95,6 @@ export class Follower {
     const key = projectKey(project.name);
     this.#watches.get(key)?.();
     this.#watches.delete(key);
-    this.#wanted.delete(key);
     this.#named.delete(project.name);
     if (project.git) {
       await this.#work.get(key)?.catch(() => undefined);
@@ -127,8 +125,9 @@ export class Follower {
     const key = projectKey(project.name);
     const stop = this.#options.coordination.generations.watch(key, 0, (generation) => {
       if (generation.source === undefined) return;
+      // The target is kept once, on the project: /health, list_projects and the catch-up all read it there.
       named.targetCommit = generation.source;
-      this.#wanted.set(key, generation);
+      named.targetGeneration = generation.number;
       this.#queue(key, named);
     });
     this.#watches.set(key, stop);
@@ -138,17 +137,16 @@ export class Follower {
   #queue(key: string, named: NamedProject): void {
     const previous = this.#work.get(key) ?? Promise.resolve();
     const next = previous.then(async () => {
-      const target = this.#wanted.get(key);
-      if (this.#closed || !target || this.#named.get(named.name) !== named) return;
-      if (named.servedCommit === target.source && named.state === 'ready') return;
-      await this.#serve(named, target);
+      const target = named.targetCommit;
+      if (this.#closed || target === undefined || this.#named.get(named.name) !== named) return;
+      if (named.servedCommit === target && named.state === 'ready') return;
+      await this.#serve(named, target, named.targetGeneration ?? 0);
     });
     this.#work.set(key, next);
   }
 
-  async #serve(named: NamedProject, target: Generation): Promise<void> {
+  async #serve(named: NamedProject, commit: string, generation: number): Promise<void> {
     const { logger, projects } = this.#options;
-    const commit = target.source!;
     try {
       const fetchStarted = Date.now();
       if ((await checkedOut(named.root)) !== commit || named.servedCommit !== commit) {
@@ -164,8 +162,8 @@ export class Follower {
       named.servedCommit = commit;
       named.state = 'ready';
       delete named.error;
-      writeServed(named.root, { commit, generation: target.number });
-      logger?.info(`Project ${named.name} serves ${commit.slice(0, 12)} (generation ${target.number})`);
+      writeServed(named.root, { commit, generation });
+      logger?.info(`Project ${named.name} serves ${commit.slice(0, 12)} (generation ${generation})`);
     } catch (error) {
       named.state = 'failed';
       named.error = error instanceof Error ? error.message : String(error);

@@ -18,6 +18,8 @@ export interface NamedProject {
   servedCommit?: string;
   /** The commit this replica should serve (what the controller published), once known. */
   targetCommit?: string;
+  /** The generation that published `targetCommit` (written beside a checkout, with the commit it serves). */
+  targetGeneration?: number;
   /** What the replica is doing to catch up, or why it cannot: for /health and list_projects. */
   state: 'waiting' | 'fetching' | 'indexing' | 'ready' | 'failed';
   error?: string;
