@@ -124,13 +124,13 @@ export class TaskStore {
   async created(taskId: string): Promise<Result> {
     const task = this.#tasks.get(taskId);
     if (!task) throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)}`);
-    try {
-      await task.written;
-    } catch (error) {
-      this.#tasks.delete(taskId);
-      task.controller.abort(new Error('The task could not be recorded'));
-      throw new TasksUnavailableError(error);
-    }
+    await ledgerWork(
+      () => task.written,
+      () => {
+        this.#tasks.delete(taskId);
+        task.controller.abort(new Error('The task could not be recorded'));
+      },
+    );
     return { resultType: 'task', ...taskState(task) };
   }
 
@@ -250,11 +250,7 @@ export class TaskStore {
   }
 
   async #send(message: TaskMessage): Promise<void> {
-    try {
-      await this.#ledger?.send(message);
-    } catch (error) {
-      throw new TasksUnavailableError(error);
-    }
+    await ledgerWork(async () => this.#ledger?.send(message));
   }
 
   #cancel(task: TaskRecord): void {
@@ -275,13 +271,16 @@ export class TaskStore {
 
   async #watchRemote(watcher: (taskId: string) => void): Promise<void> {
     this.#remoteWatchers.add(watcher);
-    this.#stopRemote ??= this.#ledger!.onChange((taskId) => {
-      for (const remote of this.#remoteWatchers) remote(taskId);
-    }).catch((error: unknown) => {
-      this.#stopRemote = undefined;
-      this.#remoteWatchers.delete(watcher);
-      throw new TasksUnavailableError(error);
-    });
+    this.#stopRemote ??= ledgerWork(
+      () =>
+        this.#ledger!.onChange((taskId) => {
+          for (const remote of this.#remoteWatchers) remote(taskId);
+        }),
+      () => {
+        this.#stopRemote = undefined;
+        this.#remoteWatchers.delete(watcher);
+      },
+    );
     await this.#stopRemote;
   }
 
@@ -358,13 +357,10 @@ export class TaskStore {
   /** The task, if `principal` may see it: one of another principal is as unknown as one that never was. */
   async #find(taskId: unknown, principal: string | undefined): Promise<TaskRecord> {
     this.#forgetExpired();
-    let task: TaskRecord | undefined;
-    try {
+    const task = await ledgerWork(async () => {
       await this.#sweepLedger();
-      task = typeof taskId === 'string' ? (this.#tasks.get(taskId) ?? (await this.#load(taskId))) : undefined;
-    } catch (error) {
-      throw new TasksUnavailableError(error);
-    }
+      return typeof taskId === 'string' ? (this.#tasks.get(taskId) ?? (await this.#load(taskId))) : undefined;
+    });
     if (!task || task.principal !== principal) {
       throw new InvalidParamsError(`Invalid params: no task ${JSON.stringify(taskId)} (unknown, or past its ttlMs)`);
     }
@@ -393,5 +389,18 @@ export class TaskStore {
         .catch(() => undefined)
         .then(() => ledger.remove(taskId))
         .catch(() => undefined);
+  }
+}
+
+/**
+ * Work that needs the ledger: a failure of the ledger (files or database away) is the caller's
+ * TasksUnavailableError, the one way every path says so; `undo` first takes back what was begun.
+ */
+async function ledgerWork<T>(work: () => Promise<T>, undo?: () => void): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    undo?.();
+    throw new TasksUnavailableError(error);
   }
 }
