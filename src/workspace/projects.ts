@@ -143,10 +143,12 @@ export class ProjectService {
       return { root: this.#admitNamed(named.root), source: 'catalog' };
     }
     if (workspace !== undefined) {
-      const roots = await projects.roots(via);
       const named = typeof workspace === 'string' ? this.named.atRoot(workspace) : undefined;
       if (named) return { root: this.#admitNamed(named.root), source: 'catalog' };
-      const chosen = this.registry.resolveArgument(workspace, roots.status === 'listed' ? roots.paths : [], reach, allows);
+      // A remote client's roots are paths on its own machine, which bear on no argument here: not asked
+      // (in 2026-07-28 that would cost the client an input round for nothing).
+      const roots = reach === 'remote' ? undefined : await projects.roots(via);
+      const chosen = this.registry.resolveArgument(workspace, roots?.status === 'listed' ? roots.paths : [], reach, allows);
       return { root: chosen.root, source: 'workspace_argument' };
     }
     const { winner, roots } = await projects.detect(query, via, (name) => this.named.get(name)?.root, allows);

@@ -92,7 +92,8 @@ export class WorkspaceRegistry {
     if (!allows(root)) throw noProjectAt(value);
     const shown = reach === 'launcher' ? root : value;
     const inAllowed = this.#config.allowedRoots.some((allowed) => isWithin(root, allowed));
-    // A remote client's roots are paths on its own machine: they neither confine nor grant here.
+    // A remote client's roots are paths on its own machine: they neither confine nor grant here
+    // (ProjectService does not even ask for them).
     const roots = reach === 'remote' ? [] : clientRoots;
     const inClientRoots = roots.some((clientRoot) => isWithin(root, clientRoot));
     if (roots.length > 0 && !inClientRoots && !inAllowed) {
@@ -105,9 +106,11 @@ export class WorkspaceRegistry {
     if (known) return this.#touch(known, 'workspace_argument');
     if (inClientRoots || (this.#config.autoWorkspace && inAllowed)) return this.admit(root, 'workspace_argument', shown);
     if (this.#config.autoWorkspace) {
-      throw codedError('workspace_not_allowed', `Workspace ${shown} is not under any allowed root (${this.#config.allowedRoots.join(', ')})`, {
+      // The allowed roots are the server's paths: named to a caller on this machine only.
+      const allowed = reach === 'remote' ? undefined : this.#config.allowedRoots;
+      throw codedError('workspace_not_allowed', `Workspace ${shown} is not under any allowed root${allowed ? ` (${allowed.join(', ')})` : ''}`, {
         workspace: shown,
-        allowed_roots: this.#config.allowedRoots,
+        ...(allowed && { allowed_roots: allowed }),
       });
     }
     throw codedError('workspace_not_registered', `Workspace ${shown} is not registered with this server`, {

@@ -16,6 +16,7 @@ import { HttpGate } from '../../src/transports/http-gate.js';
 import { openCaller, TRANSPORTS, withCaller, type TestCaller } from '../helpers/callers.js';
 import { request } from 'undici';
 import { initializeBody, JSON_AND_SSE } from '../helpers/http.js';
+import { statelessCall } from '../helpers/stateless.js';
 import { projectHarness, projectTree, type ProjectHarness } from '../helpers/projects.js';
 import { errorCode, type ToolResult } from '../helpers/tool-result.js';
 
@@ -298,6 +299,19 @@ test('a project removed from the catalog is reached no more; a root that exists 
     await h.close();
     removeTrees(tree);
     rmSync(web, { recursive: true, force: true });
+  }
+});
+
+test('with a token, a 2026-07-28 call naming its workspace is not asked for roots it cannot use', async () => {
+  const tree = trees();
+  const h = await tokenServer(tree);
+  try {
+    const answer = await statelessCall(h.http.urls.mcp, 'tools/call', { name: 'index_status', arguments: { workspace: tree.registered } }, { roots: {} }, AUTH);
+    assert.is(answer.result?.resultType, 'complete', JSON.stringify(answer).slice(0, 300));
+    assert.is((answer.result?.structuredContent as { workspace?: string }).workspace, tree.registered);
+  } finally {
+    await h.close();
+    removeTrees(tree);
   }
 });
 
