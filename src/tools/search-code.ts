@@ -8,9 +8,12 @@ import { createHash } from 'node:crypto';
 import { BadGlobError, KNOWN_LANGUAGES, workspaceGlob } from '../index/files/index.js';
 import {
   BadPatternError,
+  type Certainty,
   DEFAULT_SEARCH_BUDGET_MS,
+  definitionsFirst,
+  firstPagePlan,
+  type FirstPageWay,
   MAX_SEEDED_DEFINITIONS,
-  mayStopEarly,
   PatternTooExpensiveError,
   publicMatch,
   rankedFrom,
@@ -18,6 +21,7 @@ import {
   type Ranked,
   type SearchQuery,
   type SearchResult,
+  serves,
 } from '../index/search/index.js';
 import type { WorkerResult } from '../index/search/service.js';
 import { unsearchedFiles } from '../index/store/index.js';
@@ -30,7 +34,6 @@ import { clipText } from '../jsonrpc/index.js';
 import { codedError } from '../errors.js';
 import { projectTool } from './project-tool.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
-import { definitionsFirst, mayDecideByDefinitions } from './definitions-first.js';
 import { clipResult, linesOf, MATCH_SCHEMA } from './search-results.js';
 
 const DEFAULT_SEARCH_RESULTS = 20;
@@ -81,19 +84,21 @@ interface Answer {
   ranked: Ranked[];
   seeds: number;
   rankingMs: number;
-  /** Only the definitions were ranked (definitions-first.ts): the first `certain` of them lead the whole ranking. */
-  definitionsOnly?: { certain: number };
-  /** The search stopped once the first `certain` results were certain (index/search/early-page.ts). */
-  stoppedEarly?: { certain: number };
+  /** Set when not every match was read: why the first results are known to lead (index/search/first-page/). */
+  certainty?: Certainty;
 }
 
-/** The definitions of the name alone, ranked (definitions-first.ts); the text search is not run. */
+/** The definitions of the name alone, ranked (index/search/first-page/definitions-only.ts); the text search is not run. */
 function definitionsAnswer(project: Project, query: SearchQuery): Computed<Answer> {
   const started = performance.now();
   const { ranked, certain } = definitionsFirst(project.root, symbolsOf(project), query);
   const durationMs = Math.round(performance.now() - started);
   const result = { matches: [], truncated: true, stats: { files: 0, candidates: 0, durationMs } };
-  return { value: { result, ranked, seeds: ranked.length, rankingMs: 0, definitionsOnly: { certain } }, weight: ranked.length, keep: true };
+  return {
+    value: { result, ranked, seeds: ranked.length, rankingMs: 0, certainty: { by: 'definitions-only', results: certain } },
+    weight: ranked.length,
+    keep: true,
+  };
 }
 
 /** What a direct scan's match shows: no symbols to rank by, so its matches stay in path order. */
@@ -153,7 +158,7 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
     throw error;
   }
   const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, direct);
-  const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { stoppedEarly: { certain } } : {}) };
+  const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { certainty: { by: 'early-page', results: certain } } : {}) };
   return { value, weight: ranked.length, keep: !direct && result.partial !== true };
 }
 
@@ -262,27 +267,39 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         if (!project.job) project.startJob('index');
         direct = true; // meanwhile: a direct scan, marked partial
       } else manifest = project.requireIndex(state);
-      const answer = (): Promise<Computed<Answer>> => searchAndRank(project, query, direct);
       const key = direct ? '' : JSON.stringify([project.root, project.generation(), query]);
-      // A page the definitions of the name decide alone needs no text search (definitions-first.ts),
-      // unless the whole answer is kept already.
+      const end = offset + limit;
+      // The same question of the same index generation is answered once (answer-cache.ts): a whole
+      // answer kept already serves every page; else the plan's ways, cheapest first. A direct scan is never kept.
       const whole = direct ? undefined : answers.peek(key);
+      const found = async (way: FirstPageWay): Promise<{ value: Answer; cached: boolean }> => {
+        switch (way) {
+          case 'direct-scan':
+            return { value: (await searchAndRank(project, query, true)).value, cached: false };
+          case 'definitions-only':
+            return answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
+          case 'early-page': {
+            const early = await answers.get(`${key}|first:${end}`, () => searchAndRank(project, query, false, end));
+            // An early page that read everything is the whole answer, and kept as that too.
+            const { value } = early;
+            if (!value.certainty && value.result.partial !== true)
+              await answers.get(key, () => Promise.resolve({ value, weight: value.ranked.length, keep: true }));
+            return early;
+          }
+          case 'whole':
+            return answers.get(key, () => searchAndRank(project, query, false));
+        }
+      };
       let ready: { value: Answer; cached: boolean } | undefined = whole ? { value: whole, cached: true } : undefined;
-      if (!ready && !direct && mayDecideByDefinitions(query, offset + limit)) {
-        ready = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
-        if (ready.value.definitionsOnly!.certain < offset + limit) ready = undefined;
+      for (const way of ready ? [] : firstPagePlan(query, end, !direct)) {
+        const candidate = await found(way);
+        if (serves(candidate.value.certainty, end)) {
+          ready = candidate;
+          break;
+        }
       }
-      // Else a page of a literal may need only the files ranked first (early-page.ts). An answer
-      // that read everything is the whole answer, and kept as that too.
-      if (!ready && !direct && mayStopEarly(query, offset + limit)) {
-        ready = await answers.get(`${key}|first:${offset + limit}`, () => searchAndRank(project, query, false, offset + limit));
-        const { value } = ready;
-        if (!value.stoppedEarly && value.result.partial !== true)
-          await answers.get(key, () => Promise.resolve({ value, weight: value.ranked.length, keep: true }));
-      }
-      // The same question of the same index generation is answered once (answer-cache.ts); a direct scan is never kept.
-      const { value, cached } = ready ?? (direct ? { value: (await answer()).value, cached: false } : await answers.get(key, answer));
-      const { result, ranked, seeds, rankingMs: firstRankingMs, definitionsOnly, stoppedEarly } = value;
+      const { value, cached } = ready!;
+      const { result, ranked, seeds, rankingMs: firstRankingMs, certainty } = value;
       const pageStarted = performance.now();
       const page = ranked.slice(offset, offset + limit).map((item) => ({ match: item.match, result: clipResult(item.describe()) }));
       const rankingMs = (cached ? 0 : firstRankingMs) + performance.now() - pageStarted;
@@ -300,15 +317,15 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
           `No index yet: indexing started (${project.job?.id ?? 'done'}); these results come from a direct scan${result.partial ? ' that stopped at its time limit' : ''}.`,
         );
       if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
-      if (definitionsOnly) {
+      if (certainty?.by === 'definitions-only') {
         completeness = 'truncated';
         notes.push(
           `Only the definitions of ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)} were ranked (${ranked.length}): they fill this page, and no other match can rank above any result on it, so the other matches were not searched; the cursor continues with every match.`,
         );
-      } else if (stoppedEarly) {
+      } else if (certainty) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
         notes.push(
-          `The search stopped reading once the first ${stoppedEarly.certain} results were certain: no match in a file it did not read can rank above any of them (files are read source first, shallower and shorter paths first). ${ranked.length} matches were read and ranked; the cursor continues.`,
+          `The search stopped reading once the first ${certainty.results} results were certain: no match in a file it did not read can rank above any of them (files are read source first, shallower and shorter paths first). ${ranked.length} matches were read and ranked; the cursor continues.`,
         );
       } else if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
@@ -328,26 +345,24 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         ...statusFields(project, manifest, completeness, direct ? undefined : state.status),
         results: shown.map((item) => item.result),
         total_matches: ranked.length,
-        ...(definitionsOnly ? { definitions_only: true } : { candidates: result.stats.candidates }),
-        ...(stoppedEarly ? { certain_results: stoppedEarly.certain } : {}),
+        ...(certainty?.by === 'definitions-only' ? { definitions_only: true } : { candidates: result.stats.candidates }),
+        ...(certainty?.by === 'early-page' ? { certain_results: certainty.results } : {}),
         duration_ms: result.stats.durationMs,
         ranking_ms: Math.round((rankingMs + Number.EPSILON) * 100) / 100,
       };
       if (unsearched) structured.unsearched_files = unsearched;
       if (cached) structured.cached = true;
-      const cursor =
-        next < ranked.length || definitionsOnly || stoppedEarly
-          ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url')
-          : undefined;
+      const cursor = next < ranked.length || certainty ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url') : undefined;
       if (cursor) structured.nextCursor = cursor;
       if (notes.length > 0) structured.note = notes.join(' ');
       // The cursor in the text too: a client that shows the model only the text still pages.
       if (cursor) notes.push(`Next page: call again with the same arguments and cursor "${cursor}".`);
-      const header = definitionsOnly
-        ? `${ranked.length} ${ranked.length === 1 ? 'definition' : 'definitions'} of the name ranked (other matches not searched yet: none can rank above this page); showing ${offset + 1}-${next} (more with the cursor):`
-        : ranked.length === 0
-          ? `No matches for ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)}.`
-          : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
+      const header =
+        certainty?.by === 'definitions-only'
+          ? `${ranked.length} ${ranked.length === 1 ? 'definition' : 'definitions'} of the name ranked (other matches not searched yet: none can rank above this page); showing ${offset + 1}-${next} (more with the cursor):`
+          : ranked.length === 0
+            ? `No matches for ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)}.`
+            : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
       // With context, groups are set apart by `--`, as rg does.
       const groups = shown.map(linesOf);
       const body = query.context > 0 ? groups.flatMap((lines, index) => (index === 0 ? lines : ['--', ...lines])) : groups.flat();

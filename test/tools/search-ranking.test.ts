@@ -69,7 +69,7 @@ test('every definition of the name is ranked, wherever its path sorts, over more
     assert.is(first.definition, true);
     assert.equal(first.rank_notes, ['defines function NewReader', 'exported', 'whole identifier', 'exact case']);
     // The page is certain once the first file of uses is read: every other file of uses is as
-    // deep and as long, and read after it (early-page.ts).
+    // deep and as long, and read after it (first-page/early-page.ts).
     assert.is(found.structuredContent!.result_completeness, 'truncated');
     assert.match(String(found.structuredContent!.note), /stopped reading once the first 106 results were certain/, String(found.structuredContent!.note));
     assert.is(found.structuredContent!.certain_results, 106);

@@ -6,7 +6,7 @@
  */
 
 export { definitionMatches, MAX_SEEDED_DEFINITIONS } from './definition-seeds.js';
-export { mayStopEarly } from './early-page.js';
+export { type Certainty, definitionsFirst, firstPagePlan, type FirstPageWay, mayStopEarly, serves } from './first-page/index.js';
 export { openForOneSearch, searchOnce } from './one-shot.js';
 export { lowValuePath } from './path-signals.js';
 export { rankedFrom, rankMatches, rankSearch, type Ranked, type RankingSymbols, TEXT_MATCH_CEILING } from './ranking.js';

@@ -39,7 +39,7 @@ export function pathPenalty(path: string, notes?: string[]): number {
  * Where a path's matches stand in a search with `sourceFirst`, lowest first: by the path's class
  * (pathPenalty: source first), then its depth, then its length, as ranking breaks a tie. Its
  * files are read in that order, so the pool of a common word holds the matches ranking would put
- * first, and the best an unread file can do is known from its path alone (early-page.ts).
+ * first, and the best an unread file can do is known from its path alone (first-page/early-page.ts).
  */
 export function sourceFirstKey(path: string): number {
   return pathPenalty(path) * 2 ** 32 + Math.min(pathDepth(path), 2 ** 11) * 2 ** 20 + Math.min(path.length, 2 ** 20 - 1);

@@ -42,7 +42,7 @@ export interface SearchRequest {
   query: SearchQuery;
   direct?: boolean;
   rank?: boolean;
-  /** With `rank`: the results asked for end here, and the search may stop once they are certain (early-page.ts). */
+  /** With `rank`: the results asked for end here, and the search may stop once they are certain (first-page/early-page.ts). */
   pageEnd?: number;
 }
 

@@ -20,7 +20,7 @@ import { workerMain } from '../../platform/worker-main.js';
 import { movedBuffers, pack, packRanked } from './wire.js';
 import { mergeShares } from './merge-shares.js';
 import { rankSearch, type RankingSymbols } from './ranking.js';
-import { mayStopEarly, searchFirstResults } from './early-page.js';
+import { mayStopEarly, searchFirstResults } from './first-page/index.js';
 import { type Reply, type SearchRequest, SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
 import { BusyError } from '../../errors.js';
 
@@ -113,7 +113,7 @@ export class SearchService {
    * after the merge, as is one on a thread of its own.
    *
    * `pageEnd`, with `rank`: only the results up to there are needed, and the search may stop once
-   * they are certain (early-page.ts). Such a search always goes whole to one worker: it stops
+   * they are certain (first-page/early-page.ts). Such a search always goes whole to one worker: it stops
    * where one reader knows it can.
    */
   search(query: SearchQuery, { rank = false, pageEnd }: { rank?: boolean; pageEnd?: number } = {}): Promise<WorkerResult> {
@@ -302,7 +302,7 @@ function liveSymbols(root: string, home: string | undefined): () => RankingSymbo
 
 /**
  * A search of the index, ranked when asked (the pool in ranked order, and the ranking beside it);
- * read only as far as the page asked for needs, where that can be known (early-page.ts).
+ * read only as far as the page asked for needs, where that can be known (first-page/early-page.ts).
  */
 function searchIndex(reader: IndexReader, request: SearchRequest, root: string, symbols: () => RankingSymbols | undefined) {
   const { query, rank, pageEnd } = request;

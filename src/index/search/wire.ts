@@ -49,7 +49,7 @@ export interface WorkerRanking {
   /** Definitions of the name that joined the pool (definition-seeds.ts). */
   seeds: number;
   rankingMs: number;
-  /** Set when the search stopped early (early-page.ts): the first results no unread match can rank before. */
+  /** Set when the search stopped early (first-page/early-page.ts): the first results no unread match can rank before. */
   certain?: number;
 }
 

@@ -1,22 +1,15 @@
 /**
- * A page of search_code that the definitions of the name decide alone. When the symbol index
- * holds every definition named exactly like a literal query (index/search/definition-seeds.ts, `complete`), no
- * text match can score above TEXT_MATCH_CEILING, so the definitions that score above it lead the
+ * A page of a search that the definitions of the name decide alone. When the symbol index holds
+ * every definition named exactly like a literal query (definition-seeds.ts, `complete`), no text
+ * match can score above TEXT_MATCH_CEILING, so the definitions that score above it lead the
  * ranking whatever the text search would find. When there are enough of them for the page asked,
- * the page is certain without reading a single candidate file: the text search is not run, and
- * the answer says that only the definitions were ranked. A later page that goes past them runs
- * the whole search.
+ * the page is certain without reading a single candidate file: the text search is not run. A
+ * later page that goes past them runs the whole search.
  */
-import {
-  definitionMatches,
-  MAX_SEEDED_DEFINITIONS,
-  mayStopEarly,
-  rankMatches,
-  type Ranked,
-  type RankingSymbols,
-  type SearchQuery,
-  TEXT_MATCH_CEILING,
-} from '../index/search/index.js';
+import { definitionMatches, MAX_SEEDED_DEFINITIONS } from '../definition-seeds.js';
+import { rankMatches, type Ranked, type RankingSymbols, TEXT_MATCH_CEILING } from '../ranking.js';
+import type { SearchQuery } from '../reader.js';
+import { mayStopEarly } from './early-page.js';
 
 /** The definitions ranked, and how many of the first of them no text match can come before. */
 export interface DefinitionsFirst {
@@ -26,14 +19,14 @@ export interface DefinitionsFirst {
 
 /**
  * Whether a page ending at `end` (offset + limit) may be decided by the definitions: a page a
- * literal search may stop early for (index/search/early-page.ts: ASCII, within the pool) and
- * within reach of the seeds.
+ * literal search may stop early for (early-page.ts: ASCII, within the pool) and within reach of
+ * the seeds.
  */
 export function mayDecideByDefinitions(query: SearchQuery, end: number): boolean {
   return end <= MAX_SEEDED_DEFINITIONS && mayStopEarly(query, end);
 }
 
-/** The definitions of the name, ranked as search_code ranks; `certain` counts those no text match can outrank. */
+/** The definitions of the name, ranked as a search ranks them; `certain` counts those no text match can outrank. */
 export function definitionsFirst(root: string, symbols: RankingSymbols | undefined, query: SearchQuery): DefinitionsFirst {
   const seeds = definitionMatches(root, symbols, query);
   if (!symbols || !seeds.complete || seeds.matches.length === 0) return { ranked: [], certain: 0 };

@@ -9,11 +9,11 @@
  * before it to fill the page asked for, the page is certain, and the search stops there. A common
  * word (`return`) is then decided by its first files instead of a whole pool of matches.
  */
-import { definitionMatches } from './definition-seeds.js';
-import { bestUnread, MatchScorer, rankKey, type RankKey, ranksBefore, rankSearch, type Ranked, type RankingSymbols, type Scored } from './ranking.js';
-import { sourceFirstKey, sourceFirstParts } from './path-signals.js';
-import type { IndexReader, Match, SearchQuery, SearchResult } from './reader.js';
-import { byPath } from '../text/segment.js';
+import { definitionMatches } from '../definition-seeds.js';
+import { bestUnread, MatchScorer, rankKey, type RankKey, ranksBefore, rankSearch, type Ranked, type RankingSymbols, type Scored } from '../ranking.js';
+import { sourceFirstKey, sourceFirstParts } from '../path-signals.js';
+import type { IndexReader, Match, SearchQuery, SearchResult } from '../reader.js';
+import { byPath } from '../../text/segment.js';
 
 /** A search ranked: `certain`, when it stopped early, counts the first results no unread match can rank before. */
 export interface FirstResults {

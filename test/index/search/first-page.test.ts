@@ -1,12 +1,12 @@
 /**
- * A literal's first results, read only as far as they need (early-page.ts): whatever a search
+ * A literal's first results, read only as far as they need (first-page/early-page.ts): whatever a search
  * stops early with must be exactly the first results of the whole search's ranking, for every
  * page size, in every language, and it must say how many of them are certain.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { searchFirstResults } from '../../../src/index/search/early-page.js';
-import { rankSearch, type Ranked, type SearchQuery } from '../../../src/index/search/index.js';
+import { searchFirstResults } from '../../../src/index/search/first-page/early-page.js';
+import { firstPagePlan, rankSearch, type Ranked, type SearchQuery, serves } from '../../../src/index/search/index.js';
 import { withIndexedTree } from '../../helpers/indexed-tree.js';
 
 /** Common words and names at every depth, in source, tests, docs and vendored code, in four languages. */
@@ -136,6 +136,21 @@ test('a name with more definitions than are ranked stops early only where no def
       assert.equal(certain, [10, 10, 20, 50, 51, 55, undefined, undefined]);
     }
   });
+});
+
+test('the plan tries the cheapest ways a page allows, and only the last one always serves', () => {
+  const literal: SearchQuery = { pattern: 'read', limit: 1_000, sourceFirst: true };
+  assert.equal(firstPagePlan(literal, 20, false), ['direct-scan'], 'no index yet: a direct scan alone');
+  assert.equal(firstPagePlan(literal, 20, true), ['definitions-only', 'early-page', 'whole']);
+  // Past the seeds' reach (50 definitions) the definitions cannot decide the page; the early page still may.
+  assert.equal(firstPagePlan(literal, 60, true), ['early-page', 'whole']);
+  assert.equal(firstPagePlan(literal, 1_001, true), ['whole'], 'past the pool');
+  assert.equal(firstPagePlan({ ...literal, regex: true }, 20, true), ['whole'], 'a regex reads everything');
+  assert.equal(firstPagePlan({ ...literal, sourceFirst: false }, 20, true), ['whole'], 'not in ranking order');
+  assert.equal(firstPagePlan({ ...literal, pattern: 'größe' }, 20, true), ['whole'], 'case folding beyond ASCII');
+  assert.ok(serves(undefined, 1_000), 'an answer that read everything serves every page');
+  assert.ok(serves({ by: 'definitions-only', results: 20 }, 20));
+  assert.not.ok(serves({ by: 'definitions-only', results: 19 }, 20), 'a page past what is certain falls to the next way');
 });
 
 test.run();

@@ -1,0 +1,8 @@
+/**
+ * The first page of a ranked search: the plan that chooses how to find it (plan.ts), the page
+ * the definitions decide alone (definitions-only.ts), and a literal's search read only as far as
+ * its page needs (early-page.ts).
+ */
+export { definitionsFirst } from './definitions-only.js';
+export { mayStopEarly, searchFirstResults } from './early-page.js';
+export { type Certainty, firstPagePlan, type FirstPageWay, serves } from './plan.js';
