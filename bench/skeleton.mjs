@@ -1,4 +1,4 @@
-// What parsing a language as a skeleton (src/index/symbols/skeletons.ts: C's own, or the brace
+// What parsing a language as a skeleton (src/index/symbols/skeleton/index.ts: C's own, or the brace
 // and indentation skeletons) costs and finds, against tree-sitter's parse of each whole file:
 // every file of the language under a tree, one thread, the extractor's own path both ways
 // (parse, tag query, shaping). Prints a table: time, text parsed, and how many definitions and
@@ -49,7 +49,7 @@ let modules;
 try {
   modules = {
     ...(await import('../build/src/index/symbols/extract.js')),
-    ...(await import('../build/src/index/symbols/skeletons.js')),
+    ...(await import('../build/src/index/symbols/skeleton/index.js')),
   };
 } catch {
   console.error('bench/skeleton.mjs reads build/: run `npm run build` first');

@@ -6,10 +6,10 @@
  */
 
 export { definitionMatches, MAX_SEEDED_DEFINITIONS } from './definition-seeds.js';
-export { type Certainty, definitionsFirst, firstPagePlan, type FirstPageWay, mayStopEarly, serves } from './first-page/index.js';
+export { type Certainty, definitionsFirst, firstPagePlan, type FirstPageWay, serves } from './first-page/index.js';
 export { openForOneSearch, searchOnce } from './one-shot.js';
 export { lowValuePath } from './path-signals.js';
-export { rankedFrom, rankMatches, rankSearch, type Ranked, type RankingSymbols, TEXT_MATCH_CEILING } from './ranking.js';
+export { rankedFrom, rankMatches, rankSearch, type Ranked } from './ranking.js';
 export {
   DEFAULT_SEARCH_BUDGET_MS,
   IndexReader,

@@ -4,10 +4,10 @@
  * after use: wasm memory is not garbage-collected.
  */
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
-import { cutCalls, skeletonOf } from './skeletons.js';
+import { cutCalls, skeletonOf } from './skeleton/index.js';
 import { GRAMMARS, wasmSource } from './grammars.js';
 import { LineIndex } from '../text/line-index.js';
-import { qualifiedSeparator } from './segment-layout.js';
+import { qualifiedSeparator } from './segment/index.js';
 import { TAG_QUERIES } from './tags.js';
 
 import type { ReferenceInfo, SymbolInfo, SymbolKind } from './types.js';

@@ -6,7 +6,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexStore } from '../store/store.js';
 import { SEGMENT_NAME } from '../store/manifest.js';
-import { HEADER_BYTES, sectionAt } from './segment-layout.js';
+import { HEADER_BYTES, sectionAt } from './segment/index.js';
 
 function entries(dir: string): string[] {
   try {

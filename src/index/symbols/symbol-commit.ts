@@ -8,9 +8,8 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexStore } from '../store/store.js';
 import { writeAtomic } from '../../util/write-atomic.js';
-import { FILE_FIELDS, PackedBuilder, type PackedFiles } from './packed.js';
+import { encodeSymbolSegment, FILE_FIELDS, PackedBuilder, type PackedFiles, type SegmentStrings } from './segment/index.js';
 import type { SymbolIndex } from './symbol-index.js';
-import { encodeSymbolSegment, type SegmentStrings } from './segment-writer.js';
 import {
   baseSegmentsOf,
   LEGACY_SYMBOL_FILES,

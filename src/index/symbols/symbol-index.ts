@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import type { IndexStore } from '../store/store.js';
 import { SYMBOL_KINDS, type SymbolInfo, type SymbolKind } from './types.js';
 import { scoreName, type FoundSymbol } from './lookup.js';
-import { compareKeys } from './segment-layout.js';
-import { SymbolSegment } from './segment-reader.js';
+import { compareKeys, SymbolSegment } from './segment/index.js';
 import { readSymbolsManifest, type SymbolsManifest } from './symbol-manifest.js';
 
 export interface FoundReference {

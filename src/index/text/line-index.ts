@@ -3,7 +3,7 @@
  * an offset by binary search. Used by the content cache (a match's line number) and by symbol
  * extraction, whose 1-based lines and columns (UTF-16 code units) are tree-sitter's: positions
  * come from indices rather than from tree-sitter nodes because a skeleton's nodes
- * (symbols/c-skeleton.ts) sit on other rows than the source's, and because each node position
+ * (symbols/skeleton/c-skeleton.ts) sit on other rows than the source's, and because each node position
  * read crosses into wasm.
  */
 

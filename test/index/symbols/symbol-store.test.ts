@@ -14,7 +14,7 @@ import { IndexStore } from '../../../src/index/store/store.js';
 import { buildSymbols } from '../../../src/index/symbols/build.js';
 import { SymbolExtractor } from '../../../src/index/symbols/extract.js';
 import { findSymbols, type FileSymbols } from '../../../src/index/symbols/lookup.js';
-import { compareKeys } from '../../../src/index/symbols/segment-layout.js';
+import { compareKeys } from '../../../src/index/symbols/segment/segment-layout.js';
 import { SymbolIndex } from '../../../src/index/symbols/symbol-index.js';
 import { SYMBOLS_MANIFEST } from '../../../src/index/symbols/symbol-manifest.js';
 import { syncIndex } from '../../../src/index/build/sync.js';

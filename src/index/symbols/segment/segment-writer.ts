@@ -4,7 +4,7 @@
  */
 import { endianness } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
-import { crc32 } from '../text/checksum.js';
+import { crc32 } from '../../text/checksum.js';
 import {
   compareKeys,
   countAt,

@@ -3,8 +3,8 @@
  * This is how parser threads hand results to the writer (the arrays are transferred, not
  * copied, and no per-symbol object crosses threads) and how a merge reads a segment back.
  */
-import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo } from './types.js';
-import type { Unparsed } from './parse-limits.js';
+import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo } from '../types.js';
+import type { Unparsed } from '../parse-limits.js';
 
 /** Per file: path, hash, language (string ids), symbol count, reference count, flags. */
 export const FILE_FIELDS = 6;

@@ -11,9 +11,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SymbolExtractor } from '../../../src/index/symbols/extract.js';
-import { skeletonOf } from '../../../src/index/symbols/skeletons.js';
-import type { ReferenceInfo, SymbolInfo } from '../../../src/index/symbols/types.js';
+import { SymbolExtractor } from '../../../../src/index/symbols/extract.js';
+import { skeletonOf } from '../../../../src/index/symbols/skeleton/index.js';
+import type { ReferenceInfo, SymbolInfo } from '../../../../src/index/symbols/types.js';
 
 const extractor = await SymbolExtractor.create();
 const key = (symbol: SymbolInfo): string =>
@@ -128,7 +128,7 @@ test('Go: methods with receivers, a type declared in a function, and the calls i
 });
 
 const JAVASCRIPT = `
-import { helper } from './helper.js';
+import { helper } from '../helper.js';
 
 export function makeWidget(options) {
   class Widget {

@@ -3,9 +3,9 @@
  * table entries it binary-searches and the records it returns (through a PagedFile).
  */
 import { basename } from 'node:path';
-import { crc32 } from '../text/checksum.js';
-import { IndexCorruptError, IndexIncompatibleError } from '../store/manifest.js';
-import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from './types.js';
+import { crc32 } from '../../text/checksum.js';
+import { IndexCorruptError, IndexIncompatibleError } from '../../store/manifest.js';
+import { SYMBOL_KINDS, type ReferenceInfo, type SymbolInfo, type SymbolKind } from '../types.js';
 import { FLAG_DELETED, PackedBuilder, REFERENCE_KINDS, type PackedFiles } from './packed.js';
 import { PagedFile } from './paged-file.js';
 import { REFERENCE_PREDICTORS, SYMBOL_PREDICTORS } from './record-blocks.js';

@@ -5,8 +5,8 @@
  * index_corrupt where it is read.
  */
 import { inflateRawSync } from 'node:zlib';
-import { keep, touch } from '../../util/lru.js';
-import { IndexCorruptError } from '../store/manifest.js';
+import { keep, touch } from '../../../util/lru.js';
+import { IndexCorruptError } from '../../store/manifest.js';
 import type { PagedFile } from './paged-file.js';
 import { decodeBlock, type Predictor } from './record-blocks.js';
 import { RECORDS_PER_BLOCK, STRINGS_PER_BLOCK } from './segment-layout.js';

@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Language, Parser, Query } from 'web-tree-sitter';
-import { cSkeleton } from '../../../src/index/symbols/c-skeleton.js';
-import { SymbolExtractor } from '../../../src/index/symbols/extract.js';
-import type { ReferenceInfo, SymbolInfo } from '../../../src/index/symbols/types.js';
-import { wasmPath, GRAMMARS } from '../../../src/index/symbols/grammars.js';
+import { cSkeleton } from '../../../../src/index/symbols/skeleton/c-skeleton.js';
+import { SymbolExtractor } from '../../../../src/index/symbols/extract.js';
+import type { ReferenceInfo, SymbolInfo } from '../../../../src/index/symbols/types.js';
+import { wasmPath, GRAMMARS } from '../../../../src/index/symbols/grammars.js';
 
 /**
  * C is parsed as a skeleton (function bodies, initializers, argument lists, define values and
@@ -210,7 +210,7 @@ test('what is cut maps back: every kept character sits at its place in the sourc
 
 async function query(): Promise<{ language: Language; definitions: Query }> {
   const language = await Language.load(wasmPath(GRAMMARS.c!.pkg, GRAMMARS.c!.file));
-  const { TAG_QUERIES } = await import('../../../src/index/symbols/tags.js');
+  const { TAG_QUERIES } = await import('../../../../src/index/symbols/tags.js');
   const definitions = new Query(
     language,
     TAG_QUERIES.c!.split('\n')

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PAGE_BYTES, PagedFile } from '../../../src/index/symbols/paged-file.js';
-import { PackedBuilder } from '../../../src/index/symbols/packed.js';
-import { decodeBlock, encodeBlock, REFERENCE_PREDICTORS, SYMBOL_PREDICTORS } from '../../../src/index/symbols/record-blocks.js';
-import { SymbolSegment } from '../../../src/index/symbols/segment-reader.js';
-import { encodeSymbolSegment } from '../../../src/index/symbols/segment-writer.js';
-import { letterMask, sectionAt } from '../../../src/index/symbols/segment-layout.js';
+import { PAGE_BYTES, PagedFile } from '../../../../src/index/symbols/segment/paged-file.js';
+import { PackedBuilder } from '../../../../src/index/symbols/segment/packed.js';
+import { decodeBlock, encodeBlock, REFERENCE_PREDICTORS, SYMBOL_PREDICTORS } from '../../../../src/index/symbols/segment/record-blocks.js';
+import { SymbolSegment } from '../../../../src/index/symbols/segment/segment-reader.js';
+import { encodeSymbolSegment } from '../../../../src/index/symbols/segment/segment-writer.js';
+import { letterMask, sectionAt } from '../../../../src/index/symbols/segment/segment-layout.js';
 
 test('record blocks round-trip extreme and ordinary values under every predictor', () => {
   const values = [0, 1, 2, 127, 128, 0xffff, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];

@@ -8,7 +8,7 @@
  * it opened. Readers dropped without close() are closed when they are garbage-collected.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { keep, touch } from '../../util/lru.js';
+import { keep, touch } from '../../../util/lru.js';
 
 export const PAGE_BYTES = 64 * 1024;
 /** Ranges this long are read directly, around the cache. */
