@@ -1,8 +1,9 @@
 // The linter's rules, with the house's layers among them: which room may import which, and how
 // other rooms enter the index (its rooms' front doors). `npm run lint`; .ci/run runs it.
 //
-// Imports are relative, so a rule matches a room by its folder name in the specifier; every
-// room's name is unique in src/, which is what makes that exact.
+// Imports are relative, so a rule matches a room by its name in the specifier, at the depth a
+// file's own folder puts src/ (a rule per depth): `../tools.js` from src/mcp/stateless/ is
+// mcp's tools.ts, never the tools room.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -39,7 +40,7 @@ const MAY_IMPORT = {
   coordination: ['util', 'platform'],
   mcp: ['jsonrpc', 'coordination', 'caller', 'errors', 'platform'],
   record: ['jsonrpc', 'mcp', 'caller'],
-  conformance: ['jsonrpc', 'mcp'],
+  conformance: ['jsonrpc', 'mcp', 'errors'],
   index: ['util', 'coordination', 'platform', 'errors'],
   workspace: ['util', 'index', 'caller', 'errors', 'platform', 'wording'],
   // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
@@ -53,8 +54,12 @@ const MAY_IMPORT = {
 const INDEX_ROOMS = ['text', 'files', 'store', 'symbols', 'search', 'build', 'watch'];
 
 const escape = (name) => name.replace(/\./g, '\\.');
-/** A specifier that reaches `room` (a folder, or a file at the top of src/) from anywhere in src/. */
-const reaches = (rooms) => `^(\\.\\./)+(${rooms.map(escape).join('|')})(/|\\.js$)`;
+/** A specifier that reaches one of `rooms` (a folder, or a file at the top of src/) from `depth` folders below src/. */
+const reaches = (rooms, depth) => `^(\\.\\./){${depth}}(${rooms.map(escape).join('|')})(/|\\.js$)`;
+/** How deep a room's folders go: src/ROOM/a/b/c.ts is depth 3. */
+const DEPTHS = [1, 2, 3, 4];
+/** The files exactly `depth` folders below src/ within `base` (src/ROOM or src/index/ROOM). */
+const filesAt = (base, below) => [`${base}/${'*/'.repeat(below)}*.ts`];
 
 /**
  * Other rooms enter the index by a room's front door. Two modules may be named by path: the
@@ -67,6 +72,9 @@ const INDEX_DOORS = {
   message: "Import the index room's front door (index/ROOM/index.js); a dynamic import() may name one module.",
 };
 
+/** Other rooms enter mcp by its front door. */
+const MCP_DOOR = { regex: '(^|/)mcp/(?!index\\.js$)', message: "Import mcp's front door (mcp/index.js)." };
+
 const HTTP_ONLY_IN_TRANSPORTS = ['node:http', 'node:https'].map((name) => ({ name, message: 'Only src/transports speaks HTTP.' }));
 
 /** The rule for the files of `room`: the rooms it may not import, and the index by its doors. */
@@ -77,37 +85,43 @@ function layer(room, files, patterns) {
   };
 }
 
+/** The rules for the files of `room`, one per depth below src/. */
 function roomRule(room) {
   const forbidden = ROOMS.filter((other) => other !== room && !(MAY_IMPORT[room] ?? ROOMS).includes(other));
-  const patterns =
-    forbidden.length > 0
-      ? [{ regex: reaches(forbidden), message: `src/${room} may import only from: ${MAY_IMPORT[room].join(', ') || 'nothing outside itself'}.` }]
-      : [];
-  if ((MAY_IMPORT[room] ?? ROOMS).includes('index')) patterns.push(INDEX_DOORS);
-  if (room === 'transports')
-    patterns.push({ regex: '(^|/)workspace/(?!detect\\.js$)', message: 'src/transports may use only workspace/detect (the HTTP gate checks project_path).' });
-  return layer(room, [`src/${room}/**/*.ts`], patterns);
+  const mayImport = MAY_IMPORT[room] ?? ROOMS;
+  return DEPTHS.map((depth) => {
+    const patterns =
+      forbidden.length > 0
+        ? [{ regex: reaches(forbidden, depth), message: `src/${room} may import only from: ${MAY_IMPORT[room].join(', ') || 'nothing outside itself'}.` }]
+        : [];
+    if (mayImport.includes('index')) patterns.push(INDEX_DOORS);
+    if (mayImport.includes('mcp')) patterns.push(MCP_DOOR);
+    if (room === 'transports')
+      patterns.push({ regex: '(^|/)workspace/(?!detect\\.js$)', message: 'src/transports may use only workspace/detect (the HTTP gate checks project_path).' });
+    return layer(room, filesAt(`src/${room}`, depth - 1), patterns);
+  });
 }
 
-/** Within the index: a room imports only the rooms before it. */
-const indexLayers = INDEX_ROOMS.map((room, at) =>
-  layer(
-    'index',
-    [`src/index/${room}/**/*.ts`],
-    [
+/** Within the index: a room imports only the rooms before it (src/index/ROOM/…: the top rooms one folder further). */
+const indexLayers = INDEX_ROOMS.flatMap((room, at) =>
+  [0, 1, 2].map((below) =>
+    layer('index', filesAt(`src/index/${room}`, below), [
       {
-        regex: reaches(ROOMS.filter((other) => other !== 'index' && !MAY_IMPORT.index.includes(other))),
+        regex: reaches(
+          ROOMS.filter((other) => other !== 'index' && !MAY_IMPORT.index.includes(other)),
+          below + 2,
+        ),
         message: `src/index may import only from: ${MAY_IMPORT.index.join(', ')}.`,
       },
       ...(at < INDEX_ROOMS.length - 1
         ? [
             {
-              regex: `^\\.\\./(${INDEX_ROOMS.slice(at + 1).join('|')})/`,
+              regex: `^(\\.\\./){${below + 1}}(${INDEX_ROOMS.slice(at + 1).join('|')})/`,
               message: `index/${room} may import only the index rooms before it: ${INDEX_ROOMS.slice(0, at).join(', ') || 'none'}.`,
             },
           ]
         : []),
-    ],
+    ]),
   ),
 );
 
@@ -125,7 +139,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  ...['util', 'platform', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'team', 'cli'].map(roomRule),
-  layer('server', ['src/server.ts'], [INDEX_DOORS]),
+  ...['util', 'platform', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'team', 'cli'].flatMap(roomRule),
+  layer('server', ['src/server.ts'], [INDEX_DOORS, MCP_DOOR]),
   ...indexLayers,
 );

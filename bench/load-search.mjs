@@ -7,7 +7,7 @@
 //
 //   npm run build && node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50]
 //        [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8]
-//        [--warmup 2] [--no-cache] [--cpu-prof DIR] [--node-flags "FLAGS"]
+//        [--warmup 2] [--no-cache] [--cpu-prof DIR] [--node-flags "FLAGS"] [--bin OLD/dist/sextant.mjs]
 //
 // --no-cache starts the server with SEXTANT_ANSWER_CACHE=0: every call searches and ranks (the
 // cost of the search itself); without it, a repeated question of one index generation is a
@@ -42,7 +42,8 @@ const NO_CACHE = process.argv.includes('--no-cache');
 /** --cpu-prof DIR: the server writes a CPU profile per thread into DIR (one row's server each). */
 const PROFILE_DIR = arg('cpu-prof', undefined);
 const NODE_FLAGS = [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), ...(arg('node-flags', '') || '').split(' ').filter(Boolean)];
-const BIN = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
+// --bin: another build's bundle (OLD/dist/sextant.mjs), to set its figures beside this one's.
+const BIN = arg('bin', undefined) ?? fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
 const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU time in ticks of 10 ms
 const MODERN = '2026-07-28';
 

@@ -4,14 +4,9 @@
  * profile is asked for (loadProfile), so they never load in a server that does not use them.
  */
 import type { Activity } from './platform/idle-heap.js';
-import type { RequestStateSealer } from './mcp/request-state.js';
-import type { TaskStore } from './mcp/tasks.js';
+import { McpServer, PromptRegistry, type RequestStateSealer, ResourceRegistry, type TaskStore, ToolRegistry } from './mcp/index.js';
 import type { Logger } from './platform/log.js';
-import { McpServer } from './mcp/server.js';
-import { ToolRegistry } from './mcp/tools.js';
 import { VERSION } from './version.js';
-import { PromptRegistry } from './mcp/prompts.js';
-import { ResourceRegistry } from './mcp/resources.js';
 import { createHealthCheckTool, projectReports } from './tools/health-check.js';
 import { createIndexStatusTool } from './tools/index-status.js';
 import { createSearchCodeTool } from './tools/search-code.js';

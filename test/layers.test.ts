@@ -110,6 +110,46 @@ test('other rooms enter the index by front doors, or load one module lazily', ()
   assert.ok(doors.size >= 5, `the doors in use: ${[...doors].join(', ')}`);
 });
 
+test('mcp, and every sub-room with a front door, is entered only by it from outside (mcp/stateless, index/search/first-page, …)', () => {
+  // The index's own rooms are the test above's (they import each other by path, lowest first).
+  const doors = files(SRC)
+    .filter((path) => path.endsWith('/index.ts'))
+    .map((path) => relative(SRC, dirname(path)))
+    .filter((door) => door === 'mcp' || door.split('/').length >= (door.startsWith('index/') ? 3 : 2));
+  assert.ok(doors.includes('mcp') && doors.includes('mcp/stateless') && doors.includes('index/symbols/segment'), doors.join(', '));
+  const problems: string[] = [];
+  for (const file of files(SRC)) {
+    const from = relative(SRC, file);
+    for (const { target, dynamic } of importsOf(file)) {
+      if (dynamic || BY_PATH.includes(target)) continue;
+      for (const door of doors) {
+        const inside = (path: string): boolean => path.startsWith(`${door}/`);
+        if (inside(target) && !inside(from) && target !== `${door}/index`) problems.push(`${from} imports ${target}, not ${door}/index`);
+      }
+    }
+  }
+  assert.equal(problems, []);
+});
+
+test('no folder of src/ holds more than 20 files, and no line is over 160 characters', () => {
+  const byFolder = new Map<string, number>();
+  const long: string[] = [];
+  for (const file of files(SRC)) {
+    const folder = relative(SRC, dirname(file)) || '.';
+    byFolder.set(folder, (byFolder.get(folder) ?? 0) + 1);
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, at) => {
+        if (line.length > 160) long.push(`${relative(SRC, file)}:${at + 1}`);
+      });
+  }
+  assert.equal(
+    [...byFolder].filter(([, count]) => count > 20),
+    [],
+  );
+  assert.equal(long, []);
+});
+
 test('the linter refuses each kind of crossing (its rules are not vacuous)', async () => {
   const refused: Array<[string, string]> = [
     ['src/workspace/probe.ts', '../tools/search-code.js'],
@@ -120,6 +160,10 @@ test('the linter refuses each kind of crossing (its rules are not vacuous)', asy
     ['src/tools/probe.ts', '../index/search/reader.js'],
     ['src/transports/probe.ts', '../workspace/projects.js'],
     ['src/mcp/probe.ts', 'node:http'],
+    ['src/tools/probe.ts', '../mcp/tools.js'],
+    ['src/transports/deeper/probe.ts', '../../mcp/stateless/request.js'],
+    ['src/index/search/first-page/probe.ts', '../../../workspace/projects.js'],
+    ['src/index/search/first-page/probe.ts', '../../build/indexer.js'],
   ];
   for (const [file, spec] of refused) {
     const report = await lintAs(join(ROOT, file), `import { probe } from '${spec}';\nexport const used = probe;\n`);
@@ -131,6 +175,10 @@ test('the linter refuses each kind of crossing (its rules are not vacuous)', asy
     ['src/index/search/probe.ts', '../store/store.js'],
     ['src/transports/probe.ts', '../workspace/detect.js'],
     ['src/transports/probe.ts', 'node:http'],
+    ['src/tools/probe.ts', '../mcp/index.js'],
+    // mcp's own tools.ts and errors.ts, not the rooms of the same names one folder up.
+    ['src/mcp/stateless/probe.ts', '../tools.js'],
+    ['src/index/search/first-page/probe.ts', '../ranking.js'],
   ];
   for (const [file, spec] of allowed)
     assert.is(await lintAs(join(ROOT, file), `import { probe } from '${spec}';\nexport const used = probe;\n`), '', `${file} importing ${spec}`);

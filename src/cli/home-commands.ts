@@ -59,7 +59,8 @@ export function listCommand(json: boolean, output: Output): number {
   }
   for (const index of indexes) {
     output.out(
-      `${index.root ?? `(unreadable) ${index.indexDir}`}: ${index.files} files, ${mb(index.diskBytes)}, updated ${index.updatedAt ?? 'never'}${index.gone ? ' (project folder gone)' : ''}\n`,
+      `${index.root ?? `(unreadable) ${index.indexDir}`}: ${index.files} files, ${mb(index.diskBytes)}, updated ` +
+        `${index.updatedAt ?? 'never'}${index.gone ? ' (project folder gone)' : ''}\n`,
     );
   }
   output.out(`${indexes.length} ${indexes.length === 1 ? 'index' : 'indexes'}, ${mb(total)} in ${sextantHome()}\n`);

@@ -218,7 +218,8 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
     const symbolLine = symbols ? `${symbols.symbols} symbols in ${symbols.files} files, updated ${symbols.updatedAt}` : 'no symbols yet';
     const skipped = skippedLine(manifest.skipped, manifest.skippedExamples);
     output.out(
-      `${root}: ${files(manifest.files)}, ${size(manifest.bytes)}, updated ${manifest.updatedAt}; ${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`,
+      `${root}: ${files(manifest.files)}, ${size(manifest.bytes)}, updated ${manifest.updatedAt}; ` +
+        `${symbolLine}\n${skipped ? `skipped ${skipped}\n` : ''}${diskLine(store, manifest.bytes)}\n`,
     );
   }
   if (interrupted) output.out(`${interruptedLine(interrupted, root)}\n`);
@@ -227,7 +228,10 @@ export function statusCommand(path: string, json: boolean, output: Output): numb
 
 function interruptedLine(interrupted: JobJournal, root: string): string {
   const how = interrupted.stopped ? `stopped: ${interrupted.stopped}` : 'the process died';
-  return `interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} (${how}); run "${resumeCommand(interrupted, root)}" to redo it`;
+  return (
+    `interrupted ${interrupted.mode} job from ${interrupted.startedAt} at ${interrupted.stage} ${interrupted.done}/${interrupted.total} ` +
+    `(${how}); run "${resumeCommand(interrupted, root)}" to redo it`
+  );
 }
 
 /** What went wrong reading `file`, said for a person (no errno names). */

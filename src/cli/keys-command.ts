@@ -13,7 +13,8 @@ export async function rotateKeys(databaseUrl: string | undefined, output: Output
   try {
     const key = await coordination.keys.rotate();
     output.out(
-      `Rotated the request-state key: ${key.id} seals from now on (${coordination.describe}); states sealed with the previous key stay valid until they expire\n`,
+      `Rotated the request-state key: ${key.id} seals from now on (${coordination.describe}); states sealed with the previous key stay valid ` +
+        `until they expire\n`,
     );
     return 0;
   } finally {

@@ -79,7 +79,8 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     const unsearched = unsearchedFiles(reader.manifest);
     if (unsearched) {
       output.err(
-        `note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`,
+        `note: ${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ` +
+          `${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''} (see "sextant status")\n`,
       );
     }
     if (rank) {

@@ -1,8 +1,7 @@
 /** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
 import { withoutCredentials } from '../util/credentials.js';
 import { openCoordination } from '../coordination/index.js';
-import { RequestStateSealer } from '../mcp/request-state.js';
-import { TaskStore } from '../mcp/tasks.js';
+import { RequestStateSealer, TaskStore } from '../mcp/index.js';
 import { sextantHome } from '../index/store/index.js';
 import { IdleHeapTrimmer } from '../platform/idle-heap.js';
 import type { Logger } from '../platform/log.js';
@@ -70,7 +69,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     requestState = new RequestStateSealer(await coordination.keys.ring(), { reload: () => coordination.keys.ring() });
   } catch (error) {
     logger.warning(
-      'No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so a retry must come back to it',
+      'No shared key for multi round-trip request state (SEXTANT_STATE_KEY, or state.key under SEXTANT_HOME); this process uses its own, so ' +
+        'a retry must come back to it',
       error,
     );
     requestState = RequestStateSealer.ephemeral();

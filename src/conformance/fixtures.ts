@@ -2,8 +2,7 @@
  * The resources and prompts the official conformance suite (@modelcontextprotocol/conformance
  * 0.1.16) reads, by the names its scenarios use. Served only with `--profile conformance`.
  */
-import type { PromptRegistry } from '../mcp/prompts.js';
-import type { ResourceRegistry } from '../mcp/resources.js';
+import type { PromptRegistry, ResourceRegistry } from '../mcp/index.js';
 
 /** A 1×1 PNG and a silent, empty WAV: the smallest valid media for content-type checks. */
 export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

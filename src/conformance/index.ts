@@ -3,9 +3,7 @@
  * suites call (tools, resources, prompts, tasks and multi round-trip ones), kept out of the
  * product's tools. The front door is one function that registers them all.
  */
-import type { PromptRegistry } from '../mcp/prompts.js';
-import type { ResourceRegistry } from '../mcp/resources.js';
-import type { ToolRegistry } from '../mcp/tools.js';
+import type { PromptRegistry, ResourceRegistry, ToolRegistry } from '../mcp/index.js';
 import { registerConformancePrompts, registerConformanceResources } from './fixtures.js';
 import { CONFORMANCE_MRTR_PROMPT, CONFORMANCE_MRTR_RESOURCE, conformanceMrtrTools } from './mrtr-fixtures.js';
 import { conformanceTaskTools } from './task-fixtures.js';

@@ -4,11 +4,16 @@
  * scratch on every round: what it asked is keyed in `inputResponses`, what it must remember is in
  * the sealed `requestState`. Listed only to stateless requests.
  */
-import type { InputRequest, RoundInput } from '../mcp/multi-round-trip.js';
-import { InputRequired } from '../mcp/multi-round-trip.js';
-import type { PromptDefinition } from '../mcp/prompts.js';
-import type { ResourceDefinition } from '../mcp/resources.js';
-import type { JsonObject, ToolDefinition, ToolOutput } from '../mcp/tools.js';
+import {
+  type InputRequest,
+  InputRequired,
+  type JsonObject,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type RoundInput,
+  type ToolDefinition,
+  type ToolOutput,
+} from '../mcp/index.js';
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false };
 

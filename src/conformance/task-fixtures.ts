@@ -3,9 +3,8 @@
  * official suite's tasks-* scenarios describe them. Listed only to 2026-07-28 requests.
  */
 import { InternalError } from '../jsonrpc/index.js';
-import { InputRequired } from '../mcp/multi-round-trip.js';
-import type { TaskControl } from '../mcp/tasks.js';
-import { CodedError, type ToolDefinition, type ToolContext, type ToolOutput } from '../mcp/tools.js';
+import { InputRequired, type TaskControl, type ToolContext, type ToolDefinition, type ToolOutput } from '../mcp/index.js';
+import { CodedError } from '../errors.js';
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -3,8 +3,8 @@
  * served only with `--profile conformance`. They exercise the engine (progress, logging,
  * cancellation, error results); they are not code-intelligence tools.
  */
-import { MissingRequiredClientCapabilityError } from '../mcp/errors.js';
-import { CodedError, type ToolDefinition } from '../mcp/tools.js';
+import { MissingRequiredClientCapabilityError, type ToolDefinition } from '../mcp/index.js';
+import { CodedError } from '../errors.js';
 import { SILENT_WAV_BASE64, TINY_PNG_BASE64 } from './fixtures.js';
 
 /** Pause between progress steps: long enough for a client to cancel mid-call. */

@@ -24,7 +24,7 @@ export { KeyRing } from './state-keys.js';
 export { FileStateKeys } from './files/keys.js';
 export type { TaskEntry, TaskLedger, TaskMessage, TaskStatus } from './contracts.js';
 export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease } from './contracts.js';
-export { DatabaseError } from './pg/database-error.js';
+export { DatabaseError } from './database-error.js';
 export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './refusals.js';
 
 /**

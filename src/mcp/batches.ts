@@ -10,7 +10,8 @@ import { featuresOf, type HandshakeProtocolVersion } from './versions.js';
 export function batchRefusal(version: HandshakeProtocolVersion | undefined, items: unknown[]): InvalidRequestError | undefined {
   if (!version || !featuresOf(version).batches) {
     return new InvalidRequestError(
-      `Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26 (this session: ${version ?? 'not initialized'}); send a single message`,
+      `Invalid request: JSON-RPC batches are only accepted in protocol revision 2025-03-26 (this session: ${version ?? 'not initialized'}); ` +
+        `send a single message`,
     );
   }
   if (items.some((item) => typeof item === 'object' && item !== null && (item as { method?: unknown }).method === 'initialize')) {

@@ -6,12 +6,11 @@
 import type { Logger } from '../platform/log.js';
 import { PromptRegistry } from './prompts.js';
 import { RequestStateSealer } from './request-state.js';
-import { TaskStore } from './tasks.js';
-import { StatelessEra } from './stateless-era.js';
-import { StatelessDispatcher } from './stateless-dispatcher.js';
-import { statelessMethods, type StatelessMethod } from './stateless-methods.js';
+import { TaskStore } from './tasks/index.js';
+import { StatelessDispatcher, StatelessEra, type StatelessMethod, statelessMethods } from './stateless/index.js';
 import { ResourceRegistry } from './resources.js';
-import { McpSession, type Listener, type McpSessionOptions, type Registries, type ServerIdentity } from './session.js';
+import type { Listener, Registries, ServerIdentity } from './context.js';
+import { McpSession, type McpSessionOptions } from './session.js';
 import { ToolRegistry } from './tools.js';
 
 export interface McpServerOptions {

@@ -21,14 +21,20 @@ import { DEFAULT_CLIENT_LOG_LEVEL, isAtLeast, isLogLevel, LOG_LEVELS, type LogLe
 import type { ToolContext } from './tools.js';
 import { ToolCallContext } from './tool-call-context.js';
 import { CLIENT_CAPABILITY_FOR, UndeclaredClientCapabilityError } from './client-capability.js';
-import { completeResult, isStatelessRequest, isObject, readStatelessRequest } from './stateless-request.js';
-import { completeArgument, serverCapabilities, serverInfoFor, type StatelessMethod } from './stateless-methods.js';
+import {
+  completeArgument,
+  completeResult,
+  isObject,
+  isStatelessRequest,
+  readStatelessRequest,
+  serverCapabilities,
+  serverInfoFor,
+  type StatelessMethod,
+} from './stateless/index.js';
 import { sessionEra, type RequestEra } from './request-era.js';
 import { negotiateVersion, HANDSHAKE_PROTOCOL_VERSIONS, type HandshakeProtocolVersion } from './versions.js';
 import { batchRefusal } from './batches.js';
 import type { ClientInfo, MessageContext, Registries, ServerIdentity } from './context.js';
-
-export type { ClientInfo, Listener, MessageContext, Registries, ServerIdentity } from './context.js';
 
 export interface McpSessionOptions {
   identity: ServerIdentity;
@@ -129,8 +135,8 @@ export class McpSession {
   }
 
   /**
-   * One method, both eras. A request is classified by what it carries (see stateless-request.ts): a stateless
-   * one is served from its own `_meta` by the server's table of 2026 methods (stateless-methods.ts)
+   * One method, both eras. A request is classified by what it carries (see stateless/request.ts): a stateless
+   * one is served from its own `_meta` by the server's table of 2026 methods (stateless/methods.ts)
    * and gets a `complete` result stamped with the server's identity; anything else needs this
    * session's `initialize`. A method the stateless revision removed (`ping`, `logging/setLevel`, …)
    * has no stateless form: Method not found.
@@ -155,7 +161,7 @@ export class McpSession {
 
   #registerHandlers(): void {
     const { tools, resources, prompts } = this.#options.registries;
-    // The 2026-07-28 methods (stateless-methods.ts) have no handshake form here.
+    // The 2026-07-28 methods (stateless/methods.ts) have no handshake form here.
     for (const method of ['server/discover', 'tasks/get', 'tasks/update', 'tasks/cancel', 'subscriptions/listen']) this.#handle(method, undefined);
     this.#handle('initialize', (params) => this.#initialize(params));
     this.#handle('ping', () => ({}));

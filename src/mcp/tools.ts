@@ -4,7 +4,7 @@
  */
 import { counted, type Activity } from '../platform/idle-heap.js';
 import { clipText, clipValue, InvalidParamsError, JsonRpcError, MAX_ERROR_MESSAGE_CHARS, type Params } from '../jsonrpc/index.js';
-import type { Caller } from '../caller.js';
+import { callerOf, type Caller } from '../caller.js';
 import type { LogLevel } from './logging.js';
 import { listResult } from './pagination.js';
 import { compare } from './resources.js';
@@ -12,8 +12,7 @@ import { SchemaValidator } from './schema-validator.js';
 import { servedIn, type Introduced, type RequestEra } from './request-era.js';
 import { featuresOf, type AnyProtocolVersion } from './versions.js';
 import { InputRequired, MalformedInput, type RoundInput } from './multi-round-trip.js';
-import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks.js';
-import { principalOf } from './stateless-request.js';
+import { requireTasks, TaskStarted, type TaskControl, type TaskStore } from './tasks/index.js';
 import { UndeclaredClientCapabilityError } from './client-capability.js';
 import { BusyError, CodedError } from '../errors.js';
 import { ServerBusyError } from './errors.js';
@@ -94,7 +93,6 @@ export interface ToolDefinition extends Introduced {
 }
 
 /** A failure the tool wants the model to read (src/errors.ts): reported as `isError: true`, never as a protocol error. */
-export { CodedError } from '../errors.js';
 
 /** Where a coded tool error's details travel in the result, for programs (basic §_meta key format). */
 const TOOL_ERROR_META_KEY = 'dev.sextant/error';
@@ -207,7 +205,7 @@ export class ToolRegistry {
     const startTask: ToolContext['startTask'] = (work) =>
       tasks!.start(
         async (control) => ({ ...(await this.#settle(tool, name, () => work(control), features.structuredOutput)), resultType: 'complete' }),
-        principalOf(context.extra as { caller?: Caller } | undefined),
+        callerOf(context.extra as { caller?: Caller } | undefined).principal,
       );
     const runContext: ToolContext = tasks ? Object.create(context, { startTask: { value: startTask } }) : context;
     let output: ToolOutput | InputRequired | TaskStarted;

@@ -5,8 +5,7 @@
  */
 import { LAUNCHER } from '../caller.js';
 import type { JsonRpcMessage } from '../jsonrpc/index.js';
-import type { McpServer } from '../mcp/server.js';
-import type { MessageContext } from '../mcp/session.js';
+import type { McpServer, MessageContext } from '../mcp/index.js';
 import { compareMessages } from './compare.js';
 import { isMessageEntry, type MessageEntry, type RecordEntry } from './format.js';
 

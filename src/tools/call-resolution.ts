@@ -22,14 +22,24 @@ export const RESOLUTION_MEANINGS: Record<Resolution, string> = {
 
 const BUILTINS: Record<string, Set<string>> = {
   python: new Set(
-    'abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__ ArithmeticError AssertionError AttributeError BaseException BlockingIOError BrokenPipeError BufferError ConnectionError EOFError EnvironmentError Exception FileExistsError FileNotFoundError FloatingPointError GeneratorExit IOError ImportError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError PermissionError RecursionError ReferenceError RuntimeError StopAsyncIteration StopIteration SyntaxError SystemError SystemExit TimeoutError TypeError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError ZeroDivisionError DeprecationWarning UserWarning Warning'.split(
-      ' ',
-    ),
+    (
+      'abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex delattr dict dir divmod enumerate eval ' +
+      'exec filter float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map ' +
+      'max memoryview min next object oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str ' +
+      'sum super tuple type vars zip __import__ ArithmeticError AssertionError AttributeError BaseException BlockingIOError ' +
+      'BrokenPipeError BufferError ConnectionError EOFError EnvironmentError Exception FileExistsError FileNotFoundError ' +
+      'FloatingPointError GeneratorExit IOError ImportError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt ' +
+      'LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError OverflowError ' +
+      'PermissionError RecursionError ReferenceError RuntimeError StopAsyncIteration StopIteration SyntaxError SystemError ' +
+      'SystemExit TimeoutError TypeError UnicodeDecodeError UnicodeEncodeError UnicodeError ValueError ZeroDivisionError ' +
+      'DeprecationWarning UserWarning Warning'
+    ).split(' '),
   ),
   javascript: new Set(
-    'Array Boolean Date Error JSON Map Math Number Object Promise Proxy Reflect RegExp Set String Symbol TypeError RangeError WeakMap WeakSet parseInt parseFloat isNaN isFinite setTimeout clearTimeout setInterval clearInterval queueMicrotask structuredClone require fetch'.split(
-      ' ',
-    ),
+    (
+      'Array Boolean Date Error JSON Map Math Number Object Promise Proxy Reflect RegExp Set String Symbol TypeError RangeError WeakMap ' +
+      'WeakSet parseInt parseFloat isNaN isFinite setTimeout clearTimeout setInterval clearInterval queueMicrotask structuredClone require fetch'
+    ).split(' '),
   ),
   go: new Set('append cap clear close complex copy delete imag len make max min new panic print println real recover'.split(' ')),
 };

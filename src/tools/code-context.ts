@@ -7,7 +7,7 @@
  */
 import { lowValuePath, rankMatches } from '../index/search/index.js';
 import type { SymbolInfo } from '../index/symbols/index.js';
-import type { ToolDefinition } from '../mcp/tools.js';
+import type { ToolDefinition } from '../mcp/index.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { enclosingSymbol } from './symbol-shape.js';
@@ -185,7 +185,8 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       'Gathers the definitions most relevant to a question with their code. A plain-language question works: definitions are ranked ' +
       'by its words (BM25-style, rarer words counting more) in their names (camelCase and snake_case split), parents, paths, doc comments and first lines; ' +
       'an identifier written as code (saveUser, get_user, Cache) puts that definition first; source comes before tests and vendored code. ' +
-      `Packed into max_tokens (default ${DEFAULT_CONTEXT_TOKENS}). strategy "breadth" (default) gives many definitions with their first lines; "depth" gives fewer, whole. ` +
+      `Packed into max_tokens (default ${DEFAULT_CONTEXT_TOKENS}). strategy "breadth" (default) gives many definitions with their first ` +
+      `lines; "depth" gives fewer, whole. ` +
       'Reports estimated_tokens, whether it was truncated, and how many candidates did not fit.',
     inputSchema: {
       type: 'object',
@@ -281,10 +282,12 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         const remaining = ranked.length - items.length;
         const truncated = remaining > 0;
         const text = [
-          `${plural(items.length, 'definition')} for ${terms.join(', ')} (~${used} tokens of ${maxTokens}${truncated ? `; ${remaining} more candidates did not fit` : ''}):`,
+          `${plural(items.length, 'definition')} for ${terms.join(', ')} (~${used} tokens of ` +
+            `${maxTokens}${truncated ? `; ${remaining} more candidates did not fit` : ''}):`,
           ...items.map(
             (item) =>
-              `\n## ${String(item.kind)} ${String(item.qualified_name)} — ${String(item.path)}:${String(item.line)}-${String(item.end_line)}\n${String(item.code)}${item.code_truncated ? '\n…' : ''}`,
+              `\n## ${String(item.kind)} ${String(item.qualified_name)} — ` +
+              `${String(item.path)}:${String(item.line)}-${String(item.end_line)}\n${String(item.code)}${item.code_truncated ? '\n…' : ''}`,
           ),
         ].join('\n');
         const structured = {

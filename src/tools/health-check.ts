@@ -3,9 +3,8 @@
  * revision; the projects it knows with their index status; and which project this session
  * works in, with the detection source that won.
  */
-import type { ToolDefinition, ToolOutput } from '../mcp/tools.js';
+import type { MessageContext, ToolDefinition, ToolOutput } from '../mcp/index.js';
 import { callerOf } from '../caller.js';
-import type { MessageContext } from '../mcp/session.js';
 import { PROJECT_SOURCES, NO_PROJECT_MESSAGE } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { maskedValue, rootsVia } from './project-tool.js';
@@ -133,7 +132,8 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
       };
       if (note) structured.detection_note = note;
       const lines = [
-        `Sextant ${options.version}: ${status}; up ${structured.uptime_seconds as number} s over ${structured.transport as string}, MCP ${context.era.revision}.`,
+        `Sextant ${options.version}: ${status}; up ${structured.uptime_seconds as number} s over ${structured.transport as string}, MCP ` +
+          `${context.era.revision}.`,
         sessionProject ? `This session's project: ${sessionProject.root} (from ${sessionProject.source}).` : (note ?? 'Project detection is not configured.'),
         ...projects.map(
           (project) => `- ${project.root}: ${project.status}${project.files !== undefined ? `, ${project.files} files` : ''} (${project.sources.join(', ')})`,

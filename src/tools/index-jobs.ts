@@ -5,7 +5,7 @@
  * the previous index stays in place. A job already running for the workspace is
  * `index_in_progress`: jobs are never silently joined.
  */
-import type { ToolContext, ToolDefinition, ToolOutput } from '../mcp/tools.js';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../mcp/index.js';
 import type { Project } from '../workspace/project.js';
 import type { IndexJob, JobMode } from '../workspace/jobs.js';
 import type { ProjectService } from '../workspace/projects.js';
@@ -120,7 +120,9 @@ function finished(project: Project, job: IndexJob): ToolOutput {
       ? `Started ${job.mode} job ${job.id} for ${project.root}; follow it with index_status.`
       : job.status === 'cancelled'
         ? `The ${job.mode} job ${job.id} was cancelled; the previous index is kept.`
-        : `${job.mode === 'index' ? 'Indexed' : 'Synced'} ${project.root}: ${result?.files ?? 0} files, ${((result?.bytes ?? 0) / 1e6).toFixed(1)} MB, ${result?.symbols ?? 0} symbols` +
-          `${result?.added !== undefined ? ` (${result.added} added, ${result.changed} changed, ${result.deleted} deleted)` : ''} in ${((structured.duration_ms as number) / 1000).toFixed(2)} s.`;
+        : `${job.mode === 'index' ? 'Indexed' : 'Synced'} ${project.root}: ${result?.files ?? 0} files, ` +
+          `${((result?.bytes ?? 0) / 1e6).toFixed(1)} MB, ${result?.symbols ?? 0} symbols` +
+          `${result?.added !== undefined ? ` (${result.added} added, ${result.changed} changed, ${result.deleted} deleted)` : ''} in ` +
+          `${((structured.duration_ms as number) / 1000).toFixed(2)} s.`;
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }

@@ -2,7 +2,7 @@
 import { indexSizes, readSymbolsManifest } from '../index/symbols/index.js';
 import { type JobJournal, resumeCommand } from '../index/store/index.js';
 import { SKIPPED_EXAMPLES } from '../index/files/index.js';
-import type { ToolDefinition } from '../mcp/tools.js';
+import type { ToolDefinition } from '../mcp/index.js';
 import { PROJECT_SOURCES } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { JOB_PROPERTIES } from './status.js';
@@ -35,7 +35,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
     name: 'index_status',
     title: 'Index status',
     description:
-      "Reports the state of the project's index: indexing_status (not_indexed, indexing, ready, failed), file, byte and symbol counts, when it was last updated, " +
+      "Reports the state of the project's index: indexing_status (not_indexed, indexing, ready, failed), file, byte and symbol counts, when " +
+      'it was last updated, ' +
       'the running index job with its progress, and any interrupted job with the command that resumes it.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: {
@@ -71,7 +72,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         skipped_files: {
           type: 'object',
           description:
-            'Files the index left out, by reason (tooLarge, unreadable, binary, ignored, outsideLinks, brokenLinks), and files searched as text but given no symbols (minified, tooLargeToParse): how many, and the first few',
+            'Files the index left out, by reason (tooLarge, unreadable, binary, ignored, outsideLinks, brokenLinks), and files searched as ' +
+            'text but given no symbols (minified, tooLargeToParse): how many, and the first few',
           additionalProperties: {
             type: 'object',
             properties: { count: { type: 'integer', minimum: 1 }, examples: { type: 'array', items: { type: 'string' } } },
@@ -161,7 +163,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
         const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
         lines.push(`${plural(manifest.files, 'file')}, ${mb(manifest.bytes)}, ${plural(symbols, 'symbol')}; updated ${manifest.updatedAt}.`);
         lines.push(
-          `On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, references ${mb(disk.references)}).`,
+          `On disk: ${mb(disk.total)} (text segments ${mb(disk.segments)}, symbols ${mb(disk.symbols)}, name index ${mb(disk.names)}, ` +
+            `references ${mb(disk.references)}).`,
         );
         const described = (entries: Array<[string, { count: number; examples: string[] }]>): string[] =>
           entries.map(
@@ -181,7 +184,8 @@ export function createIndexStatusTool(projects: ProjectService): ToolDefinition 
       if (last) lines.push(`Last job ${last.id} (${last.mode}): ${last.status}${last.error ? ` — ${last.error.message}` : ''}.`);
       if (interrupted)
         lines.push(
-          `An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ${interrupted.done}/${interrupted.total}): resume with \`${resumeCommand(interrupted, project.root)}\`.`,
+          `An interrupted ${interrupted.mode} job (started ${interrupted.startedAt}, at ${interrupted.stage} ` +
+            `${interrupted.done}/${interrupted.total}): resume with \`${resumeCommand(interrupted, project.root)}\`.`,
         );
       return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
     },

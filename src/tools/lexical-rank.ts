@@ -11,9 +11,10 @@
  * question's words ("how do I get…"), but a term written as code (getUser) keeps them.
  */
 export const STOP_WORDS = new Set(
-  'a an and are as at be by can do does for from given how i in into is it its me my of on or should some that the their then this to use used uses using what when where which while who why with work works show code get set'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be by can do does for from given how i in into is it its me my of on or should some that the their then this to use ' +
+    'used uses using what when where which while who why with work works show code get set'
+  ).split(' '),
 );
 
 /**

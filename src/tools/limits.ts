@@ -10,7 +10,7 @@ export const MAX_PATH_CHARS = 4_096;
 export const MAX_QUESTION_CHARS = 10_000;
 
 /** Characters one tool result may hold (see mcp/tools.ts): lists are cut to it, with a note and, where the tool pages, a cursor. */
-export { MAX_OUTPUT_CHARS } from '../mcp/tools.js';
+export { MAX_OUTPUT_CHARS } from '../mcp/index.js';
 
 /**
  * Keeps the leading items whose rendering fits `budget` characters (JSON of the item plus its

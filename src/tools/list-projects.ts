@@ -6,7 +6,7 @@
  */
 import { withoutCredentials } from '../util/credentials.js';
 import { callerOf, type Caller } from '../caller.js';
-import type { ToolDefinition } from '../mcp/tools.js';
+import type { ToolDefinition } from '../mcp/index.js';
 import type { ProjectService } from '../workspace/projects.js';
 
 const STATES = ['waiting', 'fetching', 'indexing', 'ready', 'failed'];
@@ -16,7 +16,8 @@ export function createListProjectsTool(projects: ProjectService): ToolDefinition
     name: 'list_projects',
     title: 'List projects',
     description:
-      'Lists the projects registered on this server by name, which the `workspace` argument of every other tool accepts: for each, its git remote and branch (or folder), ' +
+      'Lists the projects registered on this server by name, which the `workspace` argument of every other tool accepts: for each, its git ' +
+      'remote and branch (or folder), ' +
       'its state (waiting, fetching, indexing, ready, failed), the commit served now and the commit it is catching up to.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: {

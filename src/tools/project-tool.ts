@@ -4,10 +4,8 @@
  * roots hint on the first response of a session.
  */
 import { callerOf } from '../caller.js';
-import type { MessageContext } from '../mcp/session.js';
-import { InputRequired } from '../mcp/multi-round-trip.js';
-import { TaskStarted } from '../mcp/tasks.js';
-import { CodedError, type JsonObject, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/tools.js';
+import { InputRequired, type JsonObject, type MessageContext, TaskStarted, type ToolContext, type ToolDefinition, type ToolOutcome } from '../mcp/index.js';
+import { CodedError } from '../errors.js';
 import type { Project } from '../workspace/project.js';
 import { MAX_PATH_CHARS } from './limits.js';
 import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
@@ -19,7 +17,9 @@ const WORKSPACE_PROPERTY = {
   type: 'string',
   maxLength: MAX_PATH_CHARS,
   description:
-    "The project to work on: the name of a project registered on this server (list_projects), or an absolute path. Default: the project detected for this session (client roots, then the project or project_path URL parameter, then SEXTANT_PROJECT or the server's first --workspace, then the server's working directory if it was started with --project-from-cwd).",
+    'The project to work on: the name of a project registered on this server (list_projects), or an absolute path. Default: the project ' +
+    "detected for this session (client roots, then the project or project_path URL parameter, then SEXTANT_PROJECT or the server's first " +
+    "--workspace, then the server's working directory if it was started with --project-from-cwd).",
 };
 
 /** From 2026-07-28, the argument is mirrored into an HTTP header, so that a load balancer can route by project (SEP-2243). */

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BriefSymbol, SymbolInfo } from '../index/symbols/index.js';
-import type { ToolDefinition } from '../mcp/tools.js';
+import type { ToolDefinition } from '../mcp/index.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { describeSymbol, enclosingSymbol, sameSymbol, SYMBOL_SCHEMA } from './symbol-shape.js';
@@ -89,7 +89,8 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
     name: 'find_related_symbols',
     title: 'Find related symbols',
     description:
-      'Lists what a symbol is related to, each with the relation: calls (what it calls), called_by (its callers), sibling (same parent), imports (what its file imports), ' +
+      'Lists what a symbol is related to, each with the relation: calls (what it calls), called_by (its callers), sibling (same parent), ' +
+      'imports (what its file imports), ' +
       'same_file, same_module (same directory) and same_package (under the nearest package root). scope limits how far: file (default), module or package. ' +
       'Each call and caller says how it was resolved (resolution): ' +
       RESOLUTIONS.map((resolution) => `${resolution} (${RESOLUTION_MEANINGS[resolution]})`).join(', ') +
@@ -150,7 +151,9 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       const entries: RelatedEntry[] = [];
       const seen = new Set<string>();
       const add = (entry: RelatedEntry): void => {
-        const key = `${entry.relation}\0${entry.path}\0${entry.brief?.line ?? entry.symbol?.line ?? entry.line}\0${entry.brief ? `\0${entry.brief.id}` : (entry.symbol?.name ?? entry.detail)}`;
+        const line = entry.brief?.line ?? entry.symbol?.line ?? entry.line;
+        const what = entry.brief ? `\0${entry.brief.id}` : (entry.symbol?.name ?? entry.detail);
+        const key = `${entry.relation}\0${entry.path}\0${line}\0${what}`;
         if (seen.has(key)) return;
         seen.add(key);
         entries.push(entry);
@@ -286,7 +289,8 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
           {
             type: 'text',
             text: [
-              `${symbol.kind} ${symbol.qualifiedName} (${target.path}:${symbol.line}): ${total} related${completeness === 'truncated' ? `, first ${fits} shown (raise limit for more)` : ''}`,
+              `${symbol.kind} ${symbol.qualifiedName} (${target.path}:${symbol.line}): ${total} ` +
+                `related${completeness === 'truncated' ? `, first ${fits} shown (raise limit for more)` : ''}`,
               ...lines,
             ].join('\n'),
           },

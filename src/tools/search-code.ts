@@ -25,7 +25,7 @@ import {
 } from '../index/search/index.js';
 import type { WorkerResult } from '../index/search/service.js';
 import { unsearchedFiles } from '../index/store/index.js';
-import type { ToolDefinition } from '../mcp/tools.js';
+import type { ToolDefinition } from '../mcp/index.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { fitCount, MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
@@ -162,7 +162,10 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
   return { value, weight: ranked.length, keep: !direct && result.partial !== true };
 }
 
-/** Answers kept: at most this many (SEXTANT_ANSWER_CACHE: another count, 0 for none), holding at most this many matches between them (a full answer holds about 1,000). */
+/**
+ * Answers kept: at most this many (SEXTANT_ANSWER_CACHE: another count, 0 for none), holding at
+ * most this many matches between them (a full answer holds about 1,000).
+ */
 const CACHED_ANSWERS = 256;
 const CACHED_MATCHES = 50_000;
 
@@ -173,7 +176,8 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
     title: 'Search code',
     description:
       'Searches the project for a literal string (case-insensitive unless case_sensitive) or a JavaScript regular expression (regex: true). ' +
-      'Results are ranked: the definitions of the name searched for first, wherever they live, then whole-identifier matches; exact case, exported definitions and source files before the rest; ' +
+      'Results are ranked: the definitions of the name searched for first, wherever they live, then whole-identifier matches; exact case, ' +
+      'exported definitions and source files before the rest; ' +
       'tests, then test data, vendored and generated files last; each has path, line, column, ' +
       'the line text, the enclosing symbol, and optional context lines. Filter with a path glob (e.g. "src/**/*.ts") or a language. ' +
       `Returns at most limit results (default ${DEFAULT_SEARCH_RESULTS}, max ${MAX_SEARCH_RESULTS}); pass nextCursor back as cursor for more.`,
@@ -200,7 +204,9 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         total_matches: {
           type: 'integer',
           minimum: 0,
-          description: `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name searched for (with definitions_only, the definitions alone; with certain_results, the matches read before the search stopped)`,
+          description:
+            `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name ` +
+            `searched for (with definitions_only, the definitions alone; with certain_results, the matches read before the search stopped)`,
         },
         nextCursor: { type: 'string' },
         note: { type: 'string' },
@@ -217,13 +223,15 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
         definitions_only: {
           type: 'boolean',
           description:
-            'Only the definitions of the name were ranked: they fill this page and no other match can rank above any result on it, so the text search was not run (total_matches counts the definitions); the cursor continues with every match',
+            'Only the definitions of the name were ranked: they fill this page and no other match can rank above any result on it, so the ' +
+            'text search was not run (total_matches counts the definitions); the cursor continues with every match',
         },
         certain_results: {
           type: 'integer',
           minimum: 1,
           description:
-            'The search stopped reading once this many first results were certain: no match in a file it did not read can rank above any of them (result_completeness is truncated); the cursor continues',
+            'The search stopped reading once this many first results were certain: no match in a file it did not read can rank above any of ' +
+            'them (result_completeness is truncated); the cursor continues',
         },
         cached: {
           type: 'boolean',
@@ -314,30 +322,38 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
       const notes: string[] = [];
       if (direct)
         notes.push(
-          `No index yet: indexing started (${project.job?.id ?? 'done'}); these results come from a direct scan${result.partial ? ' that stopped at its time limit' : ''}.`,
+          `No index yet: indexing started (${project.job?.id ?? 'done'}); these results come from a direct ` +
+            `scan${result.partial ? ' that stopped at its time limit' : ''}.`,
         );
       if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
       if (certainty?.by === 'definitions-only') {
         completeness = 'truncated';
         notes.push(
-          `Only the definitions of ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)} were ranked (${ranked.length}): they fill this page, and no other match can rank above any result on it, so the other matches were not searched; the cursor continues with every match.`,
+          `Only the definitions of ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)} were ranked (${ranked.length}): they fill this ` +
+            `page, and no other match can rank above any result on it, so the other matches were not searched; the cursor continues with every match.`,
         );
       } else if (certainty) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
         notes.push(
-          `The search stopped reading once the first ${certainty.results} results were certain: no match in a file it did not read can rank above any of them (files are read source first, shallower and shorter paths first). ${ranked.length} matches were read and ranked; the cursor continues.`,
+          `The search stopped reading once the first ${certainty.results} results were certain: no match in a file it did not read can rank ` +
+            `above any of them (files are read source first, shallower and shorter paths first). ${ranked.length} matches were read and ` +
+            `ranked; the cursor continues.`,
         );
       } else if (result.truncated) {
         completeness = completeness === 'complete' ? 'truncated' : completeness;
+        const firstSeeds = seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : '';
         notes.push(
-          `More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, each shallower and shorter paths first)${seeds > 0 ? ` and the definitions of the name (${seeds}${seeds === MAX_SEEDED_DEFINITIONS ? ', the first by case, path and depth' : ''})` : ''} were ranked; narrow the query or the path.`,
+          `More than ${RANKING_POOL} matches: ${RANKING_POOL} text matches (source first, then tests, docs, vendored and generated code, ` +
+            `each shallower and shorter paths first)${seeds > 0 ? ` and the definitions of the name (${seeds}${firstSeeds})` : ''} ` +
+            `were ranked; narrow the query or the path.`,
         );
       }
       const unsearched = manifest ? unsearchedFiles(manifest) : undefined;
       if (unsearched) {
         completeness = 'partial';
         notes.push(
-          `${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''}.`,
+          `${unsearched.count} file${unsearched.count === 1 ? ' was' : 's were'} not indexed (too large or unreadable), so not searched: ` +
+            `${unsearched.examples.join(', ')}${unsearched.count > unsearched.examples.length ? ', …' : ''}.`,
         );
       }
       const structured: Record<string, unknown> = {
@@ -359,10 +375,12 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
       if (cursor) notes.push(`Next page: call again with the same arguments and cursor "${cursor}".`);
       const header =
         certainty?.by === 'definitions-only'
-          ? `${ranked.length} ${ranked.length === 1 ? 'definition' : 'definitions'} of the name ranked (other matches not searched yet: none can rank above this page); showing ${offset + 1}-${next} (more with the cursor):`
+          ? `${ranked.length} ${ranked.length === 1 ? 'definition' : 'definitions'} of the name ranked (other matches not searched yet: none ` +
+            `can rank above this page); showing ${offset + 1}-${next} (more with the cursor):`
           : ranked.length === 0
             ? `No matches for ${clipText(JSON.stringify(query.pattern), MAX_ECHO_CHARS)}.`
-            : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
+            : `${ranked.length}${result.truncated ? '+' : ''} ${ranked.length === 1 ? 'match' : 'matches'}; showing ` +
+              `${offset + 1}-${next}${next < ranked.length ? ' (more with the cursor)' : ''}:`;
       // With context, groups are set apart by `--`, as rg does.
       const groups = shown.map(linesOf);
       const body = query.context > 0 ? groups.flatMap((lines, index) => (index === 0 ? lines : ['--', ...lines])) : groups.flat();

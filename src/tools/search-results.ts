@@ -30,7 +30,8 @@ export const MATCH_SCHEMA = {
     definition: { type: 'boolean', description: 'The match is on the line that defines a symbol named like the query' },
     clipped: {
       type: 'boolean',
-      description: `The line (or a context line) is longer than ${MAX_SHOWN_LINE_CHARS} characters: its text is the part around the match, cut ends marked with …`,
+      description:
+        `The line (or a context line) is longer than ${MAX_SHOWN_LINE_CHARS} characters: its text is the part around the match, ` + `cut ends marked with …`,
     },
     rank_notes: { type: 'array', items: { type: 'string' } },
   },

@@ -1,7 +1,7 @@
 /** `locate_symbol`, `get_file_outline`, `get_symbol_hierarchy`: definitions by name, per file, and by nesting. */
 import { resumeCommand } from '../index/store/index.js';
 import type { SymbolInfo } from '../index/symbols/index.js';
-import type { ToolDefinition } from '../mcp/tools.js';
+import type { ToolDefinition } from '../mcp/index.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { describeSymbol, fileSymbols, sameSymbol, SYMBOL_SCHEMA } from './symbol-shape.js';
@@ -179,7 +179,8 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
     title: 'Locate symbol',
     description:
       'Finds symbol definitions (functions, methods, classes, interfaces, types, enums, variables, constants, modules) by name: exact matches first, ' +
-      'then case-insensitive, prefix and fuzzy ones (camelCase and snake_case aware: "gUBI" finds getUserById). Each has path, range, kind, qualified name and signature.',
+      'then case-insensitive, prefix and fuzzy ones (camelCase and snake_case aware: "gUBI" finds getUserById). Each has path, range, kind, ' +
+      'qualified name and signature.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -239,7 +240,8 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
           {
             type: 'text',
             text: [
-              `${plural(fits, 'definition')} for ${JSON.stringify(name)}${completeness === 'truncated' ? ' (more exist: raise limit or narrow by kind/language)' : ''}:`,
+              `${plural(fits, 'definition')} for ${JSON.stringify(name)}` +
+                `${completeness === 'truncated' ? ' (more exist: raise limit or narrow by kind/language)' : ''}:`,
               ...lines.slice(0, fits),
               ...(fuzzyOmitted ? ['(fuzzy look-alikes left out: closer matches exist)'] : []),
             ].join('\n'),
@@ -260,8 +262,10 @@ export function createFileOutlineTool(projects: ProjectService): ToolDefinition 
     name: 'get_file_outline',
     title: 'File outline',
     description:
-      'Lists the symbols of one file as a tree (classes with their methods, …), each with its line range, kind and signature. depth "top" lists only top-level symbols. ' +
-      'A file with more symbols than one answer holds is cut at a symbol boundary: next_start_line (also in the text) is where to continue with start_line; start_line and end_line list only the symbols that start in that range.',
+      'Lists the symbols of one file as a tree (classes with their methods, …), each with its line range, kind and signature. depth "top" ' +
+      'lists only top-level symbols. ' +
+      'A file with more symbols than one answer holds is cut at a symbol boundary: next_start_line (also in the text) is where to continue ' +
+      'with start_line; start_line and end_line list only the symbols that start in that range.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -318,7 +322,8 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
     name: 'get_symbol_hierarchy',
     title: 'Symbol hierarchy',
     description:
-      'Shows where a symbol sits: its ancestors (the definitions that enclose it, innermost first) or its descendants (the definitions it encloses, as a tree). ' +
+      'Shows where a symbol sits: its ancestors (the definitions that enclose it, innermost first) or its descendants (the definitions it ' +
+      'encloses, as a tree). ' +
       'A name defined in several places needs path (or a qualified name such as Class.method); the error lists the candidates.',
     inputSchema: {
       type: 'object',

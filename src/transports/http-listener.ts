@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { silentLogger, type Logger } from '../platform/log.js';
-import type { McpServer } from '../mcp/server.js';
+import type { McpServer } from '../mcp/index.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-body.js';
 import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { LegacySseEndpoint, MESSAGES_PATH } from './legacy-sse.js';

@@ -9,8 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isResponse, type JsonRpcMessage, type OutboundInfo, type RequestId } from '../jsonrpc/index.js';
 import type { Logger } from '../platform/log.js';
-import type { McpServer } from '../mcp/server.js';
-import type { McpSession } from '../mcp/session.js';
+import type { McpServer, McpSession } from '../mcp/index.js';
 import { DEFAULT_RETRY_MS, SseStream, type SseStreamOptions } from './sse-stream.js';
 
 /**

@@ -19,11 +19,7 @@ import {
   type Params,
   type TapEntry,
 } from '../jsonrpc/index.js';
-import { HeaderMismatchError, MCP_ERROR_CODES } from '../mcp/errors.js';
-import type { McpServer } from '../mcp/server.js';
-import type { MessageContext } from '../mcp/session.js';
-import { META_KEYS, readStatelessRequest } from '../mcp/stateless-request.js';
-import { decodeHeaderValue } from '../mcp/param-headers.js';
+import { decodeHeaderValue, HeaderMismatchError, MCP_ERROR_CODES, type McpServer, type MessageContext, META_KEYS, readStatelessRequest } from '../mcp/index.js';
 import { sseHeaders } from './sse-stream.js';
 
 /** A comment line on an open SSE response this often, so that intermediaries keep a quiet listen stream open. */

@@ -9,8 +9,7 @@ import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { InvalidRequestError, ParseError, type PeerOptions } from '../jsonrpc/index.js';
 import { silentLogger, type Logger } from '../platform/log.js';
-import type { McpServer } from '../mcp/server.js';
-import type { McpSession, MessageContext } from '../mcp/session.js';
+import type { McpServer, McpSession, MessageContext } from '../mcp/index.js';
 import { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder } from './ndjson.js';
 
 /** How long requests still running at EOF may take to answer before the session is closed. */

@@ -6,12 +6,8 @@
 import type { Caller } from '../caller.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchTooLarge, classify, MAX_BATCH_ENTRIES, type Params, type RequestId } from '../jsonrpc/index.js';
-import { isStatelessRequest } from '../mcp/stateless-request.js';
+import { batchRefusal, isHandshakeVersion, isStatelessRequest, type McpServer, type MessageContext } from '../mcp/index.js';
 import type { Logger } from '../platform/log.js';
-import type { McpServer } from '../mcp/server.js';
-import type { MessageContext } from '../mcp/session.js';
-import { batchRefusal } from '../mcp/batches.js';
-import { isHandshakeVersion } from '../mcp/versions.js';
 import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { DEFAULT_SSE_AFTER_MS, HttpSession } from './http-session.js';
 import { readJsonBody } from './http-body.js';
@@ -102,7 +98,8 @@ export class StreamableHttpEndpoint {
     const sessionId = header(req, 'mcp-session-id');
     const single = Array.isArray(body) ? undefined : classify(body);
 
-    // 2026-07-28 (even an `initialize` carrying 2026-07-28 _meta, which that revision removed): no session; the request carries its version and capabilities (http-stateless.ts).
+    // 2026-07-28 (even an `initialize` carrying 2026-07-28 _meta, which that revision removed): no session; the request carries its version
+    // and capabilities (http-stateless.ts).
     if (
       sessionId === undefined &&
       single?.kind === 'request' &&

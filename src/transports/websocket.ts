@@ -9,8 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { InvalidRequestError } from '../jsonrpc/index.js';
 import type { Logger } from '../platform/log.js';
-import type { McpServer } from '../mcp/server.js';
-import type { MessageContext } from '../mcp/session.js';
+import type { McpServer, MessageContext } from '../mcp/index.js';
 import { DEFAULT_MAX_QUEUED_OUTPUT_BYTES } from './http-defaults.js';
 
 const WEBSOCKET_SUBPROTOCOL = 'mcp';

@@ -30,7 +30,10 @@ const HINT_ORIGINS: Partial<Record<ProjectSource, string>> = {
 
 /** The one-time hint, naming where the project really came from. */
 export function rootsHint(source: ProjectSource): string {
-  return `Hint: this project came from ${HINT_ORIGINS[source] ?? source}. A client that supports MCP roots lets Sextant detect the project you are working in automatically.`;
+  return (
+    `Hint: this project came from ${HINT_ORIGINS[source] ?? source}. A client that supports MCP roots lets Sextant detect the project ` +
+    `you are working in automatically.`
+  );
 }
 
 /**

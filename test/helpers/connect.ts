@@ -4,7 +4,8 @@
  */
 import { Peer, type JsonRpcMessage, type Result } from '../../src/jsonrpc/index.js';
 import type { McpServer } from '../../src/mcp/server.js';
-import type { McpSession, MessageContext } from '../../src/mcp/session.js';
+import type { MessageContext } from '../../src/mcp/context.js';
+import type { McpSession } from '../../src/mcp/session.js';
 import { TrafficChecker, type Revision } from './schema.js';
 
 export interface Connection {

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import type { TapEntry } from '../../src/jsonrpc/index.js';
-import { CodedError } from '../../src/mcp/tools.js';
+import { CodedError } from '../../src/errors.js';
 import { createSextantServer, loadProfile } from '../../src/server.js';
 import { startHttpServer, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { JSON_AND_SSE, send } from '../helpers/http.js';

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startServer, stopAll, type ServerProcess } from '../helpers/process.js';
 import { TrafficChecker } from '../helpers/schema.js';
-import { CACHE_STATIC } from '../../src/mcp/stateless-request.js';
+import { CACHE_STATIC } from '../../src/mcp/stateless/request.js';
 
 test.after.each(() => stopAll());
 

@@ -4,7 +4,7 @@
  * this file imports the client; the room is loaded only when a database URL is given.
  */
 import postgres from 'postgres';
-import { DatabaseError, redactUrl } from './database-error.js';
+import { DatabaseError, redactUrl } from '../database-error.js';
 
 export type Sql = postgres.Sql;
 export type Transaction = postgres.TransactionSql;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Coordination, CoordinationOptions } from '../contracts.js';
 import { PgProjectCatalog } from './catalog.js';
-import { redactUrl } from './database-error.js';
+import { redactUrl } from '../database-error.js';
 import { connect, describeFailure } from './database.js';
 import { PgGenerations } from './generations.js';
 import { PgStateKeys } from './keys.js';

@@ -4,7 +4,7 @@
  * transaction under an advisory lock (so two replicas starting at once do not race), and refuses a
  * database that a newer Sextant set up, whose tables it might misread.
  */
-import { DatabaseError } from './database-error.js';
+import { DatabaseError } from '../database-error.js';
 import type { Sql } from './database.js';
 
 /** The schema this Sextant reads and writes; each step below takes the database one version up. */

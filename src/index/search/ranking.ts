@@ -221,7 +221,8 @@ export class MatchScorer {
     const regex = this.#regex;
     const fold = (text: string): string => this.#fold(text);
     let score = 0;
-    // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one whose name only contains the literal, less.
+    // A definition of exactly the name searched for (for a regex: the regex matched exactly the name on its defining line) ranks first; one
+    // whose name only contains the literal, less.
     const target = regex ? (match.matched ?? '') : this.#needle;
     let defined: SymbolInfo | undefined;
     let weight = 0;

@@ -16,7 +16,10 @@ const MAX_SIGNATURE = 200;
 /** Kinds that make what they contain a member (a function in a class is a method). */
 const TYPES = new Set(['class', 'interface', 'impl', 'enum']);
 const RECEIVER_IS_TYPE = new Set(['go', 'cpp', 'ruby']);
-/** A keyword captured as a name stands for the name the language gives it: Kotlin's unnamed `companion object` is `Companion`, TypeScript's construct signature `new`. */
+/**
+ * A keyword captured as a name stands for the name the language gives it: Kotlin's unnamed
+ * `companion object` is `Companion`, TypeScript's construct signature `new`.
+ */
 const KEYWORD_NAMES: Record<string, string> = { companion: 'Companion', new: 'new' };
 /** Kinds whose variables are locals, not symbols. */
 const LOCAL_HOLDERS = new Set(['function', 'method']);

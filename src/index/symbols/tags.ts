@@ -17,7 +17,8 @@ const TS_COMMON = `
 (function_expression name: (identifier) @name) @definition.function
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @definition.function)
 (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)])) @definition.function)
-(expression_statement (assignment_expression left: (member_expression object: (_) @receiver property: (property_identifier) @name) right: [(arrow_function) (function_expression)]) @definition.function)
+(expression_statement (assignment_expression left: (member_expression object: (_) @receiver property: (property_identifier) @name) right:
+  [(arrow_function) (function_expression)]) @definition.function)
 (program (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.variable)
 (export_statement (lexical_declaration (variable_declarator name: (identifier) @name)) @definition.variable)
 (program (variable_declaration (variable_declarator name: (identifier) @name)) @definition.variable)
@@ -47,13 +48,15 @@ const JAVASCRIPT = `${TS_COMMON}
 const C_COMMON = `
 (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
-(function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function
+(function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator:
+  (identifier) @name)))) @definition.function
 (function_definition type: (type_identifier) @name declarator: (parenthesized_declarator)) @definition.function
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.class
 (union_specifier name: (type_identifier) @name body: (_)) @definition.class
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 (type_definition declarator: (type_identifier) @name) @definition.type
-(type_definition declarator: (function_declarator declarator: (parenthesized_declarator [(type_identifier) @name (pointer_declarator declarator: (type_identifier) @name)]))) @definition.type
+(type_definition declarator: (function_declarator declarator: (parenthesized_declarator [(type_identifier) @name (pointer_declarator declarator:
+  (type_identifier) @name)]))) @definition.type
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.function
 (call_expression function: (identifier) @name) @reference.call
@@ -75,7 +78,9 @@ export const TAG_QUERIES: Record<string, string> = {
 `,
   go: `
 (function_declaration name: (identifier) @name) @definition.function
-(method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @receiver (pointer_type (type_identifier) @receiver) (generic_type type: (type_identifier) @receiver) (pointer_type (generic_type type: (type_identifier) @receiver))])) name: (field_identifier) @name) @definition.method
+(method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @receiver (pointer_type (type_identifier) @receiver)
+  (generic_type type: (type_identifier) @receiver) (pointer_type (generic_type type: (type_identifier) @receiver))])) name:
+  (field_identifier) @name) @definition.method
 (method_declaration name: (field_identifier) @name) @definition.method
 (type_spec name: (type_identifier) @name type: (struct_type)) @definition.class
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
@@ -96,7 +101,8 @@ export const TAG_QUERIES: Record<string, string> = {
 (mod_item name: (identifier) @name) @definition.module
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.variable
-(impl_item type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (generic_type type: (scoped_type_identifier name: (type_identifier) @name)) (primitive_type) @name]) @definition.impl
+(impl_item type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name)
+  (generic_type type: (scoped_type_identifier name: (type_identifier) @name)) (primitive_type) @name]) @definition.impl
 (call_expression function: [(identifier) @name (field_expression field: (field_identifier) @name) (scoped_identifier name: (identifier) @name)]) @reference.call
 (use_declaration argument: (_) @name) @reference.import
 `,
@@ -116,13 +122,17 @@ export const TAG_QUERIES: Record<string, string> = {
   c: C_COMMON,
   cpp: `${C_COMMON}
 (function_definition declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.method
-(function_definition declarator: (_ declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))) @definition.method
-(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier) (destructor_name) (operator_name)] @name))) @definition.method
-(function_definition declarator: (_ declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier) (destructor_name) (operator_name)] @name)))) @definition.method
+(function_definition declarator: (_ declarator: (function_declarator declarator: [(field_identifier) (destructor_name)
+  (operator_name)] @name))) @definition.method
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier)
+  (destructor_name) (operator_name)] @name))) @definition.method
+(function_definition declarator: (_ declarator: (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name:
+  [(identifier) (destructor_name) (operator_name)] @name)))) @definition.method
 (function_definition declarator: (function_declarator declarator: (qualified_identifier name: (identifier) @name))) @definition.method
 (function_definition declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
 (function_definition declarator: (reference_declarator (function_declarator declarator: [(field_identifier) (operator_name)] @name))) @definition.method
-(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: [(identifier) (operator_name)] @name)))) @definition.method
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope:
+  (namespace_identifier) @receiver name: [(identifier) (operator_name)] @name)))) @definition.method
 (function_definition declarator: (_ declarator: (_ declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)))) @definition.function
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
 (namespace_definition name: (namespace_identifier) @name) @definition.module

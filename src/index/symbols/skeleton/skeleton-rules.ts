@@ -69,6 +69,10 @@ export interface SkeletonRules extends LiteralRules {
 }
 
 const words = (...lists: string[]): Set<string> => new Set(lists.flatMap((list) => list.split(/\s+/).filter(Boolean)));
+/** One pattern matching any of `patterns` (each a whole alternative, without flags). */
+const anyOf = (...patterns: RegExp[]): RegExp => new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'));
+/** One pattern matching `patterns` one after another (each a whole group, without flags). */
+const inSequence = (...patterns: RegExp[]): RegExp => new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join(''));
 /** A definition by one of `list`'s words: the word, not after a member's dot, then a name (`class Foo`, not `Foo.class`). */
 const nested = (list: string): RegExp => new RegExp(`(?:^|[^\\w$.'])(?:${list.split(/\s+/).join('|')})\\s+[A-Za-z_$]`);
 
@@ -86,8 +90,14 @@ const JAVASCRIPT: SkeletonRules = {
   // A named function or class (`function (x) {` callbacks are not definitions), or a method of an
   // object literal (`get() {` at a line's start: a statement is never a call followed by a block),
   // or one assigned to a member (`this.run = function () {`, `obj.f = (x) => {`).
-  nested:
-    /(?:^|[^\w$.])(?:function\s*\*?\s*[A-Za-z_$]|(?:class|interface|enum|namespace)\s+[A-Za-z_$])|(?:^|[\n{,])[ \t]*(?:(?:async|get|set|static)[ \t]+)*\*?(?!(?:if|for|while|switch|catch|function|return|with)\b)[A-Za-z_$][\w$]*[ \t]*\([^()\n]*\)[ \t]*(?::[^{\n]*)?\{|\.[A-Za-z_$][\w$]*[ \t]*=[ \t]*(?:async[ \t]+)?(?:function\b|\([^()\n]*\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>)/,
+  nested: anyOf(
+    /(?:^|[^\w$.])(?:function\s*\*?\s*[A-Za-z_$]|(?:class|interface|enum|namespace)\s+[A-Za-z_$])/,
+    inSequence(
+      /(?:^|[\n{,])[ \t]*(?:(?:async|get|set|static)[ \t]+)*\*?(?!(?:if|for|while|switch|catch|function|return|with)\b)/,
+      /[A-Za-z_$][\w$]*[ \t]*\([^()\n]*\)[ \t]*(?::[^{\n]*)?\{/,
+    ),
+    /\.[A-Za-z_$][\w$]*[ \t]*=[ \t]*(?:async[ \t]+)?(?:function\b|\([^()\n]*\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>)/,
+  ),
   notCalls: words(JS_KEYWORDS, 'function'),
   memberCalls: true,
   notAfter: words('new function async get set'),
@@ -126,7 +136,8 @@ export const SKELETON_RULES: Record<string, SkeletonRules> = {
     bodyWords: words(),
     nested: /(?:^|[^\w.])(?:class|struct|union|enum)\s+[A-Za-z_]\w*\s*(?::[^;{]*)?\{/,
     notCalls: words(
-      'if for while switch return sizeof alignof decltype typeid static_assert catch throw new delete defined do else case noexcept requires co_await co_return co_yield operator template',
+      'if for while switch return sizeof alignof decltype typeid static_assert catch throw new delete defined do else case noexcept requires ' +
+        'co_await co_return co_yield operator template',
     ),
     memberCalls: false,
     notAfter: words('new int char void long short unsigned signed float double bool auto const static inline virtual explicit'),
@@ -248,7 +259,8 @@ export const SKELETON_RULES: Record<string, SkeletonRules> = {
     bodyWords: words(),
     nested: /(?:^|\n)[ \t]*(?:def|class|module)\b/,
     notCalls: words(
-      'alias and begin BEGIN break case class def defined? do else elsif end END ensure false for if in module next nil not or redo rescue retry return self super then true undef unless until when while yield __FILE__ __LINE__ __method__ __dir__',
+      'alias and begin BEGIN break case class def defined? do else elsif end END ensure false for if in module next nil not or redo rescue ' +
+        'retry return self super then true undef unless until when while yield __FILE__ __LINE__ __method__ __dir__',
     ),
     memberCalls: true,
     notAfter: words('def'),

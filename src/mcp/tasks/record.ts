@@ -1,11 +1,11 @@
 /**
  * A task as one process holds it, and its two other shapes: the fields the protocol's envelope
- * carries, and the entry the ledger keeps (src/coordination). The store (tasks.ts) keeps these;
+ * carries, and the entry the ledger keeps (src/coordination). The store (store.ts) keeps these;
  * this file only converts.
  */
-import type { TaskEntry } from '../coordination/index.js';
-import type { ErrorObject, Result } from '../jsonrpc/index.js';
-import type { InputRequest } from './multi-round-trip.js';
+import type { TaskEntry } from '../../coordination/index.js';
+import type { ErrorObject, Result } from '../../jsonrpc/index.js';
+import type { InputRequest } from '../multi-round-trip.js';
 
 /** A task: the ledger's fields (owner: who runs it), and, for one this process runs, the work's live parts. */
 export interface TaskRecord extends Omit<TaskEntry, 'result' | 'error' | 'pending'> {

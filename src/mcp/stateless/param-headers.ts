@@ -5,8 +5,8 @@
  * whenever the body has the value, equal to it after Base64-sentinel decoding, and free of
  * characters no header may carry. Anything else is HeaderMismatch (-32020, HTTP 400).
  */
-import { type Params } from '../jsonrpc/index.js';
-import { HeaderMismatchError } from './errors.js';
+import { type Params } from '../../jsonrpc/index.js';
+import { HeaderMismatchError } from '../errors.js';
 
 /** `=?base64?…?=` decoded (strict: canonical Base64 of UTF-8); other values as they are; undefined when malformed. */
 export function decodeHeaderValue(value: string): string | undefined {

@@ -6,12 +6,11 @@
  * is `server/discover`, which exists only in this era); everything else belongs to the session
  * its `initialize` began.
  */
-import type { Caller } from '../caller.js';
-import { InvalidParamsError, type Params, type Result } from '../jsonrpc/index.js';
-import { UnsupportedProtocolVersionError } from './errors.js';
-import { isLogLevel, type LogLevel } from './logging.js';
-import { singleRequestEra, type RequestEra } from './request-era.js';
-import { ALL_PROTOCOL_VERSIONS, isStatelessVersion, type StatelessProtocolVersion } from './versions.js';
+import { InvalidParamsError, type Params, type Result } from '../../jsonrpc/index.js';
+import { UnsupportedProtocolVersionError } from '../errors.js';
+import { isLogLevel, type LogLevel } from '../logging.js';
+import { singleRequestEra, type RequestEra } from '../request-era.js';
+import { ALL_PROTOCOL_VERSIONS, isStatelessVersion, type StatelessProtocolVersion } from '../versions.js';
 
 /** The reserved `_meta` keys of the stateless era (basic §_meta). */
 export const META_KEYS = {
@@ -93,12 +92,4 @@ export function completeResult(result: Result, serverInfo: Params, cache?: Cache
   // An interim input_required result (or a task handle) is never cacheable and keeps its type (caching §Cacheable Results).
   if (result.resultType === 'input_required' || result.resultType === 'task') return { ...result, _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
   return { ...result, ...(cache ?? {}), resultType: 'complete', _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
-}
-
-/**
- * Who is asking, for sealing request state and keeping tasks apart: the principal the transport
- * derived from the request's credential (caller.ts), when it carried one.
- */
-export function principalOf(extra: { caller?: Caller } | undefined): string | undefined {
-  return extra?.caller?.principal;
 }

@@ -1,11 +1,11 @@
 /**
  * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) as requests and tools see it:
  * whether a request declared it, and what a tool's work is handed when it runs as a task. The
- * tasks themselves are kept by TaskStore (tasks.ts).
+ * tasks themselves are kept by TaskStore (store.ts).
  */
-import type { Params } from '../jsonrpc/index.js';
-import { MissingRequiredClientCapabilityError } from './errors.js';
-import type { InputRequest } from './multi-round-trip.js';
+import type { Params } from '../../jsonrpc/index.js';
+import { MissingRequiredClientCapabilityError } from '../errors.js';
+import type { InputRequest } from '../multi-round-trip.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

@@ -6,10 +6,10 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ErrorCodes, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../src/jsonrpc/index.js';
-import { MCP_ERROR_CODES } from '../../src/mcp/errors.js';
-import { McpServer } from '../../src/mcp/server.js';
-import { ToolRegistry } from '../../src/mcp/tools.js';
+import { ErrorCodes, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../../src/jsonrpc/index.js';
+import { MCP_ERROR_CODES } from '../../../src/mcp/errors.js';
+import { McpServer } from '../../../src/mcp/server.js';
+import { ToolRegistry } from '../../../src/mcp/tools.js';
 
 const VERSION = '2026-07-28';
 const meta = (extra: Record<string, unknown> = {}) => ({

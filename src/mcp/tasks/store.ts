@@ -22,13 +22,12 @@
  * wrote them.
  */
 import { randomUUID } from 'node:crypto';
-import type { TaskLedger, TaskMessage, TaskStatus } from '../coordination/index.js';
-import { InternalError, InvalidParamsError, toErrorObject, type Result } from '../jsonrpc/index.js';
-import { TasksUnavailableError } from './errors.js';
-import { TaskStarted, type TaskControl } from './task-extension.js';
-import { detailed, entryOf, ownerName, recordOf, taskState, type TaskRecord } from './task-record.js';
-
-export { declaresTasks, requireTasks, TASKS_EXTENSION, TaskStarted, type TaskControl } from './task-extension.js';
+import type { TaskLedger, TaskMessage, TaskStatus } from '../../coordination/index.js';
+import { InternalError, InvalidParamsError, toErrorObject, type Result } from '../../jsonrpc/index.js';
+import { TasksUnavailableError } from '../errors.js';
+import { TaskStarted, type TaskControl } from './extension.js';
+import { ledgerWork } from './ledger-work.js';
+import { detailed, entryOf, ownerName, recordOf, taskState, type TaskRecord } from './record.js';
 
 /** How long a finished task stays readable. */
 const DEFAULT_TASK_TTL_MS = 10 * 60_000;
@@ -295,12 +294,9 @@ export class TaskStore {
     );
   }
 
+  /** A task of this process moves to `status`: written to the ledger, and its watchers told. */
   #set(task: TaskRecord, status: TaskStatus): void {
-    const now = this.#now();
-    task.status = status;
-    task.lastUpdatedAt = new Date(now).toISOString();
-    // Readable for its whole ttlMs from its last change.
-    task.expiresAt = now + task.ttlMs;
+    this.#stamp(task, status);
     this.#persist(task);
     for (const watcher of this.#watchers) watcher(task.taskId);
     if (TERMINAL.has(status)) this.#quietIfIdle();
@@ -328,15 +324,21 @@ export class TaskStore {
     return task;
   }
 
+  /** Another process's unfinished task whose owner is gone: failed, in the ledger too. */
   async #settleOrphan(task: TaskRecord): Promise<void> {
     if (TERMINAL.has(task.status) || (await this.#ledger!.ownerAlive(task.owner))) return;
     task.error = toErrorObject(new InternalError(`The process running this task (${ownerName(task.owner)}) stopped before it finished`));
     task.pending.clear();
+    this.#stamp(task, 'failed');
+    await this.#ledger!.put(entryOf(task));
+  }
+
+  /** A task's status changes now, and it stays readable for its whole ttlMs from this change. */
+  #stamp(task: TaskRecord, status: TaskStatus): void {
     const now = this.#now();
-    task.status = 'failed';
+    task.status = status;
     task.lastUpdatedAt = new Date(now).toISOString();
     task.expiresAt = now + task.ttlMs;
-    await this.#ledger!.put(entryOf(task));
   }
 
   /**
@@ -389,18 +391,5 @@ export class TaskStore {
         .catch(() => undefined)
         .then(() => ledger.remove(taskId))
         .catch(() => undefined);
-  }
-}
-
-/**
- * Work that needs the ledger: a failure of the ledger (files or database away) is the caller's
- * TasksUnavailableError, the one way every path says so; `undo` first takes back what was begun.
- */
-async function ledgerWork<T>(work: () => Promise<T>, undo?: () => void): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    undo?.();
-    throw new TasksUnavailableError(error);
   }
 }

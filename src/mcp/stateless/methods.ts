@@ -4,15 +4,16 @@
  * session that receives a 2026 request. What the server says of itself (capabilities, server
  * info) lives here too, since both eras state it.
  */
-import { InvalidParamsError, type Params, type RequestContext, type Result } from '../jsonrpc/index.js';
-import { ResourceNotFoundError } from './errors.js';
-import type { RoundInput } from './multi-round-trip.js';
+import { callerOf } from '../../caller.js';
+import { InvalidParamsError, type Params, type RequestContext, type Result } from '../../jsonrpc/index.js';
+import { ResourceNotFoundError } from '../errors.js';
+import type { RoundInput } from '../multi-round-trip.js';
 import { checkParamHeaders } from './param-headers.js';
-import type { Registries, MessageContext, ServerIdentity } from './context.js';
-import type { StatelessEra } from './stateless-era.js';
-import { CACHE_STATIC, CACHE_VOLATILE, isObject, principalOf, type CacheHint, type StatelessRequest } from './stateless-request.js';
-import { requireTasks, TASKS_EXTENSION } from './tasks.js';
-import { ALL_PROTOCOL_VERSIONS, featuresOf, isStatelessVersion, type AnyProtocolVersion } from './versions.js';
+import type { Registries, MessageContext, ServerIdentity } from '../context.js';
+import type { StatelessEra } from './era.js';
+import { CACHE_STATIC, CACHE_VOLATILE, isObject, type CacheHint, type StatelessRequest } from './request.js';
+import { requireTasks, TASKS_EXTENSION } from '../tasks/index.js';
+import { ALL_PROTOCOL_VERSIONS, featuresOf, isStatelessVersion, type AnyProtocolVersion } from '../versions.js';
 
 /** How a method is served to a stateless (2026-07-28) request, from that request alone. */
 export interface StatelessMethod {
@@ -74,7 +75,7 @@ export function statelessMethods(identity: ServerIdentity, registries: Registrie
   const taskMethod = (run: (params: Params, principal: string | undefined) => Result | Promise<Result>): StatelessMethod => ({
     run: (params, context, request) => {
       requireTasks(request.capabilities);
-      return run(params, principalOf(context.extra));
+      return run(params, callerOf(context.extra).principal);
     },
   });
   methods.set(

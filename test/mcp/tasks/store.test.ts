@@ -8,12 +8,12 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JSON_AND_SSE, startTestHttp } from '../helpers/http.js';
-import { sseReader, statelessCall } from '../helpers/stateless.js';
-import { stopAll } from '../helpers/process.js';
-import { fixtureCopy } from '../helpers/projects.js';
-import { serveProcess } from '../helpers/serve-http.js';
-import { tick } from '../helpers/wait.js';
+import { JSON_AND_SSE, startTestHttp } from '../../helpers/http.js';
+import { sseReader, statelessCall } from '../../helpers/stateless.js';
+import { stopAll } from '../../helpers/process.js';
+import { fixtureCopy } from '../../helpers/projects.js';
+import { serveProcess } from '../../helpers/serve-http.js';
+import { tick } from '../../helpers/wait.js';
 
 const MODERN = '2026-07-28';
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} }, elicitation: {} };

@@ -4,14 +4,16 @@
  * request keeps nothing of its own), and the handlers that need them: multi round-trip rounds, the tool
  * context of a stateless call, and `subscriptions/listen`.
  */
-import { InvalidParamsError, type Params, type RequestContext, type Result } from '../jsonrpc/index.js';
-import { isAtLeast } from './logging.js';
-import { isObject, META_KEYS, principalOf, type StatelessRequest } from './stateless-request.js';
-import { InputRequired, inputRequiredResult, MalformedInput, roundInput, type RoundInput } from './multi-round-trip.js';
-import type { RequestStateSealer } from './request-state.js';
-import type { Listener, MessageContext } from './context.js';
-import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from './tasks.js';
-import { CodedError, type ToolContext } from './tools.js';
+import { callerOf } from '../../caller.js';
+import { InvalidParamsError, type Params, type RequestContext, type Result } from '../../jsonrpc/index.js';
+import { isAtLeast } from '../logging.js';
+import { isObject, META_KEYS, type StatelessRequest } from './request.js';
+import { InputRequired, inputRequiredResult, MalformedInput, roundInput, type RoundInput } from '../multi-round-trip.js';
+import type { RequestStateSealer } from '../request-state.js';
+import type { Listener, MessageContext } from '../context.js';
+import { declaresTasks, requireTasks, TaskStarted, type TaskStore } from '../tasks/index.js';
+import { type ToolContext } from '../tools.js';
+import { CodedError } from '../../errors.js';
 
 export class StatelessEra {
   readonly sealer: RequestStateSealer;
@@ -37,7 +39,7 @@ export class StatelessEra {
     request: StatelessRequest,
     run: (input: RoundInput) => Promise<object>,
   ): Promise<Result> {
-    const principal = principalOf(context.extra);
+    const principal = callerOf(context.extra).principal;
     const outcome = await run(await roundInput(this.sealer, method, params, principal));
     if (outcome instanceof TaskStarted) return this.tasks.created(outcome.taskId);
     if (!(outcome instanceof InputRequired)) return { ...outcome } as Result;
@@ -106,7 +108,7 @@ export class StatelessEra {
     const requestedTasks = strings('taskIds');
     if (filter.taskIds !== undefined) requireTasks(request.capabilities);
     const meta = { [META_KEYS.subscriptionId]: context.id };
-    const tasks = await this.tasks.follow(requestedTasks, principalOf(context.extra), (task) =>
+    const tasks = await this.tasks.follow(requestedTasks, callerOf(context.extra).principal, (task) =>
       context.notify('notifications/tasks', { ...task, _meta: meta }),
     );
     const honored: Params = {};

@@ -2,7 +2,7 @@
  * Serves 2026-07-28 requests that come without a session (Streamable HTTP with no session id):
  * one dispatcher per server, its method table built once, so that a request costs its own
  * context and nothing more: no session, no peer, no handler map made and thrown away per call.
- * Each request is served from what it carries (stateless-request.ts); errors become wire errors
+ * Each request is served from what it carries (request.ts); errors become wire errors
  * in one place (jsonrpc's `respond`), as for a session's requests.
  */
 import {
@@ -18,11 +18,11 @@ import {
   type RequestSender,
   type Result,
   type TapEntry,
-} from '../jsonrpc/index.js';
-import { silentLogger, type Logger } from '../platform/log.js';
-import type { MessageContext, ServerIdentity } from './context.js';
-import { serverInfoFor, type StatelessMethod } from './stateless-methods.js';
-import { completeResult, readStatelessRequest } from './stateless-request.js';
+} from '../../jsonrpc/index.js';
+import { silentLogger, type Logger } from '../../platform/log.js';
+import type { MessageContext, ServerIdentity } from '../context.js';
+import { serverInfoFor, type StatelessMethod } from './methods.js';
+import { completeResult, readStatelessRequest } from './request.js';
 
 /** Where one request's messages go: its notifications (progress, log messages) before its answer. */
 export type NotificationSink = (notification: JsonRpcNotification) => void;

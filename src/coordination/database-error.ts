@@ -1,6 +1,6 @@
 /**
- * The database cannot be used, said in one line. Apart from the client (database.ts) so that the
- * CLI can recognise it without loading PostgreSQL's code.
+ * The database cannot be used, said in one line. Beside the seam, apart from the client
+ * (pg/database.ts), so that the CLI can recognise it without loading PostgreSQL's code.
  */
 
 /** The database cannot be used, with why in one line; the CLI prints it and exits 2. */
