@@ -1,11 +1,31 @@
 /**
  * The contracts of the seam, in the shape a shared implementation needs, so that the next one is
- * written against them: leases, index generations, the project catalog and the task ledger (the
- * state keys' contract sits with their key ring, in state-keys.ts). Their file implementations
- * are in files/, their PostgreSQL ones in pg/; what they refuse is in refusals.ts, the same for
+ * written against them: the keys that seal request state, leases, index generations, the
+ * project catalog and the task ledger. Their file implementations are in files/, their
+ * PostgreSQL ones in pg/ (the key ring both hand out is state-keys.ts); what they refuse is in refusals.ts, the same for
  * each. Last, `Coordination`: the whole seam, as one process holds it.
  */
-import type { StateKeys } from './state-keys.js';
+/** A key that seals multi round-trip request state. */
+export interface StateKey {
+  /** Short, public, stable for the same secret. */
+  readonly id: string;
+  readonly secret: Buffer;
+}
+
+/** The keys a process seals and opens with: the current one, and those it still accepts. */
+export interface StateKeyRing {
+  readonly current: StateKey;
+  /** The key a state names; a state from before key ids names none and was sealed with the current key. */
+  find(id: string | undefined): StateKey | undefined;
+}
+
+/** The keys of request state, shared by the processes of a home or a team. */
+export interface StateKeys {
+  /** The keys to seal and open with now. */
+  ring(): Promise<StateKeyRing>;
+  /** Makes a new key the current one; the previous one still opens states for KEY_ACCEPTED_MS (state-keys.ts). */
+  rotate(): Promise<StateKey>;
+}
 
 /**
  * The right to be the one writer of something (a project's index; the controller of a team).

@@ -23,7 +23,7 @@ import type { Coordination, CoordinationOptions } from './contracts.js';
 export { KeyRing } from './state-keys.js';
 export { FileStateKeys } from './files/keys.js';
 export type { TaskEntry, TaskLedger, TaskMessage, TaskStatus } from './contracts.js';
-export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease } from './contracts.js';
+export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease, StateKeyRing } from './contracts.js';
 export { DatabaseError } from './database-error.js';
 export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './refusals.js';
 

@@ -4,15 +4,10 @@
  * they expire.
  */
 import { createHash, randomBytes } from 'node:crypto';
-
-export interface StateKey {
-  /** Short, public, stable for the same secret. */
-  readonly id: string;
-  readonly secret: Buffer;
-}
+import type { StateKey, StateKeyRing } from './contracts.js';
 
 /** The keys a process seals and opens with: the current one, and those it still accepts. */
-export class KeyRing {
+export class KeyRing implements StateKeyRing {
   readonly current: StateKey;
   readonly #accepted: Map<string, StateKey>;
 
@@ -44,13 +39,6 @@ function keyId(secret: Buffer): string {
 
 /** How long a key still opens states after a newer one was rotated in: longer than any state lives. */
 export const KEY_ACCEPTED_MS = 24 * 3600_000;
-
-export interface StateKeys {
-  /** The keys to seal and open with now. */
-  ring(): Promise<KeyRing>;
-  /** Makes a new key the current one; the previous one still opens states for KEY_ACCEPTED_MS. */
-  rotate(): Promise<StateKey>;
-}
 
 /** A rotation asked for while SEXTANT_STATE_KEY decides the key: that is where it changes. */
 export class StateKeyFromEnvironmentError extends Error {

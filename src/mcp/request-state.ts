@@ -12,7 +12,7 @@
  * process has not seen (another replica already seals with it).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { KeyRing } from '../coordination/index.js';
+import { KeyRing, type StateKeyRing } from '../coordination/index.js';
 import { InvalidParamsError, type Params } from '../jsonrpc/index.js';
 
 /** How long a state stays acceptable: long enough for a user to answer an elicitation, short enough to bound replay. */
@@ -50,17 +50,17 @@ interface Sealed {
 }
 
 export class RequestStateSealer {
-  #keys: KeyRing;
+  #keys: StateKeyRing;
   readonly #ttlMs: number;
   readonly #now: () => number;
-  readonly #reload: (() => Promise<KeyRing>) | undefined;
+  readonly #reload: (() => Promise<StateKeyRing>) | undefined;
   #readAt: number;
   /** When a state naming an unknown key last made the ring be read (the first such always does). */
   #missReadAt = -Infinity;
   #reading: Promise<void> | undefined;
 
   /** `reload`: reads the ring again (its store may have rotated); without it the ring never changes. */
-  constructor(keys: KeyRing, options: { ttlMs?: number; now?: () => number; reload?: () => Promise<KeyRing> } = {}) {
+  constructor(keys: StateKeyRing, options: { ttlMs?: number; now?: () => number; reload?: () => Promise<StateKeyRing> } = {}) {
     this.#keys = keys;
     this.#ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
     this.#now = options.now ?? Date.now;

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { environmentKeyRing, KeyRing, KEY_ACCEPTED_MS, StateKeyFromEnvironmentError, type StateKey, type StateKeys } from '../state-keys.js';
+import type { StateKey, StateKeys } from '../contracts.js';
+import { environmentKeyRing, KeyRing, KEY_ACCEPTED_MS, StateKeyFromEnvironmentError } from '../state-keys.js';
 
 const STATE_KEY_FILE = 'state.key';
 const ACCEPTED_FOLDER = 'state-keys-accepted';

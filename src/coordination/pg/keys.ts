@@ -5,7 +5,8 @@
  * SEXTANT_STATE_KEY, when set, overrides the table as it does the file.
  */
 import { randomBytes } from 'node:crypto';
-import { environmentKeyRing, KeyRing, KEY_ACCEPTED_MS, StateKeyFromEnvironmentError, type StateKey, type StateKeys } from '../state-keys.js';
+import type { StateKey, StateKeys } from '../contracts.js';
+import { environmentKeyRing, KeyRing, KEY_ACCEPTED_MS, StateKeyFromEnvironmentError } from '../state-keys.js';
 import type { Sql } from './database.js';
 
 export class PgStateKeys implements StateKeys {
