@@ -89,7 +89,7 @@ const require = createRequire(import.meta.url);
 const { GRAMMARS } = await import(pathToFileURL(resolve('build/src/index/symbols/grammars.js')).href);
 // The binary runs with WebAssembly on V8's baseline compiler (src/cli/wasm-baseline.ts says why);
 // its code caches are made under the same flag, or V8 would reject them.
-const { BASELINE_WASM_FLAG } = await import(pathToFileURL(resolve('build/src/cli/wasm-baseline.js')).href);
+const { BASELINE_WASM_FLAG } = await import(pathToFileURL(resolve('build/src/platform/baseline-wasm.js')).href);
 const node = nodeBase();
 
 // The code cache of the bundle as a worker compiles it, made by the V8 that will read it.

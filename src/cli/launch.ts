@@ -7,5 +7,7 @@
 import module from 'node:module';
 
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-// On a Node whose V8 would abort on the Swift grammar, start again with WebAssembly on its baseline compiler.
-if (!(await (await import('./wasm-baseline.js')).restartOnBaselineWasm())) await import('./main.js');
+// On a Node whose V8 would abort on the Swift grammar (22 and later), start again with
+// WebAssembly on its baseline compiler; an older one sets it before its first grammar.
+const restarted = Number(process.versions.node.split('.')[0]) >= 22 && (await (await import('./wasm-baseline.js')).restartOnBaselineWasm());
+if (!restarted) await import('./main.js');

@@ -1,5 +1,6 @@
 /**
- * WebAssembly on V8's baseline compiler (Liftoff), for the grammars. The optimizing tier gains
+ * WebAssembly on V8's baseline compiler (Liftoff), for the grammars (platform/baseline-wasm.ts
+ * sets it at run time where that works). The optimizing tier gains
  * little on parsers this large and costs a great deal:
  * - From Node 22, V8's optimizing compiler (Turboshaft) aborts the whole process ("Fatal process
  *   out of memory: Zone") when it takes on the Swift grammar's lexer, one WebAssembly function of
@@ -10,20 +11,15 @@
  *   process cannot exit before they finish: `sextant index` of a tree in many languages sat for
  *   seconds after its summary. Node 20 takes the flag at run time, before any grammar loads.
  * The single executable carries the flag in its blob (scripts/build-binary.mjs); the .mjs sets it
- * on Node 20, and from Node 22 starts itself again with it, in place, for the commands that parse.
+ * on Node 20 before its first grammar loads, and from Node 22 starts itself again with it, in
+ * place, for the commands that parse (here).
  */
-import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-
-/** @public scripts/build-binary.mjs puts it in the binary's blob. */
-export const BASELINE_WASM_FLAG = '--liftoff-only';
+// node:child_process and node:os are loaded only for the rare restart as a child: every
+// command's start-up on Node 22 and later, `--version` included, passes through here.
+import { BASELINE_WASM_FLAG, FIRST_COMMAND_LINE_ONLY_NODE } from '../platform/baseline-wasm.js';
 
 /** The commands that load grammars (serve is the default command). */
 const PARSING_COMMANDS = new Set(['serve', 'index', 'sync', 'outline', 'replay']);
-
-/** The first Node whose V8 takes the flag only from the command line. */
-const FIRST_COMMAND_LINE_ONLY_NODE = 22;
 
 function needsRestart(argv: string[]): boolean {
   const command = argv.find((arg) => !arg.startsWith('-'));
@@ -39,15 +35,14 @@ function needsRestart(argv: string[]): boolean {
  */
 export async function restartOnBaselineWasm(): Promise<boolean> {
   if (process.execArgv.includes(BASELINE_WASM_FLAG)) return false;
-  if (Number(process.versions.node.split('.')[0]) < FIRST_COMMAND_LINE_ONLY_NODE) {
-    setFlagsFromString(BASELINE_WASM_FLAG);
-    return false;
-  }
+  // Before Node 22 the flag is set at run time, before the first grammar (platform/baseline-wasm.ts).
+  if (Number(process.versions.node.split('.')[0]) < FIRST_COMMAND_LINE_ONLY_NODE) return false;
   const argv = process.argv.slice(2);
   if (!needsRestart(argv)) return false;
   const args = [...process.execArgv, BASELINE_WASM_FLAG, process.argv[1]!, ...argv];
   const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }).execve;
   if (typeof execve === 'function') execve.call(process, process.execPath, [process.execPath, ...args], process.env);
+  const [{ spawn }, { constants }] = await Promise.all([import('node:child_process'), import('node:os')]);
   const child = spawn(process.execPath, args, { stdio: 'inherit' });
   // A terminal's Ctrl-C reaches the child with the rest of the group; a signal sent to this pid alone is passed on.
   process.on('SIGINT', () => undefined);

@@ -6,6 +6,7 @@
  * grammars load from memory.
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { BASELINE_WASM_FLAG } from './baseline-wasm.js';
 import { WORKER_ROLE_GLOBAL } from './worker-role.js';
 
 /**
@@ -80,8 +81,8 @@ script.runInThisContext()(module.exports, require, module, __filename, __dirname
  */
 export function spawnWorker(moduleUrl: string, options: WorkerOptions): Worker {
   // Workers inherit the parent's flags; --input-type (from `node -e`) is refused for a file entry,
-  // and a V8 flag of the whole process (--liftoff-only: cli/wasm-baseline.ts) for any worker.
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && flag !== '--liftoff-only');
+  // and a V8 flag of the whole process (--liftoff-only: platform/baseline-wasm.ts) for any worker.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && flag !== BASELINE_WASM_FLAG);
   if (!singleExecutable()) return new Worker(new URL(moduleUrl), { execArgv, ...options });
   return new Worker(WORKER_BOOT, { execArgv, ...options, eval: true });
 }

@@ -4,6 +4,7 @@
  * after use: wasm memory is not garbage-collected.
  */
 import { Language, Parser, Query, type Node } from 'web-tree-sitter';
+import { useBaselineWasm } from '../../platform/baseline-wasm.js';
 import { cutCalls, skeletonOf } from './skeleton/index.js';
 import { GRAMMARS, wasmSource } from './grammars.js';
 import { LineIndex } from '../text/line-index.js';
@@ -63,6 +64,7 @@ export class SymbolExtractor {
 
   static async create(): Promise<SymbolExtractor> {
     if (!initialized) {
+      useBaselineWasm();
       const runtime = wasmSource('web-tree-sitter', 'tree-sitter.wasm');
       initialized = Parser.init(typeof runtime === 'string' ? { locateFile: () => runtime } : { wasmBinary: runtime });
     }
