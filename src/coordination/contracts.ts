@@ -94,6 +94,11 @@ export interface CatalogProject {
   readonly name: string;
   /** A local folder, or a git remote. */
   readonly location: { folder: string } | { git: string; ref: string };
+  /**
+   * Who may see it once identities are configured (`user:SUB`, `group:NAME`, `token:NAME`,
+   * `everyone`), sorted; admins see every project. Read back always, empty when nobody is named.
+   */
+  readonly allowed?: readonly string[];
 }
 
 /** @public for the team server */
@@ -103,6 +108,33 @@ export interface ProjectCatalog {
   /** Refused (ProjectExistsError) when the name is taken, regardless of case: nothing is half-registered. */
   add(project: CatalogProject): Promise<void>;
   remove(name: string): Promise<boolean>;
+  /** Lets `who` see the project; false when there is no such project. Allowing twice is allowing once. */
+  allow(name: string, who: string): Promise<boolean>;
+  /** Takes `who` off the project's list; false when there is no such project. */
+  disallow(name: string, who: string): Promise<boolean>;
+}
+
+/** A named credential for the HTTP server. Only a digest of its secret is kept. */
+export interface NamedToken {
+  readonly name: string;
+  /** May see every project, and do what only an operator may (`/hooks/refresh`). */
+  readonly admin: boolean;
+  readonly createdAt: string;
+  /** When a request last carried it, to the minute; absent if never. */
+  readonly lastUsedAt?: string;
+}
+
+/** The named credentials of a home or a team. */
+export interface TokenStore {
+  /** `digest`: SHA-256 of the secret, hex. Refused (TokenExistsError) when the name is taken, regardless of case. */
+  create(token: { name: string; admin: boolean; digest: string }): Promise<NamedToken>;
+  list(): Promise<NamedToken[]>;
+  /** The token whose secret has this digest, if it exists (revoked ones do not). */
+  find(digest: string): Promise<NamedToken | undefined>;
+  /** Ends the token; false when there is none of that name. */
+  revoke(name: string): Promise<boolean>;
+  /** Records that a request carried it now (best effort: coarse, may be lost). */
+  used(name: string): Promise<void>;
 }
 
 export interface Coordination {
@@ -120,6 +152,7 @@ export interface Coordination {
   readonly leases: Leases;
   readonly generations: Generations;
   readonly catalog: ProjectCatalog;
+  readonly tokens: TokenStore;
   /** Lets go of what this process holds (leases, connections). */
   close(): Promise<void>;
 }

@@ -18,18 +18,19 @@ import { FileProjectCatalog } from './files/catalog.js';
 import { FileGenerations } from './files/generations.js';
 import { FileLeases } from './files/leases.js';
 import { FileTaskLedger } from './files/tasks.js';
+import { FileTokenStore } from './files/tokens.js';
 import type { Coordination, CoordinationOptions } from './contracts.js';
 
 export { KeyRing } from './state-keys.js';
 export { FileStateKeys } from './files/keys.js';
 export type { TaskEntry, TaskLedger, TaskMessage, TaskStatus } from './contracts.js';
-export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease, StateKeyRing } from './contracts.js';
+export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease, NamedToken, StateKeyRing, TokenStore } from './contracts.js';
 export { DatabaseError } from './database-error.js';
-export { GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError } from './refusals.js';
+export { checkWho, GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError, TokenExistsError } from './refusals.js';
 
 /**
  * With `databaseUrl`, the PostgreSQL implementation (loaded only then). Else the file
- * implementation: `state.key`, `tasks/`, `leases/`, `generations/` and `catalog/` under `home`, shared by the processes that share it.
+ * implementation: `state.key`, `tasks/`, `leases/`, `generations/`, `catalog/` and `tokens/` under `home`, shared by the processes that share it.
  */
 export async function openCoordination(home: string, options: CoordinationOptions = {}): Promise<Coordination> {
   if (options.databaseUrl !== undefined) {
@@ -46,6 +47,7 @@ export async function openCoordination(home: string, options: CoordinationOption
     leases,
     generations: new FileGenerations(join(home, 'generations'), leases),
     catalog: new FileProjectCatalog(join(home, 'catalog')),
+    tokens: new FileTokenStore(join(home, 'tokens')),
     close: () => leases.close(),
   };
 }

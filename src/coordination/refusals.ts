@@ -56,3 +56,39 @@ export function checkProjectName(name: unknown): string {
   }
   return name;
 }
+
+/** The store already has a token of that name (names are unique regardless of case). */
+export class TokenExistsError extends Error {
+  readonly code = 'token_exists';
+  constructor(readonly token: string) {
+    super(`A token named ${JSON.stringify(token)} exists already: revoke it first, or pick another name`);
+    this.name = 'TokenExistsError';
+  }
+}
+
+/** Token names: the same shape as project names (one path segment, a database key). */
+export function checkTokenName(name: unknown): string {
+  if (typeof name !== 'string' || !PROJECT_NAME.test(name)) {
+    throw new InvalidEntryError(`Invalid token name ${JSON.stringify(name)}: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+  }
+  return name;
+}
+
+/** A subject or group as an identity provider may spell it: printable, no white space, bounded. */
+const SUBJECT = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Who a project may be allowed to: `user:SUB` (an OAuth subject), `group:NAME` (a groups claim),
+ * `token:NAME` (a named token) or `everyone` (every principal with a credential).
+ */
+export function checkWho(who: unknown): string {
+  if (typeof who === 'string') {
+    if (who === 'everyone') return who;
+    const [kind, ...rest] = who.split(':');
+    const value = rest.join(':');
+    if ((kind === 'user' || kind === 'group') && SUBJECT.test(value)) return who;
+    // Token names are unique regardless of case, and so are the principals they make.
+    if (kind === 'token' && PROJECT_NAME.test(value)) return `token:${value.toLowerCase()}`;
+  }
+  throw new InvalidEntryError(`Invalid WHO ${JSON.stringify(who)}: use user:SUB, group:NAME, token:NAME or everyone`);
+}

@@ -10,6 +10,8 @@ import { closeOpened, implementations, inProcesses } from './implementations.js'
 
 const web: CatalogProject = { name: 'web', location: { git: 'https://example.com/team/web.git', ref: 'main' } };
 const tools: CatalogProject = { name: 'Tools', location: { folder: '/srv/tools' } };
+/** A project as read back: with its WHO list, empty when nobody is named. */
+const read = (project: CatalogProject, allowed: string[] = []): CatalogProject => ({ ...project, allowed });
 
 for (const implementation of implementations) {
   test(`${implementation.name}: a project added by one handle is listed and read whole by the other, and removed once`, async () => {
@@ -17,13 +19,13 @@ for (const implementation of implementations) {
     assert.equal(await other.catalog.list(), []);
     await one.catalog.add(web);
     await one.catalog.add(tools);
-    assert.equal(await other.catalog.list(), [tools, web], 'whole, by name');
-    assert.equal(await other.catalog.get('web'), web);
-    assert.equal(await other.catalog.get('tools'), tools, 'found regardless of case, spelt as added');
+    assert.equal(await other.catalog.list(), [read(tools), read(web)], 'whole, by name');
+    assert.equal(await other.catalog.get('web'), read(web));
+    assert.equal(await other.catalog.get('tools'), read(tools), 'found regardless of case, spelt as added');
     assert.is(await other.catalog.get('nothing'), undefined);
     assert.ok(await other.catalog.remove('WEB'));
     assert.not.ok(await one.catalog.remove('web'), 'already gone');
-    assert.equal(await one.catalog.list(), [tools]);
+    assert.equal(await one.catalog.list(), [read(tools)]);
   });
 
   test(`${implementation.name}: a taken name is refused regardless of case, and the entry in place is kept`, async () => {
@@ -37,7 +39,7 @@ for (const implementation of implementations) {
       assert.is((error as ProjectExistsError).code, 'project_exists');
       assert.match((error as Error).message, /"WEB" is already registered/);
     }
-    assert.equal(await one.catalog.get('web'), web);
+    assert.equal(await one.catalog.get('web'), read(web));
   });
 
   test(`${implementation.name}: malformed names and locations are refused with what is wrong, and nothing is stored`, async () => {
@@ -73,6 +75,33 @@ for (const implementation of implementations) {
     }
   });
 
+  test(`${implementation.name}: who may see a project: set at creation, allowed and disallowed by either handle, gone with the project`, async () => {
+    const [one, other] = await implementation.open();
+    await one.catalog.add({ ...web, allowed: ['group:payments', 'token:CI', 'group:payments'] });
+    assert.equal(await other.catalog.get('web'), read(web, ['group:payments', 'token:ci']), 'checked, each once, sorted; token names lower-cased');
+    assert.ok(await other.catalog.allow('WEB', 'user:auth0|42'));
+    assert.ok(await one.catalog.allow('web', 'user:auth0|42'), 'allowing twice is allowing once');
+    assert.ok(await one.catalog.allow('web', 'everyone'));
+    assert.equal((await one.catalog.list())[0]!.allowed, ['everyone', 'group:payments', 'token:ci', 'user:auth0|42']);
+    assert.ok(await one.catalog.disallow('web', 'group:payments'));
+    assert.ok(await one.catalog.disallow('web', 'group:never-there'), 'taking off someone not on the list changes nothing');
+    assert.equal((await other.catalog.get('web'))!.allowed, ['everyone', 'token:ci', 'user:auth0|42']);
+    assert.not.ok(await one.catalog.allow('nothing', 'everyone'), 'no such project');
+    assert.not.ok(await one.catalog.disallow('nothing', 'everyone'));
+    for (const who of ['nobody', 'user:', 'user:has space', 'token:../x', 'group', 'admin:x']) {
+      try {
+        await one.catalog.allow('web', who);
+        assert.unreachable(`${who} must be refused`);
+      } catch (error) {
+        assert.instance(error, InvalidEntryError, who);
+        assert.match((error as Error).message, /use user:SUB, group:NAME, token:NAME or everyone/);
+      }
+    }
+    assert.ok(await one.catalog.remove('web'));
+    await one.catalog.add(web);
+    assert.equal(await other.catalog.get('web'), read(web), 'a project added again under the name starts with nobody named');
+  });
+
   test(`${implementation.name}: processes racing to add one name: exactly one succeeds, and its entry is the one kept`, async () => {
     const [one] = await implementation.open();
     const outcomes = await inProcesses(
@@ -89,7 +118,7 @@ for (const implementation of implementations) {
     const added = outcomes.filter((outcome) => outcome.startsWith('added'));
     assert.is(added.length, 1, outcomes.join(', '));
     assert.equal(outcomes.filter((outcome) => outcome === 'project_exists').length, 5);
-    assert.equal(await one.catalog.list(), [{ name: 'race', location: { folder: added[0]!.slice('added '.length) } }]);
+    assert.equal(await one.catalog.list(), [{ name: 'race', location: { folder: added[0]!.slice('added '.length) }, allowed: [] }]);
   });
 }
 

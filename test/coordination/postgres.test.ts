@@ -95,11 +95,13 @@ test('a database an older Sextant set up is migrated up, its rows kept', async (
     await sql`insert into sextant_schema (version) values (1)`;
     await sql`insert into sextant_projects (key, name, location) values ('kept', 'Kept', ${sql.json({ folder: '/srv/kept' })})`;
     const coordination = await open(url);
-    assert.equal(await coordination.catalog.get('kept'), { name: 'Kept', location: { folder: '/srv/kept' } }, 'the rows of the old version');
+    assert.equal(await coordination.catalog.get('kept'), { name: 'Kept', location: { folder: '/srv/kept' }, allowed: [] }, 'the rows of the old version');
     const [row] = await sql`select version from sextant_schema`;
     assert.is(row!.version, SCHEMA_VERSION);
     const [messages] = await sql`select count(*)::int as count from sextant_task_messages`;
-    assert.is(messages!.count, 0, 'the tables of the new version');
+    assert.is(messages!.count, 0, 'the tables of the new versions');
+    const [tokens] = await sql`select count(*)::int as count from sextant_tokens`;
+    assert.is(tokens!.count, 0);
   } finally {
     await sql.end();
   }

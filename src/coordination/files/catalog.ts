@@ -2,16 +2,18 @@
  * The project catalog as files: one `<name>.json` per project in one folder, lower-cased so that
  * names are unique regardless of case on every file system. An entry is written whole to a staged
  * file and then hard-linked into place, which fails when the name is taken: two processes adding
- * the same name cannot both succeed, and no reader sees half an entry. No lock is needed.
+ * the same name cannot both succeed, and no reader sees half an entry. Who may see a project is
+ * one empty file per WHO in `<name>.access/` (its name the WHO in base64url): allowing creates
+ * one, disallowing removes it, so two changes at once never lose each other. No lock is needed.
  */
 import { projectKey } from '../../util/project-key.js';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../../platform/process-alive.js';
 import { crypto } from '../../util/lazy-crypto.js';
-import { checkCatalogProject } from '../catalog-entry.js';
+import { allowedList, checkCatalogProject } from '../catalog-entry.js';
 import type { CatalogProject, ProjectCatalog } from '../contracts.js';
-import { checkProjectName, InvalidEntryError, ProjectExistsError } from '../refusals.js';
+import { checkProjectName, checkWho, InvalidEntryError, ProjectExistsError } from '../refusals.js';
 
 const ENTRY_FILE = /^[a-z0-9][a-z0-9._-]*\.json$/;
 /** A staged entry (`.<name>.<pid>-<nonce>.new`): group 1 is the pid that wrote it. */
@@ -49,7 +51,7 @@ export class FileProjectCatalog implements ProjectCatalog {
     const staged = join(this.#dir, `.${this.#file(entry.name)}.${process.pid}-${crypto().randomBytes(4).toString('hex')}.new`);
     const fd = openSync(staged, 'wx');
     try {
-      writeSync(fd, `${JSON.stringify(entry)}\n`);
+      writeSync(fd, `${JSON.stringify({ name: entry.name, location: entry.location })}\n`);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -62,15 +64,53 @@ export class FileProjectCatalog implements ProjectCatalog {
     } finally {
       rmSync(staged, { force: true });
     }
+    // Written after the entry: a project seen before its list is seen by nobody yet (admins aside).
+    for (const who of entry.allowed ?? []) await this.allow(entry.name, who);
   }
 
   async remove(name: string): Promise<boolean> {
     try {
       rmSync(join(this.#dir, this.#file(name)));
-      return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
+    }
+    rmSync(this.#accessDir(name), { recursive: true, force: true });
+    return true;
+  }
+
+  async allow(name: string, who: string): Promise<boolean> {
+    const entry = checkWho(who);
+    if (!(await this.get(name))) return false;
+    mkdirSync(this.#accessDir(name), { recursive: true });
+    closeSync(openSync(join(this.#accessDir(name), Buffer.from(entry).toString('base64url')), 'a'));
+    return true;
+  }
+
+  async disallow(name: string, who: string): Promise<boolean> {
+    const entry = checkWho(who);
+    if (!(await this.get(name))) return false;
+    rmSync(join(this.#accessDir(name), Buffer.from(entry).toString('base64url')), { force: true });
+    return true;
+  }
+
+  #accessDir(name: string): string {
+    return join(this.#dir, `${projectKey(checkProjectName(name))}.access`);
+  }
+
+  /** The WHO list of a project: the files of its access folder, each name decoded and checked. */
+  #allowed(name: string): string[] {
+    let files: string[];
+    try {
+      files = readdirSync(this.#accessDir(name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    try {
+      return allowedList(files.map((file) => Buffer.from(file, 'base64url').toString('utf8')));
+    } catch (error) {
+      throw new InvalidEntryError(`The access list ${this.#accessDir(name)} is damaged (${(error as Error).message}): fix or remove the file`);
     }
   }
 
@@ -97,13 +137,14 @@ export class FileProjectCatalog implements ProjectCatalog {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+    let project: CatalogProject;
     try {
-      const project = checkCatalogProject(JSON.parse(text));
+      project = checkCatalogProject(JSON.parse(text));
       if (this.#file(project.name) !== file) throw new InvalidEntryError(`it names ${JSON.stringify(project.name)}`);
-      return project;
     } catch (error) {
       const why = error instanceof InvalidEntryError ? error.message : 'not valid JSON';
       throw new InvalidEntryError(`The catalog entry ${path} is damaged (${why}): fix or remove the file`);
     }
+    return { ...project, allowed: this.#allowed(project.name) };
   }
 }

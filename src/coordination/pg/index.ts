@@ -15,6 +15,7 @@ import { PgLeases } from './leases.js';
 import { Notifications } from './notifications.js';
 import { migrate } from './schema.js';
 import { PgTaskLedger } from './tasks.js';
+import { PgTokenStore } from './tokens.js';
 
 /** How often a replica says it is alive. */
 const REPLICA_HEARTBEAT_MS = 5_000;
@@ -54,6 +55,7 @@ export async function openPostgresCoordination(url: string, options: Coordinatio
     leases,
     generations: new PgGenerations(sql, leases, notifications),
     catalog: new PgProjectCatalog(sql),
+    tokens: new PgTokenStore(sql),
     async close() {
       clearInterval(heartbeat);
       await leases.close();

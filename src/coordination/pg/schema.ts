@@ -8,7 +8,7 @@ import { DatabaseError } from '../database-error.js';
 import type { Sql } from './database.js';
 
 /** The schema this Sextant reads and writes; each step below takes the database one version up. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 /** Key of the advisory lock migrations take: "SXTM" in ASCII. */
 const MIGRATION_LOCK = 0x5358544d;
 
@@ -63,6 +63,22 @@ export const MIGRATIONS: readonly string[] = [
     sent_at timestamptz not null default now()
   );
   create index sextant_task_messages_owner on sextant_task_messages (owner);
+  `,
+  // 3: named tokens (a digest of each secret, never the secret) and who may see each project.
+  `
+  create table sextant_tokens (
+    key text primary key,
+    name text not null,
+    digest text not null unique,
+    admin boolean not null,
+    created_at timestamptz not null default now(),
+    last_used_at timestamptz
+  );
+  create table sextant_project_access (
+    project text not null references sextant_projects (key) on delete cascade,
+    who text not null,
+    primary key (project, who)
+  );
   `,
 ];
 
