@@ -23,6 +23,7 @@ const ROOMS = [
   'util',
   'workspace',
   'caller',
+  'identity',
   'platform',
   'errors',
   'server',
@@ -43,8 +44,10 @@ const MAY_IMPORT = {
   conformance: ['jsonrpc', 'mcp', 'errors'],
   index: ['util', 'coordination', 'platform', 'errors'],
   workspace: ['util', 'index', 'caller', 'errors', 'platform', 'wording'],
+  // Who a credential says a caller is: the named tokens of the seam, read by the HTTP gate.
+  identity: ['util', 'coordination', 'caller', 'platform'],
   // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
-  transports: ['jsonrpc', 'mcp', 'caller', 'platform', 'workspace'],
+  transports: ['jsonrpc', 'mcp', 'caller', 'platform', 'workspace', 'identity'],
   tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'caller', 'errors', 'wording', 'platform'],
   // The team server's replica work: git, following the catalog, the controller.
   team: ['util', 'coordination', 'workspace', 'errors', 'platform'],
@@ -139,7 +142,9 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  ...['util', 'platform', 'jsonrpc', 'coordination', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'team', 'cli'].flatMap(roomRule),
+  ...['util', 'platform', 'jsonrpc', 'coordination', 'identity', 'mcp', 'record', 'conformance', 'workspace', 'transports', 'tools', 'team', 'cli'].flatMap(
+    roomRule,
+  ),
   layer('server', ['src/server.ts'], [INDEX_DOORS, MCP_DOOR]),
   ...indexLayers,
 );

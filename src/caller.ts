@@ -12,6 +12,19 @@
  */
 export type Reach = 'launcher' | 'local' | 'remote';
 
+/**
+ * Who a credential says the caller is, once identities are configured (a named token exists, or
+ * an OAuth issuer is given): what it may see is then decided by each project's WHO list.
+ */
+export interface Identity {
+  /** `token:NAME` (lower-cased), `user:SUB`, or `static:auth-token` for the --auth-token holder. */
+  readonly principal: string;
+  /** Sees every project, and may do what only an operator may. */
+  readonly admin: boolean;
+  /** The groups an OAuth token's claim names (`group:NAME` entries grant to them). */
+  readonly groups: readonly string[];
+}
+
 export interface Caller {
   readonly reach: Reach;
   /**
@@ -19,6 +32,8 @@ export interface Caller {
    * carried, never from how its header was spelled. Absent without one.
    */
   readonly principal?: string;
+  /** Set only while identities are configured, for a caller whose credential names one. */
+  readonly identity?: Identity;
 }
 
 /** A message whose transport said nothing of its sender is a stranger's. */

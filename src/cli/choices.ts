@@ -10,8 +10,12 @@ export const TRANSPORTS = ['stdio', 'http', 'sse', 'ws'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
 /** What `sextant project` does. */
-export const PROJECT_ACTIONS = ['add', 'list', 'remove', 'refresh'] as const;
+export const PROJECT_ACTIONS = ['add', 'list', 'remove', 'refresh', 'allow', 'disallow'] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
+
+/** What `sextant token` does. */
+export const TOKEN_ACTIONS = ['create', 'list', 'revoke'] as const;
+export type TokenAction = (typeof TOKEN_ACTIONS)[number];
 
 /** What `sextant keys` does. */
 export const KEY_ACTIONS = ['rotate'] as const;

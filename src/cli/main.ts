@@ -4,7 +4,7 @@ import { fstatSync } from 'node:fs';
 import yargs, { type ArgumentsCamelCase, type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { LOCAL_LOG_LEVELS, type LocalLogLevel } from '../platform/log.js';
-import { KEY_ACTIONS, PROFILES, PROJECT_ACTIONS } from './choices.js';
+import { KEY_ACTIONS, PROFILES, PROJECT_ACTIONS, TOKEN_ACTIONS } from './choices.js';
 import { runServe, serveOptions } from './serve-command.js';
 import { count, UsageError } from './usage.js';
 import { VERSION } from '../version.js';
@@ -255,8 +255,8 @@ export async function main(argv: string[]): Promise<void> {
       ),
     )
     .command(
-      'project <action> [name]',
-      'Projects served by name: add (--git URL [--ref BRANCH], or --folder PATH), list, remove, refresh',
+      'project <action> [name] [who]',
+      'Projects served by name: add (--git URL [--ref BRANCH], or --folder PATH), list, remove, refresh; allow and disallow WHO',
       later(
         'project',
         (y) =>
@@ -265,7 +265,9 @@ export async function main(argv: string[]): Promise<void> {
             .positional('name', { type: 'string', describe: 'The project: a letter or digit, then letters, digits, ".", "_" or "-" (64 at most)' })
             .option('git', { type: 'string', describe: 'add: the git remote to serve (URL, or a local path)' })
             .option('ref', { type: 'string', describe: "add: the branch or tag to follow (default: the remote's default branch)" })
+            .positional('who', { type: 'string', describe: 'allow, disallow: user:SUB, group:NAME, token:NAME or everyone' })
             .option('folder', { type: 'string', describe: 'add: a folder of this machine to serve by name' })
+            .option('allow', { type: 'string', array: true, describe: 'add: who may see it once identities are configured (repeatable; see allow)' })
             .option('json', { type: 'boolean', default: false, describe: 'list: one JSON document' })
             .option('database-url', { type: 'string', describe: 'The team database (PostgreSQL) instead of SEXTANT_HOME. Env: SEXTANT_DATABASE_URL' }),
         async (args) => {
@@ -276,10 +278,37 @@ export async function main(argv: string[]): Promise<void> {
             git: args.git,
             ref: args.ref,
             folder: args.folder,
+            who: args.who,
+            allow: args.allow,
             json: args.json,
             databaseUrl: args['database-url'] ?? (process.env.SEXTANT_DATABASE_URL || undefined),
           };
           process.exitCode = await exitCodeOf(() => projectCommand(options, terminal()));
+        },
+      ),
+    )
+    .command(
+      'token <action> [name]',
+      'Named credentials for the HTTP server (a request with "Authorization: Bearer SECRET" is token:NAME): create, list, revoke',
+      later(
+        'token',
+        (y) =>
+          y
+            .positional('action', { choices: TOKEN_ACTIONS, demandOption: true })
+            .positional('name', { type: 'string', describe: 'The token: a letter or digit, then letters, digits, ".", "_" or "-" (64 at most)' })
+            .option('admin', { type: 'boolean', default: false, describe: 'create: it sees every project, and may ask for a refresh' })
+            .option('json', { type: 'boolean', default: false, describe: 'list: one JSON document' })
+            .option('database-url', { type: 'string', describe: 'The team database (PostgreSQL) instead of SEXTANT_HOME. Env: SEXTANT_DATABASE_URL' }),
+        async (args) => {
+          const { tokenCommand } = await import('./token-commands.js');
+          const options: Parameters<typeof tokenCommand>[0] = {
+            action: args.action,
+            name: args.name,
+            admin: args.admin,
+            json: args.json,
+            databaseUrl: args['database-url'] ?? (process.env.SEXTANT_DATABASE_URL || undefined),
+          };
+          process.exitCode = await exitCodeOf(() => tokenCommand(options, terminal()));
         },
       ),
     )

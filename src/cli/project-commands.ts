@@ -1,13 +1,14 @@
 /**
- * `sextant project add|list|remove|refresh`: the projects a home (or, with --database-url, a team)
- * serves by name. Against files under SEXTANT_HOME for one machine, or PostgreSQL for replicas.
+ * `sextant project add|list|remove|refresh|allow|disallow`: the projects a home (or, with
+ * --database-url, a team) serves by name, and who may see each once identities are configured.
+ * Against files under SEXTANT_HOME for one machine, or PostgreSQL for replicas.
  * A git project is checked before it is registered (the remote answers, the branch exists), so a
  * bad URL or ref is refused and nothing is half-registered.
  */
 import { withoutCredentials } from '../util/credentials.js';
 import { isAbsolute, resolve } from 'node:path';
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { openCoordination, type CatalogProject, type Coordination } from '../coordination/index.js';
+import { checkWho, InvalidEntryError, openCoordination, type CatalogProject, type Coordination } from '../coordination/index.js';
 import { sextantHome } from '../index/store/index.js';
 import { CONTROLLER_LEASE, defaultBranch, publishTargets, resolveRef } from '../team/index.js';
 import type { Output } from './output.js';
@@ -20,14 +21,33 @@ export interface ProjectArgs {
   git?: string;
   ref?: string;
   folder?: string;
+  /** allow, disallow: user:SUB, group:NAME, token:NAME or everyone. */
+  who?: string;
+  /** add: who may see it. */
+  allow?: string[];
   json?: boolean;
   databaseUrl?: string;
 }
 
 export async function projectCommand(args: ProjectArgs, output: Output): Promise<number> {
   if (args.action !== 'list' && !args.name) throw new UsageError(`sextant project ${args.action} needs the project's NAME`);
-  if (args.action !== 'add' && (args.git !== undefined || args.folder !== undefined || args.ref !== undefined)) {
-    throw new UsageError('--git, --ref and --folder go with "sextant project add"');
+  if (args.action !== 'add' && (args.git !== undefined || args.folder !== undefined || args.ref !== undefined || args.allow !== undefined)) {
+    throw new UsageError('--git, --ref, --folder and --allow go with "sextant project add"');
+  }
+  const changesAccess = args.action === 'allow' || args.action === 'disallow';
+  if (changesAccess !== (args.who !== undefined)) {
+    throw new UsageError(
+      changesAccess ? `sextant project ${args.action} NAME needs WHO: user:SUB, group:NAME, token:NAME or everyone` : `WHO goes with allow and disallow`,
+    );
+  }
+  // A WHO that is not one is the user's mistake: said before anything is opened.
+  for (const who of [...(args.allow ?? []), ...(args.who !== undefined ? [args.who] : [])]) {
+    try {
+      checkWho(who);
+    } catch (error) {
+      if (error instanceof InvalidEntryError) throw new UsageError(error.message);
+      throw error;
+    }
   }
   const coordination = await openCoordination(sextantHome(), { databaseUrl: args.databaseUrl });
   try {
@@ -40,6 +60,9 @@ export async function projectCommand(args: ProjectArgs, output: Output): Promise
         return await remove(coordination, args.name!, output);
       case 'refresh':
         return await refresh(coordination, args.name!, output);
+      case 'allow':
+      case 'disallow':
+        return await changeAccess(coordination, args.action, args.name!, args.who!, output);
     }
   } finally {
     await coordination.close();
@@ -57,14 +80,14 @@ async function add(coordination: Coordination, args: ProjectArgs, output: Output
     if (!existsSync(given) || !statSync(given).isDirectory()) throw new Error(`No such directory: ${args.folder}`);
     // Its real path: what a client names, once links are resolved, is compared with it.
     const folder = realpathSync(given);
-    project = { name, location: { folder } };
+    project = { name, location: { folder }, allowed: args.allow ?? [] };
   } else {
     const url = args.git!;
     // A local path is a remote too; as a file:// URL it means the same on every replica.
     const remote = isAbsolute(url) ? `file://${url}` : url;
     const ref = args.ref ?? (await defaultBranch(remote));
     commit = await resolveRef(remote, ref);
-    project = { name, location: { git: remote, ref } };
+    project = { name, location: { git: remote, ref }, allowed: args.allow ?? [] };
   }
   await coordination.catalog.add(project);
   if ('folder' in project.location) {
@@ -99,8 +122,22 @@ async function list(coordination: Coordination, json: boolean, output: Output): 
       : 'git' in row.location
         ? ' (no commit published yet)'
         : '';
-    output.out(`${row.name}\t${where}${at}\n`);
+    const who = row.allowed && row.allowed.length > 0 ? `\tallowed: ${row.allowed.join(', ')}` : '';
+    output.out(`${row.name}\t${where}${at}${who}\n`);
   }
+  return 0;
+}
+
+async function changeAccess(coordination: Coordination, action: 'allow' | 'disallow', name: string, who: string, output: Output): Promise<number> {
+  const changed = action === 'allow' ? await coordination.catalog.allow(name, who) : await coordination.catalog.disallow(name, who);
+  if (!changed) {
+    output.err(`sextant: no project named ${JSON.stringify(name)} is registered\n`);
+    return 1;
+  }
+  const allowed = (await coordination.catalog.get(name))?.allowed ?? [];
+  const now = allowed.length > 0 ? allowed.join(', ') : 'admins only';
+  const done = action === 'allow' ? 'Allowed' : 'Disallowed';
+  output.out(`${done} ${checkWho(who)} on ${name}; who may see it now: ${now} (servers apply it within their next catalog read)\n`);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 /** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
 import { withoutCredentials } from '../util/credentials.js';
 import { openCoordination } from '../coordination/index.js';
+import { Credentials } from '../identity/index.js';
 import { RequestStateSealer, TaskStore } from '../mcp/index.js';
 import { sextantHome } from '../index/store/index.js';
 import { IdleHeapTrimmer } from '../platform/idle-heap.js';
@@ -129,7 +130,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     },
   };
   try {
-    await serveWith(options, server, projects, replica);
+    await serveWith(options, server, projects, { ...replica, credentials: new Credentials({ authToken: options.authToken, tokens: coordination.tokens }) });
   } finally {
     await team.close();
     // Before the jobs are stopped: a task whose job is stopped by the shutdown failed, it did not complete.
@@ -141,7 +142,7 @@ export async function serve(options: ServeOptions): Promise<void> {
 }
 
 /** What a team replica adds to the HTTP endpoints: /health's detail, /ready, and the refresh hook. */
-type ReplicaEndpoints = Pick<HttpServerOptions, 'replicaHealth' | 'readiness' | 'refreshHook'>;
+type ReplicaEndpoints = Pick<HttpServerOptions, 'replicaHealth' | 'readiness' | 'refreshHook' | 'credentials'>;
 
 async function serveWith(
   options: ServeOptions,
@@ -167,7 +168,7 @@ async function serveWith(
     allowedHosts: options.allowedHosts,
     maxConnections: options.maxConnections,
     projectPaths: projects.checkProjectPath,
-    pathMask: (reach) => projects.pathMask(reach),
+    pathMask: (caller) => projects.pathMask(caller),
     tap,
     ...replica,
   };

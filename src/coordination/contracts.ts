@@ -135,6 +135,11 @@ export interface TokenStore {
   revoke(name: string): Promise<boolean>;
   /** Records that a request carried it now (best effort: coarse, may be lost). */
   used(name: string): Promise<void>;
+  /**
+   * Whether a token was ever created here. Identities stay configured once they were, so that
+   * revoking the last token closes the server to everyone rather than opening it.
+   */
+  configured(): Promise<boolean>;
 }
 
 export interface Coordination {

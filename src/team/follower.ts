@@ -84,7 +84,12 @@ export class Follower {
     for (const project of this.#named.list()) {
       if (!names.has(projectKey(project.name))) await this.#drop(project);
     }
-    for (const project of listed) if (!this.#named.get(project.name)) this.#follow(project);
+    for (const project of listed) {
+      const known = this.#named.get(project.name);
+      // Who may see a project changes at the next read of the catalog, on every replica.
+      if (known) known.allowed = project.allowed ?? [];
+      else this.#follow(project);
+    }
   }
 
   /**
@@ -109,7 +114,7 @@ export class Follower {
   #follow(project: CatalogProject): void {
     const { location } = project;
     if ('folder' in location) {
-      this.#named.set({ name: project.name, root: location.folder, state: 'ready' });
+      this.#named.set({ name: project.name, root: location.folder, state: 'ready', allowed: project.allowed ?? [] });
       return;
     }
     const dir = this.checkoutDir(project.name);
@@ -119,6 +124,7 @@ export class Follower {
       root: dir,
       git: { url: location.git, ref: location.ref },
       state: 'waiting',
+      allowed: project.allowed ?? [],
       ...(served && { servedCommit: served.commit }),
     };
     this.#named.set(named);

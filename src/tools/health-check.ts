@@ -114,7 +114,7 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
       let sessionProject: { root: string; source: string } | null = null;
       let note: string | undefined;
       if (options.projects) {
-        const detected = await options.projects.detect(context.session, extra?.query, rootsVia(context), callerOf(extra).reach);
+        const detected = await options.projects.detect(context.session, extra?.query, rootsVia(context), callerOf(extra));
         if (detected) sessionProject = { root: detected.path, source: detected.source };
         else note = NO_PROJECT_MESSAGE;
       }
@@ -141,8 +141,8 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
       ];
       const answer: ToolOutput = { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured };
       // A remote caller is not told where the server keeps its checkouts (ProjectService.pathMask).
-      const reach = callerOf(extra).reach;
-      return reach === 'remote' && options.projects ? maskedValue(answer, options.projects.pathMask(reach)) : answer;
+      const caller = callerOf(extra);
+      return caller.reach === 'remote' && options.projects ? maskedValue(answer, options.projects.pathMask(caller)) : answer;
     },
   };
 }

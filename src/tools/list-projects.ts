@@ -49,9 +49,11 @@ export function createListProjectsTool(projects: ProjectService): ToolDefinition
     annotations: { readOnlyHint: true, openWorldHint: false },
     run(_args, context) {
       // A remote caller names a project by its name: where its files are on the server is not its business.
-      const reach = callerOf(context.extra as { caller?: Caller } | undefined).reach;
-      const mask = projects.pathMask(reach);
-      const listed = projects.named.list().map((project) => ({
+      const caller = callerOf(context.extra as { caller?: Caller } | undefined);
+      const { reach } = caller;
+      const mask = projects.pathMask(caller);
+      // Only what the caller may see: a project it may not is not listed, not even by name.
+      const listed = projects.visible(caller).map((project) => ({
         name: project.name,
         ...(project.git ? { git: withoutCredentials(project.git.url), ref: project.git.ref } : reach === 'remote' ? {} : { folder: project.root }),
         state: project.state,

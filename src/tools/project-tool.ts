@@ -66,13 +66,14 @@ export function projectTool(projects: ProjectService, tool: ProjectToolDefinitio
     ...(tool.outputSchema && { outputSchema: { ...tool.outputSchema, properties: outputProperties } }),
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
-      const { reach } = callerOf(extra);
+      const caller = callerOf(extra);
+      const { reach } = caller;
       // A remote caller never reads the server's own places: it sees a checkout by its project's name.
-      const mask = projects.pathMask(reach);
+      const mask = projects.pathMask(caller);
       let resolved: ResolvedProject;
       let output: ToolOutcome;
       try {
-        resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), reach);
+        resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), caller);
         try {
           output = await tool.run(projects.project(resolved.root), resolved, args, reach === 'remote' ? maskedContext(context, mask) : context);
         } catch (error) {

@@ -32,9 +32,10 @@ export class HttpError extends JsonRpcError {
 export const httpErrors = {
   badRequest: (message: string) => new HttpError(400, ErrorCodes.InvalidRequest, 'HTTP_BAD_REQUEST', message),
   parse: (message: string) => new HttpError(400, ErrorCodes.ParseError, 'HTTP_PARSE_ERROR', message),
-  unauthorized: () =>
+  /** `presented`: a credential came and was not one (RFC 6750's invalid_token), rather than none at all. */
+  unauthorized: (presented = false) =>
     new HttpError(401, HTTP_ERROR_CODES.Unauthorized, 'HTTP_UNAUTHORIZED', 'Unauthorized: send "Authorization: Bearer <token>"', {
-      'www-authenticate': 'Bearer realm="sextant"',
+      'www-authenticate': presented ? 'Bearer realm="sextant", error="invalid_token"' : 'Bearer realm="sextant"',
     }),
   forbidden: (message: string) => new HttpError(403, HTTP_ERROR_CODES.Forbidden, 'HTTP_FORBIDDEN', message),
   sessionNotFound: () =>

@@ -6,9 +6,10 @@
  * Host and Origin are parsed, never prefix-matched: a page at `127.0.0.1.attacker.example`, rebound
  * to 127.0.0.1, sends exactly that name, and only an exact loopback name lets it through.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../caller.js';
+import type { Credentials } from '../identity/index.js';
 import { httpErrors } from './http-errors.js';
 
 /** `a.b.c.d` in canonical dotted decimal (no leading zeros, no other radix), each part 0–255. */
@@ -46,15 +47,12 @@ function originHost(origin: string): string | undefined {
 export interface GateOptions {
   /** The address the server listens on. */
   bind: string;
-  authToken?: string;
+  /** Who a credential names (the static --auth-token and the named tokens). */
+  credentials: Credentials;
   /** Origins allowed besides this server's own names, compared as written (`https://ide.example.com`). */
   allowedOrigins?: string[];
   /** Names of this server besides the loopback ones (a reverse proxy's public name), host part only. */
   allowedHosts?: string[];
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }
 
 /** `Authorization: <scheme> <credential>`: the scheme lowercased (RFC 9110 makes it case-insensitive). */
@@ -63,50 +61,51 @@ function credentialOf(header: string | undefined): { scheme: string; credential:
   return match ? { scheme: match[1]!.toLowerCase(), credential: match[2]! } : undefined;
 }
 
-/** One principal per credential, whatever the spelling of the header that carried it. */
-function principalOf(header: string | undefined): string | undefined {
+/** Where no credential is asked for, a header still keeps one caller's tasks apart from another's, whatever its spelling. */
+function headerPrincipal(header: string | undefined): string | undefined {
   const parsed = credentialOf(header);
   return parsed ? createHash('sha256').update(`${parsed.scheme} ${parsed.credential}`).digest('base64url') : undefined;
 }
 
+/** Query parameters that carry a credential in a URL, where logs and proxies keep it: refused, never read. */
+const CREDENTIAL_PARAMETERS = ['access_token', 'token', 'auth_token', 'authorization'];
+
 export class HttpGate {
   readonly #loopback: boolean;
-  readonly #tokenDigest: Buffer | undefined;
+  readonly #credentials: Credentials;
   readonly #allowedOrigins: Set<string>;
   readonly #allowedHosts: Set<string>;
-  /**
-   * Over loopback with no credential, and no other name through which others may arrive, the
-   * caller is the local user; otherwise a stranger until the token says so.
-   */
-  readonly reach: Caller['reach'];
 
   constructor(options: GateOptions) {
     this.#loopback = isLoopbackBind(options.bind);
-    this.#tokenDigest = options.authToken ? digest(options.authToken) : undefined;
+    this.#credentials = options.credentials;
     this.#allowedOrigins = new Set(options.allowedOrigins ?? []);
     this.#allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
-    this.reach = this.#loopback && !this.#tokenDigest && this.#allowedHosts.size === 0 ? 'local' : 'remote';
   }
 
-  /** Whether a request must show the token to be served (`/health` details, every data route). */
-  get hasCredential(): boolean {
-    return this.#tokenDigest !== undefined;
-  }
-
-  /** Host and Origin, then (when `needsToken`) the bearer token; the caller the request speaks for. */
-  admit(req: IncomingMessage, needsToken: boolean): Caller {
+  /**
+   * Host and Origin, then the credential: on a data route (`needsCredential`) one is required
+   * wherever any is configured (the --auth-token, or a named token), and a missing or unknown
+   * one is a 401. Over loopback with no credential configured and no other name through which
+   * others may arrive, the caller is the local user; otherwise a stranger until the credential
+   * says who it is (`identity`).
+   */
+  async admit(req: IncomingMessage, query: Record<string, string>, needsCredential: boolean): Promise<Caller> {
     this.#checkHost(req.headers.host);
     this.#checkOrigin(req.headers.origin);
+    const inUrl = CREDENTIAL_PARAMETERS.find((name) => query[name] !== undefined);
+    if (inUrl) throw httpErrors.badRequest(`Bad request: a credential goes in the Authorization header, never in the URL (?${inUrl}= is refused)`);
     const authorization = req.headers.authorization;
-    if (needsToken && this.#tokenDigest && !this.verifies(authorization)) throw httpErrors.unauthorized();
-    const principal = principalOf(authorization);
-    return principal === undefined ? { reach: this.reach } : { reach: this.reach, principal };
+    const [required, identity] = await Promise.all([this.#credentials.required(), this.#credentials.identify(authorization)]);
+    if (needsCredential && required && !identity) throw httpErrors.unauthorized(authorization !== undefined);
+    const reach = this.#loopback && !required && this.#allowedHosts.size === 0 ? 'local' : 'remote';
+    const principal = identity?.principal ?? (required ? undefined : headerPrincipal(authorization));
+    return { reach, ...(principal !== undefined ? { principal } : {}), ...(identity ? { identity } : {}) };
   }
 
-  /** Whether the header carries this server's bearer token (timing-safe). */
-  verifies(authorization: string | undefined): boolean {
-    const parsed = credentialOf(authorization);
-    return !!this.#tokenDigest && parsed?.scheme === 'bearer' && timingSafeEqual(digest(parsed.credential), this.#tokenDigest);
+  /** Whether the caller may see the server's own state (/health details) and act as its operator (/hooks/refresh). */
+  async operates(caller: Caller): Promise<boolean> {
+    return caller.identity?.admin === true || !(await this.#credentials.required());
   }
 
   /**

@@ -19,6 +19,7 @@ import { WebSocketEndpoint } from './websocket.js';
 import { HttpGate, isLoopbackBind } from './http-gate.js';
 import { boundConnections } from './http-connections.js';
 import type { Caller } from '../caller.js';
+import { Credentials } from '../identity/index.js';
 import { REGISTRY_LESS_PATHS, type ProjectPathCheck } from '../workspace/detect.js';
 
 import { DEFAULT_BIND, DEFAULT_MAX_CONNECTIONS, DEFAULT_PORT } from './http-defaults.js';
@@ -36,12 +37,14 @@ export interface HttpServerOptions {
   port?: number;
   host?: string;
   authToken?: string;
+  /** Who a credential names: the --auth-token and the named tokens (without it, the --auth-token alone). */
+  credentials?: Credentials;
   /** Origins allowed besides loopback ones (e.g. `https://ide.example.com`). */
   allowedOrigins?: string[];
   /** Names of this server besides the loopback ones, for the Host check (a reverse proxy's public name). */
   allowedHosts?: string[];
   /** How the server's places are shown to a caller (ProjectService.pathMask): /health's details to a remote token holder. */
-  pathMask?: (reach: Caller['reach']) => (text: string) => string;
+  pathMask?: (caller: Caller) => (text: string) => string;
   /** How `?project_path=` is checked for a caller (ProjectService.checkProjectPath); without it, only the local user names paths. */
   projectPaths?: ProjectPathCheck;
   maxBodyBytes?: number;
@@ -89,21 +92,30 @@ export class UnsafeBindError extends Error {
   }
 }
 
-/** What the listener refuses to start with: an open door to others, or a token no header can carry. */
-function checkExposure(host: string, options: HttpServerOptions): void {
-  if (!isLoopbackBind(host) && !options.authToken)
-    throw new UnsafeBindError(`Refusing to listen on ${host} without an auth token: set --auth-token or SEXTANT_AUTH_TOKEN, or bind 127.0.0.1`);
+/**
+ * What the listener refuses to start with: an open door to others, or a token no header can
+ * carry. `guarded`: a credential is required (the --auth-token, or a named token exists).
+ */
+function checkExposure(host: string, options: HttpServerOptions, guarded: boolean): void {
+  if (!isLoopbackBind(host) && !guarded)
+    throw new UnsafeBindError(
+      `Refusing to listen on ${host} without credentials: set --auth-token or SEXTANT_AUTH_TOKEN, ` +
+        'create a token (sextant token create NAME), or bind 127.0.0.1',
+    );
   // A proxy's public name lets others in through loopback: they are strangers, as on any address.
-  if ((options.allowedHosts ?? []).length > 0 && !options.authToken)
-    throw new UnsafeBindError('Refusing --allowed-host without an auth token: clients arriving by that name are not the local user; set --auth-token');
+  if ((options.allowedHosts ?? []).length > 0 && !guarded)
+    throw new UnsafeBindError(
+      'Refusing --allowed-host without credentials: clients arriving by that name are not the local user; set --auth-token or create a token',
+    );
   if (options.authToken !== undefined && /\s/.test(options.authToken))
     throw new UnsafeBindError('The auth token must not contain white space: no Authorization header could carry it');
 }
 
 export async function startHttpServer(server: McpServer, options: HttpServerOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? DEFAULT_BIND;
-  checkExposure(host, options);
-  const gate = new HttpGate({ bind: host, authToken: options.authToken, allowedOrigins: options.allowedOrigins, allowedHosts: options.allowedHosts });
+  const credentials = options.credentials ?? new Credentials({ authToken: options.authToken });
+  checkExposure(host, options, await credentials.required());
+  const gate = new HttpGate({ bind: host, credentials, allowedOrigins: options.allowedOrigins, allowedHosts: options.allowedHosts });
   const projectPaths = options.projectPaths ?? REGISTRY_LESS_PATHS;
   /**
    * `?project_path=` names the client's project on any MCP URL: one this caller may not reach, or
@@ -111,7 +123,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
    */
   const checkProjectParameter = (query: Record<string, string>, caller: Caller): void => {
     if (query.project_path === undefined) return;
-    const checked = projectPaths(query.project_path, caller.reach);
+    const checked = projectPaths(query.project_path, caller);
     if ('error' in checked) throw httpErrors.badRequest(checked.error);
   };
   const logger = options.logger ?? silentLogger;
@@ -136,11 +148,11 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const websocket = new WebSocketEndpoint({ ...shared, maxPayloadBytes: maxBodyBytes });
 
   /**
-   * Liveness for anyone; the details (projects, sessions, the replica) only for whoever may call
-   * the server: where a token is configured, that is its holders.
+   * Liveness for anyone; the details (projects, sessions, the replica) only for whoever operates
+   * the server: where credentials are configured, the --auth-token's holder or an admin token's.
    */
-  const health = (req: IncomingMessage, res: ServerResponse): void => {
-    if (gate.hasCredential && !gate.verifies(req.headers.authorization)) {
+  const health = async (caller: Caller, res: ServerResponse): Promise<void> => {
+    if (!(await gate.operates(caller))) {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ status: 'up' }));
       return;
     }
@@ -155,18 +167,20 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       ...options.replicaHealth?.(),
     });
     // A token holder is still a remote caller: the server's places by name (the threat model).
-    const body = options.pathMask ? options.pathMask(gate.reach)(details) : details;
+    const body = options.pathMask ? options.pathMask(caller)(details) : details;
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
   };
 
   /** Readiness for a load balancer: a server with no team work is ready once it listens. */
-  const ready = (req: IncomingMessage, res: ServerResponse): void => {
+  const ready = async (caller: Caller, res: ServerResponse): Promise<void> => {
     const { ready: isReady, detail } = options.readiness?.() ?? { ready: true, detail: {} };
-    const shown = gate.hasCredential && !gate.verifies(req.headers.authorization) ? {} : detail;
+    const shown = (await gate.operates(caller)) ? detail : {};
     res.writeHead(isReady ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ ready: isReady, ...shown }));
   };
 
-  const refresh = async (query: Record<string, string>, res: ServerResponse): Promise<void> => {
+  const refresh = async (caller: Caller, query: Record<string, string>, res: ServerResponse): Promise<void> => {
+    // Asking every replica to fetch now is the operator's to do: with named tokens, an admin's.
+    if (!(await gate.operates(caller))) throw httpErrors.forbidden('Forbidden: /hooks/refresh needs an admin credential');
     const project = query.project;
     if (!project) throw httpErrors.badRequest('Bad request: name the project: POST /hooks/refresh?project=NAME');
     if (!options.refreshHook) throw httpErrors.notFound('/hooks/refresh');
@@ -182,19 +196,19 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     // so a client does not start an OAuth flow that cannot exist (Host and Origin still apply).
     const discovery = path.startsWith('/.well-known/');
     const probe = path === '/health' || path === '/ready';
-    const caller = gate.admit(req, !probe && !discovery);
+    const caller = await gate.admit(req, query, !probe && !discovery);
     if (discovery) throw httpErrors.notFound(path);
     if (!probe) checkProjectParameter(query, caller);
     switch (path) {
       case '/health':
         if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
-        return health(req, res);
+        return health(caller, res);
       case '/ready':
         if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
-        return ready(req, res);
+        return ready(caller, res);
       case '/hooks/refresh':
         if (req.method !== 'POST') throw httpErrors.methodNotAllowed(req.method ?? '?', ['POST']);
-        return refresh(query, res);
+        return refresh(caller, query, res);
       case '/mcp':
         // A GET without a session id that wants SSE is an old (2024-11-05) client looking for the
         // legacy stream, unless it sends MCP-Protocol-Version, which no 2024-11-05 client does: a
@@ -234,17 +248,19 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
 
   httpServer.on('upgrade', function serverOnUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    try {
+    const upgrade = async (): Promise<void> => {
       if (url.pathname !== '/ws') throw httpErrors.notFound(url.pathname);
-      const caller = gate.admit(req, true);
       const query = Object.fromEntries(url.searchParams);
+      const caller = await gate.admit(req, query, true);
       checkProjectParameter(query, caller);
       if (!websocket.upgrade(req, socket, head, query, caller)) throw httpErrors.busy(maxSessions);
-    } catch (error) {
+    };
+    upgrade().catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
       const message = error instanceof Error ? error.message : 'error';
-      socket.end(`HTTP/1.1 ${status} ${message.replace(/[\r\n]/g, ' ')}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    }
+      const challenge = error instanceof HttpError && error.headers['www-authenticate'] ? `WWW-Authenticate: ${error.headers['www-authenticate']}\r\n` : '';
+      socket.end(`HTTP/1.1 ${status} ${message.replace(/[\r\n]/g, ' ')}\r\n${challenge}Connection: close\r\nContent-Length: 0\r\n\r\n`);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {

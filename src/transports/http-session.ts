@@ -145,6 +145,8 @@ export class HttpSession {
   }
 
   readonly createdAt = Date.now();
+  /** Who initialized it (caller.ts): the only principal it answers. */
+  principal: string | undefined;
 
   /** A request of this session still waits for its answer. */
   get answering(): boolean {

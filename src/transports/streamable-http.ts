@@ -73,8 +73,8 @@ export class StreamableHttpEndpoint {
   async handle(req: IncomingMessage, res: ServerResponse, query: Record<string, string>, caller: Caller): Promise<void> {
     try {
       if (req.method === 'POST') return await this.#post(req, res, query, caller);
-      if (req.method === 'GET') return this.#get(req, res);
-      if (req.method === 'DELETE') return this.#delete(req, res);
+      if (req.method === 'GET') return this.#get(req, res, caller);
+      if (req.method === 'DELETE') return this.#delete(req, res, caller);
       throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET', 'POST', 'DELETE']);
     } catch (error) {
       if (error instanceof HttpError) return sendHttpError(res, error);
@@ -112,7 +112,7 @@ export class StreamableHttpEndpoint {
       if (sessionId !== undefined) throw httpErrors.badRequest('initialize must be sent without an MCP-Session-Id header');
       return this.#initialize(body, res, query, req, caller);
     }
-    const session = this.#session(sessionId);
+    const session = this.#session(sessionId, caller);
     this.#checkVersionHeader(req);
     const extra = this.#extra(session, query, req, caller);
 
@@ -141,6 +141,7 @@ export class StreamableHttpEndpoint {
     if (this.#options.maxQueuedOutputBytes !== undefined) sessionOptions.maxQueuedOutputBytes = this.#options.maxQueuedOutputBytes;
     if (this.#options.tap) sessionOptions.tap = this.#options.tap;
     const session = new HttpSession(sessionOptions);
+    session.principal = caller.principal;
     const id = (body as { id: RequestId }).id;
     const exchange = session.exchange(res, [id], false);
     exchange.headers = { 'mcp-session-id': session.id };
@@ -176,9 +177,9 @@ export class StreamableHttpEndpoint {
     await session.mcp.receive(body, extra);
   }
 
-  #get(req: IncomingMessage, res: ServerResponse): void {
+  #get(req: IncomingMessage, res: ServerResponse, caller: Caller): void {
     if (!accepts(req, 'text/event-stream')) throw httpErrors.notAcceptable('Accept must list text/event-stream');
-    const session = this.#session(header(req, 'mcp-session-id'));
+    const session = this.#session(header(req, 'mcp-session-id'), caller);
     this.#checkVersionHeader(req);
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined) {
@@ -188,18 +189,19 @@ export class StreamableHttpEndpoint {
     session.openGetStream(res);
   }
 
-  #delete(req: IncomingMessage, res: ServerResponse): void {
-    const session = this.#session(header(req, 'mcp-session-id'));
+  #delete(req: IncomingMessage, res: ServerResponse, caller: Caller): void {
+    const session = this.#session(header(req, 'mcp-session-id'), caller);
     this.#sessions.delete(session.id);
     session.close();
     this.#options.logger.info(`Streamable HTTP session ${session.id.slice(0, 8)}… ended by the client`);
     res.writeHead(204).end();
   }
 
-  #session(sessionId: string | undefined): HttpSession {
+  #session(sessionId: string | undefined, caller: Caller): HttpSession {
     if (sessionId === undefined) throw httpErrors.badRequest('Bad request: missing MCP-Session-Id header (initialize first)');
     const session = this.#sessions.get(sessionId);
-    if (!session) throw httpErrors.sessionNotFound();
+    // A session id is not a credential: another principal presenting it finds no session.
+    if (!session || session.principal !== caller.principal) throw httpErrors.sessionNotFound();
     session.lastSeen = Date.now();
     // The map is kept in order of use, least recent first: eviction takes the first idle one.
     this.#sessions.delete(sessionId);

@@ -10,11 +10,16 @@
  * - The local user over loopback HTTP with no credential reaches any directory of theirs, unless
  *   --allowed-root is given, which then confines them as it does a remote caller.
  *
+ * Once identities are configured (a named token exists), a caller whose credential names a
+ * non-admin identity reaches exactly the named projects whose WHO list grants it: no folder given
+ * at launch, nothing under an --allowed-root. Admins, and the --auth-token's holder, reach what a
+ * remote caller does.
+ *
  * A client's roots choose among what this allows; they never widen it (on HTTP they describe the
  * client's machine, not this one). A refusal reads exactly like a missing directory, so that a
  * caller cannot tell what exists outside what it may reach.
  */
-import type { Reach } from '../caller.js';
+import type { Caller, Identity } from '../caller.js';
 import { codedError, type CodedError } from '../errors.js';
 import { isWithin } from './config.js';
 
@@ -23,6 +28,21 @@ export interface AccessFacts {
   allowedRoots: readonly string[];
   /** The roots the operator registered, real paths. */
   registered(): Iterable<string>;
+  /** The named projects' roots with their WHO lists. */
+  named(): Iterable<{ root: string; allowed: readonly string[] }>;
+}
+
+/** Whether a project's WHO list lets `identity` see it: admins see every project. */
+export function grants(allowed: readonly string[], identity: Identity): boolean {
+  if (identity.admin) return true;
+  return allowed.some(
+    (who) => who === 'everyone' || who === identity.principal || (who.startsWith('group:') && identity.groups.includes(who.slice('group:'.length))),
+  );
+}
+
+/** Whether the caller is held to WHO lists: a credential that names a non-admin identity. */
+export function restricted(caller: Caller): caller is Caller & { identity: Identity } {
+  return caller.identity !== undefined && !caller.identity.admin;
 }
 
 /**
@@ -30,7 +50,12 @@ export interface AccessFacts {
  * indexed as a project of its own, without the project's ignore rules (its `.gitignore`d
  * secrets) and with its `.git`. Under an --allowed-root any folder is a project, but no `.git`.
  */
-export function mayReach(root: string, reach: Reach, facts: AccessFacts): boolean {
+export function mayReach(root: string, caller: Caller, facts: AccessFacts): boolean {
+  if (restricted(caller)) {
+    for (const project of facts.named()) if (project.root === root) return grants(project.allowed, caller.identity);
+    return false;
+  }
+  const { reach } = caller;
   if (reach === 'launcher') return true;
   if (reach === 'local' && facts.allowedRoots.length === 0) return true;
   for (const registered of facts.registered()) if (root === registered) return true;

@@ -7,7 +7,7 @@
 import { basename, isAbsolute } from 'node:path';
 import { realpathSync, statSync } from 'node:fs';
 import { codedError, type CodedError } from '../errors.js';
-import type { Reach } from '../caller.js';
+import type { Caller } from '../caller.js';
 import type { Logger } from '../platform/log.js';
 import type { WorkspaceConfig } from './config.js';
 import { listRoots, type RootsClient, type RootsOutcome } from './roots.js';
@@ -53,10 +53,10 @@ export function checkProjectPath(value: string, allows: (path: string) => boolea
 }
 
 /** How the HTTP gate checks `project_path` for a caller (ProjectService.checkProjectPath). */
-export type ProjectPathCheck = (value: string, reach: Reach) => { path: string } | { error: string };
+export type ProjectPathCheck = (value: string, caller: Caller) => { path: string } | { error: string };
 
 /** With no registry to ask, the local user reaches any directory and a remote caller none. */
-export const REGISTRY_LESS_PATHS: ProjectPathCheck = (value, reach) => checkProjectPath(value, () => reach !== 'remote');
+export const REGISTRY_LESS_PATHS: ProjectPathCheck = (value, caller) => checkProjectPath(value, () => caller.reach !== 'remote');
 
 /** `?project=NAME` or a `workspace` argument names no registered project. */
 export function unknownProjectName(name: string): CodedError {

@@ -14,6 +14,8 @@ export interface NamedProject {
   readonly root: string;
   /** For a project from a git remote: where from. */
   readonly git?: { url: string; ref: string };
+  /** Who may see it once identities are configured (the catalog's WHO list, read again at each poll). */
+  allowed: readonly string[];
   /** The commit whose files and index are served now (git projects, once one is). */
   servedCommit?: string;
   /** The commit this replica should serve (what the controller published), once known. */

@@ -20,10 +20,10 @@ import {
   type ProjectPathCheck,
   type ProjectSource,
 } from './detect.js';
-import { mayReach, pathMask, type PathMask } from './access.js';
+import { grants, mayReach, pathMask, restricted, type PathMask } from './access.js';
 import { homedir } from 'node:os';
-import type { Reach } from '../caller.js';
-import { NamedProjects } from './named-projects.js';
+import type { Caller } from '../caller.js';
+import { NamedProjects, type NamedProject } from './named-projects.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
 
@@ -107,8 +107,13 @@ export class ProjectService {
    * registered, what is under an --allowed-root, and for the launcher or the local user whatever
    * the rule leaves them.
    */
-  allows(root: string, reach: Reach): boolean {
-    return mayReach(root, reach, { allowedRoots: this.config.allowedRoots, registered: () => this.#registeredRoots() });
+  allows(root: string, caller: Caller): boolean {
+    return mayReach(root, caller, { allowedRoots: this.config.allowedRoots, registered: () => this.#registeredRoots(), named: () => this.named.list() });
+  }
+
+  /** The named projects a caller may see: all of them, unless its identity is held to WHO lists (access.ts). */
+  visible(caller: Caller): NamedProject[] {
+    return this.named.list().filter((project) => !restricted(caller) || grants(project.allowed, caller.identity));
   }
 
   /**
@@ -116,8 +121,8 @@ export class ProjectService {
    * server it is) see them as they are; a remote caller sees a registered project's checkout as
    * its name, and the index home and the user's home by name (access.ts).
    */
-  pathMask(reach: Reach): PathMask {
-    if (reach !== 'remote') return (text) => text;
+  pathMask(caller: Caller): PathMask {
+    if (caller.reach !== 'remote') return (text) => text;
     return pathMask([
       ...this.named.list().map((project): [string, string] => [project.root, project.name]),
       [this.#home ?? sextantHome(), '$SEXTANT_HOME'],
@@ -126,32 +131,34 @@ export class ProjectService {
   }
 
   /** `?project_path=` for a caller of `reach`, at the HTTP gate: the directory, or the 400's words. */
-  readonly checkProjectPath: ProjectPathCheck = (value, reach) => checkProjectPath(value, (root) => this.allows(root, reach));
+  readonly checkProjectPath: ProjectPathCheck = (value, caller) => checkProjectPath(value, (root) => this.allows(root, caller));
 
   /**
    * The project a tool call works on, or the tool error that says why there is none. `via`: the
    * call's own way to ask the client for its roots (see SessionProjects.roots); `reach`: how far
    * the caller is trusted (caller.ts).
    */
-  async resolve(workspace: unknown, session: object, query: Record<string, string> | undefined, via: RootsClient, reach: Reach): Promise<ResolvedProject> {
+  async resolve(workspace: unknown, session: object, query: Record<string, string> | undefined, via: RootsClient, caller: Caller): Promise<ResolvedProject> {
+    const { reach } = caller;
     const projects = this.forSession(session);
-    const allows = (root: string): boolean => this.allows(root, reach);
+    const allows = (root: string): boolean => this.allows(root, caller);
     // A name is one path segment: `web` names a registered project, `src/web` is still a (bad) relative path.
     if (typeof workspace === 'string' && workspace !== '' && !isAbsolute(workspace) && !/[/\\]/.test(workspace)) {
       const named = this.named.get(workspace);
-      if (!named) throw unknownProjectName(workspace);
+      // One the caller may not see is as unknown as one that does not exist: the same words.
+      if (!named || !allows(named.root)) throw unknownProjectName(workspace);
       return { root: this.#admitNamed(named.root), source: 'catalog' };
     }
     if (workspace !== undefined) {
       const named = typeof workspace === 'string' ? this.named.atRoot(workspace) : undefined;
-      if (named) return { root: this.#admitNamed(named.root), source: 'catalog' };
+      if (named && allows(named.root)) return { root: this.#admitNamed(named.root), source: 'catalog' };
       // A remote client's roots are paths on its own machine, which bear on no argument here: not asked
       // (in 2026-07-28 that would cost the client an input round for nothing).
       const roots = reach === 'remote' ? undefined : await projects.roots(via);
       const chosen = this.registry.resolveArgument(workspace, roots?.status === 'listed' ? roots.paths : [], reach, allows);
       return { root: chosen.root, source: 'workspace_argument' };
     }
-    const { winner, roots } = await projects.detect(query, via, (name) => this.named.get(name)?.root, allows);
+    const { winner, roots } = await projects.detect(query, via, (name) => this.#namedRoot(name, caller), allows);
     if (!winner) throw codedError('project_not_found', NO_PROJECT_MESSAGE);
     this.#hold(winner);
     const resolved: ResolvedProject = { root: winner.path, source: winner.source };
@@ -161,12 +168,12 @@ export class ProjectService {
   }
 
   /** The chain's answer for this session (no `workspace` argument), registered when found. */
-  async detect(session: object, query: Record<string, string> | undefined, via: RootsClient, reach: Reach): Promise<DetectedProject | undefined> {
+  async detect(session: object, query: Record<string, string> | undefined, via: RootsClient, caller: Caller): Promise<DetectedProject | undefined> {
     const { winner } = await this.forSession(session).detect(
       query,
       via,
-      (name) => this.named.get(name)?.root,
-      (root) => this.allows(root, reach),
+      (name) => this.#namedRoot(name, caller),
+      (root) => this.allows(root, caller),
     );
     if (!winner) return undefined;
     try {
@@ -186,6 +193,12 @@ export class ProjectService {
     if (this.config.envProject) yield this.config.envProject.path;
     if (this.config.cwdProject) yield this.config.cwdProject;
     for (const project of this.named.list()) yield project.root;
+  }
+
+  /** The root of the named project `name`, if the caller may see it (one it may not is no project at all). */
+  #namedRoot(name: string, caller: Caller): string | undefined {
+    const named = this.named.get(name);
+    return named && this.allows(named.root, caller) ? named.root : undefined;
   }
 
   /** A detected project, known from now on: pinned when it is a named one, else counted against the limit. */

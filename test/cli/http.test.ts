@@ -57,7 +57,7 @@ test('a port already in use: a clear message naming it, exit 2', async () => {
 test('a non-loopback bind needs a token; with SEXTANT_AUTH_TOKEN it starts and demands it', async () => {
   const refused = await runCli(['serve', '--transport', 'http', '--bind', '0.0.0.0', '--port', '0']);
   assert.is(refused.code, 2);
-  assert.match(refused.stderr, 'Refusing to listen on 0.0.0.0 without an auth token');
+  assert.match(refused.stderr, 'Refusing to listen on 0.0.0.0 without credentials');
   const port = await freePort();
   const server = startServer(['serve', '--transport', 'http', '--bind', '0.0.0.0', '--port', String(port)], { SEXTANT_AUTH_TOKEN: 'tok' });
   await server.waitForStderr(/Health:/);

@@ -15,6 +15,7 @@ for (const implementation of implementations) {
   test(`${implementation.name}: a token created by one handle is found by its digest from the other, then revoked everywhere`, async () => {
     const [one, other] = await implementation.open();
     assert.equal(await other.tokens.list(), []);
+    assert.not.ok(await other.tokens.configured(), 'no token was ever made');
     const created = await one.tokens.create({ name: 'CI', admin: false, digest: digest('secret-1') });
     assert.equal(Object.keys(created).sort(), ['admin', 'createdAt', 'name'], 'never the digest');
     await one.tokens.create({ name: 'ops', admin: true, digest: digest('secret-2') });
@@ -41,6 +42,9 @@ for (const implementation of implementations) {
       (await one.tokens.list()).map((token) => token.name),
       ['ops'],
     );
+    assert.ok(await one.tokens.revoke('ops'));
+    assert.equal(await other.tokens.list(), []);
+    assert.ok(await other.tokens.configured(), 'revoking the last token leaves identities configured: the server closes, it does not open');
   });
 
   test(`${implementation.name}: a taken name is refused regardless of case; bad names and digests are refused, nothing stored`, async () => {

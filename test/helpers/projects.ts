@@ -59,7 +59,7 @@ export async function projectHarness(
     tap,
     logger,
     projectPaths: projects.checkProjectPath,
-    pathMask: (reach) => projects.pathMask(reach),
+    pathMask: (caller) => projects.pathMask(caller),
     ...listener,
   });
   return {

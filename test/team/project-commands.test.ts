@@ -29,6 +29,7 @@ test('add a git project: its default branch is resolved and published; list show
     {
       name: 'web',
       location: { git: remote.url, ref: 'main' },
+      allowed: [],
       target: { commit, generation: 1, committed_at: JSON.parse(listed.stdout).projects[0].target.committed_at },
     },
   ]);

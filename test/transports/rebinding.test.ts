@@ -163,7 +163,7 @@ test('--allowed-host needs a token: clients arriving by a proxy are not the loca
   }
   const refused = await runCli(['serve', '--transport', 'http', '--port', '0', '--allowed-host', 'sextant.example.com']);
   assert.is(refused.code, 2);
-  assert.match(refused.stderr, 'Refusing --allowed-host without an auth token');
+  assert.match(refused.stderr, 'Refusing --allowed-host without credentials');
 });
 
 test.run();

@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
+import type { IncomingMessage } from 'node:http';
+import { Credentials } from '../../src/identity/index.js';
 import { HttpGate } from '../../src/transports/http-gate.js';
 import { openCaller, TRANSPORTS, withCaller, type TestCaller } from '../helpers/callers.js';
 import { request } from 'undici';
@@ -117,12 +119,17 @@ async function doors(h: ProjectHarness, value: string, headers: Record<string, s
   return results;
 }
 
-test('the gate: a token or a non-loopback bind makes every HTTP caller remote; loopback without one is the local user', () => {
-  assert.is(new HttpGate({ bind: '127.0.0.1' }).reach, 'local');
-  assert.is(new HttpGate({ bind: '::1' }).reach, 'local');
-  assert.is(new HttpGate({ bind: '127.0.0.1', authToken: 't' }).reach, 'remote');
-  assert.is(new HttpGate({ bind: '0.0.0.0', authToken: 't' }).reach, 'remote');
-  assert.is(new HttpGate({ bind: '::', authToken: 't' }).reach, 'remote');
+test('the gate: a token or a non-loopback bind makes every HTTP caller remote; loopback without one is the local user', async () => {
+  const reachOf = async (bind: string, authToken?: string): Promise<string> => {
+    const gate = new HttpGate({ bind, credentials: new Credentials({ authToken }) });
+    const request = { headers: { host: '127.0.0.1:8080', ...(authToken ? { authorization: `Bearer ${authToken}` } : {}) } } as IncomingMessage;
+    return (await gate.admit(request, {}, true)).reach;
+  };
+  assert.is(await reachOf('127.0.0.1'), 'local');
+  assert.is(await reachOf('::1'), 'local');
+  assert.is(await reachOf('127.0.0.1', 't'), 'remote');
+  assert.is(await reachOf('0.0.0.0', 't'), 'remote');
+  assert.is(await reachOf('::', 't'), 'remote');
 });
 
 test('with a token, ?project_path= reaches registered projects and allowed roots only, at every door; a refusal reads like a missing directory', async () => {
@@ -277,7 +284,7 @@ test('a project removed from the catalog is reached no more; a root that exists 
   const web = projectTree({});
   const h = await tokenServer(tree, { registered: false });
   try {
-    h.projects.named.set({ name: 'webapp', root: web, state: 'ready' });
+    h.projects.named.set({ name: 'webapp', root: web, state: 'ready', allowed: [] });
     // Roots of a laptop: one names a folder that happens to exist here, one a folder that does not.
     mkdirSync(join(tree.secret, 'webapp'));
     for (const root of [pathToFileURL(join(tree.secret, 'webapp')).href, 'file:///nowhere/at/all/webapp']) {

@@ -4,7 +4,7 @@
  * hard-linked into place (a name taken fails the link). When a token was last used is a file of
  * its own beside it (`<name>.used`), so that recording a use never rewrites the entry.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crypto } from '../../util/lazy-crypto.js';
 import { projectKey } from '../../util/project-key.js';
@@ -64,6 +64,11 @@ export class FileTokenStore implements TokenStore {
     }
     rmSync(this.#usedFile(name), { force: true });
     return true;
+  }
+
+  async configured(): Promise<boolean> {
+    // The folder is made by the first token and never removed by a revocation.
+    return existsSync(this.#dir);
   }
 
   async used(name: string): Promise<void> {

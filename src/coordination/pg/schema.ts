@@ -74,6 +74,10 @@ export const MIGRATIONS: readonly string[] = [
     created_at timestamptz not null default now(),
     last_used_at timestamptz
   );
+  create table sextant_identities (
+    one boolean primary key default true check (one),
+    since timestamptz not null default now()
+  );
   create table sextant_project_access (
     project text not null references sextant_projects (key) on delete cascade,
     who text not null,

@@ -34,9 +34,13 @@ export class PgTokenStore implements TokenStore {
 
   async create(token: { name: string; admin: boolean; digest: string }): Promise<NamedToken> {
     const entry = checkTokenEntry({ ...token, createdAt: new Date().toISOString() });
-    const [row] = await this.#sql<Row[]>`
-      insert into sextant_tokens (key, name, digest, admin) values (${projectKey(entry.name)}, ${entry.name}, ${entry.digest}, ${entry.admin})
-      on conflict (key) do nothing returning name, admin, digest, created_at, last_used_at`;
+    const [row] = await this.#sql.begin(async (tx) => {
+      // Identities stay configured from the first token on (TokenStore.configured).
+      await tx`insert into sextant_identities (one) values (true) on conflict do nothing`;
+      return tx<Row[]>`
+        insert into sextant_tokens (key, name, digest, admin) values (${projectKey(entry.name)}, ${entry.name}, ${entry.digest}, ${entry.admin})
+        on conflict (key) do nothing returning name, admin, digest, created_at, last_used_at`;
+    });
     if (!row) throw new TokenExistsError(entry.name);
     return shownToken(entryOf(row));
   }
@@ -54,6 +58,11 @@ export class PgTokenStore implements TokenStore {
   async revoke(name: string): Promise<boolean> {
     const deleted = await this.#sql`delete from sextant_tokens where key = ${projectKey(checkTokenName(name))} returning key`;
     return deleted.length > 0;
+  }
+
+  async configured(): Promise<boolean> {
+    const [row] = await this.#sql<{ one: boolean }[]>`select one from sextant_identities`;
+    return row !== undefined;
   }
 
   async used(name: string): Promise<void> {

@@ -1,0 +1,6 @@
+/**
+ * Identities: who a request's credential says it is (credentials.ts), and the secrets of named
+ * tokens (secrets.ts). What an identity may see is the workspace's rule (workspace/access.ts).
+ */
+export { Credentials } from './credentials.js';
+export { newTokenSecret, secretDigest } from './secrets.js';

@@ -1,0 +1,216 @@
+/**
+ * Named tokens and per-project access on a real `sextant serve --transport http` process, set up
+ * with the CLI as an operator would: each token is its own principal, sees exactly the projects
+ * its WHO lists grant (admins see all), a project it may not see is answered as one that does not
+ * exist, in every transport and both eras, and a revoked token is refused within seconds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { request } from 'undici';
+import type { RunningHttpServer } from '../../src/transports/http-listener.js';
+import { openCaller, TRANSPORTS, withCaller } from '../helpers/callers.js';
+import { initializeBody, JSON_AND_SSE } from '../helpers/http.js';
+import { runCli } from '../helpers/process.js';
+import { projectTree } from '../helpers/projects.js';
+import { serveProcess } from '../helpers/serve-http.js';
+import { statelessCall } from '../helpers/stateless.js';
+import { errorCode, type ToolResult } from '../helpers/tool-result.js';
+import { eventually } from '../helpers/wait.js';
+
+const home = mkdtempSync(join(tmpdir(), 'sextant-identity-'));
+const web = projectTree({ 'web.ts': 'export function renderPage() { return 1; }\n' });
+const pay = projectTree({ 'pay.ts': 'export function chargeCard() { return 2; }\n' });
+const env = { SEXTANT_HOME: home };
+let server: Awaited<ReturnType<typeof serveProcess>>;
+let http: RunningHttpServer;
+const secrets: Record<string, string> = {};
+
+async function cli(...args: string[]) {
+  return runCli(args, '', env);
+}
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await request(new URL(path, http.urls.mcp), { headers });
+  return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
+}
+
+const text = (result: ToolResult): string => result.content.map((part) => part.text ?? '').join('\n');
+
+test.before(async () => {
+  for (const [name, admin] of [
+    ['alice', false],
+    ['ops', true],
+    ['bob', false],
+  ] as const) {
+    const created = await cli('token', 'create', name, ...(admin ? ['--admin'] : []));
+    assert.is(created.code, 0, created.stderr);
+    assert.match(created.stdout, /^sxt_[A-Za-z0-9_-]{43}\n$/, 'the secret alone, on one line of stdout');
+    secrets[name] = created.stdout.trim();
+  }
+  assert.is((await cli('project', 'add', 'web', '--folder', web, '--allow', 'token:alice')).code, 0);
+  assert.is((await cli('project', 'add', 'pay', '--folder', pay)).code, 0);
+  server = await serveProcess(home, {}, ['--auto-index', '--no-watch']);
+  const base = new URL(server.url);
+  http = {
+    port: Number(base.port),
+    host: base.hostname,
+    urls: { mcp: server.url, sse: `${base.origin}/sse`, ws: `ws://${base.host}/ws`, health: `${base.origin}/health` },
+    close: server.stop,
+  };
+});
+
+test.after(async () => {
+  await server?.stop();
+  for (const dir of [home, web, pay]) rmSync(dir, { recursive: true, force: true });
+});
+
+test('a named token is listed by name, admin or not, and never with its secret; a name is taken once', async () => {
+  const listed = await cli('token', 'list', '--json');
+  assert.is(listed.code, 0, listed.stderr);
+  const { tokens } = JSON.parse(listed.stdout) as { tokens: Array<Record<string, unknown>> };
+  assert.equal(
+    tokens.map((token) => [token.name, token.admin]),
+    [
+      ['alice', false],
+      ['bob', false],
+      ['ops', true],
+    ],
+  );
+  for (const secret of Object.values(secrets)) assert.not.ok(listed.stdout.includes(secret) || listed.stdout.includes(secret.slice(4)), 'no secret');
+  const again = await cli('token', 'create', 'ALICE');
+  assert.is(again.code, 1);
+  assert.match(again.stderr, /A token named "ALICE" exists already/);
+  assert.is(again.stdout, '', 'no secret printed for a token not made');
+  const bad = await cli('token', 'create', '../x');
+  assert.is(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /Invalid token name/);
+  const wrongWho = await cli('project', 'allow', 'web', 'nobody');
+  assert.is(wrongWho.code, 2);
+  assert.match(wrongWho.stderr, /use user:SUB, group:NAME, token:NAME or everyone/);
+  const noProject = await cli('project', 'allow', 'nothing', 'everyone');
+  assert.is(noProject.code, 1);
+  assert.match(noProject.stderr, /no project named "nothing"/);
+  const projects = JSON.parse((await cli('project', 'list', '--json')).stdout) as { projects: Array<{ name: string; allowed: string[] }> };
+  assert.equal(
+    projects.projects.map((project) => [project.name, project.allowed]),
+    [
+      ['pay', []],
+      ['web', ['token:alice']],
+    ],
+  );
+});
+
+test('without a credential, or with one that is none, every data route is 401 with a plain Bearer challenge; OAuth discovery finds nothing', async () => {
+  const none = await statelessCall(http.urls.mcp, 'tools/list', {}, {});
+  assert.is(none.status, 401);
+  assert.is(none.headers['www-authenticate'], 'Bearer realm="sextant"');
+  const wrong = await statelessCall(http.urls.mcp, 'tools/list', {}, {}, { authorization: 'Bearer sxt_not-a-token' });
+  assert.is(wrong.status, 401);
+  assert.is(wrong.headers['www-authenticate'], 'Bearer realm="sextant", error="invalid_token"');
+  for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server']) {
+    assert.is((await get(path)).status, 404, path);
+  }
+  const inUrl = await get(`/mcp?access_token=${secrets.alice}`, { accept: 'text/event-stream' });
+  assert.is(inUrl.status, 400, 'a credential in a URL is refused, never read');
+  assert.match(inUrl.body, /never in the URL/);
+  assert.not.ok(inUrl.body.includes(secrets.alice!), 'and not echoed');
+});
+
+test('a token sees exactly the projects it is allowed, in every transport; one it may not see reads like one that does not exist', async () => {
+  for (const kind of TRANSPORTS) {
+    await withCaller(http, kind, { token: secrets.alice }, async (alice) => {
+      const listed = await alice.call('list_projects');
+      assert.equal(
+        (listed.structuredContent!.projects as Array<{ name: string }>).map((project) => project.name),
+        ['web'],
+        `${kind}: list_projects`,
+      );
+      assert.not.ok(text(listed).includes('pay'), `${kind}: not even by name`);
+      const allowed = await alice.call('search_code', { query: 'renderPage', workspace: 'web' });
+      assert.not.ok(allowed.isError, `${kind}: ${text(allowed)}`);
+      const hidden = await alice.call('search_code', { query: 'chargeCard', workspace: 'pay' });
+      const missing = await alice.call('search_code', { query: 'chargeCard', workspace: 'nothing' });
+      assert.ok(hidden.isError, kind);
+      assert.is(errorCode(hidden), errorCode(missing), kind);
+      assert.is(text(hidden).replaceAll('pay', 'NAME'), text(missing).replaceAll('nothing', 'NAME'), `${kind}: the same words`);
+      const byPath = await alice.call('search_code', { query: 'chargeCard', workspace: pay });
+      assert.ok(byPath.isError, `${kind}: nor by its path`);
+      assert.not.ok(text(byPath).includes('chargeCard'), kind);
+    });
+  }
+  await withCaller(http, 'stateless', { token: secrets.ops }, async (ops) => {
+    const listed = await ops.call('list_projects');
+    assert.equal(
+      (listed.structuredContent!.projects as Array<{ name: string }>).map((project) => project.name),
+      ['pay', 'web'],
+      'an admin sees every project',
+    );
+  });
+  await withCaller(http, 'stateless', { token: secrets.bob }, async (bob) => {
+    const listed = await bob.call('list_projects');
+    assert.equal(listed.structuredContent!.projects, [], 'a token allowed nothing sees nothing');
+  });
+});
+
+test('/health says only "up" to anyone but an admin; /hooks/refresh is an admin action', async () => {
+  for (const headers of [{}, { authorization: `Bearer ${secrets.alice}` }] as Array<Record<string, string>>) {
+    const health = await get('/health', headers);
+    assert.is(health.status, 200);
+    assert.equal(JSON.parse(health.body), { status: 'up' });
+  }
+  const details = JSON.parse((await get('/health', { authorization: `Bearer ${secrets.ops}` })).body) as Record<string, unknown>;
+  assert.ok(details.version && details.sessions, `the details, to an admin: ${JSON.stringify(details)}`);
+  const refresh = async (token: string) =>
+    (await request(new URL('/hooks/refresh?project=web', http.urls.mcp), { method: 'POST', headers: { authorization: `Bearer ${token}` } })).statusCode;
+  assert.is(await refresh(secrets.alice!), 403);
+  assert.not.equal(await refresh(secrets.ops!), 403);
+});
+
+test('a session answers only the principal that began it: another token presenting its id finds no session', async () => {
+  const started = await request(http.urls.mcp, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, authorization: `Bearer ${secrets.alice}` },
+    body: JSON.stringify(initializeBody()),
+  });
+  await started.body.text();
+  const sessionId = started.headers['mcp-session-id'] as string;
+  assert.ok(sessionId);
+  const stolen = await request(http.urls.mcp, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, authorization: `Bearer ${secrets.bob}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
+  await stolen.body.text();
+  assert.is(stolen.statusCode, 404);
+});
+
+test('allowing a project is seen within the catalog poll; a revoked token is refused within 5 s, and its use was recorded', async () => {
+  const allowed = await cli('project', 'allow', 'pay', 'token:alice');
+  assert.is(allowed.code, 0, allowed.stderr);
+  const caller = await openCaller(http, 'stateless', { token: secrets.alice });
+  await eventually(
+    async () => ((await caller.call('list_projects')).structuredContent!.projects as unknown[]).length === 2,
+    'alice sees pay once allowed',
+    15_000,
+    200,
+  );
+  const used = JSON.parse((await cli('token', 'list', '--json')).stdout) as { tokens: Array<{ name: string; lastUsedAt?: string }> };
+  assert.ok(used.tokens.find((token) => token.name === 'alice')!.lastUsedAt, 'last used is recorded');
+  assert.is((await cli('token', 'revoke', 'alice')).code, 0);
+  const revokedAt = Date.now();
+  await eventually(
+    async () => (await statelessCall(http.urls.mcp, 'tools/list', {}, {}, { authorization: `Bearer ${secrets.alice}` })).status === 401,
+    'the revoked token is refused',
+    5_000,
+    100,
+  );
+  assert.ok(Date.now() - revokedAt < 5_000);
+  const again = await cli('token', 'revoke', 'alice');
+  assert.is(again.code, 1);
+  assert.match(again.stderr, /no token named "alice"/);
+});
+
+test.run();
