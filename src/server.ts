@@ -4,6 +4,7 @@
  * profile is asked for (loadProfile), so they never load in a server that does not use them.
  */
 import type { Activity } from './platform/idle-heap.js';
+import type { AuditLog } from './platform/audit.js';
 import { McpServer, PromptRegistry, type RequestStateSealer, ResourceRegistry, type TaskStore, ToolRegistry } from './mcp/index.js';
 import type { Logger } from './platform/log.js';
 import { VERSION } from './version.js';
@@ -64,6 +65,8 @@ export interface SextantServerOptions {
   tasks?: TaskStore;
   /** Told when each tool call starts and settles (`serve` trims the heap when they stop: idle-heap.ts). */
   activity?: Activity;
+  /** `serve --audit-log`: a line per call. */
+  audit?: AuditLog;
 }
 
 export function createSextantServer(options: SextantServerOptions = {}): McpServer {
@@ -71,6 +74,9 @@ export function createSextantServer(options: SextantServerOptions = {}): McpServ
   const tools = new ToolRegistry({
     onToolCrash: (name, error) => logger?.error(`Tool "${name}" crashed`, error),
     activity: options.activity,
+    ...(options.audit && {
+      onCall: ({ durationMs, ...call }) => options.audit!.record({ event: 'tool_call', ...call, duration_ms: durationMs }),
+    }),
   });
   const projects = options.projects ?? new ProjectService({ config: resolveWorkspaceConfig({ env: {} }), logger });
   tools.register(createHealthCheckTool({ version: VERSION, startedAt: options.startedAt ?? Date.now(), projects }));

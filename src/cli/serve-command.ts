@@ -15,6 +15,10 @@ const SERVE_OPTIONS = [
   'port',
   'bind',
   'auth-token',
+  'oauth-issuer',
+  'public-url',
+  'groups-claim',
+  'audit-log',
   'allowed-origin',
   'allowed-host',
   'max-connections',
@@ -53,6 +57,13 @@ export function serveOptions<T>(y: Argv<T>, argv: string[]) {
     .option('port', { type: 'number', describe: `HTTP port (default ${DEFAULT_PORT}). Env: SEXTANT_MCP_PORT` })
     .option('bind', { type: 'string', default: DEFAULT_BIND, describe: 'Address to listen on; anything but loopback needs --auth-token' })
     .option('auth-token', { type: 'string', describe: 'Require "Authorization: Bearer <token>" on HTTP. Env: SEXTANT_AUTH_TOKEN' })
+    .option('oauth-issuer', {
+      type: 'string',
+      describe: 'Accept JWT access tokens of this OAuth 2.1 authorization server (https; http only on loopback); needs --public-url. Env: SEXTANT_OAUTH_ISSUER',
+    })
+    .option('public-url', { type: 'string', describe: 'Where clients reach this server (https://sextant.internal): tokens must be for PUBLIC_URL/mcp' })
+    .option('groups-claim', { type: 'string', default: 'groups', describe: "The access token's claim that lists its holder's groups (group:NAME)" })
+    .option('audit-log', { type: 'string', describe: 'Append a JSON line per tool call and per refused request to FILE (- for stderr); never a secret' })
     .option('max-connections', {
       type: 'string',
       coerce: count('max-connections', 1),
@@ -131,11 +142,18 @@ export async function runServe(args: ServeArgs): Promise<void> {
     portGiven: args.port !== undefined || envPort !== undefined,
     // An empty token (SEXTANT_AUTH_TOKEN= ) is no token.
     authToken: (args['auth-token'] ?? process.env.SEXTANT_AUTH_TOKEN) || undefined,
+    oauthIssuer: (args['oauth-issuer'] ?? process.env.SEXTANT_OAUTH_ISSUER) || undefined,
+    publicUrl: args['public-url'],
+    groupsClaim: args['groups-claim'],
+    auditLog: args['audit-log'],
     allowedOrigins: args['allowed-origin'],
     allowedHosts: args['allowed-host'],
     maxConnections: args['max-connections'],
     record: args.record,
   };
+  if ((options.oauthIssuer === undefined) !== (options.publicUrl === undefined))
+    throw new UsageError('--oauth-issuer and --public-url go together: tokens are checked to be for PUBLIC_URL/mcp');
+  if (options.oauthIssuer !== undefined && options.transport === 'stdio') throw new UsageError('--oauth-issuer goes with --transport http');
   const workspace: WorkspaceOptions = {
     autoWorkspace: args['auto-workspace'],
     projectFromCwd: args['project-from-cwd'],

@@ -1,9 +1,11 @@
 /** `sextant serve`: wires a server to the chosen transport and runs until told to stop. */
 import { withoutCredentials } from '../util/credentials.js';
-import { openCoordination } from '../coordination/index.js';
-import { Credentials } from '../identity/index.js';
+import { openCoordination, type Coordination } from '../coordination/index.js';
+import { UsageError } from './usage.js';
+import { Credentials, OAuthVerifier } from '../identity/index.js';
 import { RequestStateSealer, TaskStore } from '../mcp/index.js';
 import { sextantHome } from '../index/store/index.js';
+import { AuditLog } from '../platform/audit.js';
 import { IdleHeapTrimmer } from '../platform/idle-heap.js';
 import type { Logger } from '../platform/log.js';
 import { createRecorder } from '../record/recorder.js';
@@ -35,6 +37,12 @@ export interface ServeOptions {
   port: number;
   bind: string;
   authToken?: string;
+  /** An OAuth authorization server whose access tokens are accepted, and where clients reach this one. */
+  oauthIssuer?: string;
+  /** `--audit-log FILE` or `-`: a line per tool call and per refusal. */
+  auditLog?: string;
+  publicUrl?: string;
+  groupsClaim?: string;
   allowedOrigins?: string[];
   /** --allowed-host: this server's names besides loopback ones (a reverse proxy's public name). */
   allowedHosts?: string[];
@@ -77,7 +85,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     requestState = RequestStateSealer.ephemeral();
   }
   const tasks = new TaskStore({ ledger: coordination.tasks });
-  const server = createSextantServer({ profile: await loadProfile(options.profile), logger, projects, requestState, tasks, activity: heap });
+  const audit = options.auditLog !== undefined ? new AuditLog(options.auditLog, logger) : undefined;
+  const server = createSextantServer({ profile: await loadProfile(options.profile), logger, projects, requestState, tasks, activity: heap, audit });
   const teamServer = options.databaseUrl !== undefined;
   const replica: ReplicaEndpoints = {
     replicaHealth: () =>
@@ -130,8 +139,9 @@ export async function serve(options: ServeOptions): Promise<void> {
     },
   };
   try {
-    await serveWith(options, server, projects, { ...replica, credentials: new Credentials({ authToken: options.authToken, tokens: coordination.tokens }) });
+    await serveWith(options, server, projects, { ...replica, credentials: await credentialsOf(options, coordination), audit });
   } finally {
+    await audit?.close();
     await team.close();
     // Before the jobs are stopped: a task whose job is stopped by the shutdown failed, it did not complete.
     await tasks.close();
@@ -141,8 +151,28 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 }
 
+/**
+ * Who may call over HTTP: the --auth-token, the named tokens, and with --oauth-issuer the access
+ * tokens of that issuer, discovered now so that a wrong issuer is said at start-up.
+ */
+async function credentialsOf(options: ServeOptions, coordination: Coordination): Promise<Credentials> {
+  let oauth: OAuthVerifier | undefined;
+  if (options.oauthIssuer !== undefined) {
+    try {
+      oauth = new OAuthVerifier({ issuer: options.oauthIssuer, publicUrl: options.publicUrl!, groupsClaim: options.groupsClaim });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    await oauth.start().then(
+      () => options.logger.info(`Accepting access tokens of ${options.oauthIssuer} for ${oauth!.resource}`),
+      (error: unknown) => options.logger.warning(`The OAuth issuer cannot be reached yet; tokens are refused until it can: ${(error as Error).message}`),
+    );
+  }
+  return new Credentials({ authToken: options.authToken, tokens: coordination.tokens, oauth });
+}
+
 /** What a team replica adds to the HTTP endpoints: /health's detail, /ready, and the refresh hook. */
-type ReplicaEndpoints = Pick<HttpServerOptions, 'replicaHealth' | 'readiness' | 'refreshHook' | 'credentials'>;
+type ReplicaEndpoints = Pick<HttpServerOptions, 'replicaHealth' | 'readiness' | 'refreshHook' | 'credentials' | 'audit'>;
 
 async function serveWith(
   options: ServeOptions,

@@ -9,7 +9,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Identity } from '../caller.js';
 import type { NamedToken, TokenStore } from '../coordination/index.js';
-import { secretDigest } from './secrets.js';
+import type { OAuthVerifier } from './oauth/index.js';
+import { secretDigest, TOKEN_PREFIX } from './secrets.js';
 
 /** How long a lookup (a token found, a token not found, whether any exists) is trusted. */
 const CACHE_MS = 2_000;
@@ -30,12 +31,18 @@ function bearerOf(header: string | undefined): string | undefined {
 export interface CredentialsOptions {
   authToken?: string;
   tokens?: TokenStore;
+  /** Access tokens of the team's authorization server (--oauth-issuer). */
+  oauth?: OAuthVerifier;
   now?: () => number;
 }
+
+/** What a request's credential comes to: who it is, or why it is refused (RFC 6750's error codes). */
+export type Verdict = { identity: Identity } | { refused: 'missing' | 'invalid_token' | 'insufficient_scope'; why?: string };
 
 export class Credentials {
   readonly #authDigest: Buffer | undefined;
   readonly #tokens: TokenStore | undefined;
+  readonly oauth: OAuthVerifier | undefined;
   readonly #now: () => number;
   #configured: { at: number; value: Promise<boolean> } | undefined;
   /** The store's last answer; once true, not asked again (configured once, configured for good). */
@@ -46,6 +53,7 @@ export class Credentials {
   constructor(options: CredentialsOptions = {}) {
     this.#authDigest = options.authToken ? Buffer.from(secretDigest(options.authToken), 'hex') : undefined;
     this.#tokens = options.tokens;
+    this.oauth = options.oauth;
     this.#now = options.now ?? Date.now;
   }
 
@@ -56,6 +64,7 @@ export class Credentials {
    * counts as yes.
    */
   async identitiesOn(): Promise<boolean> {
+    if (this.oauth) return true;
     if (!this.#tokens) return false;
     const now = this.#now();
     if (!this.#configured || (now - this.#configured.at >= CACHE_MS && this.#lastKnown !== true)) {
@@ -74,16 +83,21 @@ export class Credentials {
     return this.#authDigest !== undefined || (await this.identitiesOn());
   }
 
-  /** The identity the header's bearer credential names, or undefined when it names none (absent, unknown, revoked). */
-  async identify(authorization: string | undefined): Promise<Identity | undefined> {
+  /**
+   * Who the header's bearer credential names: the --auth-token, a named token (`sxt_…`), or an
+   * OAuth access token; else why not.
+   */
+  async identify(authorization: string | undefined): Promise<Verdict> {
     const secret = bearerOf(authorization);
-    if (secret === undefined) return undefined;
+    if (secret === undefined) return { refused: authorization === undefined ? 'missing' : 'invalid_token' };
     const digest = secretDigest(secret);
-    if (this.#authDigest && timingSafeEqual(Buffer.from(digest, 'hex'), this.#authDigest)) return { principal: STATIC_PRINCIPAL, admin: true, groups: [] };
+    if (this.#authDigest && timingSafeEqual(Buffer.from(digest, 'hex'), this.#authDigest))
+      return { identity: { principal: STATIC_PRINCIPAL, admin: true, groups: [] } };
+    if (this.oauth && !secret.startsWith(TOKEN_PREFIX)) return this.oauth.verify(secret);
     const token = await this.#find(digest);
-    if (!token) return undefined;
+    if (!token) return { refused: 'invalid_token' };
     this.#recordUse(token.name);
-    return { principal: `token:${token.name.toLowerCase()}`, admin: token.admin, groups: [] };
+    return { identity: { principal: `token:${token.name.toLowerCase()}`, admin: token.admin, groups: [] } };
   }
 
   async #find(digest: string): Promise<NamedToken | undefined> {

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-const TOKEN_PREFIX = 'sxt_';
+export const TOKEN_PREFIX = 'sxt_';
 
 /** A new secret: 32 random bytes, base64url, after the prefix. */
 export function newTokenSecret(): string {

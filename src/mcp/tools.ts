@@ -105,6 +105,28 @@ export interface ToolRegistryOptions {
   onToolCrash?(name: string, error: unknown): void;
   /** Told when each call (or task's work) starts and settles: what the server's idle heap trim counts (idle-heap.ts). */
   activity?: Activity;
+  /** Told of each call once answered (`serve --audit-log`): never its arguments. */
+  onCall?(call: ToolCallRecord): void;
+}
+
+/** What the audit log keeps of a call. */
+interface ToolCallRecord {
+  tool: string;
+  principal?: string;
+  /** The named project, or the folder, the answer came from. */
+  project?: string;
+  /** `ok`, the tool error's code, `task_started`, `input_required`, or the protocol error's. */
+  outcome: string;
+  durationMs: number;
+  results?: number;
+}
+
+/** How many results an answer holds: its `total_matches`, else the length of its first list. */
+function resultCount(structured: Record<string, unknown> | undefined): number | undefined {
+  if (!structured) return undefined;
+  if (typeof structured.total_matches === 'number') return structured.total_matches;
+  const list = Object.values(structured).find(Array.isArray);
+  return list ? list.length : undefined;
 }
 
 export class ToolRegistry {
@@ -172,7 +194,36 @@ export class ToolRegistry {
   }
 
   call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {
-    return counted(this.#options.activity, () => this.#call(params, context));
+    const answered = counted(this.#options.activity, () => this.#call(params, context));
+    const onCall = this.#options.onCall;
+    if (!onCall) return answered;
+    const started = performance.now();
+    const record = (outcome: string, structured?: Record<string, unknown>): void => {
+      const project = structured?.project ?? structured?.workspace;
+      const results = resultCount(structured);
+      const { principal } = callerOf(context.extra as { caller?: Caller } | undefined);
+      onCall({
+        tool: typeof params.name === 'string' ? params.name : '?',
+        ...(principal !== undefined && { principal }),
+        ...(typeof project === 'string' && { project }),
+        outcome,
+        durationMs: Math.round(performance.now() - started),
+        ...(results !== undefined && { results }),
+      });
+    };
+    return answered.then(
+      (result) => {
+        if (result instanceof TaskStarted) record('task_started');
+        else if (result instanceof InputRequired) record('input_required');
+        else if (result.isError) record(String((result._meta?.[TOOL_ERROR_META_KEY] as { code?: unknown } | undefined)?.code ?? 'error'));
+        else record('ok', result.structuredContent as Record<string, unknown> | undefined);
+        return result;
+      },
+      (error: unknown) => {
+        record(error instanceof JsonRpcError ? String(error.code) : 'error');
+        throw error;
+      },
+    );
   }
 
   async #call(params: Params, context: ToolContext): Promise<CallToolResult | InputRequired | TaskStarted> {

@@ -32,10 +32,19 @@ export class HttpError extends JsonRpcError {
 export const httpErrors = {
   badRequest: (message: string) => new HttpError(400, ErrorCodes.InvalidRequest, 'HTTP_BAD_REQUEST', message),
   parse: (message: string) => new HttpError(400, ErrorCodes.ParseError, 'HTTP_PARSE_ERROR', message),
-  /** `presented`: a credential came and was not one (RFC 6750's invalid_token), rather than none at all. */
-  unauthorized: (presented = false) =>
+  /**
+   * `presented`: a credential came and was not one (RFC 6750's invalid_token), rather than none at
+   * all. `challenge`: the WWW-Authenticate to send instead of the static one (OAuth's names the
+   * Protected Resource Metadata).
+   */
+  unauthorized: (presented = false, challenge?: string) =>
     new HttpError(401, HTTP_ERROR_CODES.Unauthorized, 'HTTP_UNAUTHORIZED', 'Unauthorized: send "Authorization: Bearer <token>"', {
-      'www-authenticate': presented ? 'Bearer realm="sextant", error="invalid_token"' : 'Bearer realm="sextant"',
+      'www-authenticate': challenge ?? (presented ? 'Bearer realm="sextant", error="invalid_token"' : 'Bearer realm="sextant"'),
+    }),
+  /** A valid access token without the scope the call needs (HTTP 403, RFC 6750 §3.1). */
+  insufficientScope: (challenge: string) =>
+    new HttpError(403, HTTP_ERROR_CODES.Forbidden, 'HTTP_INSUFFICIENT_SCOPE', 'Forbidden: the access token lacks the scope this server needs', {
+      'www-authenticate': challenge,
     }),
   forbidden: (message: string) => new HttpError(403, HTTP_ERROR_CODES.Forbidden, 'HTTP_FORBIDDEN', message),
   sessionNotFound: () =>

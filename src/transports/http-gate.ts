@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '../caller.js';
-import type { Credentials } from '../identity/index.js';
-import { httpErrors } from './http-errors.js';
+import { SEARCH_SCOPE, type Credentials, type Verdict } from '../identity/index.js';
+import { type HttpError, httpErrors } from './http-errors.js';
 
 /** `a.b.c.d` in canonical dotted decimal (no leading zeros, no other radix), each part 0–255. */
 const DOTTED_QUAD = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -42,6 +42,12 @@ export function hostOf(authority: string): string | undefined {
 function originHost(origin: string): string | undefined {
   const match = /^https?:\/\/([^/?#]+)$/i.exec(origin);
   return match ? hostOf(match[1]!) : undefined;
+}
+
+/** RFC 9728 §3.1: the well-known segment goes between the host and the resource's path. */
+export function resourceMetadataUrl(resource: string): string {
+  const url = new URL(resource);
+  return `${url.origin}/.well-known/oauth-protected-resource${url.pathname === '/' ? '' : url.pathname}`;
 }
 
 export interface GateOptions {
@@ -96,11 +102,26 @@ export class HttpGate {
     const inUrl = CREDENTIAL_PARAMETERS.find((name) => query[name] !== undefined);
     if (inUrl) throw httpErrors.badRequest(`Bad request: a credential goes in the Authorization header, never in the URL (?${inUrl}= is refused)`);
     const authorization = req.headers.authorization;
-    const [required, identity] = await Promise.all([this.#credentials.required(), this.#credentials.identify(authorization)]);
-    if (needsCredential && required && !identity) throw httpErrors.unauthorized(authorization !== undefined);
+    const [required, verdict] = await Promise.all([this.#credentials.required(), this.#credentials.identify(authorization)]);
+    const identity = 'identity' in verdict ? verdict.identity : undefined;
+    if (needsCredential && required && 'refused' in verdict) throw this.#refusal(verdict);
     const reach = this.#loopback && !required && this.#allowedHosts.size === 0 ? 'local' : 'remote';
     const principal = identity?.principal ?? (required ? undefined : headerPrincipal(authorization));
     return { reach, ...(principal !== undefined ? { principal } : {}), ...(identity ? { identity } : {}) };
+  }
+
+  /**
+   * The answer RFC 6750 and the MCP authorization spec ask for: 401 with a challenge (naming the
+   * Protected Resource Metadata when an OAuth issuer is configured), 403 for too little scope.
+   */
+  #refusal(verdict: Exclude<Verdict, { identity: unknown }>): HttpError {
+    const oauth = this.#credentials.oauth;
+    if (!oauth) return httpErrors.unauthorized(verdict.refused !== 'missing');
+    const metadata = `resource_metadata="${resourceMetadataUrl(oauth.resource)}"`;
+    if (verdict.refused === 'insufficient_scope')
+      return httpErrors.insufficientScope(`Bearer error="insufficient_scope", scope="${SEARCH_SCOPE}", ${metadata}`);
+    const error = verdict.refused === 'invalid_token' ? ', error="invalid_token"' : '';
+    return httpErrors.unauthorized(true, `Bearer ${metadata}, scope="${SEARCH_SCOPE}"${error}`);
   }
 
   /** Whether the caller may see the server's own state (/health details) and act as its operator (/hooks/refresh). */

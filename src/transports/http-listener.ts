@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { AuditLog } from '../platform/audit.js';
 import { silentLogger, type Logger } from '../platform/log.js';
 import type { McpServer } from '../mcp/index.js';
 import { DEFAULT_MAX_BODY_BYTES } from './http-body.js';
@@ -16,10 +17,10 @@ import { HttpError, httpErrors, sendHttpError } from './http-errors.js';
 import { LegacySseEndpoint, MESSAGES_PATH } from './legacy-sse.js';
 import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.js';
 import { WebSocketEndpoint } from './websocket.js';
-import { HttpGate, isLoopbackBind } from './http-gate.js';
+import { HttpGate, isLoopbackBind, resourceMetadataUrl } from './http-gate.js';
 import { boundConnections } from './http-connections.js';
 import type { Caller } from '../caller.js';
-import { Credentials } from '../identity/index.js';
+import { ADMIN_SCOPE, Credentials, SEARCH_SCOPE } from '../identity/index.js';
 import { REGISTRY_LESS_PATHS, type ProjectPathCheck } from '../workspace/detect.js';
 
 import { DEFAULT_BIND, DEFAULT_MAX_CONNECTIONS, DEFAULT_PORT } from './http-defaults.js';
@@ -39,6 +40,8 @@ export interface HttpServerOptions {
   authToken?: string;
   /** Who a credential names: the --auth-token and the named tokens (without it, the --auth-token alone). */
   credentials?: Credentials;
+  /** `--audit-log`: a line per refusal at the gate (401, 403). */
+  audit?: AuditLog;
   /** Origins allowed besides loopback ones (e.g. `https://ide.example.com`). */
   allowedOrigins?: string[];
   /** Names of this server besides the loopback ones, for the Host check (a reverse proxy's public name). */
@@ -178,6 +181,25 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     res.writeHead(isReady ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ ready: isReady, ...shown }));
   };
 
+  /**
+   * With an OAuth issuer, the Protected Resource Metadata (RFC 9728) at the resource's own
+   * well-known URL and at the root form; anything else under /.well-known is not here.
+   */
+  const protectedResourceMetadata = (path: string, req: IncomingMessage, res: ServerResponse): void => {
+    const oauth = credentials.oauth;
+    const own = oauth && new URL(resourceMetadataUrl(oauth.resource)).pathname;
+    if (!oauth || (path !== own && path !== '/.well-known/oauth-protected-resource')) throw httpErrors.notFound(path);
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
+    const document = {
+      resource: oauth.resource,
+      authorization_servers: [oauth.issuer],
+      scopes_supported: [SEARCH_SCOPE, ADMIN_SCOPE],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Sextant',
+    };
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' }).end(JSON.stringify(document));
+  };
+
   const refresh = async (caller: Caller, query: Record<string, string>, res: ServerResponse): Promise<void> => {
     // Asking every replica to fetch now is the operator's to do: with named tokens, an admin's.
     if (!(await gate.operates(caller))) throw httpErrors.forbidden('Forbidden: /hooks/refresh needs an admin credential');
@@ -197,7 +219,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     const discovery = path.startsWith('/.well-known/');
     const probe = path === '/health' || path === '/ready';
     const caller = await gate.admit(req, query, !probe && !discovery);
-    if (discovery) throw httpErrors.notFound(path);
+    if (discovery) return protectedResourceMetadata(path, req, res);
     if (!probe) checkProjectParameter(query, caller);
     switch (path) {
       case '/health':
@@ -236,9 +258,25 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
   // Node checks these timeouts on an interval (30 s by default): often enough that they hold to the second.
   const timeouts = { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1_000, headersTimeout / 2)) };
+  /** A refusal for want of a credential or a right, in the audit log: the route, never its query (which may hold a token). */
+  const audited = (error: HttpError, url: string | undefined): void => {
+    if (!options.audit || (error.status !== 401 && error.status !== 403)) return;
+    const challenge = error.headers['www-authenticate'] ?? '';
+    const outcome = /insufficient_scope/.test(challenge)
+      ? 'insufficient_scope'
+      : /invalid_token/.test(challenge)
+        ? 'invalid_token'
+        : error.status === 401
+          ? 'missing'
+          : 'forbidden';
+    options.audit.record({ event: 'refusal', outcome, status: error.status, route: new URL(url ?? '/', 'http://localhost').pathname });
+  };
   const httpServer: Server = createServer(timeouts, (req, res) => {
     route(req, res).catch((error: unknown) => {
-      if (error instanceof HttpError) return sendHttpError(res, error);
+      if (error instanceof HttpError) {
+        audited(error, req.url);
+        return sendHttpError(res, error);
+      }
       logger.error(`Failed to handle ${req.method} ${req.url}`, error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end();
@@ -256,6 +294,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       if (!websocket.upgrade(req, socket, head, query, caller)) throw httpErrors.busy(maxSessions);
     };
     upgrade().catch((error: unknown) => {
+      if (error instanceof HttpError) audited(error, req.url);
       const status = error instanceof HttpError ? error.status : 500;
       const message = error instanceof Error ? error.message : 'error';
       const challenge = error instanceof HttpError && error.headers['www-authenticate'] ? `WWW-Authenticate: ${error.headers['www-authenticate']}\r\n` : '';

@@ -15,8 +15,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** `sextant serve --transport http` as a real process with its own SEXTANT_HOME, on a free port; resolves once /health answers. */
-export async function serveProcess(home: string, env: Record<string, string> = {}, args: string[] = ['--profile', 'conformance']) {
-  const port = await freePort();
+export async function serveProcess(home: string, env: Record<string, string> = {}, args: string[] = ['--profile', 'conformance'], port?: number) {
+  port ??= await freePort();
   const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', String(port), '--log-level', 'warning', ...args], {
     env: { ...process.env, SEXTANT_HOME: home, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -4,7 +4,7 @@
  * its WHO lists grant (admins see all), a project it may not see is answered as one that does not
  * exist, in every transport and both eras, and a revoked token is refused within seconds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -52,7 +52,7 @@ test.before(async () => {
   }
   assert.is((await cli('project', 'add', 'web', '--folder', web, '--allow', 'token:alice')).code, 0);
   assert.is((await cli('project', 'add', 'pay', '--folder', pay)).code, 0);
-  server = await serveProcess(home, {}, ['--auto-index', '--no-watch']);
+  server = await serveProcess(home, {}, ['--auto-index', '--no-watch', '--audit-log', join(home, 'audit.log')]);
   const base = new URL(server.url);
   http = {
     port: Number(base.port),
@@ -211,6 +211,29 @@ test('allowing a project is seen within the catalog poll; a revoked token is ref
   const again = await cli('token', 'revoke', 'alice');
   assert.is(again.code, 1);
   assert.match(again.stderr, /no token named "alice"/);
+});
+
+test('the audit log has a line per tool call and per refusal: who, which project, which tool, the outcome; never a secret', async () => {
+  const text = readFileSync(join(home, 'audit.log'), 'utf8');
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const calls = lines.filter((line) => line.event === 'tool_call');
+  const found = calls.find((line) => line.principal === 'token:alice' && line.tool === 'search_code' && line.outcome === 'ok');
+  assert.ok(found, 'a search of alice');
+  assert.is(typeof found!.duration_ms, 'number');
+  assert.is(typeof found!.results, 'number');
+  assert.ok(typeof found!.project === 'string' && found!.time, JSON.stringify(found));
+  assert.ok(
+    calls.some((line) => line.principal === 'token:alice' && line.outcome === 'project_not_found'),
+    'a project she may not see, as one that does not exist',
+  );
+  const refusals = lines.filter((line) => line.event === 'refusal');
+  assert.ok(refusals.some((line) => line.outcome === 'missing' && line.status === 401 && line.route === '/mcp'));
+  assert.ok(refusals.some((line) => line.outcome === 'invalid_token'));
+  assert.ok(refusals.some((line) => line.outcome === 'forbidden' && line.route === '/hooks/refresh'));
+  for (const secret of Object.values(secrets)) assert.not.ok(text.includes(secret) || text.includes(secret.slice(4, 20)), 'no secret, whole or in part');
 });
 
 test.run();

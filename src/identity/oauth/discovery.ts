@@ -1,0 +1,36 @@
+/**
+ * Where an issuer keeps its keys: its Authorization Server Metadata (RFC 8414), else its OpenID
+ * Connect discovery document, whose `issuer` must be exactly the one configured.
+ */
+import { checkIssuerUrl, fetchJson, IssuerError } from './fetch-json.js';
+
+export interface IssuerMetadata {
+  issuer: string;
+  jwksUri: URL;
+}
+
+/** RFC 8414 §3: the well-known segment goes between the host and the issuer's path. */
+function metadataUrls(issuer: URL): URL[] {
+  const path = issuer.pathname.replace(/\/+$/, '');
+  return [new URL(`/.well-known/oauth-authorization-server${path}`, issuer.origin), new URL(`${issuer.origin}${path}/.well-known/openid-configuration`)];
+}
+
+export async function discoverIssuer(issuer: string): Promise<IssuerMetadata> {
+  const url = checkIssuerUrl(issuer, 'The OAuth issuer');
+  const failures: string[] = [];
+  for (const candidate of metadataUrls(url)) {
+    let document: Record<string, unknown>;
+    try {
+      document = await fetchJson(candidate);
+    } catch (error) {
+      failures.push((error as Error).message);
+      continue;
+    }
+    if (document.issuer !== issuer) {
+      throw new IssuerError(`${candidate.href} names the issuer ${JSON.stringify(document.issuer)}, not ${JSON.stringify(issuer)}`);
+    }
+    if (typeof document.jwks_uri !== 'string') throw new IssuerError(`${candidate.href} has no jwks_uri`);
+    return { issuer, jwksUri: checkIssuerUrl(document.jwks_uri, "The issuer's jwks_uri") };
+  }
+  throw new IssuerError(`No metadata for the OAuth issuer ${issuer}: ${failures.join('; ')}`);
+}
