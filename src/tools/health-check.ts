@@ -4,7 +4,7 @@
  * works in, with the detection source that won.
  */
 import type { MessageContext, ToolDefinition, ToolOutput } from '../mcp/index.js';
-import { callerOf } from '../caller.js';
+import { callerOf, type Caller } from '../caller.js';
 import { PROJECT_SOURCES, NO_PROJECT_MESSAGE } from '../workspace/detect.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { maskedValue, rootsVia } from './project-tool.js';
@@ -23,9 +23,11 @@ export interface ProjectReport {
 }
 
 /** Every known project with its index status, and the server status they add up to (most severe wins). */
-export function projectReports(projects: ProjectService | undefined): { status: ServerStatus; projects: ProjectReport[] } {
+export function projectReports(projects: ProjectService | undefined, caller?: Caller): { status: ServerStatus; projects: ProjectReport[] } {
   const reports: ProjectReport[] = [];
   for (const workspace of projects?.registry.list() ?? []) {
+    // A caller held to WHO lists hears only of the projects it may see, and the status they make.
+    if (caller && !projects!.allows(workspace.root, caller)) continue;
     const state = projects!.project(workspace.root).indexState();
     const report: ProjectReport = { root: workspace.root, status: state.status, pinned: workspace.pinned, sources: [...workspace.sources] };
     if (state.manifest) {
@@ -118,7 +120,7 @@ export function createHealthCheckTool(options: { version: string; startedAt: num
         if (detected) sessionProject = { root: detected.path, source: detected.source };
         else note = NO_PROJECT_MESSAGE;
       }
-      const { status, projects } = projectReports(options.projects);
+      const { status, projects } = projectReports(options.projects, callerOf(extra));
       const structured: Record<string, unknown> = {
         status,
         version: options.version,

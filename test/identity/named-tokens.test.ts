@@ -155,6 +155,47 @@ test('a token sees exactly the projects it is allowed, in every transport; one i
   });
 });
 
+test('every tool that takes a project, in both eras: the hidden project answers as one that does not exist; health_check never names it', async () => {
+  const listed = await statelessCall(http.urls.mcp, 'tools/list', {}, {}, { authorization: `Bearer ${secrets.alice}` });
+  const tools = (
+    listed.result!.tools as Array<{ name: string; inputSchema: { properties?: Record<string, { type?: string; enum?: unknown[] }>; required?: string[] } }>
+  ).filter((tool) => tool.inputSchema.properties?.workspace);
+  assert.ok(tools.length >= 8, tools.map((tool) => tool.name).join(', '));
+  // An admin works in pay first, so that the server knows it (health_check lists what it knows).
+  await withCaller(http, 'stateless', { token: secrets.ops }, async (ops) => {
+    assert.not.ok((await ops.call('search_code', { query: 'chargeCard', workspace: 'pay' })).isError);
+    assert.ok(text(await ops.call('health_check')).includes('pay'), 'the admin hears of pay');
+  });
+  /** The least arguments a tool takes, as a client would fill them. */
+  const argumentsOf = (tool: (typeof tools)[number], workspace: string): Record<string, unknown> => {
+    const args: Record<string, unknown> = { workspace };
+    for (const name of tool.inputSchema.required ?? []) {
+      const property = tool.inputSchema.properties![name]!;
+      args[name] = property.enum
+        ? property.enum[0]
+        : property.type === 'integer' || property.type === 'number'
+          ? 1
+          : property.type === 'boolean'
+            ? false
+            : 'chargeCard';
+    }
+    return args;
+  };
+  for (const kind of ['streamable-http', 'stateless'] as const) {
+    await withCaller(http, kind, { token: secrets.alice }, async (alice) => {
+      for (const tool of tools) {
+        const hidden = await alice.call(tool.name, argumentsOf(tool, 'pay'));
+        const missing = await alice.call(tool.name, argumentsOf(tool, 'nothing'));
+        assert.ok(hidden.isError, `${kind} ${tool.name}: ${text(hidden)}`);
+        assert.is(errorCode(hidden), errorCode(missing), `${kind} ${tool.name}`);
+        assert.is(text(hidden).replaceAll('"pay"', '"NAME"'), text(missing).replaceAll('"nothing"', '"NAME"'), `${kind} ${tool.name}: the same words`);
+      }
+      const health = await alice.call('health_check');
+      assert.not.ok(text(health).includes('pay') || JSON.stringify(health.structuredContent).includes(pay), `${kind}: health_check names only what alice sees`);
+    });
+  }
+});
+
 test('/health says only "up" to anyone but an admin; /hooks/refresh is an admin action', async () => {
   for (const headers of [{}, { authorization: `Bearer ${secrets.alice}` }] as Array<Record<string, string>>) {
     const health = await get('/health', headers);

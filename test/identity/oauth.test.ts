@@ -182,7 +182,11 @@ test('the official SDK clients go from the 401 through discovery to a token and 
 
 test('an issuer that is not https (off loopback) is refused at start-up, and --oauth-issuer needs --public-url', async () => {
   const env = { SEXTANT_HOME: home };
-  const plain = await runCli(['serve', '--transport', 'http', '--port', '0', '--oauth-issuer', 'http://login.example.com', '--public-url', 'https://x.example'], '', env);
+  const plain = await runCli(
+    ['serve', '--transport', 'http', '--port', '0', '--oauth-issuer', 'http://login.example.com', '--public-url', 'https://x.example'],
+    '',
+    env,
+  );
   assert.is(plain.code, 2, plain.stderr);
   assert.match(plain.stderr, 'must be https (plain http only on loopback)');
   const alone = await runCli(['serve', '--transport', 'http', '--port', '0', '--oauth-issuer', issuer.issuer], '', env);
