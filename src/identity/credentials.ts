@@ -28,6 +28,13 @@ function bearerOf(header: string | undefined): string | undefined {
   return match ? match[1] : undefined;
 }
 
+/** A token looked up by digest: the answer in flight, and the last one the store gave. */
+interface Lookup {
+  at: number;
+  value: Promise<NamedToken | undefined>;
+  known?: { token: NamedToken | undefined };
+}
+
 export interface CredentialsOptions {
   authToken?: string;
   tokens?: TokenStore;
@@ -47,7 +54,7 @@ export class Credentials {
   #configured: { at: number; value: Promise<boolean> } | undefined;
   /** The store's last answer; once true, not asked again (configured once, configured for good). */
   #lastKnown: boolean | undefined;
-  readonly #lookups = new Map<string, { at: number; value: Promise<NamedToken | undefined> }>();
+  readonly #lookups = new Map<string, Lookup>();
   readonly #usedAt = new Map<string, number>();
 
   constructor(options: CredentialsOptions = {}) {
@@ -109,10 +116,18 @@ export class Credentials {
       for (const [key, entry] of this.#lookups) if (now - entry.at >= CACHE_MS) this.#lookups.delete(key);
       if (this.#lookups.size >= MAX_CACHED_LOOKUPS) this.#lookups.clear();
     }
-    // A store that cannot be read finds nobody: the request is refused, never let through.
-    const value = this.#tokens.find(digest).catch(() => undefined);
-    this.#lookups.set(digest, { at: now, value });
-    return value;
+    // A store that cannot be read (the database away) gives the last answer it gave for this
+    // token, so that an outage does not lock out every caller; one never seen is refused.
+    const lookup: Lookup = { at: now, value: Promise.resolve(undefined), ...(cached?.known && { known: cached.known }) };
+    lookup.value = this.#tokens.find(digest).then(
+      (token) => {
+        lookup.known = { token };
+        return token;
+      },
+      () => lookup.known?.token,
+    );
+    this.#lookups.set(digest, lookup);
+    return lookup.value;
   }
 
   #recordUse(name: string): void {

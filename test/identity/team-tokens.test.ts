@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sharedPostgres } from '../helpers/postgres.js';
+import { sharedPostgres, TestPostgres } from '../helpers/postgres.js';
 import { runCli } from '../helpers/process.js';
 import { projectTree } from '../helpers/projects.js';
 import { serveProcess } from '../helpers/serve-http.js';
 import { statelessCall } from '../helpers/stateless.js';
-import { eventually } from '../helpers/wait.js';
+import { eventually, tick } from '../helpers/wait.js';
 
 test('a token made on one machine works on every replica, sees what it is allowed there, and once revoked is refused by all within 5 s', async () => {
   const databaseUrl = await (await sharedPostgres()).database();
@@ -45,6 +45,31 @@ test('a token made on one machine works on every replica, sees what it is allowe
   } finally {
     await Promise.all(replicas.map((replica) => replica.stop()));
     for (const dir of [...homes, folder]) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the database away: a token the replica has seen keeps working, one it never saw is refused, and nobody gets in without one', async () => {
+  const server = await TestPostgres.start();
+  const databaseUrl = await server.database();
+  const homes = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'sextant-home-')));
+  const cli = (...args: string[]) => runCli([...args, '--database-url', databaseUrl], '', { SEXTANT_HOME: homes[0]! });
+  let replica: Awaited<ReturnType<typeof serveProcess>> | undefined;
+  try {
+    const [seen, unseen] = [(await cli('token', 'create', 'seen')).stdout.trim(), (await cli('token', 'create', 'unseen')).stdout.trim()];
+    replica = await serveProcess(homes[1]!, {}, ['--no-watch', '--database-url', databaseUrl]);
+    const status = async (token?: string) =>
+      (await statelessCall(replica!.url, 'tools/call', { name: 'list_projects', arguments: {} }, {}, token ? { authorization: `Bearer ${token}` } : {})).status;
+    assert.is(await status(seen), 200);
+    await server.stop();
+    // Past the lookup cache (2 s): each answer below comes from the store, which cannot be read.
+    await tick(2_500);
+    assert.is(await status(seen), 200, 'seen before: the last answer is kept');
+    assert.is(await status(unseen), 401, 'never seen: refused until the database is back');
+    assert.is(await status(), 401, 'identities stay configured: no credential, no entry');
+  } finally {
+    await replica?.stop();
+    await server.stop();
+    for (const dir of homes) rmSync(dir, { recursive: true, force: true });
   }
 });
 

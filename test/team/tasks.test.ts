@@ -104,7 +104,10 @@ test('a task started on one replica is read, answered, followed and cancelled fr
     await eventually(async () => (await call(owner.url, 'tasks/get', { taskId: slowId })).result?.status === 'cancelled', 'the owner stopped it');
     // The owner answers from memory at once; the ledger has it once the owner's write lands, which
     // is what the other replica reads: it is waited for, not raced.
-    await eventually(async () => (await call(other.url, 'tasks/get', { taskId: slowId })).result?.status === 'cancelled', 'the other replica reads it cancelled');
+    await eventually(
+      async () => (await call(other.url, 'tasks/get', { taskId: slowId })).result?.status === 'cancelled',
+      'the other replica reads it cancelled',
+    );
   } finally {
     await Promise.all([owner.stop(), other.stop()]);
   }
