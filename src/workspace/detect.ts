@@ -129,9 +129,10 @@ export class SessionProjects {
       if ('error' in checked) throw codedError('project_not_found', checked.error, { project_path: fromQuery });
       candidates.push({ path: checked.path, source: 'query_parameter' });
     }
+    // The server's own defaults, for a caller who may reach them (one held to WHO lists may not).
     const env = this.#config.envProject;
-    if (env) candidates.push({ path: env.path, source: env.origin === '--workspace' ? 'command_line' : 'environment' });
-    if (this.#config.cwdProject) candidates.push({ path: this.#config.cwdProject, source: 'cwd' });
+    if (env && allows(env.path)) candidates.push({ path: env.path, source: env.origin === '--workspace' ? 'command_line' : 'environment' });
+    if (this.#config.cwdProject && allows(this.#config.cwdProject)) candidates.push({ path: this.#config.cwdProject, source: 'cwd' });
     const winner = candidates[0];
     if (winner) this.#logDisagreement(winner, candidates.slice(1));
     const result: { winner?: DetectedProject; roots: RootsOutcome } = { roots };

@@ -196,6 +196,23 @@ test('every tool that takes a project, in both eras: the hidden project answers 
   }
 });
 
+test("the server's default project (SEXTANT_PROJECT) is an admin's: a token held to WHO lists does not land in it", async () => {
+  const defaulted = await serveProcess(home, { SEXTANT_PROJECT: pay }, ['--auto-index', '--no-watch']);
+  try {
+    const call = async (token: string) =>
+      (await statelessCall(defaulted.url, 'tools/call', { name: 'search_code', arguments: { query: 'chargeCard' } }, {}, { authorization: `Bearer ${token}` }))
+        .result as unknown as ToolResult;
+    const bob = await call(secrets.bob!);
+    assert.ok(bob.isError, text(bob));
+    assert.is(errorCode(bob), 'project_not_found');
+    assert.not.ok(text(bob).includes('chargeCard(') || text(bob).includes(pay), text(bob));
+    const ops = await call(secrets.ops!);
+    assert.not.ok(ops.isError, text(ops));
+  } finally {
+    await defaulted.stop();
+  }
+});
+
 test('/health says only "up" to anyone but an admin; /hooks/refresh is an admin action', async () => {
   for (const headers of [{}, { authorization: `Bearer ${secrets.alice}` }] as Array<Record<string, string>>) {
     const health = await get('/health', headers);
