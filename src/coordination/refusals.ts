@@ -77,6 +77,16 @@ export function checkTokenName(name: unknown): string {
 /** A subject or group as an identity provider may spell it: printable, no white space, bounded. */
 const SUBJECT = /^[\x21-\x7e]{1,255}$/;
 
+/** Whether `who` is a WHO entry checkWho takes. */
+export function isWho(who: unknown): boolean {
+  try {
+    checkWho(who);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Who a project may be allowed to: `user:SUB` (an OAuth subject), `group:NAME` (a groups claim),
  * `token:NAME` (a named token) or `everyone` (every principal with a credential).

@@ -44,7 +44,7 @@ export interface CredentialsOptions {
 }
 
 /** What a request's credential comes to: who it is, or why it is refused (RFC 6750's error codes). */
-export type Verdict = { identity: Identity } | { refused: 'missing' | 'invalid_token' | 'insufficient_scope'; why?: string };
+export type Verdict = { identity: Identity } | { refused: 'missing' | 'invalid_token' | 'insufficient_scope' | 'unavailable'; why?: string };
 
 export class Credentials {
   readonly #authDigest: Buffer | undefined;
@@ -96,7 +96,8 @@ export class Credentials {
    */
   async identify(authorization: string | undefined): Promise<Verdict> {
     const secret = bearerOf(authorization);
-    if (secret === undefined) return { refused: authorization === undefined ? 'missing' : 'invalid_token' };
+    // Another scheme (Basic, …) is no credential of ours: answered as none, with no error code (RFC 6750 §3.1).
+    if (secret === undefined) return { refused: 'missing' };
     const digest = secretDigest(secret);
     if (this.#authDigest && timingSafeEqual(Buffer.from(digest, 'hex'), this.#authDigest))
       return { identity: { principal: STATIC_PRINCIPAL, admin: true, groups: [] } };

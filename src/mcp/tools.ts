@@ -201,7 +201,8 @@ export class ToolRegistry {
     const record = (outcome: string, structured?: Record<string, unknown>): void => {
       const project = structured?.project ?? structured?.workspace;
       const results = resultCount(structured);
-      const { principal } = callerOf(context.extra as { caller?: Caller } | undefined);
+      // A principal a credential proved, never a digest of whatever header came unchecked.
+      const principal = callerOf(context.extra as { caller?: Caller } | undefined).identity?.principal;
       onCall({
         tool: typeof params.name === 'string' ? params.name : '?',
         ...(principal !== undefined && { principal }),

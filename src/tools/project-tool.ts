@@ -110,6 +110,9 @@ export function maskedValue<T>(value: T, mask: PathMask): T {
 
 /** A failure as the caller may read it: a coded one keeps its code, anything else its class. */
 function masked(error: unknown, mask: PathMask): unknown {
+  // "No project at X" echoes only what the caller gave: masked, it would tell a path of the
+  // server's (the home, a project's checkout) from one that is not, which is what it must not.
+  if (error instanceof CodedError && error.code === 'project_not_found') return error;
   if (error instanceof CodedError) {
     const shown = new CodedError(mask(error.message), {
       code: error.code,

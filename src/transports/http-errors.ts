@@ -41,6 +41,11 @@ export const httpErrors = {
     new HttpError(401, HTTP_ERROR_CODES.Unauthorized, 'HTTP_UNAUTHORIZED', 'Unauthorized: send "Authorization: Bearer <token>"', {
       'www-authenticate': challenge ?? (presented ? 'Bearer realm="sextant", error="invalid_token"' : 'Bearer realm="sextant"'),
     }),
+  /** The authorization server cannot be reached to check a token (HTTP 503): the token is not called invalid. */
+  authUnavailable: () =>
+    new HttpError(503, HTTP_ERROR_CODES.ServerBusy, 'HTTP_AUTH_UNAVAILABLE', 'The authorization server cannot be reached to check the token; retry shortly', {
+      'retry-after': '30',
+    }),
   /** A valid access token without the scope the call needs (HTTP 403, RFC 6750 §3.1). */
   insufficientScope: (challenge: string) =>
     new HttpError(403, HTTP_ERROR_CODES.Forbidden, 'HTTP_INSUFFICIENT_SCOPE', 'Forbidden: the access token lacks the scope this server needs', {

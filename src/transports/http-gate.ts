@@ -116,6 +116,7 @@ export class HttpGate {
    */
   #refusal(verdict: Exclude<Verdict, { identity: unknown }>): HttpError {
     const oauth = this.#credentials.oauth;
+    if (verdict.refused === 'unavailable') return httpErrors.authUnavailable();
     if (!oauth) return httpErrors.unauthorized(verdict.refused !== 'missing');
     const metadata = `resource_metadata="${resourceMetadataUrl(oauth.resource)}"`;
     if (verdict.refused === 'insufficient_scope')

@@ -202,7 +202,14 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
 
   const refresh = async (caller: Caller, query: Record<string, string>, res: ServerResponse): Promise<void> => {
     // Asking every replica to fetch now is the operator's to do: with named tokens, an admin's.
-    if (!(await gate.operates(caller))) throw httpErrors.forbidden('Forbidden: /hooks/refresh needs an admin credential');
+    if (!(await gate.operates(caller))) {
+      const oauth = credentials.oauth;
+      if (oauth && caller.identity?.principal.startsWith('user:'))
+        throw httpErrors.insufficientScope(
+          `Bearer error="insufficient_scope", scope="${ADMIN_SCOPE}", resource_metadata="${resourceMetadataUrl(oauth.resource)}"`,
+        );
+      throw httpErrors.forbidden('Forbidden: /hooks/refresh needs an admin credential');
+    }
     const project = query.project;
     if (!project) throw httpErrors.badRequest('Bad request: name the project: POST /hooks/refresh?project=NAME');
     if (!options.refreshHook) throw httpErrors.notFound('/hooks/refresh');
@@ -286,12 +293,21 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
 
   httpServer.on('upgrade', function serverOnUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // Node takes its own error listener off the socket before 'upgrade'; until ws puts one on, a
+    // peer that resets the connection while the credential is checked must not crash the process.
+    socket.on('error', () => socket.destroy());
     const upgrade = async (): Promise<void> => {
       if (url.pathname !== '/ws') throw httpErrors.notFound(url.pathname);
       const query = Object.fromEntries(url.searchParams);
       const caller = await gate.admit(req, query, true);
       checkProjectParameter(query, caller);
-      if (!websocket.upgrade(req, socket, head, query, caller)) throw httpErrors.busy(maxSessions);
+      const stillAdmitted = (): Promise<boolean> =>
+        gate.admit(req, query, true).then(
+          (now) => now.principal === caller.principal,
+          () => false,
+        );
+      if (socket.destroyed) return;
+      if (!websocket.upgrade(req, socket, head, query, caller, stillAdmitted)) throw httpErrors.busy(maxSessions);
     };
     upgrade().catch((error: unknown) => {
       if (error instanceof HttpError) audited(error, req.url);

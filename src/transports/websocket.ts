@@ -43,9 +43,13 @@ export class WebSocketEndpoint {
   }
 
   /** Returns false when the session limit is reached (the caller answers 503). */
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, query: Record<string, string>, caller: Caller): boolean {
+  /**
+   * `stillAdmitted`: asked before each message is handled, so that a connection outlives neither
+   * its credential's revocation nor its expiry (closed with 1008, policy violation).
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, query: Record<string, string>, caller: Caller, stillAdmitted?: () => Promise<boolean>): boolean {
     if (this.#count >= this.#options.maxSessions) return false;
-    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connect(ws, req, query, caller));
+    this.#wss.handleUpgrade(req, socket, head, (ws) => this.#connect(ws, req, query, caller, stillAdmitted));
     return true;
   }
 
@@ -54,7 +58,7 @@ export class WebSocketEndpoint {
     this.#wss.close();
   }
 
-  #connect(ws: WebSocket, req: IncomingMessage, query: Record<string, string>, caller: Caller): void {
+  #connect(ws: WebSocket, req: IncomingMessage, query: Record<string, string>, caller: Caller, stillAdmitted?: () => Promise<boolean>): void {
     const label = `ws-${this.#nextId++}`;
     this.#count++;
     const sessionOptions: Parameters<McpServer['createSession']>[0] = {
@@ -73,7 +77,7 @@ export class WebSocketEndpoint {
     const extra: MessageContext = { transport: 'websocket', caller, sessionId: label, query, headers: req.headers };
     this.#options.logger.info(`WebSocket session ${label} opened`);
 
-    ws.on('message', function wsOnMessage(data: RawData, isBinary: boolean) {
+    const deliver = (data: RawData, isBinary: boolean): void => {
       if (isBinary) {
         session.peer.rejectMalformed(new InvalidRequestError('Invalid request: send JSON-RPC messages as text frames'));
         return;
@@ -84,6 +88,18 @@ export class WebSocketEndpoint {
           ? Buffer.concat(data).toString('utf8')
           : Buffer.from(data).toString('utf8');
       void session.receiveText(text, extra);
+    };
+    // Messages are handled in the order they came, each once its credential is known to hold.
+    let admitted = Promise.resolve(true);
+    ws.on('message', function wsOnMessage(data: RawData, isBinary: boolean) {
+      if (!stillAdmitted) return deliver(data, isBinary);
+      admitted = admitted
+        .then((open) => open && stillAdmitted())
+        .then((open) => {
+          if (open) deliver(data, isBinary);
+          else if (ws.readyState === ws.OPEN) ws.close(1008, 'The credential of this connection is no longer valid');
+          return open;
+        });
     });
     ws.on('close', () => {
       this.#count--;

@@ -123,8 +123,9 @@ export class ProjectService {
    */
   pathMask(caller: Caller): PathMask {
     if (caller.reach !== 'remote') return (text) => text;
+    // A project the caller may not see is not named, even as the mask of its checkout.
     return pathMask([
-      ...this.named.list().map((project): [string, string] => [project.root, project.name]),
+      ...this.visible(caller).map((project): [string, string] => [project.root, project.name]),
       [this.#home ?? sextantHome(), '$SEXTANT_HOME'],
       [homedir(), '~'],
     ]);

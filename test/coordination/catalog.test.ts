@@ -3,6 +3,8 @@
  * implementation: what one handle adds, another reads whole; a name is taken once, regardless of
  * case, even when processes race for it; nothing malformed is stored.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { InvalidEntryError, ProjectExistsError, type CatalogProject } from '../../src/coordination/index.js';
@@ -121,6 +123,20 @@ for (const implementation of implementations) {
     assert.equal(await one.catalog.list(), [{ name: 'race', location: { folder: added[0]!.slice('added '.length) }, allowed: [] }]);
   });
 }
+
+test("files: a stray file in a project's access folder grants nothing and breaks nothing; a new project of a name inherits no leftover list", async () => {
+  const files = implementations.find((implementation) => implementation.name === 'files')!;
+  const [one] = await files.open();
+  await one.catalog.add({ ...web, allowed: ['token:ci'] });
+  const home = one.describe.replace(/^files /, '');
+  writeFileSync(join(home, 'catalog', 'web.access', '.DS_Store'), 'junk');
+  writeFileSync(join(home, 'catalog', 'web.access', 'not-base64-of-a-who'), '');
+  assert.equal((await one.catalog.get('web'))!.allowed, ['token:ci']);
+  // A crash between removing the entry and its list leaves the list behind.
+  rmSync(join(home, 'catalog', 'web.json'));
+  await one.catalog.add(web);
+  assert.equal((await one.catalog.get('web'))!.allowed, [], 'the leftover grant is not inherited');
+});
 
 test.after.each(closeOpened);
 

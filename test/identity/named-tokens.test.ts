@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from 'undici';
+import { WebSocket } from 'ws';
 import type { RunningHttpServer } from '../../src/transports/http-listener.js';
 import { openCaller, TRANSPORTS, withCaller } from '../helpers/callers.js';
 import { initializeBody, JSON_AND_SSE } from '../helpers/http.js';
@@ -110,6 +111,9 @@ test('without a credential, or with one that is none, every data route is 401 wi
   const wrong = await statelessCall(http.urls.mcp, 'tools/list', {}, {}, { authorization: 'Bearer sxt_not-a-token' });
   assert.is(wrong.status, 401);
   assert.is(wrong.headers['www-authenticate'], 'Bearer realm="sextant", error="invalid_token"');
+  const basic = await statelessCall(http.urls.mcp, 'tools/list', {}, {}, { authorization: 'Basic YWxpY2U6c2VjcmV0' });
+  assert.is(basic.status, 401);
+  assert.is(basic.headers['www-authenticate'], 'Bearer realm="sextant"', 'another scheme is no credential of ours: no error code (RFC 6750 §3.1)');
   for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server']) {
     assert.is((await get(path)).status, 404, path);
   }
@@ -139,6 +143,14 @@ test('a token sees exactly the projects it is allowed, in every transport; one i
       const byPath = await alice.call('search_code', { query: 'chargeCard', workspace: pay });
       assert.ok(byPath.isError, `${kind}: nor by its path`);
       assert.not.ok(text(byPath).includes('chargeCard'), kind);
+      // Her own words back, unmasked: masking would tell the server's places from other paths.
+      assert.match(text(byPath), `No project at ${JSON.stringify(pay)} on this server`, kind);
+      const underHome = join(home, 'checkouts', 'nothing');
+      assert.match(
+        text(await alice.call('search_code', { query: 'x', workspace: underHome })),
+        `No project at ${JSON.stringify(underHome)} on this server`,
+        kind,
+      );
     });
   }
   await withCaller(http, 'stateless', { token: secrets.ops }, async (ops) => {
@@ -248,6 +260,14 @@ test('a session answers only the principal that began it: another token presenti
 test('allowing a project is seen within the catalog poll; a revoked token is refused within 5 s, and its use was recorded', async () => {
   const allowed = await cli('project', 'allow', 'pay', 'token:alice');
   assert.is(allowed.code, 0, allowed.stderr);
+  // A WebSocket opened before the revocation: its next message after it closes the connection.
+  const socket = new WebSocket(http.urls.ws, ['mcp'], { headers: { authorization: `Bearer ${secrets.alice}` } });
+  const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+  const answers: Array<Record<string, unknown>> = [];
+  socket.on('message', (data) => answers.push(JSON.parse(String(data)) as Record<string, unknown>));
+  await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
+  socket.send(JSON.stringify(initializeBody()));
+  await eventually(() => answers.length > 0, 'the WebSocket session is initialized');
   const caller = await openCaller(http, 'stateless', { token: secrets.alice });
   await eventually(
     async () => ((await caller.call('list_projects')).structuredContent!.projects as unknown[]).length === 2,
@@ -266,6 +286,9 @@ test('allowing a project is seen within the catalog poll; a revoked token is ref
     100,
   );
   assert.ok(Date.now() - revokedAt < 5_000);
+  socket.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+  assert.is(await closed, 1008, 'the open WebSocket is closed at its next message: a policy violation');
+  assert.is(answers.length, 1, 'and that message went unanswered');
   const again = await cli('token', 'revoke', 'alice');
   assert.is(again.code, 1);
   assert.match(again.stderr, /no token named "alice"/);

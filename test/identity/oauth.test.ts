@@ -194,4 +194,31 @@ test('an issuer that is not https (off loopback) is refused at start-up, and --o
   assert.match(alone.stderr, '--oauth-issuer and --public-url go together');
 });
 
+test('an issuer that cannot be reached: a token is answered 503 with Retry-After, never called invalid, and the issuer is not hammered', async () => {
+  const closedPort = await freePort();
+  const port = await freePort();
+  const lonely = await serveProcess(
+    home,
+    {},
+    ['--no-watch', '--oauth-issuer', `http://127.0.0.1:${closedPort}`, '--public-url', `http://127.0.0.1:${port}`],
+    port,
+  );
+  try {
+    const token = issuer.forge({
+      iss: `http://127.0.0.1:${closedPort}`,
+      aud: `http://127.0.0.1:${port}/mcp`,
+      sub: 'x',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await statelessCall(`http://127.0.0.1:${port}/mcp`, 'tools/list', {}, {}, { authorization: `Bearer ${token}` });
+      assert.is(answer.status, 503, `attempt ${attempt}`);
+      assert.is(answer.headers['retry-after'], '30');
+      assert.is(answer.headers['www-authenticate'], undefined, 'not a challenge: nothing is wrong with the token');
+    }
+  } finally {
+    await lonely.stop();
+  }
+});
+
 test.run();

@@ -13,7 +13,7 @@ import { processAlive } from '../../platform/process-alive.js';
 import { crypto } from '../../util/lazy-crypto.js';
 import { allowedList, checkCatalogProject } from '../catalog-entry.js';
 import type { CatalogProject, ProjectCatalog } from '../contracts.js';
-import { checkProjectName, checkWho, InvalidEntryError, ProjectExistsError } from '../refusals.js';
+import { checkProjectName, checkWho, InvalidEntryError, isWho, ProjectExistsError } from '../refusals.js';
 
 const ENTRY_FILE = /^[a-z0-9][a-z0-9._-]*\.json$/;
 /** A staged entry (`.<name>.<pid>-<nonce>.new`): group 1 is the pid that wrote it. */
@@ -64,6 +64,8 @@ export class FileProjectCatalog implements ProjectCatalog {
     } finally {
       rmSync(staged, { force: true });
     }
+    // The name is this entry's now: a list left by an earlier project of the name is not inherited.
+    rmSync(this.#accessDir(entry.name), { recursive: true, force: true });
     // Written after the entry: a project seen before its list is seen by nobody yet (admins aside).
     for (const who of entry.allowed ?? []) await this.allow(entry.name, who);
   }
@@ -107,11 +109,9 @@ export class FileProjectCatalog implements ProjectCatalog {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    try {
-      return allowedList(files.map((file) => Buffer.from(file, 'base64url').toString('utf8')));
-    } catch (error) {
-      throw new InvalidEntryError(`The access list ${this.#accessDir(name)} is damaged (${(error as Error).message}): fix or remove the file`);
-    }
+    // A file that names no WHO (a stray .DS_Store, an editor's backup) grants nothing, and stops nothing else.
+    const entries = files.filter((file) => !file.startsWith('.')).map((file) => Buffer.from(file, 'base64url').toString('utf8'));
+    return allowedList(entries.filter((who) => isWho(who)));
   }
 
   #file(name: string): string {

@@ -4,7 +4,7 @@
  * issuer can rotate its keys while a flood of made-up key ids cannot make this server hammer it.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { fetchJson } from './fetch-json.js';
+import { fetchJson, IssuerError } from './fetch-json.js';
 
 /** Least time between two fetches of the key set caused by an unknown key id. */
 export const REFETCH_MS = 30_000;
@@ -15,6 +15,8 @@ export class KeySet {
   readonly #now: () => number;
   #keys = new Map<string, KeyObject>();
   #loaded = false;
+  /** When the first fetch last failed: it is not tried again sooner than REFETCH_MS. */
+  #failedAt = -Infinity;
   /** When an unknown key id last made the set be fetched again. */
   #refetchedAt = -Infinity;
   #fetching: Promise<void> | undefined;
@@ -26,7 +28,13 @@ export class KeySet {
 
   /** The key `kid` names (or the only key, when the token names none and there is one). */
   async key(kid: string | undefined): Promise<KeyObject | undefined> {
-    if (!this.#loaded) await this.#fetchOnce();
+    if (!this.#loaded) {
+      if (this.#now() - this.#failedAt < REFETCH_MS) throw new IssuerError(`The issuer's keys (${this.#url.href}) could not be fetched; trying again shortly`);
+      await this.#fetchOnce().catch((error: unknown) => {
+        this.#failedAt = this.#now();
+        throw error;
+      });
+    }
     const found = this.#find(kid);
     if (found || this.#now() - this.#refetchedAt < REFETCH_MS) return found;
     this.#refetchedAt = this.#now();

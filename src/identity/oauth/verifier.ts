@@ -26,7 +26,7 @@ export interface OAuthOptions {
   now?: () => number;
 }
 
-export type OAuthVerdict = { identity: Identity } | { refused: 'invalid_token' | 'insufficient_scope'; why: string };
+export type OAuthVerdict = { identity: Identity } | { refused: 'invalid_token' | 'insufficient_scope' | 'unavailable'; why: string };
 
 /** The canonical resource URI (RFC 8707) of a server reached at `publicUrl`: lower-case scheme and host, no trailing slash, no fragment. */
 function resourceOf(publicUrl: string): string {
@@ -72,7 +72,9 @@ export class OAuthVerifier {
         const keys = await this.#keySet();
         claims = await checkAccessToken(token, { issuer: this.issuer, audience: this.resource, key: (kid) => keys.key(kid), nowSeconds: now / 1000 });
       } catch (error) {
-        return { refused: 'invalid_token', why: error instanceof InvalidTokenError ? error.message : 'the issuer cannot be reached to check it' };
+        // A token that cannot be checked for want of the issuer is not called invalid: a client would drop a good one.
+        if (!(error instanceof InvalidTokenError)) return { refused: 'unavailable', why: 'the issuer cannot be reached to check it' };
+        return { refused: 'invalid_token', why: error.message };
       }
       const scopes = new Set(
         typeof claims.scope === 'string'
