@@ -145,7 +145,7 @@ export class HttpSession {
   }
 
   readonly createdAt = Date.now();
-  /** Who initialized it (caller.ts): the only principal it answers. */
+  /** Who initialized it, as a credential proved (caller.ts): the only principal it answers. */
   principal: string | undefined;
 
   /** A request of this session still waits for its answer. */

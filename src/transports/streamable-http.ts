@@ -141,7 +141,7 @@ export class StreamableHttpEndpoint {
     if (this.#options.maxQueuedOutputBytes !== undefined) sessionOptions.maxQueuedOutputBytes = this.#options.maxQueuedOutputBytes;
     if (this.#options.tap) sessionOptions.tap = this.#options.tap;
     const session = new HttpSession(sessionOptions);
-    session.principal = caller.principal;
+    session.principal = caller.identity?.principal;
     const id = (body as { id: RequestId }).id;
     const exchange = session.exchange(res, [id], false);
     exchange.headers = { 'mcp-session-id': session.id };
@@ -200,8 +200,9 @@ export class StreamableHttpEndpoint {
   #session(sessionId: string | undefined, caller: Caller): HttpSession {
     if (sessionId === undefined) throw httpErrors.badRequest('Bad request: missing MCP-Session-Id header (initialize first)');
     const session = this.#sessions.get(sessionId);
-    // A session id is not a credential: another principal presenting it finds no session.
-    if (!session || session.principal !== caller.principal) throw httpErrors.sessionNotFound();
+    // A session id is not a credential: another principal a credential proved finds no session.
+    // (Without credentials configured, nothing proves who sends a request: as before, not bound.)
+    if (!session || session.principal !== caller.identity?.principal) throw httpErrors.sessionNotFound();
     session.lastSeen = Date.now();
     // The map is kept in order of use, least recent first: eviction takes the first idle one.
     this.#sessions.delete(sessionId);
