@@ -14,6 +14,7 @@ import { createSearchCodeTool } from './tools/search-code.js';
 import { createCodeContextTool } from './tools/code-context.js';
 import { createIndexJobTool } from './tools/index-jobs.js';
 import { createListProjectsTool } from './tools/list-projects.js';
+import { createFileTools } from './tools/file-tools.js';
 import { createFindRelatedTool } from './tools/related.js';
 import { createFileOutlineTool, createLocateSymbolTool, createSymbolHierarchyTool } from './tools/symbol-tools.js';
 import { resolveWorkspaceConfig } from './workspace/config.js';
@@ -41,6 +42,7 @@ const DEFAULT_PROFILE: ServerProfile = {
     tools.register(createFindRelatedTool(projects));
     tools.register(createCodeContextTool(projects));
     tools.register(createListProjectsTool(projects));
+    for (const tool of createFileTools(projects)) tools.register(tool);
   },
 };
 

@@ -91,6 +91,19 @@ test("the README's identity recipe: a token and a group each see the project the
       return answer.status === 200 ? (answer.result!.structuredContent as { projects: Array<{ name: string }> }).projects.map((p) => p.name) : answer;
     };
     assert.equal(await listed(`Bearer ${secret}`), ['web'], 'the token of the recipe');
+    // The files behind the answers, on a git project a replica serves, in the stateless era.
+    const tool = async (name: string, args: Record<string, unknown>) =>
+      (await statelessCall(`${publicUrl}/mcp`, 'tools/call', { name, arguments: { workspace: 'web', ...args } }, {}, { authorization: `Bearer ${secret}` }))
+        .result as { content: Array<{ text: string }>; structuredContent: Record<string, unknown>; isError?: boolean };
+    const read = await tool('read_file', { path: 'web.go' });
+    assert.not.ok(read.isError, JSON.stringify(read));
+    assert.match(read.content[0]!.text, '3: func Render() {}');
+    assert.match(read.content.map((part) => part.text).join('\n'), 'Served from project web at commit');
+    const files = await tool('list_files', {});
+    assert.equal(
+      (files.structuredContent.entries as Array<{ path: string }>).map((entry) => entry.path),
+      ['web.go'],
+    );
     assert.equal(await listed(`Bearer ${await issuer.token('agent', `${publicUrl}/mcp`, 'sextant:search')}`), ['web'], 'a member of web-team');
     assert.equal(await listed(`Bearer ${await issuer.token('plain', `${publicUrl}/mcp`, 'sextant:search')}`), [], 'a user of no group sees nothing');
     const none = (await listed()) as { status: number; headers: Record<string, unknown> };

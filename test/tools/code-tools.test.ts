@@ -34,8 +34,10 @@ test('tools/list: every code tool with title, input and output schemas, truthful
       'health_check',
       'index_repo',
       'index_status',
+      'list_files',
       'list_projects',
       'locate_symbol',
+      'read_file',
       'search_code',
       'sync_repo',
     ]);
@@ -412,7 +414,7 @@ test('revisions before structuredContent (2024-11-05, 2025-03-26) get the readab
       await c.initialize(revision);
       // Every tool described as this revision defines tools (checked against its schema below).
       const listed = (await c.client.request('tools/list')) as { tools: Json[] };
-      assert.is(listed.tools.length, 11);
+      assert.is(listed.tools.length, 13);
       assert.is(
         listed.tools.every((tool) => 'outputSchema' in tool),
         revision >= '2025-06-18',

@@ -331,7 +331,7 @@ test('project_path is honoured the same over legacy SSE and WebSocket', async ()
 
 test('GET /health carries the same project list as health_check, and every registered error code is documented in docs/errors.md', async () => {
   const { readFileSync } = await import('node:fs');
-  const { TOOL_ERROR_CODES } = await import('../../src/tools/error-codes.js');
+  const { ERROR_CODES: TOOL_ERROR_CODES } = await import('../../src/errors.js');
   const { ROOT } = await import('../helpers/process.js');
   const env = projectTree({});
   const h = await projectHarness({ workspaces: [env] });

@@ -3,7 +3,7 @@
  * the one guarded way to read a project file (ProjectFiles).
  */
 
-export { BadGlobError, workspaceGlob } from './glob.js';
+export { BadGlobError, globToRegExp, workspaceGlob } from './glob.js';
 export { KNOWN_LANGUAGES } from './languages.js';
 export { ProjectFiles } from './project-file.js';
 export { SKIPPED_EXAMPLES } from './walk.js';
