@@ -45,7 +45,10 @@ async function start(args, port) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => (child.kill('SIGTERM'), new Promise((resolve) => child.once('exit', resolve))).then(() => rmSync(home, { recursive: true, force: true })) };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: () => (child.kill('SIGTERM'), new Promise((resolve) => child.once('exit', resolve))).then(() => rmSync(home, { recursive: true, force: true })),
+  };
 }
 
 let id = 0;
@@ -119,10 +122,13 @@ try {
     ratios.push(figures['--oauth-issuer'] / figures['--auth-token']);
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  console.log(`stateless tools/call list_projects, ${CLIENTS} clients, ${CALLS} calls per server per round, ${ROUNDS} rounds after ${WARMUP} warm-up calls; node ${process.version}, ${cpus().length} × ${cpus()[0].model.trim()}`);
+  console.log(
+    `stateless tools/call list_projects, ${CLIENTS} clients, ${CALLS} calls per server per round, ${ROUNDS} rounds after ${WARMUP} warm-up calls; node ${process.version}, ${cpus().length} × ${cpus()[0].model.trim()}`,
+  );
   console.log('| server | calls/s, each round | median calls/s | answer bytes |');
   console.log('| --- | --- | ---: | ---: |');
-  for (const [name] of servers) console.log(`| ${name} | ${rows[name].map((v) => v.toFixed(0)).join(', ')} | ${median(rows[name]).toFixed(0)} | ${answerBytes[name]} |`);
+  for (const [name] of servers)
+    console.log(`| ${name} | ${rows[name].map((v) => v.toFixed(0)).join(', ')} | ${median(rows[name]).toFixed(0)} | ${answerBytes[name]} |`);
   console.log(`\n--oauth-issuer / --auth-token, each round: ${ratios.map((r) => r.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}`);
 } finally {
   await Promise.all([oauth.stop(), plain.stop()]);
