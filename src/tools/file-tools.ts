@@ -10,7 +10,7 @@ import type { ToolDefinition } from '../mcp/index.js';
 import type { Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { codedError } from '../errors.js';
-import { MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
+import { MAX_OUTPUT_CHARS, MAX_PATH_CHARS, pageCursor, pageOffset } from './limits.js';
 import { projectTool } from './project-tool.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
 import { workspacePath } from './workspace-files.js';
@@ -196,8 +196,8 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     run(project, _resolved, args) {
       const manifest = project.requireIndex();
-      const given = typeof args.path === 'string' && args.path !== '' && args.path !== '.' ? workspacePath(project, args.path) : '';
-      const folder = given === '.' ? '' : given;
+      // The root is '' (workspacePath of '.', '' or the root's own path).
+      const folder = typeof args.path === 'string' ? workspacePath(project, args.path) : '';
       let matcher: RegExp | undefined;
       if (typeof args.glob === 'string') {
         try {
@@ -228,7 +228,7 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
       }
       for (const [path, sum] of folders) entries.push({ path, type: 'folder', size: sum.size, files: sum.files });
       entries.sort((a, b) => (a.path as string).localeCompare(b.path as string));
-      const offset = readCursor(args.cursor, args);
+      const offset = pageOffset(args.cursor, args, 'listing');
       const limit = (args.limit as number | undefined) ?? DEFAULT_LIST_ENTRIES;
       const page = entries.slice(offset, offset + limit);
       const next = offset + page.length;
@@ -239,7 +239,7 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
         total_entries: entries.length,
         total_files: files.length,
       };
-      const cursor = next < entries.length ? cursorFor(next, args) : undefined;
+      const cursor = next < entries.length ? pageCursor(next, args) : undefined;
       if (cursor) structured.nextCursor = cursor;
       const lines = page.map((entry) =>
         entry.type === 'folder'
@@ -254,24 +254,4 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
     },
   });
   return [readFile, listFiles];
-}
-
-function fingerprintOf(args: Record<string, unknown>): string {
-  const { cursor: _cursor, limit: _limit, ...rest } = args;
-  return JSON.stringify(rest, Object.keys(rest).sort());
-}
-
-function cursorFor(offset: number, args: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify({ o: offset, h: fingerprintOf(args) })).toString('base64url');
-}
-
-function readCursor(cursor: unknown, args: Record<string, unknown>): number {
-  if (cursor === undefined) return 0;
-  try {
-    const decoded = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8')) as { o?: unknown; h?: unknown };
-    if (typeof decoded.o === 'number' && Number.isInteger(decoded.o) && decoded.o >= 0 && decoded.h === fingerprintOf(args)) return decoded.o;
-  } catch {
-    // below
-  }
-  throw codedError('invalid_input', 'The cursor is not one this listing returned (or the arguments changed): start again without it', { argument: 'cursor' });
 }

@@ -1,4 +1,6 @@
-/** The bounds of what a tool takes and gives: argument lengths, the output budget, token counts. */
+/** The bounds of what a tool takes and gives: argument lengths, the output budget, pages, token counts. */
+import { createHash } from 'node:crypto';
+import { codedError } from '../errors.js';
 
 /**
  * The longest argument of each sort a tool takes: longer is invalid_input at the schema, before
@@ -23,6 +25,34 @@ export function fitCount<T>(items: T[], budget: number, size: (item: T) => numbe
     if (used > budget) return i;
   }
   return items.length;
+}
+
+/** The arguments a page belongs to, all but the cursor and the page size: a short digest. */
+function fingerprint(args: Record<string, unknown>): string {
+  const { cursor: _cursor, limit: _limit, ...rest } = args;
+  return createHash('sha256')
+    .update(JSON.stringify(rest, Object.keys(rest).sort()))
+    .digest('base64url')
+    .slice(0, 12);
+}
+
+/** The cursor of the page that starts at `offset`, bound to the arguments that made it. */
+export function pageCursor(offset: number, args: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify({ o: offset, h: fingerprint(args) })).toString('base64url');
+}
+
+/** Where the page a cursor names starts (0 without one); invalid_input for one these arguments did not make. */
+export function pageOffset(cursor: unknown, args: Record<string, unknown>, madeBy: string): number {
+  if (cursor === undefined) return 0;
+  try {
+    const decoded = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8')) as { o?: unknown; h?: unknown };
+    if (typeof decoded.o === 'number' && Number.isInteger(decoded.o) && decoded.o >= 0 && decoded.h === fingerprint(args)) return decoded.o;
+  } catch {
+    // below
+  }
+  throw codedError('invalid_input', `The cursor is not one this ${madeBy} returned (or its arguments changed): start again without it`, {
+    argument: 'cursor',
+  });
 }
 
 /** Rough tokens of a text, the way get_code_context and the budgets count them. */

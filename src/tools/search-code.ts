@@ -4,7 +4,6 @@
  * index/search/definition-seeds.ts), then the signals of index/search/ranking.ts; each result with the symbol that encloses it;
  * pages through `nextCursor` over one stable ranked order.
  */
-import { createHash } from 'node:crypto';
 import { BadGlobError, KNOWN_LANGUAGES, workspaceGlob } from '../index/files/index.js';
 import {
   BadPatternError,
@@ -28,7 +27,7 @@ import { unsearchedFiles } from '../index/store/index.js';
 import type { ToolDefinition } from '../mcp/index.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { fitCount, MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
+import { fitCount, MAX_OUTPUT_CHARS, MAX_PATH_CHARS, pageCursor, pageOffset } from './limits.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './status.js';
 import { clipText } from '../jsonrpc/index.js';
 import { codedError } from '../errors.js';
@@ -51,25 +50,6 @@ function symbolsOf(project: Project): ProjectSymbols | undefined {
   } catch {
     return undefined;
   }
-}
-
-function fingerprint(args: Record<string, unknown>): string {
-  const { cursor: _cursor, limit: _limit, ...rest } = args;
-  return createHash('sha256')
-    .update(JSON.stringify(rest, Object.keys(rest).sort()))
-    .digest('base64url')
-    .slice(0, 12);
-}
-
-function readCursor(cursor: unknown, args: Record<string, unknown>): number {
-  if (cursor === undefined) return 0;
-  try {
-    const decoded = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8')) as { o?: unknown; h?: unknown };
-    if (typeof decoded.o === 'number' && Number.isInteger(decoded.o) && decoded.o >= 0 && decoded.h === fingerprint(args)) return decoded.o;
-  } catch {
-    // below
-  }
-  throw codedError('invalid_input', 'The cursor is not one this search returned (or the query changed): start again without it', { argument: 'cursor' });
 }
 
 function cachedAnswers(env: NodeJS.ProcessEnv): number {
@@ -255,7 +235,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
           throw error;
         }
       }
-      const offset = readCursor(args.cursor, args);
+      const offset = pageOffset(args.cursor, args, 'search');
       const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
       const query = {
         pattern: args.query as string,
@@ -368,7 +348,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
       };
       if (unsearched) structured.unsearched_files = unsearched;
       if (cached) structured.cached = true;
-      const cursor = next < ranked.length || certainty ? Buffer.from(JSON.stringify({ o: next, h: fingerprint(args) })).toString('base64url') : undefined;
+      const cursor = next < ranked.length || certainty ? pageCursor(next, args) : undefined;
       if (cursor) structured.nextCursor = cursor;
       if (notes.length > 0) structured.note = notes.join(' ');
       // The cursor in the text too: a client that shows the model only the text still pages.

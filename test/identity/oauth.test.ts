@@ -6,6 +6,8 @@
  */
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -194,30 +196,31 @@ test('an issuer that is not https (off loopback) is refused at start-up, and --o
   assert.match(alone.stderr, '--oauth-issuer and --public-url go together');
 });
 
-test('an issuer that cannot be reached: a token is answered 503 with Retry-After, never called invalid, and the issuer is not hammered', async () => {
-  const closedPort = await freePort();
+test('an issuer that answers only errors: a token is answered 503 with Retry-After, never called invalid, and the issuer is not asked again at once', async () => {
+  // An issuer down behind its proxy: every request to it is a 503, and each one is counted.
+  let asked = 0;
+  const down = createServer((_req, res) => {
+    asked++;
+    res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+  const downUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
   const port = await freePort();
-  const lonely = await serveProcess(
-    home,
-    {},
-    ['--no-watch', '--oauth-issuer', `http://127.0.0.1:${closedPort}`, '--public-url', `http://127.0.0.1:${port}`],
-    port,
-  );
+  const lonely = await serveProcess(home, {}, ['--no-watch', '--oauth-issuer', downUrl, '--public-url', `http://127.0.0.1:${port}`], port);
   try {
-    const token = issuer.forge({
-      iss: `http://127.0.0.1:${closedPort}`,
-      aud: `http://127.0.0.1:${port}/mcp`,
-      sub: 'x',
-      exp: Math.floor(Date.now() / 1000) + 60,
-    });
+    const askedAtStart = asked;
+    assert.ok(askedAtStart > 0, 'discovered at start-up, and failed');
+    const token = issuer.forge({ iss: downUrl, aud: `http://127.0.0.1:${port}/mcp`, sub: 'x', exp: Math.floor(Date.now() / 1000) + 60 });
     for (let attempt = 0; attempt < 3; attempt++) {
       const answer = await statelessCall(`http://127.0.0.1:${port}/mcp`, 'tools/list', {}, {}, { authorization: `Bearer ${token}` });
       assert.is(answer.status, 503, `attempt ${attempt}`);
       assert.is(answer.headers['retry-after'], '30');
       assert.is(answer.headers['www-authenticate'], undefined, 'not a challenge: nothing is wrong with the token');
     }
+    assert.is(asked, askedAtStart, 'within 30 s of a failed discovery, requests do not ask the issuer again');
   } finally {
     await lonely.stop();
+    await new Promise((resolve) => down.close(resolve));
   }
 });
 
