@@ -10,13 +10,14 @@ import type { Logger } from './platform/log.js';
 import { VERSION } from './version.js';
 import { createHealthCheckTool, projectReports } from './tools/health-check.js';
 import { createIndexStatusTool } from './tools/index-status.js';
-import { createSearchCodeTool } from './tools/search-code.js';
+import { createSearchCodeTool } from './tools/search/index.js';
 import { createCodeContextTool } from './tools/code-context.js';
 import { createIndexJobTool } from './tools/index-jobs.js';
 import { createListProjectsTool } from './tools/list-projects.js';
 import { createFileTools } from './tools/file-tools.js';
 import { createFindRelatedTool } from './tools/related.js';
-import { createFileOutlineTool, createLocateSymbolTool, createSymbolHierarchyTool } from './tools/symbol-tools.js';
+import { createFileOutlineTool, createSymbolHierarchyTool } from './tools/symbol-tools.js';
+import { createLocateSymbolTool } from './tools/locate-symbol.js';
 import { resolveWorkspaceConfig } from './workspace/config.js';
 import { ProjectService } from './workspace/projects.js';
 

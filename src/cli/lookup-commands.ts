@@ -85,7 +85,7 @@ export async function searchCommand(path: string, query: SearchQuery & { json?: 
     }
     if (rank) {
       // search_code's order (index/search/ranking.ts): the pool it ranks, the definitions of the name, then the first --limit shown.
-      const { rankedSearch, RANKING_POOL } = await import('../tools/ranked-search.js');
+      const { rankedSearch, RANKING_POOL } = await import('../tools/search/index.js');
       const ranked = rankedSearch(root, reader, search, search.limit ?? 100);
       result = ranked;
       // Known before a line is printed, so said first: whoever reads the output is still there.

@@ -12,6 +12,7 @@ import type { ProjectService, ResolvedProject } from '../workspace/projects.js';
 import type { PathMask } from '../workspace/access.js';
 import { JsonRpcError } from '../jsonrpc/index.js';
 import type { RootsClient } from '../workspace/roots.js';
+import { ONE_PROJECT_FIELDS, PROJECTS_PROPERTY, SPAN_OUTPUT_PROPERTIES, type Spanned } from './spanning.js';
 
 const WORKSPACE_PROPERTY = {
   type: 'string',
@@ -34,6 +35,11 @@ const SERVED_PROPERTIES = {
 
 export interface ProjectToolDefinition extends Omit<ToolDefinition, 'run'> {
   run(project: Project, resolved: ResolvedProject, args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
+  /**
+   * For a tool that answers across several projects at once: it then takes `projects`, and a call
+   * that spans several (ProjectService.target) comes here, with every one of them.
+   */
+  runMany?(members: Spanned[], args: JsonObject, context: ToolContext): Promise<ToolOutcome> | ToolOutcome;
 }
 
 /**
@@ -52,30 +58,53 @@ export function rootsVia(context: ToolContext): RootsClient {
 const ROOTS_INPUT = 'client_roots';
 
 export function projectTool(projects: ProjectService, tool: ProjectToolDefinition): ToolDefinition {
-  const properties = { ...((tool.inputSchema.properties as JsonObject | undefined) ?? {}), workspace: WORKSPACE_PROPERTY };
+  const { runMany, ...definition } = tool;
+  const spanning = runMany !== undefined;
+  const added = { workspace: WORKSPACE_PROPERTY, ...(spanning && { projects: PROJECTS_PROPERTY }) };
+  const properties = { ...((tool.inputSchema.properties as JsonObject | undefined) ?? {}), ...added };
   const revised = tool.revisedInputSchema?.schema ?? tool.inputSchema;
   const revisedProperties = {
     ...((revised.properties as JsonObject | undefined) ?? {}),
+    ...added,
     workspace: { ...WORKSPACE_PROPERTY, 'x-mcp-header': WORKSPACE_HEADER },
   };
-  const outputProperties = tool.outputSchema && { ...((tool.outputSchema.properties as JsonObject | undefined) ?? {}), ...SERVED_PROPERTIES };
+  const outputProperties = tool.outputSchema && {
+    ...((tool.outputSchema.properties as JsonObject | undefined) ?? {}),
+    ...SERVED_PROPERTIES,
+    ...(spanning && SPAN_OUTPUT_PROPERTIES),
+  };
+  // An answer across projects is about no one project: the fields that name one are left out of it.
+  const required = (tool.outputSchema?.required as string[] | undefined)?.filter((field) => !spanning || !ONE_PROJECT_FIELDS.includes(field));
   return {
-    ...tool,
+    ...definition,
     inputSchema: { ...tool.inputSchema, properties },
     revisedInputSchema: { since: tool.revisedInputSchema?.since ?? HEADER_SINCE, schema: { ...revised, properties: revisedProperties } },
-    ...(tool.outputSchema && { outputSchema: { ...tool.outputSchema, properties: outputProperties } }),
+    ...(tool.outputSchema && { outputSchema: { ...tool.outputSchema, properties: outputProperties, ...(required && { required }) } }),
     async run(args, context) {
       const extra = context.extra as MessageContext | undefined;
       const caller = callerOf(extra);
       const { reach } = caller;
       // A remote caller never reads the server's own places: it sees a checkout by its project's name.
       const mask = projects.pathMask(caller);
+      const shownContext = reach === 'remote' ? maskedContext(context, mask) : context;
       let resolved: ResolvedProject;
       let output: ToolOutcome;
       try {
-        resolved = await projects.resolve(args.workspace, context.session, extra?.query, rootsVia(context), caller);
+        const via = rootsVia(context);
+        if (runMany) {
+          const target = await projects.target(args, context.session, extra?.query, via, caller);
+          if ('many' in target) {
+            const members = target.many.map((member): Spanned => {
+              const commit = member.named?.servedCommit;
+              return { ...member, project: projects.project(member.root), ...(commit && { commit }) };
+            });
+            const spanned = await runMany(members, args, shownContext);
+            return reach === 'remote' ? maskedValue(spanned, mask) : spanned;
+          }
+          resolved = target.one;
+        } else resolved = await projects.resolve(args.workspace, context.session, extra?.query, via, caller);
         try {
-          output = await tool.run(projects.project(resolved.root), resolved, args, reach === 'remote' ? maskedContext(context, mask) : context);
+          output = await tool.run(projects.project(resolved.root), resolved, args, shownContext);
         } catch (error) {
           if (resolved.hint && error instanceof CodedError) error.notes.push(resolved.hint);
           throw error;

@@ -5,24 +5,15 @@ import type { ToolDefinition } from '../mcp/index.js';
 import type { Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { describeSymbol, fileSymbols, sameSymbol, SYMBOL_SCHEMA } from './symbol-shape.js';
-import { fitCount, MAX_NAME_CHARS, MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
+import { MAX_NAME_CHARS, MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } from './status.js';
 import { workspacePath } from './workspace-files.js';
 import { codedError } from '../errors.js';
 import { projectTool } from './project-tool.js';
 import { plural } from '../wording.js';
 
-const DEFAULT_SYMBOL_RESULTS = 20;
-const MAX_SYMBOL_RESULTS = 100;
 /** Candidates listed with an ambiguous_symbol error. */
 const MAX_CANDIDATES = 20;
-
-/** Scores from a prefix match up: with any of them, fuzzy look-alikes are noise. */
-const CLOSE_MATCH = 70;
-
-function matchType(score: number): string {
-  return score >= 100 ? 'exact' : score >= 90 ? 'case_insensitive' : score >= 70 ? 'prefix' : 'fuzzy';
-}
 
 /** The project's symbols (read lazily), or index_not_ready while the symbol phase has not written them yet. */
 export function requireSymbols(project: Project): { symbols: ProjectSymbols; manifest: ReturnType<Project['requireIndex']> } {
@@ -171,90 +162,6 @@ function ancestorsOf(symbol: SymbolInfo, others: SymbolInfo[]): SymbolInfo[] {
   }
   const depth = (entry: SymbolInfo): number => (entry.qualifiedName === symbol.parent ? -1 : entry.endLine - entry.line);
   return [...found].sort((a, b) => depth(a) - depth(b));
-}
-
-export function createLocateSymbolTool(projects: ProjectService): ToolDefinition {
-  return projectTool(projects, {
-    name: 'locate_symbol',
-    title: 'Locate symbol',
-    description:
-      'Finds symbol definitions (functions, methods, classes, interfaces, types, enums, variables, constants, modules) by name: exact matches first, ' +
-      'then case-insensitive, prefix and fuzzy ones (camelCase and snake_case aware: "gUBI" finds getUserById). Each has path, range, kind, ' +
-      'qualified name and signature.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', minLength: 1, maxLength: MAX_NAME_CHARS },
-        kind: { type: 'string', enum: ['function', 'method', 'class', 'interface', 'type', 'enum', 'variable', 'constant', 'module'] },
-        language: { type: 'string' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_SYMBOL_RESULTS, default: DEFAULT_SYMBOL_RESULTS },
-      },
-      required: ['name'],
-      additionalProperties: false,
-    },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        ...STATUS_PROPERTIES,
-        symbols: {
-          type: 'array',
-          items: {
-            ...SYMBOL_SCHEMA,
-            properties: { ...SYMBOL_SCHEMA.properties, match: { type: 'string', enum: ['exact', 'case_insensitive', 'prefix', 'fuzzy'] } },
-          },
-        },
-        fuzzy_omitted: { type: 'boolean', description: 'Fuzzy look-alikes were left out because exact, case-insensitive or prefix matches exist' },
-      },
-      required: [...STATUS_REQUIRED, 'symbols'],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    run(project, _resolved, args) {
-      const { symbols, manifest } = requireSymbols(project);
-      const limit = (args.limit as number | undefined) ?? DEFAULT_SYMBOL_RESULTS;
-      const name = args.name as string;
-      const lookup: { kind?: string; limit: number } = { limit: args.language ? MAX_SYMBOL_RESULTS * 50 : limit + 1 };
-      if (typeof args.kind === 'string') lookup.kind = args.kind;
-      let found = symbols.find(name, lookup);
-      if (typeof args.language === 'string') found = found.filter((symbol) => symbol.language === args.language);
-      // Fuzzy matches only when nothing closer exists: found is best first.
-      const close = found.length > 0 && found[0]!.score >= CLOSE_MATCH;
-      const fuzzyOmitted = close && found.some((symbol) => symbol.score < CLOSE_MATCH);
-      if (close) found = found.filter((symbol) => symbol.score >= CLOSE_MATCH);
-      if (found.length === 0)
-        throw codedError(
-          'symbol_not_found',
-          `No symbol matches ${JSON.stringify(name)}${args.kind ? ` of kind ${String(args.kind)}` : ''}${args.language ? ` in ${String(args.language)}` : ''}`,
-          { name },
-        );
-      const more = found.length > limit;
-      const kept = found.slice(0, limit);
-      const shown = kept.map((symbol) => ({ ...describeSymbol(symbol, symbol.path), match: matchType(symbol.score) }));
-      const lines = kept.map(
-        (symbol) => `${symbol.path}:${symbol.line}: ${symbol.kind} ${symbol.qualifiedName} [${matchType(symbol.score)}]  ${symbol.signature}`,
-      );
-      const fits = fitCount(lines, MAX_OUTPUT_CHARS / 2, (line) => line.length * 3);
-      const completeness: Completeness = more || fits < shown.length ? 'truncated' : 'complete';
-      return {
-        content: [
-          {
-            type: 'text',
-            text: [
-              `${plural(fits, 'definition')} for ${JSON.stringify(name)}` +
-                `${completeness === 'truncated' ? ' (more exist: raise limit or narrow by kind/language)' : ''}:`,
-              ...lines.slice(0, fits),
-              ...(fuzzyOmitted ? ['(fuzzy look-alikes left out: closer matches exist)'] : []),
-            ].join('\n'),
-          },
-        ],
-        structuredContent: {
-          ...statusFields(project, manifest, completeness),
-          symbols: shown.slice(0, fits),
-          ...(fuzzyOmitted ? { fuzzy_omitted: true } : {}),
-        },
-      };
-    },
-  });
 }
 
 export function createFileOutlineTool(projects: ProjectService): ToolDefinition {

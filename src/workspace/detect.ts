@@ -63,6 +63,13 @@ export function unknownProjectName(name: string): CodedError {
   return codedError('project_not_found', `No project named ${JSON.stringify(name)} is registered on this server: list_projects lists them`, { project: name });
 }
 
+/** What detection found: the winner, the roots outcome, and every project the client's roots name (first the winner's). */
+export interface Detection {
+  winner?: DetectedProject;
+  roots: RootsOutcome;
+  rooted: string[];
+}
+
 /** One session's view: its roots (cached until the client says they changed) and its detection. */
 export class SessionProjects {
   readonly #config: WorkspaceConfig;
@@ -105,16 +112,19 @@ export class SessionProjects {
     via: RootsClient,
     named: (name: string) => string | undefined = () => undefined,
     allows: (path: string) => boolean = () => true,
-  ): Promise<{ winner?: DetectedProject; roots: RootsOutcome }> {
+  ): Promise<Detection> {
     const roots = await this.roots(via);
     const candidates: DetectedProject[] = [];
+    let rooted: string[] = [];
     if (roots.status === 'listed') {
       // A root here that this caller may reach wins (roots choose, they never grant); else a root
       // of a remote client named like a registered project is that project. A root here that the
       // caller may not reach counts as one elsewhere: whether it exists must not change the answer.
       const unreachable = roots.paths.filter((path) => !allows(path)).map((path) => basename(path));
-      const path = roots.paths.find(allows) ?? [...unreachable, ...roots.elsewhere].map((name) => named(name)).find((root) => root !== undefined);
-      if (path) candidates.push({ path, source: 'roots' });
+      const reachable = roots.paths.filter(allows);
+      rooted = reachable.length > 0 ? reachable : [...unreachable, ...roots.elsewhere].map((name) => named(name)).filter((root) => root !== undefined);
+      rooted = [...new Set(rooted)];
+      if (rooted[0]) candidates.push({ path: rooted[0], source: 'roots' });
     }
     const byName = query?.project;
     if (byName) {
@@ -135,7 +145,7 @@ export class SessionProjects {
     if (this.#config.cwdProject && allows(this.#config.cwdProject)) candidates.push({ path: this.#config.cwdProject, source: 'cwd' });
     const winner = candidates[0];
     if (winner) this.#logDisagreement(winner, candidates.slice(1));
-    const result: { winner?: DetectedProject; roots: RootsOutcome } = { roots };
+    const result: Detection = { roots, rooted };
     if (winner) result.winner = winner;
     return result;
   }

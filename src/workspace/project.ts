@@ -197,7 +197,7 @@ export class Project {
   /**
    * Which generation of the index answers now: the stamps of the text manifest and of the symbols
    * manifest, each swapped by rename at a commit. An answer computed from one generation holds
-   * for as long as this is unchanged (tools/answer-cache.ts).
+   * for as long as this is unchanged (tools/search/answer-cache.ts).
    */
   generation(): string {
     return `${fileStamp(this.store.manifestPath)}|${symbolsStamp(this.store)}`;

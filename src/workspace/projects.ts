@@ -26,6 +26,15 @@ import type { Caller } from '../caller.js';
 import { NamedProjects, type NamedProject } from './named-projects.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
+import { distinct, isGlob, isPathEntry, MAX_SPAN_ENTRIES, nameGlob, type SpanMember } from './span.js';
+
+export type { SpanMember };
+
+/** A member of a span, with the source that named it (how the registry holds it). */
+type Sourced = SpanMember & { source: ProjectSource };
+
+/** What a call that may span projects works on: one project, or several at once (span.ts). */
+export type Target = { one: ResolvedProject } | { many: SpanMember[] };
 
 export interface ResolvedProject {
   root: string;
@@ -159,13 +168,118 @@ export class ProjectService {
       const chosen = this.registry.resolveArgument(workspace, roots?.status === 'listed' ? roots.paths : [], reach, allows);
       return { root: chosen.root, source: 'workspace_argument' };
     }
-    const { winner, roots } = await projects.detect(query, via, (name) => this.#namedRoot(name, caller), allows);
+    return this.#detected(projects, query, via, caller);
+  }
+
+  /** The detection chain's winner, held, with the session's one-time hint; project_not_found when there is none. */
+  async #detected(projects: SessionProjects, query: Record<string, string> | undefined, via: RootsClient, caller: Caller): Promise<ResolvedProject> {
+    const { winner, roots } = await projects.detect(
+      query,
+      via,
+      (name) => this.#namedRoot(name, caller),
+      (root) => this.allows(root, caller),
+    );
     if (!winner) throw codedError('project_not_found', NO_PROJECT_MESSAGE);
     this.#hold(winner);
     const resolved: ResolvedProject = { root: winner.path, source: winner.source };
     const hint = projects.takeHint(winner, roots);
     if (hint) resolved.hint = hint;
     return resolved;
+  }
+
+  /**
+   * What a call that may work across projects works on (search_code, locate_symbol): the one its
+   * `workspace` names, every one its `projects` names, or with neither, the session's: the several
+   * its client's roots name, the several --workspace folders, the one the chain detects, or, where
+   * it detects none, every named project the caller may see.
+   */
+  async target(
+    args: { workspace?: unknown; projects?: unknown },
+    session: object,
+    query: Record<string, string> | undefined,
+    via: RootsClient,
+    caller: Caller,
+  ): Promise<Target> {
+    const { workspace, projects: entries } = args;
+    if (entries !== undefined && workspace !== undefined) {
+      throw codedError('invalid_input', 'Pass workspace (one project) or projects (several), not both', { argument: 'projects' });
+    }
+    if (workspace !== undefined) return { one: await this.resolve(workspace, session, query, via, caller) };
+    if (entries !== undefined) return { many: await this.#spanOf(entries, session, via, caller) };
+    const projects = this.forSession(session);
+    const allows = (root: string): boolean => this.allows(root, caller);
+    const detection = await projects.detect(query, via, (name) => this.#namedRoot(name, caller), allows);
+    const { winner } = detection;
+    if (winner?.source === 'roots' && detection.rooted.length > 1) return { many: this.#held(detection.rooted.map((root) => this.#member(root, 'roots'))) };
+    const folders = this.config.workspaces.filter(allows);
+    if (winner?.source === 'command_line' && folders.length > 1) return { many: this.#held(folders.map((root) => this.#member(root, 'command_line'))) };
+    if (winner) return { one: await this.#detected(projects, query, via, caller) };
+    const named = this.visible(caller).filter((project) => allows(project.root));
+    if (named.length === 0) throw codedError('project_not_found', NO_PROJECT_MESSAGE);
+    return { many: this.#held(named.map((project) => this.#member(project.root, 'catalog'))) };
+  }
+
+  /** The projects `projects` names: each entry a name, a glob over names, or an absolute path, as the caller may reach them. */
+  async #spanOf(entries: unknown, session: object, via: RootsClient, caller: Caller): Promise<SpanMember[]> {
+    if (
+      !Array.isArray(entries) ||
+      entries.length === 0 ||
+      entries.length > MAX_SPAN_ENTRIES ||
+      !entries.every((entry) => typeof entry === 'string' && entry !== '')
+    ) {
+      throw codedError('invalid_input', `"projects" must be 1 to ${MAX_SPAN_ENTRIES} project names, globs ("pay*", "*") or absolute paths`, {
+        argument: 'projects',
+      });
+    }
+    const allows = (root: string): boolean => this.allows(root, caller);
+    const projects = this.forSession(session);
+    // A remote client's roots are paths on its own machine: they name nothing here.
+    const roots = caller.reach === 'remote' ? undefined : await projects.roots(via);
+    const rootPaths = roots?.status === 'listed' ? roots.paths : [];
+    const members: Sourced[] = [];
+    for (const entry of entries as string[]) {
+      if (isGlob(entry)) {
+        const everything = [
+          ...this.visible(caller).map((project) => this.#member(project.root, 'catalog')),
+          ...[...this.#registeredRoots(), ...rootPaths].map((root) => this.#member(root, 'roots')),
+        ].filter((member) => allows(member.root));
+        members.push(...everything.filter(nameGlob(entry)));
+      } else if (isPathEntry(entry)) {
+        const named = this.named.atRoot(entry);
+        const root = named && allows(named.root) ? named.root : this.registry.resolveArgument(entry, rootPaths, caller.reach, allows).root;
+        members.push(this.#member(root, 'workspace_argument'));
+      } else {
+        const named = this.named.get(entry);
+        if (!named || !allows(named.root)) throw unknownProjectName(entry);
+        members.push(this.#member(named.root, 'catalog'));
+      }
+    }
+    const spanned = distinct(members);
+    if (spanned.length === 0) {
+      throw codedError('project_not_found', `No project this server serves matches ${JSON.stringify(entries)}: list_projects lists them by name`, {
+        projects: entries,
+      });
+    }
+    return this.#held(spanned);
+  }
+
+  /** The project at `root` as a member of a span: under its name when it has one, else its path. */
+  #member(root: string, source: ProjectSource): Sourced {
+    const named = this.named.atRoot(root);
+    return named ? { root, label: named.name, named, source: 'catalog' } : { root, label: root, source };
+  }
+
+  /** Members of a span, known from now on as a detected project is (the workspace limit may let older ones go). */
+  #held(members: Sourced[]): SpanMember[] {
+    const distinctMembers = distinct(members);
+    for (const { root, source } of distinctMembers) {
+      try {
+        this.#hold({ path: root, source });
+      } catch {
+        // at the workspace limit: still searched, just not held
+      }
+    }
+    return distinctMembers.map(({ root, label, named }) => (named ? { root, label, named } : { root, label }));
   }
 
   /** The chain's answer for this session (no `workspace` argument), registered when found. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { RANKING_POOL } from '../../src/tools/search-code.js';
+import { RANKING_POOL } from '../../src/tools/search/index.js';
 import { definitionMatches } from '../../src/index/search/index.js';
 import { Project } from '../../src/workspace/project.js';
 import { runCli } from '../helpers/process.js';

@@ -74,6 +74,15 @@ export function ranksBefore(key: RankKey, bound: RankKey): boolean {
   return key.depth !== bound.depth ? key.depth < bound.depth : key.length <= bound.length;
 }
 
+/**
+ * How two ranked matches of different answers (projects searched apart) stand: by score, then the
+ * path's depth and length, as ranking breaks ties within one answer. Equal ones keep the order
+ * their answers give them, so each answer's own order holds within a merge.
+ */
+export function rankOrder(a: Ranked, b: Ranked): number {
+  return b.score - a.score || pathDepth(a.match.path) - pathDepth(b.match.path) || a.match.path.length - b.match.path.length;
+}
+
 /** Where the language says: a public (exported) definition, a private one, or nothing said. */
 function visibility(symbol: SymbolInfo, language: string | undefined): 'public' | 'private' | undefined {
   const { name, signature } = symbol;

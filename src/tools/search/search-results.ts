@@ -2,7 +2,9 @@
  * How search_code shows a result: its schema, its long lines clipped around the match, and the
  * lines of text that say everything its structure says.
  */
-import type { Match } from '../index/search/index.js';
+import type { Match } from '../../index/search/index.js';
+import { fitCount, MAX_OUTPUT_CHARS } from '../limits.js';
+import { RESULT_PROJECT_PROPERTIES } from '../spanning.js';
 
 /**
  * The longest line shown whole; a longer one (a minified bundle's) is shown around its match.
@@ -34,6 +36,7 @@ export const MATCH_SCHEMA = {
         `The line (or a context line) is longer than ${MAX_SHOWN_LINE_CHARS} characters: its text is the part around the match, ` + `cut ends marked with …`,
     },
     rank_notes: { type: 'array', items: { type: 'string' } },
+    ...RESULT_PROJECT_PROPERTIES,
   },
   required: ['path', 'line', 'column', 'text'],
   additionalProperties: false,
@@ -76,4 +79,12 @@ export function linesOf(item: { match: Match; result: Record<string, unknown> })
     `${path}:${line}:${column}: ${text}${where}`,
     ...after.map((context, index) => `${path}-${line + 1 + index}-${context}`),
   ];
+}
+
+/** Results that fit the output budget: at least one (a clipped result always fits, and a page that showed none would page for ever). */
+export function fitsBudget(page: Array<{ match: Match; result: Record<string, unknown> }>, reserve = 2_000): number {
+  return Math.max(
+    Math.min(page.length, 1),
+    fitCount(page, MAX_OUTPUT_CHARS - reserve, (item) => JSON.stringify(item.result).length + linesOf(item).join('\n').length + 1),
+  );
 }

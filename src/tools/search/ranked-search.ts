@@ -3,12 +3,10 @@
  * RANKING_POOL text matches, and the definitions of the name from the symbol index), the same
  * ranking (ranking.ts), the first `limit` kept. What a user sees at the shell is what an agent sees.
  */
-import { type IndexReader, rankSearch, searchOnce, type SearchQuery, type SearchResult } from '../index/search/index.js';
-import { IndexStore } from '../index/store/index.js';
-import { SymbolIndex } from '../index/symbols/index.js';
-import { RANKING_POOL } from './search-code.js';
-
-export { RANKING_POOL };
+import { type IndexReader, rankSearch, searchOnce, type SearchQuery, type SearchResult } from '../../index/search/index.js';
+import { IndexStore } from '../../index/store/index.js';
+import { SymbolIndex } from '../../index/symbols/index.js';
+import { RANKING_POOL } from './answers.js';
 
 /** The first `limit` of the ranked pool; `ranked`: how many the pool held. */
 export function rankedSearch(root: string, reader: IndexReader, query: SearchQuery, limit: number): SearchResult & { ranked: number } {

@@ -1,0 +1,132 @@
+/**
+ * search_code over several projects at once: each project answers as it would alone (answers.ts,
+ * its first `end` results certain), and the answers are merged by the ranking's own order, so the
+ * results of one project keep the order it gives them alone. A project that cannot answer now is
+ * named (spanning.ts) and never holds the others up; a page ends where every project's certain
+ * results allow, and the cursor goes on across all of them.
+ */
+import { rankOrder, type Ranked } from '../../index/search/index.js';
+import { BusyError, CodedError } from '../../errors.js';
+import type { JsonObject, ToolOutcome } from '../../mcp/index.js';
+import { clipText } from '../../jsonrpc/index.js';
+import { pageCursor, pageOffset } from '../limits.js';
+import type { Completeness } from '../status.js';
+import { listedIncomplete, readinessOf, spanNotes, tagOf, type Incomplete, type Spanned } from '../spanning.js';
+import type { Answer, SearchAnswers } from './answers.js';
+import { clipResult, fitsBudget, linesOf } from './search-results.js';
+import { DEFAULT_SEARCH_RESULTS, MAX_ECHO_CHARS, searchQueryOf } from './arguments.js';
+
+interface Answered {
+  member: Spanned;
+  answer: Answer;
+  cached: boolean;
+}
+
+/** The first `count` of several ranked lists, merged by rank; a tie goes to the earlier list, and each list keeps its own order. */
+function merged(lists: Array<{ ranked: Ranked[]; from: number }>, count: number): Array<{ item: Ranked; from: number }> {
+  const heads = lists.map(() => 0);
+  const out: Array<{ item: Ranked; from: number }> = [];
+  while (out.length < count) {
+    let best = -1;
+    for (let list = 0; list < lists.length; list++) {
+      const item = lists[list]!.ranked[heads[list]!];
+      if (item && (best < 0 || rankOrder(item, lists[best]!.ranked[heads[best]!]!) < 0)) best = list;
+    }
+    if (best < 0) break;
+    out.push({ item: lists[best]!.ranked[heads[best]!++]!, from: lists[best]!.from });
+  }
+  return out;
+}
+
+/** Why a project's search did not answer, when the failure is its own and not the query's (a bad pattern fails every project alike). */
+function ownFailure(member: Spanned, error: unknown): Incomplete | undefined {
+  if (error instanceof BusyError) return { project: member.label, state: 'busy', reason: error.message };
+  if (error instanceof CodedError && error.code === 'invalid_input') return undefined;
+  if (error instanceof CodedError && error.code === 'pattern_too_expensive') return undefined;
+  return { project: member.label, state: 'failed', reason: error instanceof Error ? error.message : String(error) };
+}
+
+export async function searchAcross(members: Spanned[], args: JsonObject, answers: SearchAnswers, autoIndex: boolean): Promise<ToolOutcome> {
+  const offset = pageOffset(args.cursor, args, 'search');
+  const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
+  const end = offset + limit;
+  const incomplete: Incomplete[] = [];
+  const searched: Array<{ member: Spanned; query: ReturnType<typeof searchQueryOf> }> = [];
+  for (const member of members) {
+    const ready = readinessOf(member, autoIndex);
+    if (ready.incomplete) incomplete.push(ready.incomplete);
+    if (ready.manifest) searched.push({ member, query: searchQueryOf(args, member.project) });
+  }
+  const settled = await Promise.allSettled(searched.map(({ member, query }) => answers.answer(member.project, query, end, false)));
+  const answered: Answered[] = [];
+  let queryFault: unknown;
+  settled.forEach((outcome, index) => {
+    const { member } = searched[index]!;
+    if (outcome.status === 'fulfilled') return void answered.push({ member, answer: outcome.value.value, cached: outcome.value.cached });
+    const own = ownFailure(member, outcome.reason);
+    if (own) incomplete.push(own);
+    else queryFault ??= outcome.reason;
+  });
+  // A pattern that is bad, or too expensive, is so everywhere: the caller hears it as from one project.
+  if (queryFault !== undefined && (answered.length === 0 || !(queryFault instanceof CodedError && queryFault.code === 'pattern_too_expensive')))
+    throw queryFault;
+  if (queryFault !== undefined)
+    incomplete.push(
+      ...searched
+        .filter(({ member }) => !answered.some((one) => one.member === member))
+        .map(({ member }) => ({
+          project: member.label,
+          state: 'busy' as const,
+          reason: 'the search ran over its time budget there',
+        })),
+    );
+
+  const pool = merged(
+    answered.map((one, from) => ({ ranked: one.answer.ranked.slice(0, end), from })),
+    end,
+  );
+  const page = pool.slice(offset).map(({ item, from }) => {
+    const { member } = answered[from]!;
+    const result = { ...clipResult(item.describe()), project: member.label, ...(member.commit && { commit: member.commit }) };
+    return { match: item.match, result, member };
+  });
+  const fits = fitsBudget(page, 4_000);
+  const shown = page.slice(0, fits);
+  const next = offset + shown.length;
+  const total = answered.reduce((sum, one) => sum + one.answer.ranked.length, 0);
+  const uncertain = answered.some((one) => one.answer.certainty !== undefined);
+  const more = answered.some((one) => one.answer.result.truncated);
+  let completeness: Completeness = uncertain || more ? 'truncated' : 'complete';
+  if (incomplete.length > 0 || answered.some((one) => one.answer.result.partial === true)) completeness = 'partial';
+
+  const notes: string[] = [];
+  if (fits < page.length) notes.push(`Cut to ${fits} results to stay within the output budget; continue with the cursor.`);
+  if (uncertain) notes.push('Some projects were read only until their first results were certain (no unread match ranks above them); the cursor continues.');
+  if (more) notes.push('Some projects hold more matches than were ranked: narrow the query, the path or the projects.');
+  const shownMembers = [...new Set(shown.map((item) => item.member))];
+  notes.push(...spanNotes(shownMembers, answered.length, incomplete));
+  const cursor = next < total || uncertain ? pageCursor(next, args) : undefined;
+  const structured: Record<string, unknown> = {
+    result_completeness: completeness,
+    results: shown.map((item) => item.result),
+    total_matches: total,
+    projects_searched: answered.length,
+    duration_ms: Math.max(0, ...answered.map((one) => one.answer.result.stats.durationMs)),
+    ...(incomplete.length > 0 && { projects_incomplete: listedIncomplete(incomplete) }),
+  };
+  if (answered.length > 0 && answered.every((one) => one.cached)) structured.cached = true;
+  if (cursor) structured.nextCursor = cursor;
+  structured.note = notes.join(' ');
+  if (cursor) notes.push(`Next page: call again with the same arguments and cursor "${cursor}".`);
+  const pattern = clipText(JSON.stringify(args.query), MAX_ECHO_CHARS);
+  const projectsWord = `${answered.length} project${answered.length === 1 ? '' : 's'}`;
+  const header =
+    total === 0
+      ? `No matches for ${pattern} in ${projectsWord}.`
+      : `${total}${more || uncertain ? '+' : ''} ${total === 1 ? 'match' : 'matches'} in ${projectsWord}; showing ${offset + 1}-${next}` +
+        `${cursor ? ' (more with the cursor)' : ''}:`;
+  const context = (args.context_lines as number | undefined) ?? 0;
+  const groups = shown.map((item) => linesOf(item).map((line) => `${tagOf(item.member)} ${line}`));
+  const body = context > 0 ? groups.flatMap((lines, index) => (index === 0 ? lines : ['--', ...lines])) : groups.flat();
+  return { content: [{ type: 'text', text: [header, ...body, ...notes].join('\n') }], structuredContent: structured };
+}

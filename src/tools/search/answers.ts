@@ -1,0 +1,185 @@
+/**
+ * One project's ranked answer to a search, found the cheapest way that holds the page asked for
+ * (index/search/first-page/) and kept per index generation (answer-cache.ts). search_code pages
+ * through it for one project, and merges several of them for a search across projects (across.ts).
+ */
+import {
+  BadPatternError,
+  type Certainty,
+  DEFAULT_SEARCH_BUDGET_MS,
+  definitionsFirst,
+  firstPagePlan,
+  type FirstPageWay,
+  PatternTooExpensiveError,
+  publicMatch,
+  rankedFrom,
+  rankSearch,
+  type Ranked,
+  type SearchQuery,
+  type SearchResult,
+  serves,
+} from '../../index/search/index.js';
+import { BadGlobError } from '../../index/files/index.js';
+import type { WorkerResult } from '../../index/search/service.js';
+import type { Project, ProjectSymbols } from '../../workspace/project.js';
+import { codedError } from '../../errors.js';
+import { AnswerCache, type Computed } from './answer-cache.js';
+
+/** Matches gathered and ranked per query; pages are cut from this pool. */
+export const RANKING_POOL = 1_000;
+
+/**
+ * Answers kept: at most this many (SEXTANT_ANSWER_CACHE: another count, 0 for none), holding at
+ * most this many matches between them (a full answer holds about 1,000).
+ */
+const CACHED_ANSWERS = 256;
+const CACHED_MATCHES = 50_000;
+
+/** A search's answer before paging: the matches found, ranked, and what ranking took. */
+export interface Answer {
+  result: SearchResult & { partial?: boolean };
+  ranked: Ranked[];
+  seeds: number;
+  rankingMs: number;
+  /** Set when not every match was read: why the first results are known to lead (index/search/first-page/). */
+  certainty?: Certainty;
+}
+
+/** The project's symbols where they exist: a search never fails for want of them. */
+function symbolsOf(project: Project): ProjectSymbols | undefined {
+  try {
+    return project.symbols();
+  } catch {
+    return undefined;
+  }
+}
+
+function cachedAnswers(env: NodeJS.ProcessEnv): number {
+  const value = env.SEXTANT_ANSWER_CACHE;
+  const count = value === undefined || value.trim() === '' ? CACHED_ANSWERS : Number(value);
+  return Number.isInteger(count) && count >= 0 ? count : CACHED_ANSWERS;
+}
+
+/** The definitions of the name alone, ranked (index/search/first-page/definitions-only.ts); the text search is not run. */
+function definitionsAnswer(project: Project, query: SearchQuery): Computed<Answer> {
+  const started = performance.now();
+  const { ranked, certain } = definitionsFirst(project.root, symbolsOf(project), query);
+  const durationMs = Math.round(performance.now() - started);
+  const result = { matches: [], truncated: true, stats: { files: 0, candidates: 0, durationMs } };
+  return {
+    value: { result, ranked, seeds: ranked.length, rankingMs: 0, certainty: { by: 'definitions-only', results: certain } },
+    weight: ranked.length,
+    keep: true,
+  };
+}
+
+/** What a direct scan's match shows: no symbols to rank by, so its matches stay in path order. */
+const UNRANKED = { weight: 0, word: false, exactCase: false, generated: false };
+
+/**
+ * Ranks what a search found: in the search worker when the search went whole to one (its time
+ * comes back with it), else here, after the merge. A direct scan (no index yet) is not ranked.
+ */
+function rankingOf(
+  project: Project,
+  query: SearchQuery,
+  result: WorkerResult,
+  direct: boolean,
+): { ranked: Ranked[]; seeds: number; rankingMs: number; certain?: number } {
+  const started = performance.now();
+  if (direct) {
+    const ranked = result.matches.map((match): Ranked => ({
+      match,
+      score: 0,
+      facts: UNRANKED,
+      describe: () => publicMatch(match) as unknown as Record<string, unknown>,
+    }));
+    return { ranked, seeds: 0, rankingMs: performance.now() - started };
+  }
+  const { ranking } = result;
+  if (ranking) {
+    const ranked = rankedFrom(symbolsOf(project), result.matches, ranking.scores, ranking.facts);
+    return { ranked, seeds: ranking.seeds, rankingMs: ranking.rankingMs + performance.now() - started, certain: ranking.certain };
+  }
+  // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
+  const { ranked, seeds } = rankSearch(project.root, symbolsOf(project), query, result.matches);
+  return { ranked, seeds, rankingMs: performance.now() - started };
+}
+
+/** A search's failure as the tool error it is (a glob or pattern the caller must fix, a search over budget). */
+function toolError(error: unknown): unknown {
+  if (error instanceof PatternTooExpensiveError)
+    return codedError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
+  if (error instanceof BadGlobError) return codedError('invalid_input', error.message, { argument: 'path' }, 'Fix the glob, or leave path out.');
+  if (error instanceof BadPatternError) {
+    return codedError(
+      'invalid_input',
+      error.message,
+      { argument: 'query' },
+      'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.',
+    );
+  }
+  return error;
+}
+
+/**
+ * Searches and ranks: the answer, its weight (matches held) and whether it may be kept (a partial
+ * one may not). `pageEnd`: only the results up to there are needed, and the search may stop once
+ * they are certain.
+ */
+async function searchAndRank(project: Project, query: SearchQuery, direct: boolean, pageEnd?: number): Promise<Computed<Answer>> {
+  let result: WorkerResult & { partial?: boolean };
+  try {
+    result = direct ? await project.search.directSearch(query) : await project.search.search(query, { rank: true, pageEnd });
+  } catch (error) {
+    throw toolError(error);
+  }
+  const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, direct);
+  const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { certainty: { by: 'early-page', results: certain } } : {}) };
+  return { value, weight: ranked.length, keep: !direct && result.partial !== true };
+}
+
+/** The answers of every project a search_code tool serves, kept together (one budget for all of them). */
+export class SearchAnswers {
+  readonly #answers: AnswerCache<Answer>;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.#answers = new AnswerCache<Answer>({ maxEntries: cachedAnswers(env), maxWeight: CACHED_MATCHES });
+  }
+
+  /**
+   * `project`'s answer to `query` whose first `end` results are certain: a whole answer kept
+   * already, else the plan's ways, cheapest first. `direct`: the project has no index yet, and is
+   * scanned on disk (never kept). `cached`: the answer was kept from an earlier call.
+   */
+  async answer(project: Project, query: SearchQuery, end: number, direct: boolean): Promise<{ value: Answer; cached: boolean }> {
+    const answers = this.#answers;
+    const key = direct ? '' : JSON.stringify([project.root, project.generation(), query]);
+    const whole = direct ? undefined : answers.peek(key);
+    if (whole) return { value: whole, cached: true };
+    const found = async (way: FirstPageWay): Promise<{ value: Answer; cached: boolean }> => {
+      switch (way) {
+        case 'direct-scan':
+          return { value: (await searchAndRank(project, query, true)).value, cached: false };
+        case 'definitions-only':
+          return answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
+        case 'early-page': {
+          const early = await answers.get(`${key}|first:${end}`, () => searchAndRank(project, query, false, end));
+          // An early page that read everything is the whole answer, and kept as that too.
+          const { value } = early;
+          if (!value.certainty && value.result.partial !== true)
+            await answers.get(key, () => Promise.resolve({ value, weight: value.ranked.length, keep: true }));
+          return early;
+        }
+        case 'whole':
+          return answers.get(key, () => searchAndRank(project, query, false));
+      }
+    };
+    const ways = firstPagePlan(query, end, !direct);
+    for (const way of ways) {
+      const candidate = await found(way);
+      if (serves(candidate.value.certainty, end) || way === ways.at(-1)) return candidate;
+    }
+    throw new Error('the first-page plan named no way');
+  }
+}

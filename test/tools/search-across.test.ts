@@ -1,0 +1,210 @@
+/**
+ * search_code and locate_symbol over several projects at once, with real indexes over real
+ * transports: several --workspace folders searched together, `projects` by path and by glob, the
+ * merged ranking against each project's own, cursors across projects, a project that cannot
+ * answer named while the others do, and a stdio client whose two roots are searched together.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { call, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
+import { BIN, ROOT, runCli, serverEnv } from '../helpers/process.js';
+import { errorCode, type ToolResult } from '../helpers/tool-result.js';
+
+const text = (result: ToolResult): string => result.content.map((part) => part.text ?? '').join('\n');
+
+/** Two services that both charge cards, and a third that never does. */
+const PAYMENTS = {
+  'src/charge.ts': 'export function chargeCard(amount: number) {\n  return amount;\n}\n',
+  'src/refund.ts': 'import { chargeCard } from "./charge";\nexport const refund = () => chargeCard(-1);\n',
+  'test/charge.test.ts': 'chargeCard(1);\n',
+};
+const WEB = {
+  'app/checkout.ts': 'import { chargeCard } from "payments";\nexport function checkout() {\n  return chargeCard(10);\n}\n',
+  'app/deep/nested/widget.ts': 'export const label = "chargeCard button";\n',
+};
+const DOCS = { 'guide.md': '# Guide\nNothing about cards here.\n' };
+
+interface Result {
+  path: string;
+  line: number;
+  project?: string;
+}
+
+/** Three folders on disk, with an index home; `indexed`: the ones indexed before the work. */
+async function withFolders(
+  indexed: Array<'payments' | 'web' | 'docs'>,
+  work: (roots: { payments: string; web: string; docs: string }, home: string) => Promise<void>,
+): Promise<void> {
+  const roots = { payments: projectTree(PAYMENTS, 'sextant-pay-'), web: projectTree(WEB, 'sextant-web-'), docs: projectTree(DOCS, 'sextant-docs-') };
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  try {
+    for (const name of indexed) {
+      const done = await runCli(['index', roots[name]], '', { SEXTANT_HOME: home });
+      if (done.code !== 0) throw new Error(`index failed: ${done.stderr}`);
+    }
+    await work(roots, home);
+  } finally {
+    for (const root of Object.values(roots)) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+test('several --workspace folders: one search over all, merged in the order each project gives alone', async () => {
+  await withFolders(['payments', 'web', 'docs'], async (roots, home) => {
+    const h = await projectHarness({ workspaces: [roots.payments, roots.web, roots.docs] }, home);
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      const all = await call(client, 'search_code', { query: 'chargeCard', limit: 50 });
+      assert.not.ok(all.isError, text(all));
+      const results = all.structuredContent!.results as Result[];
+      assert.is(all.structuredContent!.projects_searched, 3);
+      assert.is(all.structuredContent!.workspace, undefined, 'an answer across projects names no one workspace');
+      assert.ok(results.every((result) => result.project === roots.payments || result.project === roots.web));
+      assert.equal({ path: results[0]!.path, project: results[0]!.project }, { path: 'src/charge.ts', project: roots.payments }, 'the definition leads');
+      if (process.env.SHOW) console.log(text(all));
+      for (const [root] of [[roots.payments], [roots.web]] as const) {
+        const alone = await call(client, 'search_code', { query: 'chargeCard', limit: 50, workspace: root });
+        const own = (alone.structuredContent!.results as Result[]).map((result) => `${result.path}:${result.line}`);
+        const merged = results.filter((result) => result.project === root).map((result) => `${result.path}:${result.line}`);
+        assert.equal(merged, own, `the merge keeps ${root}'s own order`);
+      }
+      const tagged = text(all)
+        .split('\n')
+        .filter((line) => line.startsWith('['));
+      assert.is(tagged.length, results.length, 'each result is a line of text naming its project');
+      assert.ok(tagged[0]!.startsWith(`[${roots.payments}] src/charge.ts:1:`), tagged[0]);
+      assert.match(text(all), 'Searched 3 projects');
+      assert.equal(h.problems(), []);
+    } finally {
+      await client.close();
+      await h.close();
+    }
+  });
+});
+
+test('cursors page across projects: the pages together are the whole ranked answer', async () => {
+  await withFolders(['payments', 'web', 'docs'], async (roots, home) => {
+    const h = await projectHarness({ workspaces: [roots.docs, roots.payments, roots.web] }, home);
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      const args = { query: 'chargeCard', projects: [roots.payments, roots.web] };
+      const whole = await call(client, 'search_code', { ...args, limit: 50 });
+      const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+      assert.ok(expected.length >= 5, expected.join('\n'));
+      const paged: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await call(client, 'search_code', { ...args, limit: 2, ...(cursor && { cursor }) });
+        assert.not.ok(page.isError, text(page));
+        paged.push(...(page.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`));
+        cursor = page.structuredContent!.nextCursor as string | undefined;
+        if (cursor) assert.match(text(page), `cursor "${cursor}"`);
+      } while (cursor);
+      assert.equal(paged, expected);
+      const foreign = await call(client, 'search_code', { query: 'chargeCard', limit: 2, projects: [roots.web], cursor: 'eyJvIjoyLCJoIjoieCJ9' });
+      assert.is(errorCode(foreign), 'invalid_input');
+      const both = await call(client, 'search_code', { query: 'x', workspace: roots.web, projects: [roots.web] });
+      assert.is(errorCode(both), 'invalid_input');
+      assert.match(text(both), 'not both');
+      assert.equal(h.problems(), []);
+    } finally {
+      await client.close();
+      await h.close();
+    }
+  });
+});
+
+test('a project that cannot answer is named, and the others answer', async () => {
+  await withFolders(['payments'], async (roots, home) => {
+    const h = await projectHarness({ workspaces: [roots.payments, roots.web] }, home);
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      const result = await call(client, 'search_code', { query: 'chargeCard' });
+      assert.not.ok(result.isError, text(result));
+      assert.is(result.structuredContent!.projects_searched, 1);
+      assert.is(result.structuredContent!.result_completeness, 'partial');
+      assert.equal(result.structuredContent!.projects_incomplete, [
+        { project: roots.web, state: 'not_indexed', reason: 'not indexed: run index_repo with workspace set to it' },
+      ]);
+      assert.ok((result.structuredContent!.results as Result[]).every((one) => one.project === roots.payments));
+      assert.match(text(result), `Not complete for 1 project: ${roots.web} (not_indexed`);
+      const located = await call(client, 'locate_symbol', { name: 'chargeCard' });
+      assert.not.ok(located.isError, text(located));
+      assert.equal(located.structuredContent!.projects_incomplete, result.structuredContent!.projects_incomplete);
+      assert.equal(h.problems(), []);
+    } finally {
+      await client.close();
+      await h.close();
+    }
+  });
+});
+
+test('locate_symbol across projects: definitions from each, best first, each naming its project', async () => {
+  await withFolders(['payments', 'web'], async (roots, home) => {
+    const h = await projectHarness({ workspaces: [roots.payments, roots.web] }, home);
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      const result = await call(client, 'locate_symbol', { name: 'checkout' });
+      assert.not.ok(result.isError, text(result));
+      const symbols = result.structuredContent!.symbols as Array<{ name: string; path: string; project: string; match: string }>;
+      assert.equal(symbols[0], { ...symbols[0], name: 'checkout', path: 'app/checkout.ts', project: roots.web, match: 'exact' });
+      assert.match(text(result), `[${roots.web}] app/checkout.ts:2: function checkout`);
+      const globbed = await call(client, 'locate_symbol', { name: 'chargeCard', projects: ['sextant-pay-*'] });
+      assert.not.ok(globbed.isError, text(globbed));
+      assert.equal(
+        (globbed.structuredContent!.symbols as Array<{ project: string }>).map((symbol) => symbol.project),
+        [roots.payments],
+        'a glob matches a folder by its last part',
+      );
+      const none = await call(client, 'locate_symbol', { name: 'chargeCard', projects: ['nothing-*'] });
+      assert.is(errorCode(none), 'project_not_found');
+      const missing = await call(client, 'locate_symbol', { name: 'zzzzqqq', projects: ['*'] });
+      assert.is(errorCode(missing), 'symbol_not_found');
+      assert.equal(h.problems(), []);
+    } finally {
+      await client.close();
+      await h.close();
+    }
+  });
+});
+
+test('stdio: a client that sends two roots has both searched together', async () => {
+  await withFolders(['payments', 'web'], async (roots, home) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--log-level', 'warning'],
+      env: serverEnv({ SEXTANT_HOME: home }),
+      cwd: ROOT,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'sextant-two-roots', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: [
+        { uri: pathToFileURL(roots.payments).href, name: 'payments' },
+        { uri: pathToFileURL(roots.web).href, name: 'web' },
+      ],
+    }));
+    await client.connect(transport);
+    try {
+      const result = await call(client, 'search_code', { query: 'chargeCard' });
+      assert.not.ok(result.isError, text(result));
+      assert.is(result.structuredContent!.projects_searched, 2);
+      const projects = new Set((result.structuredContent!.results as Result[]).map((one) => one.project));
+      assert.equal([...projects].sort(), [roots.payments, roots.web].sort());
+      // A tool about one project still works on the first root.
+      const context = await call(client, 'get_file_outline', { path: 'src/charge.ts' });
+      assert.not.ok(context.isError, text(context));
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+test.run();
