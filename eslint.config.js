@@ -66,12 +66,12 @@ const filesAt = (base, below) => [`${base}/${'*/'.repeat(below)}*.ts`];
 
 /**
  * Other rooms enter the index by a room's front door. Two modules may be named by path: the
- * search worker pool (it starts threads from its own file, so no door may carry it) and the
+ * search threads' door (it loads node:worker_threads, so index/search's door may not carry it) and the
  * symbol kinds (a leaf of constants the CLI's entry needs; the symbols door would load the room
  * into every command, `--version` included, since the bundle splits by module, not by name).
  */
 const INDEX_DOORS = {
-  regex: `(^|/)index/(?!search/service\\.js$|symbols/types\\.js$)(${INDEX_ROOMS.join('|')})/(?!index\\.js$)`,
+  regex: `(^|/)index/(?!search/threads/index\\.js$|symbols/types\\.js$)(${INDEX_ROOMS.join('|')})/(?!index\\.js$)`,
   message: "Import the index room's front door (index/ROOM/index.js); a dynamic import() may name one module.",
 };
 

@@ -76,7 +76,7 @@ const rgLines = (query) => {
 };
 
 // The server's path: the search service, its workers splitting each query's candidates.
-const { SearchService } = await import(here('../build/src/index/search/service.js'));
+const { SearchService } = await import(here('../build/src/index/search/threads/index.js'));
 const service = new SearchService(summary.root, { home, budgetMs: 60_000 });
 const elapsed = async (run) => {
   const started = process.hrtime.bigint();

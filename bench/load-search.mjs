@@ -8,16 +8,22 @@
 //   npm run build && node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50]
 //        [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8]
 //        [--warmup 2] [--no-cache] [--cpu-prof DIR] [--node-flags "FLAGS"] [--bin OLD/dist/sextant.mjs]
+//   node bench/load-search.mjs --split GO_SRC,PY_LIB [--projects 20] [same options]
+//
+// --split: the libraries are copied apart into --projects folders (each library's largest
+// top-level folders one project each, the rest of it one more), each registered with --workspace,
+// and every call names none, so each searches all of them (search_code across projects). Each row
+// runs that server and one serving the same files as one project, side by side, in turn.
 //
 // --no-cache starts the server with SEXTANT_ANSWER_CACHE=0: every call searches and ranks (the
 // cost of the search itself); without it, a repeated question of one index generation is a
 // lookup, as served by default. The queries are the Go standard library's; on another tree they
 // simply match less. bench/RESULTS.md has the runs.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { answerOf } from './sse-answer.mjs';
@@ -26,10 +32,14 @@ const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? process.argv[index + 1] : fallback;
 };
-const project = process.argv[2];
-if (!project || project.startsWith('--')) {
+const SPLIT = arg('split', undefined)?.split(',');
+const PROJECT_COUNT = Number(arg('projects', 20));
+let project = process.argv[2];
+/** With --split: the project folders, and the folder that holds them all (the one-project side). */
+let parts;
+if (!SPLIT && (!project || project.startsWith('--'))) {
   console.error(
-    'usage: node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50] [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8] [--warmup 2] [--no-cache]',
+    'usage: node bench/load-search.mjs PROJECT_DIR|--split DIR,DIR [--projects 20] [--clients 1,10,50] [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8] [--warmup 2] [--no-cache]',
   );
   process.exit(2);
 }
@@ -99,11 +109,15 @@ function usage(pid) {
 }
 
 /** A stdio server: requests written as lines, answers matched by id; N may be in flight. */
-function stdioServer(env) {
-  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'serve', '--workspace', project, '--no-watch', '--log-level', 'warning'], {
-    env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+function stdioServer(env, workspaces) {
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, BIN, 'serve', ...workspaces.flatMap((root) => ['--workspace', root]), '--no-watch', '--log-level', 'warning'],
+    {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   child.stderr.resume();
   const waiting = new Map();
   let buffered = '';
@@ -142,11 +156,23 @@ function stdioServer(env) {
 }
 
 /** An HTTP server: each client its own session (`http`) or plain stateless POSTs (`stateless`). */
-async function httpServer(env, mode, clients) {
+async function httpServer(env, mode, clients, workspaces) {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...NODE_FLAGS, BIN, 'serve', '--transport', 'http', '--port', String(port), '--workspace', project, '--no-watch', '--log-level', 'warning'],
+    [
+      ...NODE_FLAGS,
+      BIN,
+      'serve',
+      '--transport',
+      'http',
+      '--port',
+      String(port),
+      ...workspaces.flatMap((root) => ['--workspace', root]),
+      '--no-watch',
+      '--log-level',
+      'warning',
+    ],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -274,40 +300,98 @@ async function cell(server, clients, queries) {
   };
 }
 
+/** A folder's size in bytes, every file under it. */
+function sizeOf(path) {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.size;
+  let total = 0;
+  for (const entry of readdirSync(path)) total += sizeOf(join(path, entry));
+  return total;
+}
+
+/**
+ * The libraries copied apart under `into`: of each, its largest top-level folders one project
+ * each, and everything else of it one more, `count` projects in all. Returns the project folders.
+ */
+function splitLibraries(libraries, count, into) {
+  const perLibrary = Math.floor(count / libraries.length);
+  const folders = [];
+  for (const library of libraries) {
+    const name = basename(library) === 'src' ? basename(join(library, '..')) : basename(library);
+    const entries = readdirSync(library).map((entry) => ({ entry, size: sizeOf(join(library, entry)), dir: statSync(join(library, entry)).isDirectory() }));
+    const largest = entries
+      .filter((one) => one.dir)
+      .sort((a, b) => b.size - a.size)
+      .slice(0, perLibrary - 1);
+    for (const { entry } of largest) {
+      const target = join(into, `${name}-${entry}`);
+      cpSync(join(library, entry), join(target, entry), { recursive: true });
+      folders.push(target);
+    }
+    const rest = join(into, `${name}-rest`);
+    mkdirSync(rest, { recursive: true });
+    for (const { entry } of entries.filter((one) => !largest.some((big) => big.entry === one.entry)))
+      cpSync(join(library, entry), join(rest, entry), { recursive: true });
+    folders.push(rest);
+  }
+  return folders;
+}
+
+/** The servers a row compares: one (PROJECT_DIR), or with --split the projects apart and the same files as one. */
+function sides() {
+  if (!parts) return [{ label: '1', workspaces: [project] }];
+  return [
+    { label: String(parts.folders.length), workspaces: parts.folders },
+    { label: '1 (same files)', workspaces: [parts.whole] },
+  ];
+}
+
 async function main() {
   const home = mkdtempSync(join(tmpdir(), 'sextant-load-home-'));
+  const corpus = SPLIT ? mkdtempSync(join(tmpdir(), 'sextant-load-split-')) : undefined;
   try {
     const env = { ...process.env, SEXTANT_HOME: home, ...(NO_CACHE ? { SEXTANT_ANSWER_CACHE: '0' } : {}) };
+    if (SPLIT) {
+      parts = { folders: splitLibraries(SPLIT, PROJECT_COUNT, corpus), whole: corpus };
+      project = corpus;
+    }
     const indexed = spawnSync(process.execPath, [BIN, 'index', project], { env, encoding: 'utf8' });
     if (indexed.status !== 0) throw new Error(`sextant index failed: ${indexed.stderr}`);
+    for (const folder of parts?.folders ?? []) {
+      const one = spawnSync(process.execPath, [BIN, 'index', folder], { env, encoding: 'utf8' });
+      if (one.status !== 0) throw new Error(`sextant index ${folder} failed: ${one.stderr}`);
+    }
     console.log(
-      `${project}: ${indexed.stdout.trim().split('\n')[0]}\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load ${loadavg()[0].toFixed(2)} at the start; answer cache ${NO_CACHE ? 'off (SEXTANT_ANSWER_CACHE=0)' : 'on'}; ${WARMUP} s warm-up, ${SECONDS} s timed per cell\n`,
+      `${SPLIT ? `${SPLIT.join(' + ')} in ${parts.folders.length} projects (${parts.folders.map((folder) => basename(folder)).join(', ')})` : project}: ${indexed.stdout.trim().split('\n')[0]}\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load ${loadavg()[0].toFixed(2)} at the start; answer cache ${NO_CACHE ? 'off (SEXTANT_ANSWER_CACHE=0)' : 'on'}; ${WARMUP} s warm-up, ${SECONDS} s timed per cell\n`,
     );
-    console.log('| transport | clients | queries | calls/s | p50 ms | p99 ms | CPU ms/call | peak RSS MiB | failures | load |');
-    console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    console.log('| transport | clients | projects | queries | calls/s | p50 ms | p99 ms | CPU ms/call | peak RSS MiB | failures | load |');
+    console.log('| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
     let failed = false;
     for (const transport of TRANSPORTS) {
       for (const clients of CLIENTS) {
-        // A fresh server per row: one row's cache and heap do not carry into the next.
-        const server = transport === 'stdio' ? stdioServer(env) : await httpServer(env, transport, clients);
-        await server.start();
-        try {
-          for (const name of CLASSES) {
-            const result = await cell(server, clients, QUERIES[name]);
-            const failures = [...result.failures].map(([what, n]) => `${what} ×${n}`).join(', ') || 'none';
-            if (result.failures.size > 0) failed = true;
-            console.log(
-              `| ${transport} | ${clients} | ${name} | ${result.rate.toFixed(1)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMs.toFixed(2)} | ${result.rss.toFixed(0)} | ${failures} | ${loadavg()[0].toFixed(2)} |`,
-            );
+        for (const name of CLASSES) {
+          for (const side of sides()) {
+            // A fresh server per cell: one cell's cache and heap do not carry into the next.
+            const server = transport === 'stdio' ? stdioServer(env, side.workspaces) : await httpServer(env, transport, clients, side.workspaces);
+            await server.start();
+            try {
+              const result = await cell(server, clients, QUERIES[name]);
+              const failures = [...result.failures].map(([what, n]) => `${what} ×${n}`).join(', ') || 'none';
+              if (result.failures.size > 0) failed = true;
+              console.log(
+                `| ${transport} | ${clients} | ${side.label} | ${name} | ${result.rate.toFixed(1)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMs.toFixed(2)} | ${result.rss.toFixed(0)} | ${failures} | ${loadavg()[0].toFixed(2)} |`,
+              );
+            } finally {
+              await server.stop();
+            }
           }
-        } finally {
-          await server.stop();
         }
       }
     }
     if (failed) process.exitCode = 1;
   } finally {
     rmSync(home, { recursive: true, force: true });
+    if (corpus) rmSync(corpus, { recursive: true, force: true });
   }
 }
 

@@ -387,7 +387,7 @@ const WORKER_MODULES: Record<string, () => Promise<unknown>> = {
   'sextant-symbols': () => import('../index/symbols/build.js'),
   'sextant-symbols-job': () => import('../index/build/symbol-phase.js'),
   'sextant-index-extract': () => import('../index/build/text-extract.js'),
-  'sextant-search': () => import('../index/search/service.js'),
+  'sextant-search': () => import('../index/search/threads/index.js'),
 };
 
 const workerRole = (globalThis as Record<string, unknown>)[WORKER_ROLE_GLOBAL];

@@ -4,7 +4,14 @@
  */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { createLogger, type LocalLogLevel } from '../platform/log.js';
-import { DEFAULT_MAX_WORKSPACES, resolveWorkspaceConfig, WorkspaceConfigError, type WorkspaceOptions } from '../workspace/config.js';
+import {
+  DEFAULT_IDLE_RELEASE_MS,
+  DEFAULT_MAX_OPEN_PROJECTS,
+  DEFAULT_MAX_WORKSPACES,
+  resolveWorkspaceConfig,
+  WorkspaceConfigError,
+  type WorkspaceOptions,
+} from '../workspace/config.js';
 import { DEFAULT_BIND, DEFAULT_MAX_CONNECTIONS, DEFAULT_POLL_SECONDS, DEFAULT_PORT, PROFILES, TRANSPORTS, type Profile, type Transport } from './choices.js';
 import type { ServeOptions } from './serve.js';
 import { count, UsageError } from './usage.js';
@@ -28,6 +35,8 @@ const SERVE_OPTIONS = [
   'auto-workspace',
   'allowed-root',
   'max-workspaces',
+  'max-open-projects',
+  'idle-release',
   'project-from-cwd',
   'watch',
   'auto-index',
@@ -95,7 +104,23 @@ export function serveOptions<T>(y: Argv<T>, argv: string[]) {
     .option('max-workspaces', {
       type: 'number',
       default: DEFAULT_MAX_WORKSPACES,
-      describe: 'Discovered workspaces held at once (least recently used idle one let go)',
+      describe:
+        'Workspaces discovered from clients (roots, workspace arguments) registered at once: the least recently used idle one is forgotten. ' +
+        'Projects registered by name or --workspace are not counted (see --max-open-projects)',
+    })
+    .option('max-open-projects', {
+      type: 'string',
+      coerce: count('max-open-projects', 1),
+      describe:
+        'Projects held open at once, named or not (watcher, symbols, files in the search threads): the least recently used idle one is ' +
+        `let go until used again (default ${DEFAULT_MAX_OPEN_PROJECTS})`,
+    })
+    .option('idle-release', {
+      type: 'string',
+      coerce: count('idle-release', 1),
+      describe:
+        'Seconds after which a project nobody used is let go, and the search threads stop once nobody searched ' +
+        `(default ${DEFAULT_IDLE_RELEASE_MS / 1000})`,
     })
     .option('project-from-cwd', {
       type: 'boolean',
@@ -168,6 +193,8 @@ export async function runServe(args: ServeArgs): Promise<void> {
     throw error;
   }
   options.watch = args.watch;
+  if (args['max-open-projects'] !== undefined) options.maxOpenProjects = args['max-open-projects'];
+  if (args['idle-release'] !== undefined) options.idleMs = args['idle-release'] * 1000;
   options.autoIndex = args['auto-index'];
   options.databaseUrl = args['database-url'] ?? (process.env.SEXTANT_DATABASE_URL || undefined);
   options.pollMs = (args['poll-interval'] ?? DEFAULT_POLL_SECONDS) * 1000;

@@ -55,6 +55,10 @@ export interface ServeOptions {
   watch?: boolean;
   /** Index a project that has no index when a tool first needs it. */
   autoIndex?: boolean;
+  /** --max-open-projects (DEFAULT_MAX_OPEN_PROJECTS). */
+  maxOpenProjects?: number;
+  /** --idle-release, in ms (DEFAULT_IDLE_RELEASE_MS). */
+  idleMs?: number;
   /** A team server: coordinate through this PostgreSQL database instead of the home's files. */
   databaseUrl?: string;
   /** How often the controller looks at each git project's branch. */
@@ -67,7 +71,15 @@ export async function serve(options: ServeOptions): Promise<void> {
   for (const note of config.notes) logger.warning(note);
   // Tool calls and index writers (jobs, watcher refreshes) count as work; the heap is trimmed when all stop.
   const heap = new IdleHeapTrimmer({ onTrim: (ms) => logger.debug(`Heap trimmed once quiet (${ms.toFixed(1)} ms)`) });
-  const projects = new ProjectService({ config, logger, watch: options.watch ?? true, autoIndex: options.autoIndex ?? false, activity: heap });
+  const projects = new ProjectService({
+    config,
+    logger,
+    watch: options.watch ?? true,
+    autoIndex: options.autoIndex ?? false,
+    activity: heap,
+    ...(options.maxOpenProjects !== undefined && { maxOpenProjects: options.maxOpenProjects }),
+    ...(options.idleMs !== undefined && { idleMs: options.idleMs }),
+  });
   // What the processes sharing SEXTANT_HOME share: a retry of a 2026 multi round-trip request, or a
   // tasks/get, may reach another one than the process that answered first.
   const coordination = await openCoordination(sextantHome(), { databaseUrl: options.databaseUrl });

@@ -10,6 +10,10 @@ import { DEFAULT_ROOTS_TIMEOUT_MS } from './roots.js';
 
 /** Auto-discovered workspaces held at once; the least recently used idle one makes room. */
 export const DEFAULT_MAX_WORKSPACES = 10;
+/** Projects held open at once by default, named or not (their watchers, symbols and files open in the search threads). */
+export const DEFAULT_MAX_OPEN_PROJECTS = 256;
+/** How long a project (and the search threads) may sit unused before they are let go, by default (--idle-release). */
+export const DEFAULT_IDLE_RELEASE_MS = 10 * 60 * 1000;
 
 export interface WorkspaceOptions {
   /** `--workspace` (repeatable): projects registered at start-up; the first is the default project. */

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { counted, type Activity } from '../platform/idle-heap.js';
 import type { Logger } from '../platform/log.js';
-import { SearchService, type SearchQueueLimits } from '../index/search/service.js';
+import { SearchService, type SearchPool } from '../index/search/threads/index.js';
 import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store/index.js';
 import { SymbolIndex, symbolsStamp } from '../index/symbols/index.js';
 import { IndexWatcher } from '../index/watch/index.js';
@@ -49,8 +49,7 @@ export class Project {
   readonly #home: string | undefined;
   readonly #watch: boolean;
   readonly #logger: Logger | undefined;
-  readonly #searchBudgetMs: number | undefined;
-  readonly #searchQueue: SearchQueueLimits | undefined;
+  readonly #pool: SearchPool | undefined;
   #search: SearchService | undefined;
   #job: IndexJob | undefined;
   /** The last job that ran here, finished or not (index_status shows it). */
@@ -62,17 +61,13 @@ export class Project {
   /** Told when each index writer starts and settles (the server's idle heap trim: idle-heap.ts). */
   readonly #activity: Activity | undefined;
 
-  constructor(
-    root: string,
-    options: { home?: string; watch?: boolean; logger?: Logger; searchBudgetMs?: number; searchQueue?: SearchQueueLimits; activity?: Activity } = {},
-  ) {
+  constructor(root: string, options: { home?: string; watch?: boolean; logger?: Logger; pool?: SearchPool; activity?: Activity } = {}) {
     this.root = root;
     this.#activity = options.activity;
     this.#home = options.home;
     this.#watch = options.watch ?? false;
     this.#logger = options.logger;
-    this.#searchBudgetMs = options.searchBudgetMs;
-    this.#searchQueue = options.searchQueue;
+    this.#pool = options.pool;
     this.store = new IndexStore(root, options.home);
   }
 
@@ -211,13 +206,28 @@ export class Project {
     return turn;
   }
 
+  /** The project's searches: on the server's pool of search threads, or (made alone) on a pool of its own. */
   get search(): SearchService {
-    this.#search ??= new SearchService(this.root, {
-      home: this.#home,
-      ...(this.#searchBudgetMs ? { budgetMs: this.#searchBudgetMs } : {}),
-      ...this.#searchQueue,
-    });
+    this.#search ??= new SearchService(this.root, this.#pool ? { pool: this.#pool } : { home: this.#home });
     return this.#search;
+  }
+
+  /** Whether the project may be let go now: no job of this process is writing its index. */
+  get idle(): boolean {
+    return this.#job?.running !== true;
+  }
+
+  /**
+   * Lets go of what the project holds while nobody uses it: its watcher, its files open in the
+   * search threads, its symbols (closed once no kept answer still reads them). The next use opens
+   * them again, and a watcher started then first finds what changed meanwhile.
+   */
+  async release(): Promise<void> {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    this.#symbols = undefined;
+    await this.#search?.close();
+    this.#search = undefined;
   }
 
   #ensureWatcher(start: { reconcile: boolean }): void {

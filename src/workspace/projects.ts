@@ -5,12 +5,12 @@
 import { rmSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Activity } from '../platform/idle-heap.js';
-import type { SearchQueueLimits } from '../index/search/service.js';
+import { SearchPool, type SearchPoolOptions, type SearchQueueLimits } from '../index/search/threads/index.js';
 import { IndexStore, sextantHome } from '../index/store/index.js';
 import type { Logger } from '../platform/log.js';
 import { Project } from './project.js';
 import { codedError } from '../errors.js';
-import type { WorkspaceConfig } from './config.js';
+import { DEFAULT_IDLE_RELEASE_MS, DEFAULT_MAX_OPEN_PROJECTS, type WorkspaceConfig } from './config.js';
 import {
   checkProjectPath,
   NO_PROJECT_MESSAGE,
@@ -36,6 +36,9 @@ type Sourced = SpanMember & { source: ProjectSource };
 /** What a call that may span projects works on: one project, or several at once (span.ts). */
 export type Target = { one: ResolvedProject } | { many: SpanMember[] };
 
+/** The idle sweep looks at least this often, whatever the idle time. */
+const MAX_SWEEP_MS = 60_000;
+
 export interface ResolvedProject {
   root: string;
   source: ProjectSource;
@@ -54,8 +57,14 @@ export interface ProjectServiceOptions {
   autoIndex?: boolean;
   /** How long one search may run (tests shorten it). */
   searchBudgetMs?: number;
-  /** Searches sent to a project's workers at once, and how many may wait (service.ts: DEFAULT_ACTIVE_SEARCHES, DEFAULT_QUEUED_SEARCHES). */
+  /** Searches sent to the search threads at once, and how many may wait (index/search/pool.ts). */
   searchQueue?: SearchQueueLimits;
+  /** The server's search threads and their budgets: threads, cached text, open index files (index/search/pool.ts). */
+  searchPool?: Partial<Pick<SearchPoolOptions, 'workers' | 'contentBytes' | 'openFiles'>>;
+  /** Projects held open at once, named or not: past it, the least recently used idle one is let go (Project.release). */
+  maxOpenProjects?: number;
+  /** A project nobody used for this long is let go, and the search threads stop once none searched for as long (--idle-release). */
+  idleMs?: number;
   /** Told when each index writer (a job, a watcher refresh) starts and settles: `serve` trims the heap when all stop. */
   activity?: Activity;
 }
@@ -66,13 +75,18 @@ export class ProjectService {
   readonly #logger: Logger | undefined;
   readonly #home: string | undefined;
   readonly #watch: boolean;
-  readonly #searchBudgetMs: number | undefined;
-  readonly #searchQueue: SearchQueueLimits | undefined;
   readonly #activity: Activity | undefined;
   readonly autoIndex: boolean;
   /** Per session (a 2026-07-28 call has none: its context gives an object of its own, gone with it). */
   readonly #sessions = new WeakMap<object, SessionProjects>();
   readonly #projects = new Map<string, Project>();
+  /** The projects in use, least recently used first, with when each was last used: what may be let go. */
+  readonly #open = new Map<string, number>();
+  readonly #maxOpen: number;
+  readonly #idleMs: number;
+  readonly #sweep: NodeJS.Timeout;
+  /** The search threads every project's searches run on. */
+  readonly searchPool: SearchPool;
   /** Projects registered by name (the catalog), as this server serves them. */
   readonly named = new NamedProjects();
 
@@ -82,15 +96,25 @@ export class ProjectService {
     this.#home = options.home;
     this.#watch = options.watch ?? false;
     this.autoIndex = options.autoIndex ?? false;
-    this.#searchBudgetMs = options.searchBudgetMs;
-    this.#searchQueue = options.searchQueue;
     this.#activity = options.activity;
+    this.#maxOpen = options.maxOpenProjects ?? DEFAULT_MAX_OPEN_PROJECTS;
+    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_RELEASE_MS;
+    this.searchPool = new SearchPool({
+      home: options.home,
+      ...(options.searchBudgetMs ? { budgetMs: options.searchBudgetMs } : {}),
+      ...options.searchQueue,
+      ...options.searchPool,
+      idleMs: this.#idleMs,
+    });
+    this.#sweep = setInterval(() => this.#releaseIdle(), Math.min(this.#idleMs, MAX_SWEEP_MS));
+    this.#sweep.unref();
     this.registry = new WorkspaceRegistry(options.config, {
       isBusy: (root) => this.#projects.get(root)?.job !== undefined,
       onEvict: (root) => {
         this.#logger?.info(`Workspace ${root} let go to make room (least recently used)`);
         const project = this.#projects.get(root);
         this.#projects.delete(root);
+        this.#open.delete(root);
         void project?.close();
       },
     });
@@ -331,17 +355,40 @@ export class ProjectService {
   project(root: string): Project {
     let project = this.#projects.get(root);
     if (!project) {
-      project = new Project(root, {
-        watch: this.#watch,
-        home: this.#home,
-        logger: this.#logger,
-        ...(this.#searchBudgetMs ? { searchBudgetMs: this.#searchBudgetMs } : {}),
-        ...(this.#searchQueue ? { searchQueue: this.#searchQueue } : {}),
-        activity: this.#activity,
-      });
+      project = new Project(root, { watch: this.#watch, home: this.#home, logger: this.#logger, pool: this.searchPool, activity: this.#activity });
       this.#projects.set(root, project);
     }
+    this.#open.delete(root);
+    this.#open.set(root, performance.now());
+    if (this.#open.size > this.#maxOpen) this.#releaseOldest(this.#open.size - this.#maxOpen);
     return project;
+  }
+
+  /** Projects held open now (used, and not let go since). */
+  get openProjects(): number {
+    return this.#open.size;
+  }
+
+  /** Lets go of the `count` least recently used idle projects (never one that is indexing). */
+  #releaseOldest(count: number): void {
+    for (const root of this.#open.keys()) {
+      if (count <= 0) break;
+      if (this.#release(root)) count--;
+    }
+  }
+
+  /** Lets go of every project nobody used for the idle time. */
+  #releaseIdle(): void {
+    const before = performance.now() - this.#idleMs;
+    for (const [root, lastUsed] of this.#open) if (lastUsed <= before) this.#release(root);
+  }
+
+  #release(root: string): boolean {
+    const project = this.#projects.get(root);
+    if (project && !project.idle) return false;
+    this.#open.delete(root);
+    project?.release().catch((error: unknown) => this.#logger?.warning(`Letting go of ${root}`, error));
+    return true;
   }
 
   /**
@@ -351,6 +398,7 @@ export class ProjectService {
   async discard(root: string): Promise<void> {
     const project = this.#projects.get(root);
     this.#projects.delete(root);
+    this.#open.delete(root);
     this.registry.forget(root);
     const dir = (project?.store ?? new IndexStore(root, this.#home)).dir;
     await project?.close();
@@ -358,7 +406,10 @@ export class ProjectService {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#sweep);
     await Promise.all([...this.#projects.values()].map((project) => project.close()));
     this.#projects.clear();
+    this.#open.clear();
+    await this.searchPool.close();
   }
 }

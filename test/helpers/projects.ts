@@ -28,7 +28,10 @@ export interface ProjectHarness {
 export async function projectHarness(
   workspace: WorkspaceOptions = {},
   home?: string,
-  service: Pick<ConstructorParameters<typeof ProjectService>[0], 'autoIndex' | 'searchBudgetMs' | 'searchQueue' | 'watch'> = {},
+  service: Pick<
+    ConstructorParameters<typeof ProjectService>[0],
+    'autoIndex' | 'searchBudgetMs' | 'searchQueue' | 'watch' | 'searchPool' | 'maxOpenProjects' | 'idleMs'
+  > = {},
   listener: Pick<HttpServerOptions, 'authToken' | 'host' | 'allowedHosts' | 'allowedOrigins'> = {},
 ): Promise<ProjectHarness> {
   const logs: string[] = [];

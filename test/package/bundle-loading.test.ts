@@ -23,7 +23,7 @@ const INDEXING = [
   'src/index/files/walk.ts',
   'src/index/files/walk-cache.ts',
   'src/index/build/text-extract.ts',
-  'src/index/search/service.ts',
+  'src/index/search/threads/pool.ts',
 ];
 
 /** The files a run of the bundle loaded (besides Node's own). */

@@ -158,6 +158,11 @@ export class IndexReader {
     }
   }
 
+  /** The segment files a lazy reader holds open (one each). */
+  get openFiles(): number {
+    return this.#layers.length;
+  }
+
   /** Lets go of the segment files a lazy reader holds open. */
   close(): void {
     for (const { segment } of this.#layers) segment.close();

@@ -16,6 +16,30 @@ import type { Answer, SearchAnswers } from './answers.js';
 import { clipResult, fitsBudget, linesOf } from './search-results.js';
 import { DEFAULT_SEARCH_RESULTS, MAX_ECHO_CHARS, searchQueryOf } from './arguments.js';
 
+/**
+ * Projects one call searches at a time: a search over two hundred projects takes a few places in
+ * the server's search queue, not two hundred, and a call over one project that comes after it
+ * waits behind a few searches rather than all of them.
+ */
+const FAN_OUT = 8;
+
+/** `work` on every item, at most `limit` at once, each outcome settled in the items' order. */
+async function settledInTurn<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
+  const settled = new Array<PromiseSettledResult<R>>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let index = next++; index < items.length; index = next++) {
+      try {
+        settled[index] = { status: 'fulfilled', value: await work(items[index]!) };
+      } catch (reason) {
+        settled[index] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return settled;
+}
+
 interface Answered {
   member: Spanned;
   answer: Answer;
@@ -57,7 +81,7 @@ export async function searchAcross(members: Spanned[], args: JsonObject, answers
     if (ready.incomplete) incomplete.push(ready.incomplete);
     if (ready.manifest) searched.push({ member, query: searchQueryOf(args, member.project) });
   }
-  const settled = await Promise.allSettled(searched.map(({ member, query }) => answers.answer(member.project, query, end, false)));
+  const settled = await settledInTurn(searched, FAN_OUT, ({ member, query }) => answers.answer(member.project, query, end, false));
   const answered: Answered[] = [];
   let queryFault: unknown;
   settled.forEach((outcome, index) => {

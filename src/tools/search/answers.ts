@@ -20,7 +20,7 @@ import {
   serves,
 } from '../../index/search/index.js';
 import { BadGlobError } from '../../index/files/index.js';
-import type { WorkerResult } from '../../index/search/service.js';
+import type { WorkerResult } from '../../index/search/threads/index.js';
 import type { Project, ProjectSymbols } from '../../workspace/project.js';
 import { codedError } from '../../errors.js';
 import { AnswerCache, type Computed } from './answer-cache.js';

@@ -243,7 +243,7 @@ test('a bad regex is a BadPatternError naming the problem; an unindexed folder i
 });
 
 test('a search split across three workers equals one reader, limits included; a sync is seen without a restart', async () => {
-  const { SearchService } = await import('../../../src/index/search/service.js');
+  const { SearchService } = await import('../../../src/index/search/threads/service.js');
   const { syncIndex } = await import('../../../src/index/build/sync.js');
   const { cpSync, writeFileSync } = await import('node:fs');
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-shards-')));
@@ -280,7 +280,7 @@ test('a search split across three workers equals one reader, limits included; a 
 });
 
 test('search workers read the segments lazily: a sync adds its delta, a merge removes merged files they held open, results stay exact', async () => {
-  const { SearchService } = await import('../../../src/index/search/service.js');
+  const { SearchService } = await import('../../../src/index/search/threads/service.js');
   const { syncIndex } = await import('../../../src/index/build/sync.js');
   const { mergeDeltas } = await import('../../../src/index/build/merge.js');
   const { IndexStore } = await import('../../../src/index/store/store.js');
@@ -292,7 +292,7 @@ test('search workers read the segments lazily: a sync adds its delta, a merge re
   const first = store.readManifest()!.segments;
   const service = new SearchService(root, { home, workers: 2 });
   try {
-    assert.is((await service.search({ pattern: 'function liveReader' })).matches.length, 1);
+    assert.is((await service.search({ pattern: 'function searchIndex' })).matches.length, 1);
     for (let round = 0; round < 3; round++) {
       writeFileSync(join(root, `delta-${round}.ts`), `export const lazy_marker_${round} = ${round};\n`);
       await syncIndex(root, { home });
@@ -460,7 +460,7 @@ test('a match in a file that says it is generated, or on a minified line, carrie
 });
 
 test('idle search workers are let go, and the next search starts new ones', async () => {
-  const { SearchService } = await import('../../../src/index/search/service.js');
+  const { SearchService } = await import('../../../src/index/search/threads/service.js');
   const root = realpathSync(join(ROOT, 'src'));
   await buildIndex(root, { home });
   const service = new SearchService(root, { home, workers: 2, idleMs: 100 });

@@ -140,7 +140,7 @@ test('a search budget never pays for a worker cold start: first search, and the 
   // search room for a loaded machine's pauses, while a budget charged with the cold start fails
   // whenever that start is slow.
   const { buildIndex } = await import('../../../src/index/build/indexer.js');
-  const { SearchService } = await import('../../../src/index/search/service.js');
+  const { SearchService } = await import('../../../src/index/search/threads/service.js');
   const { PatternTooExpensiveError } = await import('../../../src/index/search/reader.js');
   const root = projectTree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

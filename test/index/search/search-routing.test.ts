@@ -12,7 +12,7 @@ import { buildIndex } from '../../../src/index/build/indexer.js';
 import { ProjectFiles } from '../../../src/index/files/project-file.js';
 import { ContentCache } from '../../../src/index/search/content-cache.js';
 import type { SearchQuery, SearchResult } from '../../../src/index/search/reader.js';
-import { SearchService } from '../../../src/index/search/service.js';
+import { SearchService } from '../../../src/index/search/threads/service.js';
 import { projectTree } from '../../helpers/projects.js';
 
 /** Forty files, each with its own word and a shared one, so that every worker's shard holds some. */

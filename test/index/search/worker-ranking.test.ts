@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rankedFrom, rankSearch, type Ranked, type SearchQuery } from '../../../src/index/search/index.js';
-import { SearchService, type WorkerResult } from '../../../src/index/search/service.js';
+import { SearchService, type WorkerResult } from '../../../src/index/search/threads/service.js';
 import { IndexStore } from '../../../src/index/store/store.js';
 import { SymbolIndex } from '../../../src/index/symbols/symbol-index.js';
 import { indexTree } from '../../helpers/indexed-tree.js';

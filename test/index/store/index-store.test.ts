@@ -113,7 +113,7 @@ test('the content cache never serves an edited file stale, nor a deleted one', a
 });
 
 test('a catastrophic regex is stopped at the time budget with a clear error; the next search works', async () => {
-  const { SearchService } = await import('../../../src/index/search/service.js');
+  const { SearchService } = await import('../../../src/index/search/threads/service.js');
   const { PatternTooExpensiveError } = await import('../../../src/index/search/reader.js');
   const root = tree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));

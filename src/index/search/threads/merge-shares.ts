@@ -1,7 +1,7 @@
 /** One search's shares, from the workers that each searched part of the candidate files, made one result. */
-import { byPath } from '../text/segment.js';
-import { bySourceFirst } from './path-signals.js';
-import type { Match, SearchResult } from './reader.js';
+import { byPath } from '../../text/segment.js';
+import { bySourceFirst } from '../path-signals.js';
+import type { Match, SearchResult } from '../reader.js';
 
 /**
  * Shares hold disjoint files, each in path order (or in a `sourceFirst` search's order): a stable

@@ -1,13 +1,13 @@
 /**
  * One search worker thread, seen from the thread that started it: the searches it owes answers
- * to, whether it is up, alive, or held (service.ts keeps a pool of these, and runs the thread).
+ * to, whether it is up, alive, or held (pool.ts keeps a pool of these; search-thread.ts runs in the thread).
  */
 import type { Worker } from 'node:worker_threads';
-import { codedError, isErrorCode } from '../../errors.js';
-import { BadGlobError } from '../files/index.js';
-import { BadPatternError } from './query-plan.js';
-import type { SearchQuery, SearchResult } from './reader.js';
-import { unpack, type PackedResult, type WorkerRanking } from './wire.js';
+import { codedError, isErrorCode } from '../../../errors.js';
+import { BadGlobError } from '../../files/index.js';
+import { BadPatternError } from '../query-plan.js';
+import type { SearchQuery, SearchResult } from '../reader.js';
+import { unpack, type PackedResult, type WorkerRanking } from '../wire.js';
 
 /** An error raised inside the worker, with its stable code kept. */
 export class SearchFailedError extends Error {
@@ -39,6 +39,8 @@ export type WorkerResult = SearchResult & { ranking?: WorkerRanking };
 /** What a worker is asked: a search, of the index or (`direct`) of the files on disk, ranked or not. */
 export interface SearchRequest {
   id: number;
+  /** The project searched: a thread serves every project of the server (search-thread.ts). */
+  root: string;
   query: SearchQuery;
   direct?: boolean;
   rank?: boolean;
@@ -121,6 +123,11 @@ export class SearchWorker {
       this.#waiting.set(request.id, { resolve, reject });
       this.#worker.postMessage(request);
     });
+  }
+
+  /** The server let go of the project at `root`: the thread closes its files now rather than when the budget needs them. */
+  forget(root: string): void {
+    if (!this.#dead) this.#worker.postMessage({ forget: root });
   }
 
   /** Stops the thread; what else waited on it fails with `reason`. */
