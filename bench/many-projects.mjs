@@ -26,7 +26,9 @@ const arg = (name, fallback) => {
 };
 const library = process.argv[2];
 if (!library || library.startsWith('--')) {
-  console.error('usage: node bench/many-projects.mjs GO_SRC [--projects 200] [--clients 10] [--seconds 20] [--warmup 3] [--rounds 2] [--bin OLD/dist/sextant.mjs]');
+  console.error(
+    'usage: node bench/many-projects.mjs GO_SRC [--projects 200] [--clients 10] [--seconds 20] [--warmup 3] [--rounds 2] [--bin OLD/dist/sextant.mjs]',
+  );
   process.exit(2);
 }
 const COUNT = Number(arg('projects', 200));
@@ -53,7 +55,13 @@ function freePort() {
 /** What the process holds now: threads, open files, resident MiB. */
 function held(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name) => Number(status.split('\n').find((line) => line.startsWith(`${name}:`)).split(/\s+/)[1]);
+  const field = (name) =>
+    Number(
+      status
+        .split('\n')
+        .find((line) => line.startsWith(`${name}:`))
+        .split(/\s+/)[1],
+    );
   return { threads: field('Threads'), files: readdirSync(`/proc/${pid}/fd`).length, rss: field('VmRSS') / 1024 };
 }
 
