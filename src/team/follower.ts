@@ -15,7 +15,7 @@ import { writeAtomic } from '../util/write-atomic.js';
 import type { NamedProject } from '../workspace/named-projects.js';
 import type { IndexJob } from '../workspace/jobs.js';
 import type { ProjectService } from '../workspace/projects.js';
-import { checkedOut, checkoutCommit } from './git.js';
+import { checkedOut, checkoutCommit, fileAtCommit } from './git.js';
 
 /** How often the catalog is read again for projects added or removed elsewhere. */
 const CATALOG_POLL_MS = 5_000;
@@ -157,6 +157,9 @@ export class Follower {
       const fetchStarted = Date.now();
       if ((await checkedOut(named.root)) !== commit || named.servedCommit !== commit) {
         named.state = 'fetching';
+        // Until the new commit is served, files are read as the served one has them.
+        const served = named.servedCommit;
+        if (served && served !== commit) named.readServed = (path) => fileAtCommit(named.root, served, path);
         await checkoutCommit(named.git!.url, commit, named.root);
       }
       const fetchMs = Date.now() - fetchStarted;
@@ -168,6 +171,7 @@ export class Follower {
       named.servedCommit = commit;
       named.state = 'ready';
       delete named.error;
+      delete named.readServed;
       writeServed(named.root, { commit, generation });
       logger?.info(`Project ${named.name} serves ${commit.slice(0, 12)} (generation ${generation})`);
     } catch (error) {

@@ -133,6 +133,23 @@ export async function resolveRef(url: string, ref: string): Promise<string> {
 }
 
 /**
+ * A file's bytes as `commit` has them, from the objects of the work tree at `dir` (a commit it
+ * checked out before, and still holds); undefined when that commit has no such file. While a
+ * replica checks out a new commit and indexes it, the files answers read come from here: the
+ * commit still served, not the one on disk.
+ */
+export function fileAtCommit(dir: string, commit: string, path: string): Promise<Buffer | undefined> {
+  if (!COMMIT.test(commit)) return Promise.reject(new GitError('git_failed', `${JSON.stringify(commit)} is not a commit id`));
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', 'blob', `${commit}:${path}`], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'], env: isolatedEnv(process.env) });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code === 0 ? Buffer.concat(chunks) : undefined));
+  });
+}
+
+/**
  * Makes `dir` a work tree of exactly `commit` from `url`: a shallow fetch of that commit alone,
  * then a forced checkout, and files the commit does not have removed. What changed between two
  * commits is what changed on disk, so the index follows with a sync.

@@ -95,14 +95,17 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    run(project, _resolved, args) {
+    async run(project, _resolved, args) {
       const manifest = project.requireIndex();
       const path = workspacePath(project, args.path as string);
       const file = indexedFiles(project, kept).get(path);
       if (!file) throw notServed(path);
-      const read = new ProjectFiles(project.root).read(path);
-      if (!('bytes' in read)) throw notServed(path);
-      const lines = read.bytes.toString('utf8').split(/\r?\n/);
+      // A replica catching up has the next commit on disk: the file is read as the served commit has it.
+      const atServed = projects.named.atRoot(project.root)?.readServed;
+      const read = atServed ? await atServed(path) : new ProjectFiles(project.root).read(path);
+      const bytes = read instanceof Buffer ? read : read && 'bytes' in read ? read.bytes : undefined;
+      if (!bytes) throw notServed(path);
+      const lines = bytes.toString('utf8').split(/\r?\n/);
       if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
       const start = (args.start_line as number | undefined) ?? 1;
       if (start > Math.max(lines.length, 1)) {

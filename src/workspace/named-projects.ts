@@ -22,6 +22,12 @@ export interface NamedProject {
   targetCommit?: string;
   /** The generation that published `targetCommit` (written beside a checkout, with the commit it serves). */
   targetGeneration?: number;
+  /**
+   * Set while the checkout holds another commit than the one served (a catch-up under way, or
+   * one that failed after its checkout): a file's bytes at the served commit, for the tools that
+   * read files, so that they answer from the commit their index serves.
+   */
+  readServed?: (path: string) => Promise<Buffer | undefined>;
   /** What the replica is doing to catch up, or why it cannot: for /health and list_projects. */
   state: 'waiting' | 'fetching' | 'indexing' | 'ready' | 'failed';
   error?: string;

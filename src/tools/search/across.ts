@@ -13,32 +13,9 @@ import { pageCursor, pageOffset } from '../limits.js';
 import type { Completeness } from '../status.js';
 import { listedIncomplete, readinessOf, spanNotes, tagOf, type Incomplete, type Spanned } from '../spanning.js';
 import type { Answer, SearchAnswers } from './answers.js';
+import type { SearchPool } from '../../index/search/threads/index.js';
 import { clipResult, fitsBudget, linesOf } from './search-results.js';
 import { DEFAULT_SEARCH_RESULTS, MAX_ECHO_CHARS, searchQueryOf } from './arguments.js';
-
-/**
- * Projects one call searches at a time: a search over two hundred projects takes a few places in
- * the server's search queue, not two hundred, and a call over one project that comes after it
- * waits behind a few searches rather than all of them.
- */
-const FAN_OUT = 8;
-
-/** `work` on every item, at most `limit` at once, each outcome settled in the items' order. */
-async function settledInTurn<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
-  const settled = new Array<PromiseSettledResult<R>>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (let index = next++; index < items.length; index = next++) {
-      try {
-        settled[index] = { status: 'fulfilled', value: await work(items[index]!) };
-      } catch (reason) {
-        settled[index] = { status: 'rejected', reason };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return settled;
-}
 
 interface Answered {
   member: Spanned;
@@ -70,7 +47,7 @@ function ownFailure(member: Spanned, error: unknown): Incomplete | undefined {
   return { project: member.label, state: 'failed', reason: error instanceof Error ? error.message : String(error) };
 }
 
-export async function searchAcross(members: Spanned[], args: JsonObject, answers: SearchAnswers, autoIndex: boolean): Promise<ToolOutcome> {
+export async function searchAcross(members: Spanned[], args: JsonObject, answers: SearchAnswers, pool: SearchPool, autoIndex: boolean): Promise<ToolOutcome> {
   const offset = pageOffset(args.cursor, args, 'search');
   const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
   const end = offset + limit;
@@ -81,15 +58,19 @@ export async function searchAcross(members: Spanned[], args: JsonObject, answers
     if (ready.incomplete) incomplete.push(ready.incomplete);
     if (ready.manifest) searched.push({ member, query: searchQueryOf(args, member.project) });
   }
-  const settled = await settledInTurn(searched, FAN_OUT, ({ member, query }) => answers.answer(member.project, query, end, false));
+  const got = await answers.answerMany(
+    pool,
+    searched.map(({ member, query }) => ({ project: member.project, query })),
+    end,
+  );
   const answered: Answered[] = [];
   let queryFault: unknown;
-  settled.forEach((outcome, index) => {
+  got.forEach((outcome, index) => {
     const { member } = searched[index]!;
-    if (outcome.status === 'fulfilled') return void answered.push({ member, answer: outcome.value.value, cached: outcome.value.cached });
-    const own = ownFailure(member, outcome.reason);
+    if (!(outcome instanceof Error)) return void answered.push({ member, answer: outcome.value, cached: outcome.cached });
+    const own = ownFailure(member, outcome);
     if (own) incomplete.push(own);
-    else queryFault ??= outcome.reason;
+    else queryFault ??= outcome;
   });
   // A pattern that is bad, or too expensive, is so everywhere: the caller hears it as from one project.
   if (queryFault !== undefined && (answered.length === 0 || !(queryFault instanceof CodedError && queryFault.code === 'pattern_too_expensive')))
@@ -105,11 +86,11 @@ export async function searchAcross(members: Spanned[], args: JsonObject, answers
         })),
     );
 
-  const pool = merged(
+  const ranked = merged(
     answered.map((one, from) => ({ ranked: one.answer.ranked.slice(0, end), from })),
     end,
   );
-  const page = pool.slice(offset).map(({ item, from }) => {
+  const page = ranked.slice(offset).map(({ item, from }) => {
     const { member } = answered[from]!;
     const result = { ...clipResult(item.describe()), project: member.label, ...(member.commit && { commit: member.commit }) };
     return { match: item.match, result, member };

@@ -20,7 +20,7 @@ import {
   serves,
 } from '../../index/search/index.js';
 import { BadGlobError } from '../../index/files/index.js';
-import type { WorkerResult } from '../../index/search/threads/index.js';
+import type { SearchPool, WorkerResult } from '../../index/search/threads/index.js';
 import type { Project, ProjectSymbols } from '../../workspace/project.js';
 import { codedError } from '../../errors.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
@@ -139,6 +139,13 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
   return { value, weight: ranked.length, keep: !direct && result.partial !== true };
 }
 
+/** A ranked search's answer from what its thread sent back (answers kept: may it be, and how much it holds). */
+function answerFrom(project: Project, query: SearchQuery, result: WorkerResult & { partial?: boolean }): Computed<Answer> {
+  const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, false);
+  const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { certainty: { by: 'early-page', results: certain } } : {}) };
+  return { value, weight: ranked.length, keep: result.partial !== true };
+}
+
 /** The answers of every project a search_code tool serves, kept together (one budget for all of them). */
 export class SearchAnswers {
   readonly #answers: AnswerCache<Answer>;
@@ -181,5 +188,57 @@ export class SearchAnswers {
       if (serves(candidate.value.certainty, end) || way === ways.at(-1)) return candidate;
     }
     throw new Error('the first-page plan named no way');
+  }
+
+  /**
+   * The answers of several projects to their queries, each as `answer` would give it, but the
+   * searches that must go to a thread go together: one message per thread for all of them
+   * (SearchPool.searchMany). Each answer, or the tool error of its project's search.
+   */
+  async answerMany(
+    pool: SearchPool,
+    asked: Array<{ project: Project; query: SearchQuery }>,
+    end: number,
+  ): Promise<Array<{ value: Answer; cached: boolean } | Error>> {
+    const answers = this.#answers;
+    const out = new Array<{ value: Answer; cached: boolean } | Error>(asked.length);
+    const searches: Array<{ at: number; key: string; pageEnd?: number }> = [];
+    for (const [at, { project, query }] of asked.entries()) {
+      const key = JSON.stringify([project.root, project.generation(), query]);
+      const ways = firstPagePlan(query, end, true);
+      const early = ways.includes('early-page') ? `${key}|first:${end}` : undefined;
+      const kept = answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early));
+      if (kept) {
+        out[at] = { value: kept, cached: true };
+        continue;
+      }
+      if (ways.includes('definitions-only')) {
+        const definitions = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
+        if (serves(definitions.value.certainty, end)) {
+          out[at] = definitions;
+          continue;
+        }
+      }
+      searches.push({ at, key, ...(early !== undefined && { pageEnd: end }) });
+    }
+    if (searches.length === 0) return out;
+    const results = await pool.searchMany(
+      searches.map(({ at, pageEnd }) => ({ root: asked[at]!.project.root, query: asked[at]!.query, ...(pageEnd !== undefined && { pageEnd }) })),
+    );
+    for (const [index, { at, key, pageEnd }] of searches.entries()) {
+      const result = results[index]!;
+      if (result instanceof Error) {
+        out[at] = toolError(result) as Error;
+        continue;
+      }
+      const { project, query } = asked[at]!;
+      const computed = answerFrom(project, query, result);
+      const { value } = computed;
+      // Kept as `answer` keeps it: an early page under its own key, and as the whole answer when it read everything.
+      if (pageEnd !== undefined) await answers.get(`${key}|first:${pageEnd}`, () => Promise.resolve(computed));
+      if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) await answers.get(key, () => Promise.resolve(computed));
+      out[at] = { value, cached: false };
+    }
+    return out;
   }
 }

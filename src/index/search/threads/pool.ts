@@ -55,7 +55,7 @@ const BUSY_RETRY_MS = 1_000;
 const DEFAULT_SEARCH_IDLE_MS = 10 * 60 * 1000;
 
 /** Index files held open by default: a segment or two and a symbols file per project, for a few hundred projects. */
-const DEFAULT_OPEN_INDEX_FILES = 768;
+const DEFAULT_OPEN_INDEX_FILES = 512;
 
 /** At most this many search threads by default: past it, merging costs more than it saves. */
 const MAX_DEFAULT_WORKERS = 4;
@@ -122,6 +122,53 @@ export class SearchPool {
     });
   }
 
+  /**
+   * Ranked searches of several projects (a search across projects): each project's goes to its own
+   * thread (homeThread), where its files stay open, and each thread gets its share in one message
+   * and one turn in the queue. The budget is the batch's: a pattern too expensive anywhere stops
+   * it. Each search's result or failure, in order.
+   */
+  async searchMany(items: Array<{ root: string; query: SearchQuery; pageEnd?: number }>): Promise<Array<WorkerResult | Error>> {
+    const shares = new Map<number, number[]>();
+    items.forEach((item, index) => {
+      const thread = homeThread(item.root, this.#count);
+      shares.set(thread, [...(shares.get(thread) ?? []), index]);
+    });
+    const results = new Array<WorkerResult | Error>(items.length);
+    await Promise.all(
+      [...shares].map(async ([thread, indexes]) => {
+        const batch = indexes.map((index) => items[index]!);
+        const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch));
+        indexes.forEach((index, at) => (results[index] = answers[at]!));
+      }),
+    );
+    return results;
+  }
+
+  async #batch(worker: SearchWorker, batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>): Promise<Array<WorkerResult | Error>> {
+    const id = this.#nextId++;
+    const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
+    worker.hold();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await worker.ready;
+      const answer = worker.searchBatch({ id, batch });
+      answer.catch(() => undefined);
+      const overBudget = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          void worker.kill(
+            new SearchFailedError('SEXTANT_ERR_SEARCH_INTERRUPTED', 'The search was stopped because another one ran over its time budget; run it again'),
+          );
+          reject(new PatternTooExpensiveError(budgetMs));
+        }, budgetMs);
+      });
+      return await Promise.race([answer, overBudget]);
+    } finally {
+      clearTimeout(timer);
+      worker.release();
+    }
+  }
+
   /** A search of a project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */
   async directSearch(root: string, query: SearchQuery): Promise<DirectScanResult> {
     return (await this.#run(query, () => ({
@@ -153,14 +200,21 @@ export class SearchPool {
   }
 
   /** Runs a search once admitted; `route` then says which threads take it, and how each is asked. */
-  async #run(query: SearchQuery, route: () => Route): Promise<WorkerResult> {
+  #run(query: SearchQuery, route: () => Route): Promise<WorkerResult> {
+    return this.#enqueued(() => {
+      const { workers, ask } = route();
+      return this.#runOnce(query, workers, ask);
+    });
+  }
+
+  /** Runs `work` once admitted (one place in the queue), then lets the next one in; the threads stop when idle long enough. */
+  async #enqueued<T>(work: () => Promise<T>): Promise<T> {
     clearTimeout(this.#idleTimer);
     this.#inFlight++;
     try {
       await this.#admit();
       try {
-        const { workers, ask } = route();
-        return await this.#runOnce(query, workers, ask);
+        return await work();
       } finally {
         this.#leave();
       }

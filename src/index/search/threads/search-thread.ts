@@ -19,7 +19,8 @@ import { SymbolIndex, symbolsStamp } from '../../symbols/index.js';
 import { movedBuffers, pack, packRanked } from '../wire.js';
 import { rankSearch, type RankingSymbols } from '../ranking.js';
 import { mayStopEarly, searchFirstResults } from '../first-page/index.js';
-import type { Reply, SearchRequest } from './search-worker.js';
+import type { BatchRequest, Reply, SearchRequest } from './search-worker.js';
+import type { PackedResult } from '../wire.js';
 
 const WORKER_ROLE = 'sextant-search';
 
@@ -181,24 +182,47 @@ function searchIndex(project: OpenProject, request: SearchRequest) {
   return packRanked(result, ranked, seeds, performance.now() - started);
 }
 
+/** A failure as the pool reads it back: its stable code, and its message. */
+function threadError(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown }).code;
+  return { code: typeof code === 'string' ? code : 'SEXTANT_ERR_SEARCH', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Each search of a batch, ranked, one after another; a failure is that search's own. */
+function searchBatch(projects: OpenProjects, { id, batch }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
+  const moved: ArrayBuffer[] = [];
+  const results = batch.map(({ root, query, pageEnd }) => {
+    try {
+      const result: PackedResult = searchIndex(projects.get(root), { id, root, query, rank: true, ...(pageEnd !== undefined && { pageEnd }) });
+      moved.push(...movedBuffers(result));
+      return { result };
+    } catch (error) {
+      return { error: threadError(error) };
+    }
+  });
+  return { reply: { id, results }, moved };
+}
+
 function startThread(): void {
   const { home, cacheBytes, openFiles } = workerData as ThreadData;
   const projects = new OpenProjects(home, new ContentCache(cacheBytes, { freshForMs: CONTENT_FRESH_MS }), openFiles);
   // A thread's heap holds the last searches' garbage until more work comes: trimmed when quiet (idle-heap.ts).
   const heap = new IdleHeapTrimmer();
-  parentPort!.on('message', (request: SearchRequest | { forget: string }) => {
+  parentPort!.on('message', (request: SearchRequest | BatchRequest | { forget: string }) => {
     if ('forget' in request) return projects.forget(request.forget);
-    const { id, query, direct, root } = request;
     heap.begin();
     try {
-      const packed = direct ? pack(directScan(root, query)) : searchIndex(projects.get(root), request);
-      parentPort!.postMessage({ id, result: packed } satisfies Reply, movedBuffers(packed));
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      parentPort!.postMessage({
-        id,
-        error: { code: typeof code === 'string' ? code : 'SEXTANT_ERR_SEARCH', message: error instanceof Error ? error.message : String(error) },
-      } satisfies Reply);
+      if ('batch' in request) {
+        const { reply, moved } = searchBatch(projects, request);
+        return parentPort!.postMessage(reply, moved);
+      }
+      const { id, query, direct, root } = request;
+      try {
+        const packed = direct ? pack(directScan(root, query)) : searchIndex(projects.get(root), request);
+        parentPort!.postMessage({ id, result: packed } satisfies Reply, movedBuffers(packed));
+      } catch (error) {
+        parentPort!.postMessage({ id, error: threadError(error) } satisfies Reply);
+      }
     } finally {
       projects.trim();
       heap.end();

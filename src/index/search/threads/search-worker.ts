@@ -25,12 +25,20 @@ const REBUILT: Record<string, (message: string) => Error> = {
   [BadPatternError.CODE]: (message) => new BadPatternError(message),
 };
 
+/** A failure in the thread, by its stable code. */
+interface ThreadError {
+  code: string;
+  message: string;
+}
+
 export interface Reply {
   /** Sent once, when the worker has loaded and opened the index: a search's budget starts only then. */
   ready?: true;
   id: number;
   result?: PackedResult;
-  error?: { code: string; message: string };
+  error?: ThreadError;
+  /** The answer to a batch: each search's result or failure, in the batch's order. */
+  results?: Array<{ result: PackedResult } | { error: ThreadError }>;
 }
 
 /** A search's result, and its ranking when the worker ranked it (`rank`). */
@@ -48,7 +56,19 @@ export interface SearchRequest {
   pageEnd?: number;
 }
 
-type Waiter = { resolve: (result: WorkerResult) => void; reject: (error: Error) => void };
+/** Ranked searches of several projects, one after another in one thread, answered in one message (pool.ts, searchMany). */
+export interface BatchRequest {
+  id: number;
+  batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>;
+}
+
+type Waiter = { resolve: (result: WorkerResult | Array<WorkerResult | Error>) => void; reject: (error: Error) => void };
+
+/** An error raised in the thread as the class it was there: a registered code (a corrupt index, say) as its coded error, a bad glob or pattern as its own class; callers use instanceof. */
+function rebuilt({ code, message }: ThreadError): Error {
+  const rebuild = REBUILT[code];
+  return rebuild ? rebuild(message) : isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message);
+}
 
 /** One search worker and the requests it owes answers to. */
 export class SearchWorker {
@@ -76,13 +96,9 @@ export class SearchWorker {
       const waiter = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
       if (!waiter) return;
-      if (reply.error) {
-        // An error comes back as the class it was in the worker: a registered code (a corrupt index,
-        // say) as its coded error, a bad glob or pattern as its own class; callers use instanceof.
-        const { code, message } = reply.error;
-        const rebuild = REBUILT[code];
-        waiter.reject(rebuild ? rebuild(message) : isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message));
-      } else waiter.resolve(unpack(reply.result!));
+      if (reply.results) waiter.resolve(reply.results.map((one) => ('error' in one ? rebuilt(one.error) : unpack(one.result))));
+      else if (reply.error) waiter.reject(rebuilt(reply.error));
+      else waiter.resolve(unpack(reply.result!));
     });
     this.#worker.on('error', (error) => {
       failedToStart(error);
@@ -120,7 +136,15 @@ export class SearchWorker {
 
   search(request: SearchRequest): Promise<WorkerResult> {
     return new Promise((resolve, reject) => {
-      this.#waiting.set(request.id, { resolve, reject });
+      this.#waiting.set(request.id, { resolve: resolve as Waiter['resolve'], reject });
+      this.#worker.postMessage(request);
+    });
+  }
+
+  /** Several ranked searches in one message: each one's result, or its failure, in order. */
+  searchBatch(request: BatchRequest): Promise<Array<WorkerResult | Error>> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(request.id, { resolve: resolve as Waiter['resolve'], reject });
       this.#worker.postMessage(request);
     });
   }
