@@ -14,6 +14,8 @@ import { MAX_OUTPUT_CHARS, MAX_PATH_CHARS, pageCursor, pageOffset } from './limi
 import { projectTool } from './project-tool.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
 import { workspacePath } from './workspace-files.js';
+import { FileLines, splitLines } from './file-lines.js';
+import { join } from 'node:path';
 
 /** Lines one read_file gives unless end_line says fewer. */
 const DEFAULT_READ_LINES = 400;
@@ -62,6 +64,7 @@ function notServed(path: string): Error {
 
 export function createFileTools(projects: ProjectService): ToolDefinition[] {
   const kept = new Map<string, { generation: string; files: Map<string, IndexedFile> }>();
+  const fileLines = new FileLines();
   const readFile = projectTool(projects, {
     name: 'read_file',
     title: 'Read a file',
@@ -102,11 +105,13 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
       if (!file) throw notServed(path);
       // A replica catching up has the next commit on disk: the file is read as the served commit has it.
       const atServed = projects.named.atRoot(project.root)?.readServed;
-      const read = atServed ? await atServed(path) : new ProjectFiles(project.root).read(path);
-      const bytes = read instanceof Buffer ? read : read && 'bytes' in read ? read.bytes : undefined;
-      if (!bytes) throw notServed(path);
-      const lines = bytes.toString('utf8').split(/\r?\n/);
-      if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+      const lines = atServed
+        ? splitLines(await atServed(path))
+        : fileLines.lines(join(project.root, path), () => {
+            const read = new ProjectFiles(project.root).read(path);
+            return 'bytes' in read ? read.bytes : undefined;
+          });
+      if (!lines) throw notServed(path);
       const start = (args.start_line as number | undefined) ?? 1;
       if (start > Math.max(lines.length, 1)) {
         throw codedError('invalid_input', `start_line ${start} is past the end of ${path} (${lines.length} lines)`, { argument: 'start_line' });

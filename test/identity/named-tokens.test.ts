@@ -167,6 +167,33 @@ test('a token sees exactly the projects it is allowed, in every transport; one i
   });
 });
 
+test('a search over every project covers only those the token may see, and never names the others', async () => {
+  await withCaller(http, 'stateless', { token: secrets.alice }, async (alice) => {
+    // Indexed on demand (--auto-index): a project not indexed yet is named as such, and searched once it is.
+    await eventually(async () => (await alice.call('search_code', { query: 'function' })).structuredContent?.projects_searched === 1, 'web is searched');
+    for (const args of [{ query: 'function' }, { query: 'function', projects: ['*'] }, { query: 'function', projects: ['p*', 'w*'] }]) {
+      const found = await alice.call('search_code', args);
+      assert.not.ok(found.isError, text(found));
+      const results = found.structuredContent!.results as Array<{ project: string }>;
+      assert.ok(results.length > 0, JSON.stringify(args));
+      assert.equal([...new Set(results.map((result) => result.project))], ['web'], JSON.stringify(args));
+      assert.not.match(JSON.stringify(found), /pay|chargeCard/, `${JSON.stringify(args)}: not even by name`);
+    }
+    const named = await alice.call('locate_symbol', { name: 'chargeCard', projects: ['pay'] });
+    const missing = await alice.call('locate_symbol', { name: 'chargeCard', projects: ['nothing'] });
+    assert.is(errorCode(named), 'project_not_found');
+    assert.is(text(named).replaceAll('pay', 'NAME'), text(missing).replaceAll('nothing', 'NAME'), 'the same words as a project that does not exist');
+  });
+  await withCaller(http, 'stateless', { token: secrets.ops }, async (ops) => {
+    await eventually(
+      async () => (await ops.call('search_code', { query: 'function', projects: ['*'] })).structuredContent?.projects_searched === 2,
+      'pay and web are searched',
+    );
+    const found = await ops.call('search_code', { query: 'function', projects: ['*'] });
+    assert.equal([...new Set((found.structuredContent!.results as Array<{ project: string }>).map((result) => result.project))].sort(), ['pay', 'web']);
+  });
+});
+
 test('every tool that takes a project, in both eras: the hidden project answers as one that does not exist; health_check never names it', async () => {
   const listed = await statelessCall(http.urls.mcp, 'tools/list', {}, {}, { authorization: `Bearer ${secrets.alice}` });
   const tools = (
