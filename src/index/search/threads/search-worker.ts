@@ -64,7 +64,10 @@ export interface BatchRequest {
 
 type Waiter = { resolve: (result: WorkerResult | Array<WorkerResult | Error>) => void; reject: (error: Error) => void };
 
-/** An error raised in the thread as the class it was there: a registered code (a corrupt index, say) as its coded error, a bad glob or pattern as its own class; callers use instanceof. */
+/**
+ * An error raised in the thread as the class it was there: a registered code (a corrupt index,
+ * say) as its coded error, a bad glob or pattern as its own class; callers use instanceof.
+ */
 function rebuilt({ code, message }: ThreadError): Error {
   const rebuild = REBUILT[code];
   return rebuild ? rebuild(message) : isErrorCode(code) ? codedError(code, message) : new SearchFailedError(code, message);
