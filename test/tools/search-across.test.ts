@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { cpSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { indexTree } from '../helpers/indexed-tree.js';
 import { call, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
 import { BIN, ROOT, runCli, serverEnv } from '../helpers/process.js';
 import { errorCode, type ToolResult } from '../helpers/tool-result.js';
@@ -205,6 +207,56 @@ test('stdio: a client that sends two roots has both searched together', async ()
       await client.close();
     }
   });
+});
+
+test('on a real tree split into projects, small pages read only as far as the others allow, and equal the whole answer', async () => {
+  // ajv's sources, each top-level folder a project of its own and the loose files one more.
+  const library = join(ROOT, 'node_modules/ajv/lib');
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const roots: string[] = [];
+  try {
+    const loose = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-ajv-root-')));
+    roots.push(loose);
+    for (const entry of readdirSync(library)) {
+      if (statSync(join(library, entry)).isDirectory()) {
+        const root = realpathSync(mkdtempSync(join(tmpdir(), `sextant-ajv-${entry}-`)));
+        cpSync(join(library, entry), join(root, entry), { recursive: true });
+        roots.push(root);
+      } else {
+        mkdirSync(loose, { recursive: true });
+        cpSync(join(library, entry), join(loose, entry));
+      }
+    }
+    for (const root of roots) await indexTree(root, home);
+    const h = await projectHarness({ workspaces: roots }, home, { watch: false });
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      for (const query of ['discriminator', 'propertyName', 'allErrors', 'coerce']) {
+        const whole = await call(client, 'search_code', { query, limit: 200 });
+        assert.is(whole.structuredContent!.nextCursor, undefined, `${query}: the whole answer fits one page`);
+        const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+        assert.ok(new Set((whole.structuredContent!.results as Result[]).map((result) => result.project)).size >= 2, `${query}: in several projects`);
+        for (const limit of [3, 7]) {
+          const paged: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await call(client, 'search_code', { query, limit, ...(cursor && { cursor }) });
+            assert.not.ok(page.isError, text(page));
+            paged.push(...(page.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`));
+            cursor = page.structuredContent!.nextCursor as string | undefined;
+          } while (cursor && paged.length < expected.length);
+          assert.equal(paged.slice(0, expected.length), expected, `${query}, pages of ${limit}`);
+        }
+      }
+      assert.equal(h.problems(), []);
+    } finally {
+      await client.close();
+      await h.close();
+    }
+  } finally {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 test.run();

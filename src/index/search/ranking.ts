@@ -74,6 +74,17 @@ export function ranksBefore(key: RankKey, bound: RankKey): boolean {
   return key.depth !== bound.depth ? key.depth < bound.depth : key.length <= bound.length;
 }
 
+/** Whether a match ranked `key` comes before every match ranked `bound`, a full tie included (strictly before). */
+export function strictlyBefore(key: RankKey, bound: RankKey): boolean {
+  if (key.score !== bound.score) return key.score > bound.score;
+  return key.depth !== bound.depth ? key.depth < bound.depth : key.length < bound.length;
+}
+
+/** A ranked result's place, as its answer ranks it (RankKey). */
+export function keyOf(item: Ranked): RankKey {
+  return { score: item.score, depth: pathDepth(item.match.path), length: item.match.path.length };
+}
+
 /**
  * How two ranked matches of different answers (projects searched apart) stand: by score, then the
  * path's depth and length, as ranking breaks ties within one answer. Equal ones keep the order

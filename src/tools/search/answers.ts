@@ -10,6 +10,8 @@ import {
   definitionsFirst,
   firstPagePlan,
   type FirstPageWay,
+  keyOf,
+  type RankKey,
   PatternTooExpensiveError,
   publicMatch,
   rankedFrom,
@@ -202,7 +204,10 @@ export class SearchAnswers {
   ): Promise<Array<{ value: Answer; cached: boolean } | Error>> {
     const answers = this.#answers;
     const out = new Array<{ value: Answer; cached: boolean } | Error>(asked.length);
-    const searches: Array<{ at: number; key: string; pageEnd?: number }> = [];
+    const searches: Array<{ at: number; key: string; pageEnd?: number; definitions: number }> = [];
+    // The definitions of the name found beside the index are matches as the search would rank them:
+    // their first `end` bound how far every project's search must read.
+    const known: RankKey[] = [];
     for (const [at, { project, query }] of asked.entries()) {
       const key = JSON.stringify([project.root, project.generation(), query]);
       const ways = firstPagePlan(query, end, true);
@@ -212,14 +217,17 @@ export class SearchAnswers {
         out[at] = { value: kept, cached: true };
         continue;
       }
+      let definitions = 0;
       if (ways.includes('definitions-only')) {
-        const definitions = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
-        if (serves(definitions.value.certainty, end)) {
-          out[at] = definitions;
+        const found = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
+        known.push(...found.value.ranked.slice(0, end).map(keyOf));
+        if (serves(found.value.certainty, end)) {
+          out[at] = found;
           continue;
         }
+        definitions = found.value.ranked.length;
       }
-      searches.push({ at, key, ...(early !== undefined && { pageEnd: end }) });
+      searches.push({ at, key, definitions, ...(early !== undefined && { pageEnd: end }) });
     }
     if (searches.length === 0) return out;
     const results = await pool.searchMany(
@@ -234,8 +242,11 @@ export class SearchAnswers {
       const { project, query } = asked[at]!;
       const computed = answerFrom(project, query, result);
       const { value } = computed;
-      // Kept as `answer` keeps it: an early page under its own key, and as the whole answer when it read everything.
-      if (pageEnd !== undefined) await answers.get(`${key}|first:${pageEnd}`, () => Promise.resolve(computed));
+      // Kept as `answer` keeps it: an early page under its own key, and as the whole answer when it
+      // read everything. One cut short by what other projects found (fewer certain results than the
+      // page) is this search's alone.
+      const ownPage = value.certainty === undefined || value.certainty.results >= end;
+      if (pageEnd !== undefined && ownPage) await answers.get(`${key}|first:${pageEnd}`, () => Promise.resolve(computed));
       if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) await answers.get(key, () => Promise.resolve(computed));
       out[at] = { value, cached: false };
     }

@@ -10,7 +10,18 @@
  * word (`return`) is then decided by its first files instead of a whole pool of matches.
  */
 import { definitionMatches } from '../definition-seeds.js';
-import { bestUnread, MatchScorer, rankKey, type RankKey, ranksBefore, rankSearch, type Ranked, type RankingSymbols, type Scored } from '../ranking.js';
+import {
+  bestUnread,
+  MatchScorer,
+  rankKey,
+  type RankKey,
+  ranksBefore,
+  rankSearch,
+  strictlyBefore,
+  type Ranked,
+  type RankingSymbols,
+  type Scored,
+} from '../ranking.js';
 import { sourceFirstKey, sourceFirstParts } from '../path-signals.js';
 import type { IndexReader, Match, SearchQuery, SearchResult } from '../reader.js';
 import { byPath } from '../../text/segment.js';
@@ -113,8 +124,21 @@ class UnrankedDefinitions {
   }
 }
 
-/** Searches `query` until its first `end` results are certain (or to its end, or its limit), and ranks what it read. */
-export function searchFirstResults(reader: IndexReader, root: string, symbols: RankingSymbols | undefined, query: SearchQuery, end: number): FirstResults {
+/**
+ * Searches `query` until its first `end` results are certain (or to its end, or its limit), and
+ * ranks what it read. `beyond`, in a search across projects: `end` matches found elsewhere rank at
+ * least this well, so none ranked after it can be on the page; the search also stops once no
+ * unread file can hold a match that ranks before it, with `certain` then counting the results
+ * before that point, which may be fewer than `end`.
+ */
+export function searchFirstResults(
+  reader: IndexReader,
+  root: string,
+  symbols: RankingSymbols | undefined,
+  query: SearchQuery,
+  end: number,
+  beyond?: RankKey,
+): FirstResults {
   const seeds = definitionMatches(root, symbols, query);
   if (!seeds.complete && !seeds.leftOut) {
     // A definition left out of the seeds could be anywhere: nothing is certain before the end.
@@ -143,10 +167,11 @@ export function searchFirstResults(reader: IndexReader, root: string, symbols: R
   const defining = seeds.complete ? [] : [...new Set([...seeds.leftOut!, ...seeds.matches.map((match) => match.path)])];
   const unranked = new UnrankedDefinitions(defining, query.caseSensitive === true);
   const stopBefore = (path: string, key: number): boolean => {
-    if (pool.length < end) return false;
+    if (pool.length < end && beyond === undefined) return false;
     const bound = unranked.bestFrom(path, key);
     before += pending.takeBefore(bound);
-    if (before < end) return false;
+    // Either the page is full of certain results, or nothing unread can reach a page that other projects fill.
+    if (before < end && !(beyond !== undefined && strictlyBefore(beyond, bound))) return false;
     stoppedAt = bound;
     return true;
   };

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_CONTENT_CACHE_BYTES } from '../content-cache.js';
 import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, PatternTooExpensiveError, type SearchQuery } from '../reader.js';
 import type { DirectScanResult } from '../direct-scan.js';
+import type { RankKey } from '../ranking.js';
 import { mergeShares } from './merge-shares.js';
 import { spawnSearchThread } from './search-thread.js';
 import { SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
@@ -125,10 +126,11 @@ export class SearchPool {
   /**
    * Ranked searches of several projects (a search across projects): each project's goes to its own
    * thread (homeThread), where its files stay open, and each thread gets its share in one message
-   * and one turn in the queue. The budget is the batch's: a pattern too expensive anywhere stops
+   * and one turn in the queue. `known`: the places of matches found already (early-page.ts reads
+   * no further than they allow). The budget is the batch's: a pattern too expensive anywhere stops
    * it. Each search's result or failure, in order.
    */
-  async searchMany(items: Array<{ root: string; query: SearchQuery; pageEnd?: number }>): Promise<Array<WorkerResult | Error>> {
+  async searchMany(items: Array<{ root: string; query: SearchQuery; pageEnd?: number }>, known?: RankKey[]): Promise<Array<WorkerResult | Error>> {
     const shares = new Map<number, number[]>();
     items.forEach((item, index) => {
       const thread = homeThread(item.root, this.#count);
@@ -138,21 +140,25 @@ export class SearchPool {
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
-        const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch));
+        const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
         indexes.forEach((index, at) => (results[index] = answers[at]!));
       }),
     );
     return results;
   }
 
-  async #batch(worker: SearchWorker, batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>): Promise<Array<WorkerResult | Error>> {
+  async #batch(
+    worker: SearchWorker,
+    batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>,
+    known: RankKey[] | undefined,
+  ): Promise<Array<WorkerResult | Error>> {
     const id = this.#nextId++;
     const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
     worker.hold();
     let timer: NodeJS.Timeout | undefined;
     try {
       await worker.ready;
-      const answer = worker.searchBatch({ id, batch });
+      const answer = worker.searchBatch({ id, batch, ...(known && { known }) });
       answer.catch(() => undefined);
       const overBudget = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {

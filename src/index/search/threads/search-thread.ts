@@ -17,7 +17,7 @@ import { directScan } from '../direct-scan.js';
 import { fileStamp, IndexStore } from '../../store/store.js';
 import { SymbolIndex, symbolsStamp } from '../../symbols/index.js';
 import { movedBuffers, pack, packRanked } from '../wire.js';
-import { rankSearch, type RankingSymbols } from '../ranking.js';
+import { keyOf, rankSearch, strictlyBefore, type RankKey, type Ranked, type RankingSymbols } from '../ranking.js';
 import { mayStopEarly, searchFirstResults } from '../first-page/index.js';
 import type { BatchRequest, Reply, SearchRequest } from './search-worker.js';
 import type { PackedResult } from '../wire.js';
@@ -166,12 +166,13 @@ class OpenProjects {
  * A search of the index, ranked when asked (the pool in ranked order, and the ranking beside it);
  * read only as far as the page asked for needs, where that can be known (first-page/early-page.ts).
  */
-function searchIndex(project: OpenProject, request: SearchRequest) {
+function searchIndex(project: OpenProject, request: SearchRequest, beyond?: PageBound) {
   const { query, rank, pageEnd, root } = request;
   const reader = project.reader();
   if (rank && pageEnd !== undefined && mayStopEarly(query, pageEnd)) {
     const started = performance.now();
-    const { result, ranked, seeds, certain } = searchFirstResults(reader, root, project.symbols(), query, pageEnd);
+    const { result, ranked, seeds, certain } = searchFirstResults(reader, root, project.symbols(), query, pageEnd, beyond?.bound());
+    beyond?.add(ranked);
     // Ranking as it read is the search's time; the ranking of what it read, after, is ranking's.
     return packRanked(result, ranked, seeds, Math.max(0, performance.now() - started - result.stats.durationMs), certain);
   }
@@ -188,12 +189,49 @@ function threadError(error: unknown): { code: string; message: string } {
   return { code: typeof code === 'string' ? code : 'SEXTANT_ERR_SEARCH', message: error instanceof Error ? error.message : String(error) };
 }
 
-/** Each search of a batch, ranked, one after another; a failure is that search's own. */
-function searchBatch(projects: OpenProjects, { id, batch }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
+/**
+ * The `end` best matches a batch found so far, across its projects: once there are `end` of them,
+ * the last is a bound no match needs to beat in the projects still to search (early-page.ts).
+ */
+class PageBound {
+  readonly #end: number;
+  #best: RankKey[] = [];
+
+  constructor(end: number, known: RankKey[] = []) {
+    this.#end = end;
+    this.#take(known);
+  }
+
+  bound(): RankKey | undefined {
+    return this.#best.length >= this.#end ? this.#best[this.#end - 1] : undefined;
+  }
+
+  /** A project's results, best first: the best `end` of everything found are kept. */
+  add(ranked: Ranked[]): void {
+    this.#take(ranked.slice(0, this.#end).map(keyOf));
+  }
+
+  #take(keys: RankKey[]): void {
+    const merged = [...this.#best, ...keys];
+    merged.sort((a, b) => (strictlyBefore(a, b) ? -1 : strictlyBefore(b, a) ? 1 : 0));
+    this.#best = merged.slice(0, this.#end);
+  }
+}
+
+/**
+ * Each search of a batch, ranked, one after another; a failure is that search's own. The batch's
+ * searches are of one query in several projects (a search across projects), so what the first
+ * found bounds how far the next must read.
+ */
+function searchBatch(projects: OpenProjects, { id, batch, known }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
   const moved: ArrayBuffer[] = [];
+  const bounds = new Map<string, PageBound>();
   const results = batch.map(({ root, query, pageEnd }) => {
     try {
-      const result: PackedResult = searchIndex(projects.get(root), { id, root, query, rank: true, ...(pageEnd !== undefined && { pageEnd }) });
+      const shared = pageEnd === undefined ? undefined : `${pageEnd}\0${JSON.stringify(query)}`;
+      if (shared !== undefined && !bounds.has(shared)) bounds.set(shared, new PageBound(pageEnd!, known));
+      const request = { id, root, query, rank: true, ...(pageEnd !== undefined && { pageEnd }) };
+      const result: PackedResult = searchIndex(projects.get(root), request, shared === undefined ? undefined : bounds.get(shared));
       moved.push(...movedBuffers(result));
       return { result };
     } catch (error) {

@@ -7,6 +7,7 @@ import { codedError, isErrorCode } from '../../../errors.js';
 import { BadGlobError } from '../../files/index.js';
 import { BadPatternError } from '../query-plan.js';
 import type { SearchQuery, SearchResult } from '../reader.js';
+import type { RankKey } from '../ranking.js';
 import { unpack, type PackedResult, type WorkerRanking } from '../wire.js';
 
 /** An error raised inside the worker, with its stable code kept. */
@@ -60,6 +61,8 @@ export interface SearchRequest {
 export interface BatchRequest {
   id: number;
   batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>;
+  /** Matches known already (the definitions of the name, found beside the index): the first `pageEnd` bound every search of the batch. */
+  known?: RankKey[];
 }
 
 type Waiter = { resolve: (result: WorkerResult | Array<WorkerResult | Error>) => void; reject: (error: Error) => void };
