@@ -6,7 +6,7 @@
  */
 import type { Manifest } from '../index/store/index.js';
 import { withoutCredentials } from '../util/credentials.js';
-import type { Project } from '../workspace/project.js';
+import type { IndexStamps, Project } from '../workspace/project.js';
 import type { SpanMember } from '../workspace/projects.js';
 import { MAX_SPAN_ENTRIES } from '../workspace/span.js';
 import { MAX_PATH_CHARS } from './limits.js';
@@ -74,9 +74,9 @@ export const ONE_PROJECT_FIELDS = ['workspace', 'indexing_status', 'updated_at']
  * Whether a project of a span can answer now (its manifest) and what is said of it when it cannot,
  * or answers from behind. One with no index starts indexing when the server indexes on demand.
  */
-export function readinessOf(member: Spanned, autoIndex: boolean): { manifest?: Manifest; incomplete?: Incomplete } {
+export function readinessOf(member: Spanned, autoIndex: boolean, at?: IndexStamps): { manifest?: Manifest; incomplete?: Incomplete } {
   const { project, named, label } = member;
-  const state = project.indexState();
+  const state = project.indexState(at);
   if (state.incompatible || state.corrupt) {
     return { incomplete: { project: label, state: 'failed', reason: 'its index cannot be read: run sync_repo with workspace set to it' } };
   }

@@ -26,6 +26,14 @@ export interface IndexState {
   corrupt?: string;
 }
 
+/** The stamps of an index's files read at one moment (Project.stamps). */
+export interface IndexStamps {
+  readonly manifest: string;
+  readonly symbols: string;
+  /** The process running a job on the index, if any. */
+  readonly jobPid: number | undefined;
+}
+
 /** A project's symbols as the tools read them (see SymbolIndex). */
 export type ProjectSymbols = Pick<
   SymbolIndex,
@@ -76,10 +84,21 @@ export class Project {
     return this.#job?.running ? this.#job : undefined;
   }
 
-  indexState(): IndexState {
+  /**
+   * The index's files as they are now, read once, for a caller that asks several questions of the
+   * same moment (a search across projects asks each project for its state, its generation and its
+   * symbols, and a stat for each was a large part of its main-thread work).
+   */
+  stamps(): IndexStamps {
+    return { manifest: fileStamp(this.store.manifestPath), symbols: symbolsStamp(this.store), jobPid: this.store.runningJob()?.pid };
+  }
+
+  /** `at`: the stamps read once by the caller (stamps()); without them, read now. */
+  indexState(at?: IndexStamps): IndexState {
     try {
-      const manifest = this.#currentManifest();
-      const running = this.job !== undefined || (this.store.runningJob()?.pid ?? process.pid) !== process.pid;
+      const manifest = this.#currentManifest(at?.manifest);
+      const runningPid = at ? at.jobPid : this.store.runningJob()?.pid;
+      const running = this.job !== undefined || (runningPid ?? process.pid) !== process.pid;
       if (!manifest) return { status: running ? 'indexing' : this.lastJob?.status === 'failed' ? 'failed' : 'not_indexed' };
       return { status: running ? 'indexing' : 'ready', manifest };
     } catch (error) {
@@ -94,8 +113,8 @@ export class Project {
    * Every tool call asks for the index state; reading and parsing the manifest each time was a
    * large part of the main thread's work for answers from the cache (bench/RESULTS.md, load-search).
    */
-  #currentManifest(): Manifest | undefined {
-    const stamp = fileStamp(this.store.manifestPath);
+  #currentManifest(known?: string): Manifest | undefined {
+    const stamp = known ?? fileStamp(this.store.manifestPath);
     // Read after the stamp: a commit between the two is read now and seen again next time.
     if (this.#manifest?.stamp !== stamp) this.#manifest = { stamp, value: this.store.readManifest() };
     return this.#manifest.value;
@@ -172,8 +191,8 @@ export class Project {
    * before the first symbol phase; index_incompatible or index_corrupt for symbols that cannot
    * be read.
    */
-  symbols(): ProjectSymbols | undefined {
-    const stamp = symbolsStamp(this.store);
+  symbols(at?: IndexStamps): ProjectSymbols | undefined {
+    const stamp = at?.symbols ?? symbolsStamp(this.store);
     if (this.#symbols?.stamp !== stamp) {
       // The previous generation is not closed here: a lookup may still hold it (its reader closes when collected).
       this.#symbols = { stamp, value: undefined };
@@ -194,8 +213,8 @@ export class Project {
    * manifest, each swapped by rename at a commit. An answer computed from one generation holds
    * for as long as this is unchanged (tools/search/answer-cache.ts).
    */
-  generation(): string {
-    return `${fileStamp(this.store.manifestPath)}|${symbolsStamp(this.store)}`;
+  generation(at?: IndexStamps): string {
+    return at ? `${at.manifest}|${at.symbols}` : `${fileStamp(this.store.manifestPath)}|${symbolsStamp(this.store)}`;
   }
 
   /** Runs `task` after every index writer of this process queued before it. */

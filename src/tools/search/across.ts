@@ -13,6 +13,7 @@ import { pageCursor, pageOffset } from '../limits.js';
 import type { Completeness } from '../status.js';
 import { listedIncomplete, readinessOf, spanNotes, tagOf, type Incomplete, type Spanned } from '../spanning.js';
 import type { Answer, SearchAnswers } from './answers.js';
+import type { IndexStamps } from '../../workspace/project.js';
 import type { SearchPool } from '../../index/search/threads/index.js';
 import { clipResult, fitsBudget, linesOf } from './search-results.js';
 import { DEFAULT_SEARCH_RESULTS, MAX_ECHO_CHARS, searchQueryOf } from './arguments.js';
@@ -52,15 +53,17 @@ export async function searchAcross(members: Spanned[], args: JsonObject, answers
   const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
   const end = offset + limit;
   const incomplete: Incomplete[] = [];
-  const searched: Array<{ member: Spanned; query: ReturnType<typeof searchQueryOf> }> = [];
+  const searched: Array<{ member: Spanned; query: ReturnType<typeof searchQueryOf>; at: IndexStamps }> = [];
   for (const member of members) {
-    const ready = readinessOf(member, autoIndex);
+    // Each project's index as it is at this moment, read once for every question asked of it here.
+    const at = member.project.stamps();
+    const ready = readinessOf(member, autoIndex, at);
     if (ready.incomplete) incomplete.push(ready.incomplete);
-    if (ready.manifest) searched.push({ member, query: searchQueryOf(args, member.project) });
+    if (ready.manifest) searched.push({ member, query: searchQueryOf(args, member.project), at });
   }
   const got = await answers.answerMany(
     pool,
-    searched.map(({ member, query }) => ({ project: member.project, query })),
+    searched.map(({ member, query, at }) => ({ project: member.project, query, at })),
     end,
   );
   const answered: Answered[] = [];

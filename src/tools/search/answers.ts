@@ -23,7 +23,7 @@ import {
 } from '../../index/search/index.js';
 import { BadGlobError } from '../../index/files/index.js';
 import type { SearchPool, WorkerResult } from '../../index/search/threads/index.js';
-import type { Project, ProjectSymbols } from '../../workspace/project.js';
+import type { IndexStamps, Project, ProjectSymbols } from '../../workspace/project.js';
 import { codedError } from '../../errors.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
 
@@ -48,9 +48,9 @@ export interface Answer {
 }
 
 /** The project's symbols where they exist: a search never fails for want of them. */
-function symbolsOf(project: Project): ProjectSymbols | undefined {
+function symbolsOf(project: Project, at?: IndexStamps): ProjectSymbols | undefined {
   try {
-    return project.symbols();
+    return project.symbols(at);
   } catch {
     return undefined;
   }
@@ -63,9 +63,9 @@ function cachedAnswers(env: NodeJS.ProcessEnv): number {
 }
 
 /** The definitions of the name alone, ranked (index/search/first-page/definitions-only.ts); the text search is not run. */
-function definitionsAnswer(project: Project, query: SearchQuery): Computed<Answer> {
+function definitionsAnswer(project: Project, query: SearchQuery, at?: IndexStamps): Computed<Answer> {
   const started = performance.now();
-  const { ranked, certain } = definitionsFirst(project.root, symbolsOf(project), query);
+  const { ranked, certain } = definitionsFirst(project.root, symbolsOf(project, at), query);
   const durationMs = Math.round(performance.now() - started);
   const result = { matches: [], truncated: true, stats: { files: 0, candidates: 0, durationMs } };
   return {
@@ -87,6 +87,7 @@ function rankingOf(
   query: SearchQuery,
   result: WorkerResult,
   direct: boolean,
+  at?: IndexStamps,
 ): { ranked: Ranked[]; seeds: number; rankingMs: number; certain?: number } {
   const started = performance.now();
   if (direct) {
@@ -100,11 +101,11 @@ function rankingOf(
   }
   const { ranking } = result;
   if (ranking) {
-    const ranked = rankedFrom(symbolsOf(project), result.matches, ranking.scores, ranking.facts);
+    const ranked = rankedFrom(symbolsOf(project, at), result.matches, ranking.scores, ranking.facts);
     return { ranked, seeds: ranking.seeds, rankingMs: ranking.rankingMs + performance.now() - started, certain: ranking.certain };
   }
   // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
-  const { ranked, seeds } = rankSearch(project.root, symbolsOf(project), query, result.matches);
+  const { ranked, seeds } = rankSearch(project.root, symbolsOf(project, at), query, result.matches);
   return { ranked, seeds, rankingMs: performance.now() - started };
 }
 
@@ -142,8 +143,8 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
 }
 
 /** A ranked search's answer from what its thread sent back (answers kept: may it be, and how much it holds). */
-function answerFrom(project: Project, query: SearchQuery, result: WorkerResult & { partial?: boolean }): Computed<Answer> {
-  const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, false);
+function answerFrom(project: Project, query: SearchQuery, result: WorkerResult & { partial?: boolean }, at?: IndexStamps): Computed<Answer> {
+  const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, false, at);
   const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { certainty: { by: 'early-page', results: certain } } : {}) };
   return { value, weight: ranked.length, keep: result.partial !== true };
 }
@@ -199,7 +200,7 @@ export class SearchAnswers {
    */
   async answerMany(
     pool: SearchPool,
-    asked: Array<{ project: Project; query: SearchQuery }>,
+    asked: Array<{ project: Project; query: SearchQuery; at?: IndexStamps }>,
     end: number,
   ): Promise<Array<{ value: Answer; cached: boolean } | Error>> {
     const answers = this.#answers;
@@ -208,8 +209,8 @@ export class SearchAnswers {
     // The definitions of the name found beside the index are matches as the search would rank them:
     // their first `end` bound how far every project's search must read.
     const known: RankKey[] = [];
-    for (const [at, { project, query }] of asked.entries()) {
-      const key = JSON.stringify([project.root, project.generation(), query]);
+    for (const [at, { project, query, at: stamps }] of asked.entries()) {
+      const key = JSON.stringify([project.root, project.generation(stamps), query]);
       const ways = firstPagePlan(query, end, true);
       const early = ways.includes('early-page') ? `${key}|first:${end}` : undefined;
       const kept = answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early));
@@ -219,7 +220,7 @@ export class SearchAnswers {
       }
       let definitions = 0;
       if (ways.includes('definitions-only')) {
-        const found = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query)));
+        const found = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query, stamps)));
         known.push(...found.value.ranked.slice(0, end).map(keyOf));
         if (serves(found.value.certainty, end)) {
           out[at] = found;
@@ -239,8 +240,8 @@ export class SearchAnswers {
         out[at] = toolError(result) as Error;
         continue;
       }
-      const { project, query } = asked[at]!;
-      const computed = answerFrom(project, query, result);
+      const { project, query, at: stamps } = asked[at]!;
+      const computed = answerFrom(project, query, result, stamps);
       const { value } = computed;
       // Kept as `answer` keeps it: an early page under its own key, and as the whole answer when it
       // read everything. One cut short by what other projects found (fewer certain results than the
