@@ -97,6 +97,8 @@ export function readinessOf(member: Spanned, autoIndex: boolean, at?: IndexStamp
     }
     return { incomplete: { project: label, state: 'not_indexed', reason: 'not indexed: run index_repo with workspace set to it' } };
   }
+  // Searched now: kept current from here on, as a project searched alone is (its watcher starts).
+  project.requireIndex(state);
   if (named?.git && named.targetCommit !== undefined && named.servedCommit !== named.targetCommit) {
     const served = named.servedCommit ? `answered from commit ${named.servedCommit}` : 'answered';
     const reason = `${served} while catching up to ${named.targetCommit}${failure ? `; ${failure}` : ` (${named.state})`}`;

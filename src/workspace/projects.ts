@@ -26,7 +26,7 @@ import type { Caller } from '../caller.js';
 import { NamedProjects, type NamedProject } from './named-projects.js';
 import { WorkspaceRegistry } from './registry.js';
 import type { RootsClient } from './roots.js';
-import { distinct, isGlob, isPathEntry, MAX_SPAN_ENTRIES, nameGlob, type SpanMember } from './span.js';
+import { distinct, isGlob, isPathEntry, MAX_SPAN_ENTRIES, MAX_WILDCARDS, nameGlob, type SpanMember } from './span.js';
 
 export type { SpanMember };
 
@@ -263,11 +263,16 @@ export class ProjectService {
     const members: Sourced[] = [];
     for (const entry of entries as string[]) {
       if (isGlob(entry)) {
+        const matches = nameGlob(entry, caller.reach !== 'remote');
+        if (!matches)
+          throw codedError('invalid_input', `A glob in "projects" may hold at most ${MAX_WILDCARDS} wildcards: ${JSON.stringify(entry)}`, {
+            argument: 'projects',
+          });
         const everything = [
           ...this.visible(caller).map((project) => this.#member(project.root, 'catalog')),
           ...[...this.#registeredRoots(), ...rootPaths].map((root) => this.#member(root, 'roots')),
         ].filter((member) => allows(member.root));
-        members.push(...everything.filter(nameGlob(entry)));
+        members.push(...everything.filter(matches));
       } else if (isPathEntry(entry)) {
         const named = this.named.atRoot(entry);
         const root = named && allows(named.root) ? named.root : this.registry.resolveArgument(entry, rootPaths, caller.reach, allows).root;
@@ -297,6 +302,9 @@ export class ProjectService {
   #held(members: Sourced[]): SpanMember[] {
     const distinctMembers = distinct(members);
     for (const { root, source } of distinctMembers) {
+      // A named project is pinned; a folder already known is marked used. One not known yet is
+      // searched without being registered: admitting it could let go of another of the same span.
+      if (source !== 'catalog' && !this.registry.get(root)) continue;
       try {
         this.#hold({ path: root, source });
       } catch {
@@ -360,7 +368,7 @@ export class ProjectService {
     }
     this.#open.delete(root);
     this.#open.set(root, performance.now());
-    if (this.#open.size > this.#maxOpen) this.#releaseOldest(this.#open.size - this.#maxOpen);
+    if (this.#open.size > this.#maxOpen) this.#releaseOldest(this.#open.size - this.#maxOpen, root);
     return project;
   }
 
@@ -369,11 +377,11 @@ export class ProjectService {
     return this.#open.size;
   }
 
-  /** Lets go of the `count` least recently used idle projects (never one that is indexing). */
-  #releaseOldest(count: number): void {
+  /** Lets go of the `count` least recently used idle projects (never one that is indexing, nor the one in use). */
+  #releaseOldest(count: number, using: string): void {
     for (const root of this.#open.keys()) {
       if (count <= 0) break;
-      if (this.#release(root)) count--;
+      if (root !== using && this.#release(root)) count--;
     }
   }
 

@@ -28,15 +28,42 @@ export function isPathEntry(entry: string): boolean {
   return isAbsolute(entry);
 }
 
-/** A glob over project names (`*` any run, `?` one character), case-insensitive as names are. */
-export function nameGlob(glob: string): (member: SpanMember) => boolean {
-  const source = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  const pattern = new RegExp(`^${source}$`, 'i');
-  // A folder answers to its path and to its last part, as a client's root does (`pay*` finds /src/payments).
-  return (member) => pattern.test(member.label) || (!member.named && pattern.test(basename(member.root)));
+/** Wildcards one entry may hold: enough for any name, few enough that matching stays cheap. */
+export const MAX_WILDCARDS = 16;
+
+/** Whether `text` matches `glob` (`*` any run, `?` one character), case-insensitively, in time linear in their lengths. */
+function globMatches(glob: string, text: string): boolean {
+  const pattern = glob.toLowerCase();
+  const subject = text.toLowerCase();
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < subject.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === subject[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
+}
+
+/**
+ * A glob over project names (`*` any run, `?` one character), case-insensitive as names are;
+ * undefined for one with more than MAX_WILDCARDS wildcards. With `folders`, a project without a
+ * name answers to the last part of its path (`pay*` finds /src/payments), as a client's root
+ * does; a remote caller's globs match names alone, so that they cannot probe the server's paths.
+ */
+export function nameGlob(glob: string, folders: boolean): ((member: SpanMember) => boolean) | undefined {
+  if ((glob.match(/[*?]/g)?.length ?? 0) > MAX_WILDCARDS) return undefined;
+  return (member) => (member.named ? globMatches(glob, member.label) : folders && globMatches(glob, basename(member.root)));
 }
 
 /** Members in first-named order, each root once. */

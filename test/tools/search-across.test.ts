@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { eventually } from '../helpers/wait.js';
 import { indexTree } from '../helpers/indexed-tree.js';
 import { call, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
 import { BIN, ROOT, runCli, serverEnv } from '../helpers/process.js';
@@ -167,6 +168,8 @@ test('locate_symbol across projects: definitions from each, best first, each nam
       );
       const none = await call(client, 'locate_symbol', { name: 'chargeCard', projects: ['nothing-*'] });
       assert.is(errorCode(none), 'project_not_found');
+      const wild = await call(client, 'locate_symbol', { name: 'chargeCard', projects: ['*'.repeat(40) + '!'] });
+      assert.is(errorCode(wild), 'invalid_input', 'a glob of forty wildcards is refused, not run');
       const missing = await call(client, 'locate_symbol', { name: 'zzzzqqq', projects: ['*'] });
       assert.is(errorCode(missing), 'symbol_not_found');
       assert.equal(h.problems(), []);
@@ -205,6 +208,25 @@ test('stdio: a client that sends two roots has both searched together', async ()
       assert.not.ok(context.isError, text(context));
     } finally {
       await client.close();
+    }
+  });
+});
+
+test('projects searched together are kept current: a file saved after the first search is found by the next', async () => {
+  await withFolders(['payments', 'web'], async (roots, home) => {
+    const h = await projectHarness({ workspaces: [roots.payments, roots.web] }, home, { watch: true });
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      const first = await call(client, 'search_code', { query: 'refundLater' });
+      assert.is(first.structuredContent!.total_matches, 0);
+      writeFileSync(join(roots.web, 'app/refund.ts'), 'export function refundLater() {}\n');
+      await eventually(async () => {
+        const next = await call(client, 'search_code', { query: 'refundLater' });
+        return (next.structuredContent!.results as Result[]).some((result) => result.project === roots.web && result.path === 'app/refund.ts');
+      }, 'the watcher of a project searched only together with others sees the new file');
+    } finally {
+      await client.close();
+      await h.close();
     }
   });
 });

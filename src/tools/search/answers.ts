@@ -207,7 +207,7 @@ export class SearchAnswers {
     const out = new Array<{ value: Answer; cached: boolean } | Error>(asked.length);
     const searches: Array<{ at: number; key: string; pageEnd?: number; definitions: number }> = [];
     // The definitions of the name found beside the index are matches as the search would rank them:
-    // their first `end` bound how far every project's search must read.
+    // those of projects they answer alone bound how far every other project's search must read.
     const known: RankKey[] = [];
     for (const [at, { project, query, at: stamps }] of asked.entries()) {
       const key = JSON.stringify([project.root, project.generation(stamps), query]);
@@ -221,8 +221,9 @@ export class SearchAnswers {
       let definitions = 0;
       if (ways.includes('definitions-only')) {
         const found = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query, stamps)));
-        known.push(...found.value.ranked.slice(0, end).map(keyOf));
         if (serves(found.value.certainty, end)) {
+          // Not searched: its results count toward the bound here, once (a searched project's count when its search comes back).
+          known.push(...found.value.ranked.slice(0, end).map(keyOf));
           out[at] = found;
           continue;
         }
@@ -231,8 +232,11 @@ export class SearchAnswers {
       searches.push({ at, key, definitions, ...(early !== undefined && { pageEnd: end }) });
     }
     if (searches.length === 0) return out;
+    // The projects that define the name first: their matches rank best, and bound the others soonest.
+    searches.sort((a, b) => b.definitions - a.definitions);
     const results = await pool.searchMany(
       searches.map(({ at, pageEnd }) => ({ root: asked[at]!.project.root, query: asked[at]!.query, ...(pageEnd !== undefined && { pageEnd }) })),
+      known.length > 0 ? known : undefined,
     );
     for (const [index, { at, key, pageEnd }] of searches.entries()) {
       const result = results[index]!;

@@ -58,6 +58,9 @@ const DEFAULT_SEARCH_IDLE_MS = 10 * 60 * 1000;
 /** Index files held open by default: a segment or two and a symbols file per project, for a few hundred projects. */
 const DEFAULT_OPEN_INDEX_FILES = 512;
 
+/** Projects of a batch that share one search's time budget (pool.searchMany). */
+const PROJECTS_PER_BUDGET = 8;
+
 /** At most this many search threads by default: past it, merging costs more than it saves. */
 const MAX_DEFAULT_WORKERS = 4;
 
@@ -140,8 +143,13 @@ export class SearchPool {
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
-        const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
-        indexes.forEach((index, at) => (results[index] = answers[at]!));
+        try {
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
+          indexes.forEach((index, at) => (results[index] = answers[at]!));
+        } catch (error) {
+          // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.
+          for (const index of indexes) results[index] = error instanceof Error ? error : new Error(String(error));
+        }
       }),
     );
     return results;
@@ -153,7 +161,8 @@ export class SearchPool {
     known: RankKey[] | undefined,
   ): Promise<Array<WorkerResult | Error>> {
     const id = this.#nextId++;
-    const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
+    // A search's budget for each few projects of the batch: a batch of many cheap searches is not one expensive search.
+    const budgetMs = (this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS) * Math.ceil(batch.length / PROJECTS_PER_BUDGET);
     worker.hold();
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -232,6 +232,8 @@ function searchBatch(projects: OpenProjects, { id, batch, known }: BatchRequest)
       if (shared !== undefined && !bounds.has(shared)) bounds.set(shared, new PageBound(pageEnd!, known));
       const request = { id, root, query, rank: true, ...(pageEnd !== undefined && { pageEnd }) };
       const result: PackedResult = searchIndex(projects.get(root), request, shared === undefined ? undefined : bounds.get(shared));
+      // Within the budget of open files as the batch goes, not only after it.
+      projects.trim();
       moved.push(...movedBuffers(result));
       return { result };
     } catch (error) {
