@@ -7,7 +7,7 @@
 import { globToRegExp, ProjectFiles, workspaceGlob, BadGlobError } from '../index/files/index.js';
 import { openForOneSearch } from '../index/search/index.js';
 import type { ToolDefinition } from '../mcp/index.js';
-import type { Project } from '../workspace/project.js';
+import type { IndexStamps, Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { codedError } from '../errors.js';
 import { MAX_OUTPUT_CHARS, MAX_PATH_CHARS, pageCursor, pageOffset } from './limits.js';
@@ -36,8 +36,12 @@ interface IndexedFile {
 }
 
 /** The index's files of a project, read once per index generation. */
-function indexedFiles(project: Project, kept: Map<string, { generation: string; files: Map<string, IndexedFile> }>): Map<string, IndexedFile> {
-  const generation = project.generation();
+function indexedFiles(
+  project: Project,
+  kept: Map<string, { generation: string; files: Map<string, IndexedFile> }>,
+  at?: IndexStamps,
+): Map<string, IndexedFile> {
+  const generation = project.generation(at);
   const cached = kept.get(project.root);
   if (cached && cached.generation === generation) return cached.files;
   const reader = openForOneSearch(project.store);
@@ -99,9 +103,12 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(project, _resolved, args) {
-      const manifest = project.requireIndex();
+      // The index's files read once for the whole call: its state, its generation, the status it reports.
+      const at = project.stamps();
+      const state = project.indexState(at);
+      const manifest = project.requireIndex(state);
       const path = workspacePath(project, args.path as string);
-      const file = indexedFiles(project, kept).get(path);
+      const file = indexedFiles(project, kept, at).get(path);
       if (!file) throw notServed(path);
       // A replica catching up has the next commit on disk: the file is read as the served commit has it.
       const atServed = projects.named.atRoot(project.root)?.readServed;
@@ -134,7 +141,7 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
       }
       const cut = end < Math.min((args.end_line as number | undefined) ?? lines.length, lines.length);
       const structured: Record<string, unknown> = {
-        ...statusFields(project, manifest, cut ? 'truncated' : 'complete'),
+        ...statusFields(project, manifest, cut ? 'truncated' : 'complete', state.status),
         path,
         ...(file.language && { language: file.language }),
         start_line: start,
