@@ -20,8 +20,8 @@
 // lookup, as served by default. The queries are the Go standard library's; on another tree they
 // simply match less. bench/RESULTS.md has the runs.
 import { spawn, spawnSync } from 'node:child_process';
+import { freePort } from './free-port.mjs';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,15 +112,6 @@ function readFileQueries(root) {
 }
 
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The process's CPU seconds so far (user + system, every thread), and its RSS in MiB. */
 function usage(pid) {

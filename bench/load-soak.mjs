@@ -10,8 +10,8 @@
 //
 // PROJECT_DIR is indexed first, into a scratch SEXTANT_HOME. bench/RESULTS.md has the runs.
 import { spawn, spawnSync } from 'node:child_process';
+import { freePort } from './free-port.mjs';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,15 +62,6 @@ function nextCall(client, n) {
     default:
       return ['ping'];
   }
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function rssMiB(pid) {

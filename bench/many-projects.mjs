@@ -12,8 +12,8 @@
 //
 // bench/RESULTS.md has the runs.
 import { spawn } from 'node:child_process';
+import { freePort } from './free-port.mjs';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,15 +42,6 @@ const MODERN = '2026-07-28';
 const QUERIES = ['ServeHTTP', 'NewReader', 'ReadFull', 'ParseInt', 'WriteString', 'Unmarshal', 'NewRequest', 'TrimPrefix', 'SplitN', 'Fprintf'];
 
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** What the process holds now: threads, open files, resident MiB. */
 function held(pid) {

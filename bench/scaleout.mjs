@@ -13,8 +13,8 @@
 //
 // Needs the system's git and haproxy. The HAProxy configuration is the README's, addresses changed.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { freePort } from './free-port.mjs';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,15 +48,6 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
   rmSync(scratch, { recursive: true, force: true });
 });
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const git = (cwd, ...args) =>
   execFileSync('git', args, {

@@ -40,11 +40,16 @@ function merged(lists: Array<{ ranked: Ranked[]; from: number }>, count: number)
   return out;
 }
 
-/** Why a project's search did not answer, when the failure is its own and not the query's (a bad pattern fails every project alike). */
+/**
+ * Why a project's search did not answer, when the failure is its own: too busy, over its time
+ * budget there, or failing. A bad argument (a pattern, a glob) fails every project alike, and is
+ * the caller's to hear as it would from one project: undefined.
+ */
 function ownFailure(member: Spanned, error: unknown): Incomplete | undefined {
   if (error instanceof BusyError) return { project: member.label, state: 'busy', reason: error.message };
   if (error instanceof CodedError && error.code === 'invalid_input') return undefined;
-  if (error instanceof CodedError && error.code === 'pattern_too_expensive') return undefined;
+  if (error instanceof CodedError && error.code === 'pattern_too_expensive')
+    return { project: member.label, state: 'busy', reason: 'the search ran over its time budget there' };
   return { project: member.label, state: 'failed', reason: error instanceof Error ? error.message : String(error) };
 }
 
@@ -67,27 +72,21 @@ export async function searchAcross(members: Spanned[], args: JsonObject, answers
     end,
   );
   const answered: Answered[] = [];
-  let queryFault: unknown;
-  got.forEach((outcome, index) => {
+  let overBudget: unknown;
+  for (const [index, outcome] of got.entries()) {
     const { member } = searched[index]!;
-    if (!(outcome instanceof Error)) return void answered.push({ member, answer: outcome.value, cached: outcome.cached });
+    if (!(outcome instanceof Error)) {
+      answered.push({ member, answer: outcome.value, cached: outcome.cached });
+      continue;
+    }
     const own = ownFailure(member, outcome);
-    if (own) incomplete.push(own);
-    else queryFault ??= outcome;
-  });
-  // A pattern that is bad, or too expensive, is so everywhere: the caller hears it as from one project.
-  if (queryFault !== undefined && (answered.length === 0 || !(queryFault instanceof CodedError && queryFault.code === 'pattern_too_expensive')))
-    throw queryFault;
-  if (queryFault !== undefined)
-    incomplete.push(
-      ...searched
-        .filter(({ member }) => !answered.some((one) => one.member === member))
-        .map(({ member }) => ({
-          project: member.label,
-          state: 'busy' as const,
-          reason: 'the search ran over its time budget there',
-        })),
-    );
+    // A bad argument is so everywhere: the caller hears it as it would from one project.
+    if (!own) throw outcome;
+    incomplete.push(own);
+    if (outcome instanceof CodedError && outcome.code === 'pattern_too_expensive') overBudget ??= outcome;
+  }
+  // Over its budget everywhere it ran, and nowhere answered: as a search of one project would be.
+  if (answered.length === 0 && overBudget !== undefined) throw overBudget;
 
   const ranked = merged(
     answered.map((one, from) => ({ ranked: one.answer.ranked.slice(0, end), from })),

@@ -155,7 +155,7 @@ export class SearchPool {
     return results;
   }
 
-  async #batch(
+  #batch(
     worker: SearchWorker,
     batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>,
     known: RankKey[] | undefined,
@@ -163,25 +163,7 @@ export class SearchPool {
     const id = this.#nextId++;
     // A search's budget for each few projects of the batch: a batch of many cheap searches is not one expensive search.
     const budgetMs = (this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS) * Math.ceil(batch.length / PROJECTS_PER_BUDGET);
-    worker.hold();
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await worker.ready;
-      const answer = worker.searchBatch({ id, batch, ...(known && { known }) });
-      answer.catch(() => undefined);
-      const overBudget = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          void worker.kill(
-            new SearchFailedError('SEXTANT_ERR_SEARCH_INTERRUPTED', 'The search was stopped because another one ran over its time budget; run it again'),
-          );
-          reject(new PatternTooExpensiveError(budgetMs));
-        }, budgetMs);
-      });
-      return await Promise.race([answer, overBudget]);
-    } finally {
-      clearTimeout(timer);
-      worker.release();
-    }
+    return this.#onThreads([worker], budgetMs, () => worker.searchBatch({ id, batch, ...(known && { known }) }));
   }
 
   /** A search of a project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */
@@ -241,38 +223,42 @@ export class SearchPool {
     }
   }
 
-  async #runOnce(query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<WorkerResult> {
+  #runOnce(query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<WorkerResult> {
     const id = this.#nextId++;
-    const budgetMs = this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
-    for (const worker of workers) worker.hold();
-    try {
-      // The budget is the search's own: it starts once every thread it needs is up.
-      await Promise.all(workers.map((worker) => worker.ready));
-      return await this.#budgeted(id, budgetMs, query, workers, ask);
-    } finally {
-      for (const worker of workers) worker.release();
-    }
+    return this.#onThreads(workers, this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS, async () => {
+      const shares = await Promise.all(workers.map((worker, index) => ask(worker, id, index)));
+      return mergeShares(shares, query.limit ?? DEFAULT_SEARCH_LIMIT, query.sourceFirst === true);
+    });
   }
 
-  async #budgeted(id: number, budgetMs: number, query: SearchQuery, workers: SearchWorker[], ask: Ask): Promise<WorkerResult> {
-    const shares = workers.map((worker, index) => ask(worker, id, index));
+  /**
+   * `work` on `workers`, held (the process stays up while they owe it) and within `budgetMs`,
+   * which starts once every one of them is up: a thread's cold start is never charged to a search.
+   * Past the budget, the threads are stopped (what else they were running fails as interrupted)
+   * and the work fails with PatternTooExpensiveError.
+   */
+  async #onThreads<T>(workers: SearchWorker[], budgetMs: number, work: () => Promise<T>): Promise<T> {
+    for (const worker of workers) worker.hold();
     let timer: NodeJS.Timeout | undefined;
-    const overBudget = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const interrupted = new SearchFailedError(
-          'SEXTANT_ERR_SEARCH_INTERRUPTED',
-          'The search was stopped because another one ran over its time budget; run it again',
-        );
-        for (const worker of workers) void worker.kill(interrupted);
-        reject(new PatternTooExpensiveError(budgetMs));
-      }, budgetMs);
-    });
-    // A share that fails after the budget fired must not surface as an unhandled rejection.
-    for (const share of shares) share.catch(() => undefined);
     try {
-      return mergeShares(await Promise.race([Promise.all(shares), overBudget]), query.limit ?? DEFAULT_SEARCH_LIMIT, query.sourceFirst === true);
+      await Promise.all(workers.map((worker) => worker.ready));
+      const answer = work();
+      // An answer that fails after the budget fired must not surface as an unhandled rejection.
+      answer.catch(() => undefined);
+      const overBudget = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const interrupted = new SearchFailedError(
+            'SEXTANT_ERR_SEARCH_INTERRUPTED',
+            'The search was stopped because another one ran over its time budget; run it again',
+          );
+          for (const worker of workers) void worker.kill(interrupted);
+          reject(new PatternTooExpensiveError(budgetMs));
+        }, budgetMs);
+      });
+      return await Promise.race([answer, overBudget]);
     } finally {
       clearTimeout(timer);
+      for (const worker of workers) worker.release();
     }
   }
 
