@@ -231,6 +231,57 @@ test('projects searched together are kept current: a file saved after the first 
   });
 });
 
+test('definitions spread over projects decide a page together, no project searched; the next page searches', async () => {
+  // Two exported definitions of settleInvoice in each of three projects, and uses of it: no project
+  // alone defines it enough for a page of four, the three together do.
+  const source = (folder: string) => ({
+    [`${folder}/settle.ts`]: 'export function settleInvoice(id: string) {\n  return id;\n}\n',
+    [`${folder}/legacy/settle.ts`]: 'export function settleInvoice(id: number) {\n  return id;\n}\n',
+    [`${folder}/use.ts`]: 'import { settleInvoice } from "./settle";\nsettleInvoice("a");\n',
+  });
+  const roots = [
+    projectTree(source('billing'), 'sextant-bill-'),
+    projectTree(source('ledger'), 'sextant-ledger-'),
+    projectTree(source('shop'), 'sextant-shop-'),
+  ];
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  try {
+    for (const root of roots) await indexTree(root, home);
+    const h = await projectHarness({ workspaces: roots }, home, { watch: false });
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      const first = await call(client, 'search_code', { query: 'settleInvoice', limit: 4 });
+      assert.not.ok(first.isError, text(first));
+      const page = (first.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+      assert.ok(
+        (first.structuredContent!.results as Result[]).every((result) => result.path.endsWith('settle.ts') && result.line === 1),
+        'the page is definitions',
+      );
+      assert.is(h.projects.searchPool.liveWorkers, 0, 'the definitions decided the page: no search thread started');
+
+      const cursor = first.structuredContent!.nextCursor as string;
+      assert.type(cursor, 'string');
+      const second = await call(client, 'search_code', { query: 'settleInvoice', limit: 8, cursor });
+      const rest = (second.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+      assert.ok(h.projects.searchPool.liveWorkers > 0, 'past the definitions, the projects were searched');
+
+      const whole = await call(client, 'search_code', { query: 'settleInvoice', limit: 50 });
+      const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+      assert.is(expected.length, 12, text(whole));
+      assert.equal(page, expected.slice(0, 4));
+      assert.equal(rest, expected.slice(4, 12), 'the pages together are the whole answer');
+      assert.ok(h.projects.searchPool.liveWorkers > 0, 'the second page searched');
+      assert.equal(h.problems(), []);
+    } finally {
+      await client.close();
+      await h.close();
+    }
+  } finally {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 test('on a real tree split into projects, small pages read only as far as the others allow, and equal the whole answer', async () => {
   // ajv's sources, each top-level folder a project of its own and the loose files one more.
   const library = join(ROOT, 'node_modules/ajv/lib');

@@ -9,7 +9,7 @@ export { definitionMatches, MAX_SEEDED_DEFINITIONS } from './definition-seeds.js
 export { type Certainty, definitionsFirst, firstPagePlan, type FirstPageWay, serves } from './first-page/index.js';
 export { openForOneSearch, searchOnce } from './one-shot.js';
 export { lowValuePath } from './path-signals.js';
-export { keyOf, rankedFrom, rankMatches, rankOrder, rankSearch, type Ranked, type RankKey } from './ranking.js';
+export { type KnownMatch, knownMatch, rankedFrom, rankMatches, rankOrder, rankSearch, type Ranked } from './ranking.js';
 export {
   DEFAULT_SEARCH_BUDGET_MS,
   IndexReader,

@@ -10,8 +10,8 @@ import {
   definitionsFirst,
   firstPagePlan,
   type FirstPageWay,
-  keyOf,
-  type RankKey,
+  type KnownMatch,
+  knownMatch,
   PatternTooExpensiveError,
   publicMatch,
   rankedFrom,
@@ -45,6 +45,11 @@ export interface Answer {
   rankingMs: number;
   /** Set when not every match was read: why the first results are known to lead (index/search/first-page/). */
   certainty?: Certainty;
+  /**
+   * definitions-only: every definition named like the query is ranked, so any other match of the
+   * project is a text match (TEXT_MATCH_CEILING at most), and ranks after every certain definition.
+   */
+  definitionsComplete?: boolean;
 }
 
 /** The project's symbols where they exist: a search never fails for want of them. */
@@ -65,11 +70,18 @@ function cachedAnswers(env: NodeJS.ProcessEnv): number {
 /** The definitions of the name alone, ranked (index/search/first-page/definitions-only.ts); the text search is not run. */
 function definitionsAnswer(project: Project, query: SearchQuery, at?: IndexStamps): Computed<Answer> {
   const started = performance.now();
-  const { ranked, certain } = definitionsFirst(project.root, symbolsOf(project, at), query);
+  const { ranked, certain, complete } = definitionsFirst(project.root, symbolsOf(project, at), query);
   const durationMs = Math.round(performance.now() - started);
   const result = { matches: [], truncated: true, stats: { files: 0, candidates: 0, durationMs } };
   return {
-    value: { result, ranked, seeds: ranked.length, rankingMs: 0, certainty: { by: 'definitions-only', results: certain } },
+    value: {
+      result,
+      ranked,
+      seeds: ranked.length,
+      rankingMs: 0,
+      certainty: { by: 'definitions-only', results: certain },
+      ...(complete && { definitionsComplete: true }),
+    },
     weight: ranked.length,
     keep: true,
   };
@@ -197,6 +209,12 @@ export class SearchAnswers {
    * The answers of several projects to their queries, each as `answer` would give it, but the
    * searches that must go to a thread go together: one message per thread for all of them
    * (SearchPool.searchMany). Each answer, or the tool error of its project's search.
+   *
+   * The definitions of the name are looked up beside the index first, in every project. Those no
+   * text match can outrank (the certain ones) lead the merged page wherever they are: when there
+   * are `end` of them across the projects, they are the page, and a project whose every definition
+   * is known is answered by its definitions alone, unsearched, as one project would be by its own.
+   * Every match known here bounds how far each search must read (page-bound.ts).
    */
   async answerMany(
     pool: SearchPool,
@@ -205,10 +223,8 @@ export class SearchAnswers {
   ): Promise<Array<{ value: Answer; cached: boolean } | Error>> {
     const answers = this.#answers;
     const out = new Array<{ value: Answer; cached: boolean } | Error>(asked.length);
-    const searches: Array<{ at: number; key: string; pageEnd?: number; definitions: number }> = [];
-    // The definitions of the name found beside the index are matches as the search would rank them:
-    // those of projects they answer alone bound how far every other project's search must read.
-    const known: RankKey[] = [];
+    const known: KnownMatch[] = [];
+    const open: Array<{ at: number; key: string; early?: string; definitions?: { value: Answer; cached: boolean } }> = [];
     for (const [at, { project, query, at: stamps }] of asked.entries()) {
       const key = JSON.stringify([project.root, project.generation(stamps), query]);
       const ways = firstPagePlan(query, end, true);
@@ -216,26 +232,38 @@ export class SearchAnswers {
       const kept = answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early));
       if (kept) {
         out[at] = { value: kept, cached: true };
+        known.push(...kept.ranked.slice(0, end).map((item) => knownMatch(project.root, item)));
         continue;
       }
-      let definitions = 0;
-      if (ways.includes('definitions-only')) {
-        const found = await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query, stamps)));
-        if (serves(found.value.certainty, end)) {
-          // Not searched: its results count toward the bound here, once (a searched project's count when its search comes back).
-          known.push(...found.value.ranked.slice(0, end).map(keyOf));
-          out[at] = found;
-          continue;
-        }
-        definitions = found.value.ranked.length;
+      const definitions = ways.includes('definitions-only')
+        ? await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query, stamps)))
+        : undefined;
+      if (definitions) known.push(...definitions.value.ranked.slice(0, end).map((item) => knownMatch(project.root, item)));
+      open.push({ at, key, ...(early !== undefined && { early }), ...(definitions && { definitions }) });
+    }
+    const certainDefinitions = open.reduce((sum, { definitions }) => sum + (definitions?.value.certainty?.results ?? 0), 0);
+    const searches: Array<{ at: number; key: string; pageEnd?: number; definitions: number }> = [];
+    for (const { at, key, early, definitions } of open) {
+      const value = definitions?.value;
+      if (value && (serves(value.certainty, end) || (certainDefinitions >= end && value.definitionsComplete === true))) {
+        out[at] = definitions!;
+        continue;
       }
-      searches.push({ at, key, definitions, ...(early !== undefined && { pageEnd: end }) });
+      searches.push({ at, key, definitions: value?.ranked.length ?? 0, ...(early !== undefined && { pageEnd: end }) });
     }
     if (searches.length === 0) return out;
     // The projects that define the name first: their matches rank best, and bound the others soonest.
     searches.sort((a, b) => b.definitions - a.definitions);
     const results = await pool.searchMany(
-      searches.map(({ at, pageEnd }) => ({ root: asked[at]!.project.root, query: asked[at]!.query, ...(pageEnd !== undefined && { pageEnd }) })),
+      searches.map(({ at, pageEnd }) => {
+        const { project, query, at: stamps } = asked[at]!;
+        return {
+          root: project.root,
+          query,
+          ...(pageEnd !== undefined && { pageEnd }),
+          ...(stamps && { stamps: { manifest: stamps.manifest, symbols: stamps.symbols } }),
+        };
+      }),
       known.length > 0 ? known : undefined,
     );
     for (const [index, { at, key, pageEnd }] of searches.entries()) {

@@ -15,6 +15,11 @@ import { mayStopEarly } from './early-page.js';
 export interface DefinitionsFirst {
   ranked: Ranked[];
   certain: number;
+  /**
+   * Every definition named like the query is among `ranked`: any other match of the project is a
+   * text match, and scores TEXT_MATCH_CEILING at most (a search across projects relies on it).
+   */
+  complete: boolean;
 }
 
 /**
@@ -29,10 +34,11 @@ export function mayDecideByDefinitions(query: SearchQuery, end: number): boolean
 /** The definitions of the name, ranked as a search ranks them; `certain` counts those no text match can outrank. */
 export function definitionsFirst(root: string, symbols: RankingSymbols | undefined, query: SearchQuery): DefinitionsFirst {
   const seeds = definitionMatches(root, symbols, query);
-  if (!symbols || !seeds.complete || seeds.matches.length === 0) return { ranked: [], certain: 0 };
+  if (!symbols || !seeds.complete) return { ranked: [], certain: 0, complete: false };
+  if (seeds.matches.length === 0) return { ranked: [], certain: 0, complete: true };
   const ranked = rankMatches(symbols, seeds.matches, query.pattern, false, query.caseSensitive === true, true);
   // Ranked by score first: those above the ceiling are the first ones.
   let certain = 0;
   while (certain < ranked.length && ranked[certain]!.score > TEXT_MATCH_CEILING) certain++;
-  return { ranked, certain };
+  return { ranked, certain, complete: true };
 }

@@ -10,10 +10,10 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_CONTENT_CACHE_BYTES } from '../content-cache.js';
 import { DEFAULT_SEARCH_BUDGET_MS, DEFAULT_SEARCH_LIMIT, PatternTooExpensiveError, type SearchQuery } from '../reader.js';
 import type { DirectScanResult } from '../direct-scan.js';
-import type { RankKey } from '../ranking.js';
+import type { KnownMatch } from '../ranking.js';
 import { mergeShares } from './merge-shares.js';
 import { spawnSearchThread } from './search-thread.js';
-import { SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
+import { type BatchItem, SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
 import { BusyError } from '../../../errors.js';
 
 export type { WorkerResult };
@@ -129,22 +129,27 @@ export class SearchPool {
   /**
    * Ranked searches of several projects (a search across projects): each project's goes to its own
    * thread (homeThread), where its files stay open, and each thread gets its share in one message
-   * and one turn in the queue. `known`: the places of matches found already (early-page.ts reads
-   * no further than they allow). The budget is the batch's: a pattern too expensive anywhere stops
-   * it. Each search's result or failure, in order.
+   * and one turn in the queue. `known`: matches found already (page-bound.ts), each counted where
+   * its project is not searched or is searched in the same thread, which reads that project's
+   * symbols as the caller did or leaves its matches out (a thread cannot see another's). The
+   * budget is the batch's: a pattern too expensive anywhere stops it. Each search's result or
+   * failure, in order.
    */
-  async searchMany(items: Array<{ root: string; query: SearchQuery; pageEnd?: number }>, known?: RankKey[]): Promise<Array<WorkerResult | Error>> {
+  async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
     const shares = new Map<number, number[]>();
+    const threadOf = new Map<string, number>();
     items.forEach((item, index) => {
       const thread = homeThread(item.root, this.#count);
+      threadOf.set(item.root, thread);
       shares.set(thread, [...(shares.get(thread) ?? []), index]);
     });
     const results = new Array<WorkerResult | Error>(items.length);
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
+        const counted = known?.filter((match) => (threadOf.get(match.root) ?? thread) === thread);
         try {
-          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, counted));
           indexes.forEach((index, at) => (results[index] = answers[at]!));
         } catch (error) {
           // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.
@@ -155,15 +160,11 @@ export class SearchPool {
     return results;
   }
 
-  #batch(
-    worker: SearchWorker,
-    batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>,
-    known: RankKey[] | undefined,
-  ): Promise<Array<WorkerResult | Error>> {
+  #batch(worker: SearchWorker, batch: BatchItem[], known: KnownMatch[] | undefined): Promise<Array<WorkerResult | Error>> {
     const id = this.#nextId++;
     // A search's budget for each few projects of the batch: a batch of many cheap searches is not one expensive search.
     const budgetMs = (this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS) * Math.ceil(batch.length / PROJECTS_PER_BUDGET);
-    return this.#onThreads([worker], budgetMs, () => worker.searchBatch({ id, batch, ...(known && { known }) }));
+    return this.#onThreads([worker], budgetMs, () => worker.searchBatch({ id, batch, ...(known && known.length > 0 && { known }) }));
   }
 
   /** A search of a project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */

@@ -12,14 +12,15 @@ import { spawnWorker } from '../../../platform/runtime.js';
 import { IdleHeapTrimmer } from '../../../platform/idle-heap.js';
 import { workerMain } from '../../../platform/worker-main.js';
 import { ContentCache } from '../content-cache.js';
-import { IndexReader } from '../reader.js';
+import { IndexReader, type SearchQuery } from '../reader.js';
 import { directScan } from '../direct-scan.js';
 import { fileStamp, IndexStore } from '../../store/store.js';
 import { SymbolIndex, symbolsStamp } from '../../symbols/index.js';
 import { movedBuffers, pack, packRanked } from '../wire.js';
-import { keyOf, rankSearch, strictlyBefore, type RankKey, type Ranked, type RankingSymbols } from '../ranking.js';
+import { rankSearch, type RankingSymbols } from '../ranking.js';
+import { PageBound } from './page-bound.js';
 import { mayStopEarly, searchFirstResults } from '../first-page/index.js';
-import type { BatchRequest, Reply, SearchRequest } from './search-worker.js';
+import type { BatchRequest, Reply, SearchRequest, SearchStamps } from './search-worker.js';
 import type { PackedResult } from '../wire.js';
 
 const WORKER_ROLE = 'sextant-search';
@@ -75,8 +76,12 @@ class OpenProject {
     this.#cache = cache;
   }
 
-  /** The reader of the index as it is now; NotIndexedError when there is none. */
-  reader(): IndexReader {
+  /**
+   * The reader of the index as it is now; NotIndexedError when there is none. `stamp`: the
+   * manifest's stamp as the caller read it, trusted when it is the one open (no stat).
+   */
+  reader(given?: string): IndexReader {
+    if (this.#reader && given !== undefined && given === this.#seen) return this.#reader;
     const stamp = fileStamp(this.#store.manifestPath);
     if (!this.#reader || stamp !== this.#seen) {
       // A sync saw files change: every cached text is checked again before its next use.
@@ -89,8 +94,13 @@ class OpenProject {
     return this.#reader;
   }
 
-  /** The symbols, for ranking; none before the first symbol phase, or when they cannot be read (ranked by text alone, then). */
-  symbols(): RankingSymbols | undefined {
+  /**
+   * The symbols, for ranking; none before the first symbol phase, or when they cannot be read
+   * (ranked by text alone, then). `given`: their stamp as the caller read it, trusted when it is
+   * the one open (no stat).
+   */
+  symbols(given?: string): RankingSymbols | undefined {
+    if (given !== undefined && given === this.#symbolsSeen) return this.#symbols;
     const stamp = symbolsStamp(this.#store);
     if (stamp !== this.#symbolsSeen) {
       // A ranking runs to its end before the next message: nothing still holds the old generation.
@@ -104,6 +114,11 @@ class OpenProject {
       }
     }
     return this.#symbols;
+  }
+
+  /** The stamp of the symbols open (after symbols()): the caller's, or another generation. */
+  get symbolsSeen(): string | undefined {
+    return this.#symbolsSeen;
   }
 
   /** Files held open: one per segment of the reader and of the symbols. */
@@ -166,20 +181,21 @@ class OpenProjects {
  * A search of the index, ranked when asked (the pool in ranked order, and the ranking beside it);
  * read only as far as the page asked for needs, where that can be known (first-page/early-page.ts).
  */
-function searchIndex(project: OpenProject, request: SearchRequest, beyond?: PageBound) {
-  const { query, rank, pageEnd, root } = request;
-  const reader = project.reader();
+function searchIndex(project: OpenProject, request: SearchRequest & { stamps?: SearchStamps }, beyond?: PageBound) {
+  const { query, rank, pageEnd, root, stamps } = request;
+  const reader = project.reader(stamps?.manifest);
   if (rank && pageEnd !== undefined && mayStopEarly(query, pageEnd)) {
     const started = performance.now();
-    const { result, ranked, seeds, certain } = searchFirstResults(reader, root, project.symbols(), query, pageEnd, beyond?.bound());
-    beyond?.add(ranked);
+    const symbols = project.symbols(stamps?.symbols);
+    const { result, ranked, seeds, certain } = searchFirstResults(reader, root, symbols, query, pageEnd, beyond?.bound());
+    beyond?.add(root, ranked);
     // Ranking as it read is the search's time; the ranking of what it read, after, is ranking's.
     return packRanked(result, ranked, seeds, Math.max(0, performance.now() - started - result.stats.durationMs), certain);
   }
   const result = reader.search(query);
   if (!rank) return pack(result);
   const started = performance.now();
-  const { ranked, seeds } = rankSearch(root, project.symbols(), query, result.matches);
+  const { ranked, seeds } = rankSearch(root, project.symbols(stamps?.symbols), query, result.matches);
   return packRanked(result, ranked, seeds, performance.now() - started);
 }
 
@@ -190,48 +206,36 @@ function threadError(error: unknown): { code: string; message: string } {
 }
 
 /**
- * The `end` best matches a batch found so far, across its projects: once there are `end` of them,
- * the last is a bound no match needs to beat in the projects still to search (early-page.ts).
- */
-class PageBound {
-  readonly #end: number;
-  #best: RankKey[] = [];
-
-  constructor(end: number, known: RankKey[] = []) {
-    this.#end = end;
-    this.#take(known);
-  }
-
-  bound(): RankKey | undefined {
-    return this.#best.length >= this.#end ? this.#best[this.#end - 1] : undefined;
-  }
-
-  /** A project's results, best first: the best `end` of everything found are kept. */
-  add(ranked: Ranked[]): void {
-    this.#take(ranked.slice(0, this.#end).map(keyOf));
-  }
-
-  #take(keys: RankKey[]): void {
-    const merged = [...this.#best, ...keys];
-    merged.sort((a, b) => (strictlyBefore(a, b) ? -1 : strictlyBefore(b, a) ? 1 : 0));
-    this.#best = merged.slice(0, this.#end);
-  }
-}
-
-/**
  * Each search of a batch, ranked, one after another; a failure is that search's own. The batch's
  * searches are of one query in several projects (a search across projects), so what the first
  * found bounds how far the next must read.
  */
 function searchBatch(projects: OpenProjects, { id, batch, known }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
   const moved: ArrayBuffer[] = [];
-  const bounds = new Map<string, PageBound>();
-  const results = batch.map(({ root, query, pageEnd }) => {
+  // The caller's matches of a project whose symbols changed since it read them may be gone: not counted.
+  const stale = new Set<string>();
+  for (const { root, stamps } of batch) {
+    if (stamps === undefined) continue;
     try {
-      const shared = pageEnd === undefined ? undefined : `${pageEnd}\0${JSON.stringify(query)}`;
-      if (shared !== undefined && !bounds.has(shared)) bounds.set(shared, new PageBound(pageEnd!, known));
-      const request = { id, root, query, rank: true, ...(pageEnd !== undefined && { pageEnd }) };
-      const result: PackedResult = searchIndex(projects.get(root), request, shared === undefined ? undefined : bounds.get(shared));
+      const project = projects.get(root);
+      project.symbols(stamps.symbols);
+      if (project.symbolsSeen !== stamps.symbols) stale.add(root);
+    } catch {
+      // Its search reports the failure.
+    }
+  }
+  const counted = stale.size === 0 ? known : known?.filter((match) => !stale.has(match.root));
+  const bounds = new Map<string, PageBound>();
+  const boundOf = (query: SearchQuery, pageEnd: number): PageBound => {
+    const shared = `${pageEnd}\0${JSON.stringify(query)}`;
+    let bound = bounds.get(shared);
+    if (!bound) bounds.set(shared, (bound = new PageBound(pageEnd, counted)));
+    return bound;
+  };
+  const results = batch.map(({ root, query, pageEnd, stamps }) => {
+    try {
+      const request = { id, root, query, rank: true, ...(pageEnd !== undefined && { pageEnd }), ...(stamps && { stamps }) };
+      const result: PackedResult = searchIndex(projects.get(root), request, pageEnd === undefined ? undefined : boundOf(query, pageEnd));
       // Within the budget of open files as the batch goes, not only after it.
       projects.trim();
       moved.push(...movedBuffers(result));

@@ -7,7 +7,7 @@ import { codedError, isErrorCode } from '../../../errors.js';
 import { BadGlobError } from '../../files/index.js';
 import { BadPatternError } from '../query-plan.js';
 import type { SearchQuery, SearchResult } from '../reader.js';
-import type { RankKey } from '../ranking.js';
+import type { KnownMatch } from '../ranking.js';
 import { unpack, type PackedResult, type WorkerRanking } from '../wire.js';
 
 /** An error raised inside the worker, with its stable code kept. */
@@ -57,12 +57,30 @@ export interface SearchRequest {
   pageEnd?: number;
 }
 
+/** The stamps of a project's index files as the caller read them (Project.stamps): the thread trusts them instead of a stat. */
+export interface SearchStamps {
+  manifest: string;
+  symbols: string;
+}
+
+/** One project's search in a batch. */
+export interface BatchItem {
+  root: string;
+  query: SearchQuery;
+  pageEnd?: number;
+  stamps?: SearchStamps;
+}
+
 /** Ranked searches of several projects, one after another in one thread, answered in one message (pool.ts, searchMany). */
 export interface BatchRequest {
   id: number;
-  batch: Array<{ root: string; query: SearchQuery; pageEnd?: number }>;
-  /** Matches known already (the definitions of the name, found beside the index): the first `pageEnd` bound every search of the batch. */
-  known?: RankKey[];
+  batch: BatchItem[];
+  /**
+   * Matches known already (the definitions of the name, found beside the index, and the answers of
+   * projects not searched): with those found as the batch goes, the first `pageEnd` bound every
+   * search of the batch (page-bound.ts).
+   */
+  known?: KnownMatch[];
 }
 
 type Waiter = { resolve: (result: WorkerResult | Array<WorkerResult | Error>) => void; reject: (error: Error) => void };
