@@ -7,6 +7,12 @@
  * finds those same bytes.
  */
 import { statSync } from 'node:fs';
+import { MAX_OUTPUT_CHARS } from './limits.js';
+
+/** A longer line is cut, its end marked with …. */
+const MAX_LINE_CHARS = 2_000;
+/** Windows of one file's lines kept (agents page through a file, or read the same part again). */
+const KEPT_WINDOWS_PER_FILE = 8;
 
 /** Bytes of file text kept, at most (counted as UTF-8 read from disk). */
 const KEPT_BYTES = 32 * 1024 * 1024;
@@ -64,4 +70,42 @@ export class FileLines {
       this.#bytes -= oldest.bytes;
     }
   }
+}
+
+/** The lines a read_file gives, as they are and numbered, and the last one given. */
+export interface LineWindow {
+  end: number;
+  text: string;
+  numbered: string;
+}
+
+/** The windows given of each kept file's lines: they hold as long as the lines do (FileLines). */
+const windows = new WeakMap<string[], Map<string, LineWindow>>();
+
+/**
+ * Lines `start` to `wantedEnd` of `lines` within the output budget (each line twice: in the
+ * numbered text and as it is), long lines cut; the same window of the same lines is made once.
+ */
+export function windowOf(lines: string[], start: number, wantedEnd: number): LineWindow {
+  const key = `${start}:${wantedEnd}`;
+  let kept = windows.get(lines);
+  const found = kept?.get(key);
+  if (found) return found;
+  const shown: string[] = [];
+  let budget = MAX_OUTPUT_CHARS - 4_000;
+  let end = start - 1;
+  for (let line = start; line <= wantedEnd; line++) {
+    const raw = lines[line - 1]!;
+    const text = raw.length > MAX_LINE_CHARS ? `${raw.slice(0, MAX_LINE_CHARS)}…` : raw;
+    budget -= 2 * text.length + String(line).length + 4;
+    if (budget < 0 && shown.length > 0) break;
+    shown.push(text);
+    end = line;
+  }
+  const width = String(end).length;
+  const window = { end, text: shown.join('\n'), numbered: shown.map((text, index) => `${String(start + index).padStart(width)}: ${text}`).join('\n') };
+  if (!kept) windows.set(lines, (kept = new Map()));
+  if (kept.size >= KEPT_WINDOWS_PER_FILE) kept.delete(kept.keys().next().value!);
+  kept.set(key, window);
+  return window;
 }

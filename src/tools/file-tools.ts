@@ -10,19 +10,17 @@ import type { ToolDefinition } from '../mcp/index.js';
 import type { IndexStamps, Project } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { codedError } from '../errors.js';
-import { MAX_OUTPUT_CHARS, MAX_PATH_CHARS, pageCursor, pageOffset } from './limits.js';
+import { MAX_PATH_CHARS, pageCursor, pageOffset } from './limits.js';
 import { projectTool } from './project-tool.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
 import { workspacePath } from './workspace-files.js';
-import { FileLines, splitLines } from './file-lines.js';
+import { FileLines, splitLines, windowOf } from './file-lines.js';
 import { join } from 'node:path';
 
 /** Lines one read_file gives unless end_line says fewer. */
 const DEFAULT_READ_LINES = 400;
 /** The most lines one read_file gives, whatever end_line says. */
 const MAX_READ_LINES = 2_000;
-/** A longer line is cut, its end marked with …. */
-const MAX_LINE_CHARS = 2_000;
 /** Entries one list_files page holds, unless limit says fewer. */
 const DEFAULT_LIST_ENTRIES = 200;
 const MAX_LIST_ENTRIES = 1_000;
@@ -127,18 +125,7 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
       if (wantedEnd < start && args.end_line !== undefined) {
         throw codedError('invalid_input', `end_line ${args.end_line as number} is before start_line ${start}`, { argument: 'end_line' });
       }
-      const shown: string[] = [];
-      let budget = MAX_OUTPUT_CHARS - 4_000;
-      let end = start - 1;
-      for (let line = start; line <= wantedEnd; line++) {
-        const raw = lines[line - 1]!;
-        const text = raw.length > MAX_LINE_CHARS ? `${raw.slice(0, MAX_LINE_CHARS)}…` : raw;
-        // Twice: in the numbered text and in structuredContent.text.
-        budget -= 2 * text.length + String(line).length + 4;
-        if (budget < 0 && shown.length > 0) break;
-        shown.push(text);
-        end = line;
-      }
+      const { end, text, numbered } = windowOf(lines, start, wantedEnd);
       const cut = end < Math.min((args.end_line as number | undefined) ?? lines.length, lines.length);
       const structured: Record<string, unknown> = {
         ...statusFields(project, manifest, cut ? 'truncated' : 'complete', state.status),
@@ -148,13 +135,11 @@ export function createFileTools(projects: ProjectService): ToolDefinition[] {
         end_line: end,
         total_lines: lines.length,
         ...(cut && { next_start_line: end + 1 }),
-        text: shown.join('\n'),
+        text,
       };
-      const width = String(end).length;
       const header = `${path}: lines ${start}-${end} of ${lines.length}${file.language ? ` (${file.language})` : ''}`;
-      const numbered = shown.map((text, index) => `${String(start + index).padStart(width)}: ${text}`);
       const footer = cut ? [`More: call again with start_line ${end + 1}.`] : [];
-      return { content: [{ type: 'text', text: [header, ...numbered, ...footer].join('\n') }], structuredContent: structured };
+      return { content: [{ type: 'text', text: [header, ...(numbered === '' ? [] : [numbered]), ...footer].join('\n') }], structuredContent: structured };
     },
   });
 

@@ -4,7 +4,7 @@
  * their numbers, cut with where to continue; the tree of a folder with sums below its depth,
  * paged; and every refusal, in the same words for what the index skips as for what is not there.
  */
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -26,7 +26,7 @@ const FILES = {
 };
 
 test('read_file: numbered lines, the default window, where to continue, and a window asked for', async () => {
-  await withIndexedProject(FILES, async (client) => {
+  await withIndexedProject(FILES, async (client, root) => {
     const small = await call(client, 'read_file', { path: 'src/app.ts' });
     assert.not.ok(small.isError, text(small));
     assert.is(text(small), 'src/app.ts: lines 1-3 of 3 (typescript)\n1: export function main() {\n2:   return 1;\n3: }');
@@ -60,6 +60,14 @@ test('read_file: numbered lines, the default window, where to continue, and a wi
     const past = await call(client, 'read_file', { path: 'src/app.ts', start_line: 9 });
     assert.is(errorCode(past), 'invalid_input');
     assert.match(text(past), 'start_line 9 is past the end of src/app.ts (3 lines)');
+    // The same window again is made once; an edit (the same size, so only the file's time and inode tell) is read anew.
+    const again = await call(client, 'read_file', { path: 'src/app.ts' });
+    assert.is(text(again), text(small));
+    const edited = join(root, 'src/app.ts');
+    writeFileSync(`${edited}.next`, 'export function mine() {\n  return 2;\n}\n');
+    renameSync(`${edited}.next`, edited);
+    const after = await call(client, 'read_file', { path: 'src/app.ts' });
+    assert.is(text(after), 'src/app.ts: lines 1-3 of 3 (typescript)\n1: export function mine() {\n2:   return 2;\n3: }');
   });
 });
 
