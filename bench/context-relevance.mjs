@@ -1,12 +1,13 @@
-// How well get_code_context answers plain-language questions: recall@5 over the questions of
-// bench/context-questions.mjs, each asked of a real server over stdio (this build's bundle, or
+// How well get_code_context answers plain-language questions: recall@5 and MRR over the questions
+// of bench/context-questions.mjs, each asked of a real server over stdio (this build's bundle, or
 // another's with --bundle, to compare before and after). The tree must be indexed in --home by
-// the same build.
+// the same build. Each set's tuned half and held-out half are reported apart; --misses shows the
+// tuned half's questions one by one, never the held-out half's.
 //
 //   npm run build && node bench/context-relevance.mjs python /usr/lib/python3.11 --home H [--bundle B] [--misses]
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { QUESTIONS } from './context-questions.mjs';
+import { HELD_OUT, QUESTIONS } from './context-questions.mjs';
 
 const [set, tree] = process.argv.slice(2);
 const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -45,25 +46,41 @@ const answers = (item, expected) =>
     const [name, suffix] = answer.split('@');
     return (item.name === name || item.qualified_name === name) && (!suffix || item.path.endsWith(suffix));
   });
-let hits = 0;
-const times = [];
-for (const [question, expected] of QUESTIONS[set]) {
-  const started = performance.now();
-  const reply = await request('tools/call', { name: 'get_code_context', arguments: { query: question } });
-  times.push(performance.now() - started);
-  const items = reply.result?.structuredContent?.context_items ?? [];
-  const rank = items.slice(0, 5).findIndex((item) => answers(item, expected));
-  if (rank >= 0) hits++;
-  if (process.argv.includes('--misses'))
-    console.log(
-      `${rank >= 0 ? `#${rank + 1}` : 'miss'}  ${question}  -> ${
-        items
-          .slice(0, 5)
-          .map((item) => `${item.qualified_name} (${item.path})`)
-          .join(', ') || reply.result?.content?.[0]?.text
-      }`,
-    );
+/**
+ * Asks each question; recall@5 (an answer among the first five items) and MRR over the first ten
+ * (1/rank of the first answer, 0 past ten). `show`: each question's rank and first items, for the
+ * tuned half only: a held-out question is never looked at one by one, or it would be tuned on.
+ */
+async function ask(questions, show) {
+  let hits = 0;
+  let reciprocal = 0;
+  const times = [];
+  for (const [question, expected] of questions) {
+    const started = performance.now();
+    const reply = await request('tools/call', { name: 'get_code_context', arguments: { query: question } });
+    times.push(performance.now() - started);
+    const items = reply.result?.structuredContent?.context_items ?? [];
+    const at = items.slice(0, 10).findIndex((item) => answers(item, expected));
+    if (at >= 0 && at < 5) hits++;
+    if (at >= 0) reciprocal += 1 / (at + 1);
+    if (show)
+      console.log(
+        `${at >= 0 ? `#${at + 1}` : 'miss'}  ${question}  -> ${
+          items
+            .slice(0, 5)
+            .map((item) => `${item.qualified_name} (${item.path})`)
+            .join(', ') || reply.result?.content?.[0]?.text
+        }`,
+      );
+  }
+  times.sort((a, b) => a - b);
+  return { hits, count: questions.length, mrr: reciprocal / Math.max(1, questions.length), p50: times[Math.floor(times.length / 2)], max: times.at(-1) };
+}
+
+const rows = [['tuned', QUESTIONS[set], process.argv.includes('--misses')]];
+if (HELD_OUT[set]) rows.push(['held out', HELD_OUT[set], false]);
+for (const [half, questions, show] of rows) {
+  const { hits, count, mrr, p50, max } = await ask(questions, show);
+  console.log(`| ${set} | ${half} | ${tree} | ${hits}/${count} | ${mrr.toFixed(2)} | ${Math.round(p50)} | ${Math.round(max)} |`);
 }
 child.kill();
-times.sort((a, b) => a - b);
-console.log(`| ${set} | ${tree} | ${hits}/${QUESTIONS[set].length} | ${Math.round(times[Math.floor(times.length / 2)])} | ${Math.round(times.at(-1))} |`);
