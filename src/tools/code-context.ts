@@ -21,6 +21,8 @@ import { requireSymbols } from './symbol-tools.js';
 import { plural } from '../wording.js';
 
 const DEFAULT_CONTEXT_TOKENS = 4_000;
+/** The least a caller may ask for: room for one definition's first lines. */
+const MIN_CONTEXT_TOKENS = 100;
 /** The most a caller may ask for: the output budget, less room for the structure around the code. */
 const MAX_CONTEXT_TOKENS = Math.floor(MAX_OUTPUT_CHARS / 4 / 2) - 500;
 const BREADTH_LINES = 12;
@@ -185,7 +187,8 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
       'Gathers the definitions most relevant to a question with their code. A plain-language question works: definitions are ranked ' +
       'by its words (BM25-style, rarer words counting more) in their names (camelCase and snake_case split), parents, paths, doc comments and first lines; ' +
       'an identifier written as code (saveUser, get_user, Cache) puts that definition first; source comes before tests and vendored code. ' +
-      `Packed into max_tokens (default ${DEFAULT_CONTEXT_TOKENS}). strategy "breadth" (default) gives many definitions with their first ` +
+      `Packed into max_tokens (${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS}, default ${DEFAULT_CONTEXT_TOKENS}: every answer fits the output budget). ` +
+      'strategy "breadth" (default) gives many definitions with their first ' +
       `lines; "depth" gives fewer, whole. ` +
       'Reports estimated_tokens, whether it was truncated, and how many candidates did not fit.',
     inputSchema: {
@@ -197,7 +200,13 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
           maxLength: MAX_QUESTION_CHARS,
           description: 'A question or some identifiers, e.g. "how does IndexReader verify candidates"',
         },
-        max_tokens: { type: 'integer', minimum: 100, maximum: MAX_CONTEXT_TOKENS, default: DEFAULT_CONTEXT_TOKENS },
+        max_tokens: {
+          type: 'integer',
+          minimum: MIN_CONTEXT_TOKENS,
+          maximum: MAX_CONTEXT_TOKENS,
+          default: DEFAULT_CONTEXT_TOKENS,
+          description: `Tokens of code to gather, ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS} (a larger answer would not fit the output budget)`,
+        },
         strategy: { type: 'string', enum: ['breadth', 'depth'], default: 'breadth' },
       },
       required: ['query'],

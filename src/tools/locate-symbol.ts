@@ -3,7 +3,7 @@
  * fuzzy ones; in one project, or in several at once, best first across all of them.
  */
 import type { JsonObject, ToolDefinition } from '../mcp/index.js';
-import type { SymbolInfo } from '../index/symbols/index.js';
+import { SYMBOL_KINDS, type SymbolInfo } from '../index/symbols/index.js';
 import type { ProjectService } from '../workspace/projects.js';
 import type { ProjectSymbols } from '../workspace/project.js';
 import { describeSymbol, SYMBOL_SCHEMA } from './symbol-shape.js';
@@ -122,14 +122,15 @@ export function createLocateSymbolTool(projects: ProjectService): ToolDefinition
     name: 'locate_symbol',
     title: 'Locate symbol',
     description:
-      'Finds symbol definitions (functions, methods, classes, interfaces, types, enums, variables, constants, modules) by name: exact matches first, ' +
+      'Finds symbol definitions (functions, methods, classes, structs, interfaces, types, enums and their members, fields, macros, variables, ' +
+      'constants, modules) by name: exact matches first, ' +
       'then case-insensitive, prefix and fuzzy ones (camelCase and snake_case aware: "gUBI" finds getUserById). Each has path, range, kind, ' +
       'qualified name and signature. In several projects at once (projects), the best of all of them first, each naming its project.',
     inputSchema: {
       type: 'object',
       properties: {
         name: { type: 'string', minLength: 1, maxLength: MAX_NAME_CHARS },
-        kind: { type: 'string', enum: ['function', 'method', 'class', 'interface', 'type', 'enum', 'variable', 'constant', 'module'] },
+        kind: { type: 'string', enum: [...SYMBOL_KINDS] },
         language: { type: 'string' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_SYMBOL_RESULTS, default: DEFAULT_SYMBOL_RESULTS },
       },

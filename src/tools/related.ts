@@ -16,7 +16,7 @@ import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED, type Completeness } f
 import { projectTool } from './project-tool.js';
 import { resolveCall, RESOLUTIONS, RESOLUTION_MEANINGS, type Resolution } from './call-resolution.js';
 import { plural } from '../wording.js';
-import { requireSymbols, resolveSymbol } from './symbol-tools.js';
+import { PICK_LINE_SCHEMA, requireSymbols, resolveSymbol } from './symbol-tools.js';
 
 const DEFAULT_RELATED = 20;
 const MAX_RELATED = 100;
@@ -101,6 +101,7 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
       properties: {
         symbol_name: { type: 'string', minLength: 1, maxLength: MAX_NAME_CHARS },
         path: { type: 'string', maxLength: MAX_PATH_CHARS },
+        line: PICK_LINE_SCHEMA,
         scope: { type: 'string', enum: ['file', 'module', 'package'], default: 'file' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_RELATED, default: DEFAULT_RELATED },
       },
@@ -138,7 +139,7 @@ export function createFindRelatedTool(projects: ProjectService): ToolDefinition 
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     run(project, _resolved, args) {
       const { symbols: loaded, manifest } = requireSymbols(project);
-      const target = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined);
+      const target = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined, args.line as number | undefined);
       const scope = (args.scope as 'file' | 'module' | 'package' | undefined) ?? 'file';
       const limit = (args.limit as number | undefined) ?? DEFAULT_RELATED;
       const perFile = new Map<string, SymbolInfo[]>();

@@ -44,16 +44,33 @@ export interface Located {
   path: string;
 }
 
-/** Definitions named exactly `name` (or with that qualified name), optionally in one file; exactly one, or the error. */
-export function resolveSymbol(project: Project, name: string, path: string | undefined): Located {
+/** The `line` argument of a tool that names one definition: it picks one of several of the same name. */
+export const PICK_LINE_SCHEMA = {
+  type: 'integer',
+  minimum: 1,
+  description: 'With several definitions of the name (ambiguous_symbol lists them), the one whose range holds this line',
+} as const;
+
+/**
+ * Definitions named exactly `name` (or with that qualified name), optionally in one file and
+ * holding one line (the innermost, when nested); exactly one, or the error.
+ */
+export function resolveSymbol(project: Project, name: string, path: string | undefined, line?: number): Located {
   const { symbols } = requireSymbols(project);
   const wanted = path === undefined ? undefined : workspacePath(project, path);
-  const found: Located[] = symbols.definitions(name).filter((entry) => wanted === undefined || entry.path === wanted);
+  let found: Located[] = symbols.definitions(name).filter((entry) => wanted === undefined || entry.path === wanted);
+  if (line !== undefined) {
+    found = found.filter((entry) => entry.symbol.line <= line && line <= entry.symbol.endLine);
+    // Nested definitions of one name (a method inside a same-named type) that both hold the line: the innermost.
+    const innermost = Math.max(...found.map((entry) => entry.symbol.line));
+    if (found.length > 1 && new Set(found.map((entry) => entry.path)).size === 1) found = found.filter((entry) => entry.symbol.line === innermost);
+  }
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
+    const where = `${wanted ? ` in ${wanted}` : ''}${line !== undefined ? ` holding line ${line}` : ''}`;
     throw codedError(
       'symbol_not_found',
-      `No definition named ${JSON.stringify(name)}${wanted ? ` in ${wanted}` : ''}`,
+      `No definition named ${JSON.stringify(name)}${where}`,
       { symbol_name: name },
       'Check the spelling or use locate_symbol for close matches; qualified names like Class.method work too.',
     );
@@ -65,9 +82,15 @@ export function resolveSymbol(project: Project, name: string, path: string | und
   const listed = found.slice(0, MAX_CANDIDATES);
   const lines = listed.map((entry) => `  ${entry.path}:${entry.symbol.line}: ${entry.symbol.kind} ${entry.symbol.qualifiedName}`);
   if (found.length > listed.length) lines.push(`  … and ${found.length - listed.length} more`);
+  // What separates them: a path only when they are in several files, a qualified name only when theirs differ; a line always.
+  const ways = [
+    ...(new Set(found.map((entry) => entry.path)).size > 1 ? ['path'] : []),
+    ...(new Set(found.map((entry) => entry.symbol.qualifiedName)).size > 1 ? ['a qualified name'] : []),
+    'line (one of the lines listed)',
+  ];
   throw codedError(
     'ambiguous_symbol',
-    `${found.length} definitions are named ${JSON.stringify(name)}; pass path (or a qualified name) to pick one:\n${lines.join('\n')}`,
+    `${found.length} definitions are named ${JSON.stringify(name)}; pass ${ways.join(' or ')} to pick one:\n${lines.join('\n')}`,
     {
       symbol_name: name,
       candidates: listed.map((entry) => ({ path: entry.path, line: entry.symbol.line, kind: entry.symbol.kind, qualified_name: entry.symbol.qualifiedName })),
@@ -237,6 +260,7 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
       properties: {
         symbol_name: { type: 'string', minLength: 1, maxLength: MAX_NAME_CHARS },
         path: { type: 'string', description: 'The file that defines it, to pick one of several' },
+        line: PICK_LINE_SCHEMA,
         direction: { type: 'string', enum: ['ancestors', 'descendants'], default: 'ancestors' },
       },
       required: ['symbol_name'],
@@ -257,7 +281,7 @@ export function createSymbolHierarchyTool(projects: ProjectService): ToolDefinit
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     run(project, _resolved, args) {
       const { manifest } = requireSymbols(project);
-      const { symbol, path } = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined);
+      const { symbol, path } = resolveSymbol(project, args.symbol_name as string, args.path as string | undefined, args.line as number | undefined);
       const direction = args.direction === 'descendants' ? 'descendants' : 'ancestors';
       const others = fileSymbols(project, path).symbols.filter((other) => !sameSymbol(other, symbol));
       const structured: Record<string, unknown> = { ...statusFields(project, manifest, 'complete'), symbol: describeSymbol(symbol, path), direction };

@@ -15,7 +15,7 @@ import type { ReferenceInfo, SymbolInfo, SymbolKind } from './types.js';
 
 const MAX_SIGNATURE = 200;
 /** Kinds that make what they contain a member (a function in a class is a method). */
-const TYPES = new Set(['class', 'interface', 'impl', 'enum']);
+const TYPES = new Set(['class', 'interface', 'impl', 'enum', 'struct', 'union', 'record', 'annotation']);
 const RECEIVER_IS_TYPE = new Set(['go', 'cpp', 'ruby']);
 /**
  * A keyword captured as a name stands for the name the language gives it: Kotlin's unnamed
@@ -205,7 +205,7 @@ export class SymbolExtractor {
         endLine: lines.line(definition.end),
         endColumn: lines.column(definition.end),
         qualifiedName: qualified,
-        signature: signatureOf(firstLine(source, definition.start, definition.end)),
+        signature: signatureOf(declarationLine(source, definition.start, definition.end)),
       };
       if (parentName) symbol.parent = parentName;
       symbols.push(symbol);
@@ -258,6 +258,24 @@ function trimEnd(source: string, start: number, end: number): number {
 function firstLine(source: string, start: number, end: number): string {
   const newline = source.indexOf('\n', start);
   return source.slice(start, newline < 0 || newline > end ? end : newline);
+}
+
+/** A line that is only annotations or attributes (Java's `@Override`, C#'s `[Obsolete]`, Rust's `#[inline]`), no declaration. */
+const ANNOTATION_LINE = /^\s*(?:(?:@[\w.]+(?:\s*\([^()]*\))?|#!?\[[^\n]*\]|\[[^\]\n]*\])\s*)+$/;
+
+/**
+ * The definition's first line that declares it: past the lines of annotations above a Java or C#
+ * declaration, which its range includes (a signature of `@Override` says nothing).
+ */
+function declarationLine(source: string, start: number, end: number): string {
+  let line = firstLine(source, start, end);
+  while (ANNOTATION_LINE.test(line)) {
+    const next = source.indexOf('\n', start) + 1;
+    if (next <= 0 || next >= end) break;
+    start = next;
+    line = firstLine(source, start, end);
+  }
+  return line;
 }
 
 /** The definition's first line, or up to its body, on one line. */

@@ -9,4 +9,4 @@ export type { SymbolsSummary } from './build.js';
 export { indexSizes } from './index-sizes.js';
 export { type BriefSymbol, SymbolIndex } from './symbol-index.js';
 export { readSymbolsManifest, type SymbolsManifest, symbolsStamp } from './symbol-manifest.js';
-export type { SymbolInfo } from './types.js';
+export { SYMBOL_KINDS, type SymbolInfo } from './types.js';

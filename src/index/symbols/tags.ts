@@ -51,8 +51,8 @@ const C_COMMON = `
 (function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator:
   (identifier) @name)))) @definition.function
 (function_definition type: (type_identifier) @name declarator: (parenthesized_declarator)) @definition.function
-(struct_specifier name: (type_identifier) @name body: (_)) @definition.class
-(union_specifier name: (type_identifier) @name body: (_)) @definition.class
+(struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (_)) @definition.union
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 (type_definition declarator: (type_identifier) @name) @definition.type
 (type_definition declarator: (function_declarator declarator: (parenthesized_declarator [(type_identifier) @name (pointer_declarator declarator:
@@ -82,7 +82,7 @@ export const TAG_QUERIES: Record<string, string> = {
   (generic_type type: (type_identifier) @receiver) (pointer_type (generic_type type: (type_identifier) @receiver))])) name:
   (field_identifier) @name) @definition.method
 (method_declaration name: (field_identifier) @name) @definition.method
-(type_spec name: (type_identifier) @name type: (struct_type)) @definition.class
+(type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
 (type_spec name: (type_identifier) @name) @definition.type
 (source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
@@ -93,28 +93,40 @@ export const TAG_QUERIES: Record<string, string> = {
 `,
   rust: `
 (function_item name: (identifier) @name) @definition.function
-(struct_item name: (type_identifier) @name) @definition.class
+(struct_item name: (type_identifier) @name) @definition.struct
+(union_item name: (type_identifier) @name) @definition.union
 (enum_item name: (type_identifier) @name) @definition.enum
+(enum_variant name: (identifier) @name) @definition.enum_member
+(field_declaration name: (field_identifier) @name) @definition.field
 (trait_item name: (type_identifier) @name) @definition.interface
 (function_signature_item name: (identifier) @name) @definition.function
 (type_item name: (type_identifier) @name) @definition.type
 (mod_item name: (identifier) @name) @definition.module
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.variable
+(macro_definition name: (identifier) @name) @definition.macro
 (impl_item type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name)
   (generic_type type: (scoped_type_identifier name: (type_identifier) @name)) (primitive_type) @name]) @definition.impl
+(impl_item type: (reference_type type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name:
+  (type_identifier) @name) (generic_type type: (scoped_type_identifier name: (type_identifier) @name)) (primitive_type) @name])) @definition.impl
+(impl_item type: [(array_type) (tuple_type) (pointer_type) (dynamic_type) (bounded_type) (function_type) (unit_type) (never_type)] @name) @definition.impl
+(impl_item type: (reference_type type: [(array_type) (tuple_type) (pointer_type) (dynamic_type) (bounded_type) (function_type) (reference_type)] @name))
+  @definition.impl
 (call_expression function: [(identifier) @name (field_expression field: (field_identifier) @name) (scoped_identifier name: (identifier) @name)]) @reference.call
 (use_declaration argument: (_) @name) @reference.import
 `,
   java: `
 (class_declaration name: (identifier) @name) @definition.class
 (interface_declaration name: (identifier) @name) @definition.interface
-(annotation_type_declaration name: (identifier) @name) @definition.interface
+(annotation_type_declaration name: (identifier) @name) @definition.annotation
 (annotation_type_element_declaration name: (identifier) @name) @definition.method
 (enum_declaration name: (identifier) @name) @definition.enum
-(record_declaration name: (identifier) @name) @definition.class
+(enum_constant name: (identifier) @name) @definition.enum_member
+(record_declaration name: (identifier) @name) @definition.record
+(record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @name) @definition.field))
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.method
+(compact_constructor_declaration name: (identifier) @name) @definition.method
 (field_declaration declarator: (variable_declarator name: (identifier) @name)) @definition.variable
 (method_invocation name: (identifier) @name) @reference.call
 (import_declaration (scoped_identifier) @name) @reference.import
@@ -140,9 +152,10 @@ export const TAG_QUERIES: Record<string, string> = {
   csharp: `
 (class_declaration name: (identifier) @name) @definition.class
 (interface_declaration name: (identifier) @name) @definition.interface
-(struct_declaration name: (identifier) @name) @definition.class
+(struct_declaration name: (identifier) @name) @definition.struct
 (enum_declaration name: (identifier) @name) @definition.enum
-(record_declaration name: (identifier) @name) @definition.class
+(enum_member_declaration name: (identifier) @name) @definition.enum_member
+(record_declaration name: (identifier) @name) @definition.record
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.method
 (property_declaration name: (identifier) @name) @definition.variable

@@ -55,18 +55,21 @@ namespace Geometry { export function unit() {} }
   [
     'go',
     `package main\nimport "fmt"\nconst Max = 3\nvar count int\ntype Point struct { X int }\ntype Shape interface { Area() float64 }\ntype ID string\nfunc (p Point) Norm() int { return p.X }\nfunc main() { fmt.Println(Max) }\n`,
-    ['constant Max', 'variable count', 'class Point', 'interface Shape', 'type ID', 'method Point.Norm', 'function main'],
+    ['constant Max', 'variable count', 'struct Point', 'interface Shape', 'type ID', 'method Point.Norm', 'function main'],
   ],
   [
     'rust',
     `mod geo {\n  pub struct Point { x: i32 }\n  impl Point {\n    pub fn new() -> Self { Point { x: 0 } }\n  }\n  pub trait Shape { fn area(&self) -> f64; }\n  pub enum Kind { A, B }\n  const MAX: u32 = 3;\n}\nfn main() { geo::Point::new(); }\n`,
     [
       'module geo',
-      'class geo::Point',
+      'struct geo::Point',
+      'field geo::Point::x',
       'method geo::Point::new',
       'interface geo::Shape',
       'method geo::Shape::area',
       'enum geo::Kind',
+      'enum_member geo::Kind::A',
+      'enum_member geo::Kind::B',
       'constant geo::MAX',
       'function main',
     ],
@@ -74,12 +77,22 @@ namespace Geometry { export function unit() {} }
   [
     'java',
     `package p;\nimport java.util.List;\npublic class Greeter {\n  private int count;\n  public Greeter() {}\n  public String greet(String n) { return format(n); }\n}\ninterface Named { String name(); }\nenum Mode { ON, OFF }\n`,
-    ['class Greeter', 'variable Greeter.count', 'method Greeter.Greeter', 'method Greeter.greet', 'interface Named', 'method Named.name', 'enum Mode'],
+    [
+      'class Greeter',
+      'variable Greeter.count',
+      'method Greeter.Greeter',
+      'method Greeter.greet',
+      'interface Named',
+      'method Named.name',
+      'enum Mode',
+      'enum_member Mode.ON',
+      'enum_member Mode.OFF',
+    ],
   ],
   [
     'c',
     `#include <stdio.h>\n#define MAX 10\nstruct point { int x; };\ntypedef int id_t;\nenum color { RED };\nstatic int add(int a, int b) { return a + b; }\nchar *name(void) { return 0; }\nint main(void) { return add(1, 2); }\n`,
-    ['constant MAX', 'class point', 'type id_t', 'enum color', 'function add', 'function name', 'function main'],
+    ['constant MAX', 'struct point', 'type id_t', 'enum color', 'function add', 'function name', 'function main'],
   ],
   [
     'cpp',
@@ -89,7 +102,7 @@ namespace Geometry { export function unit() {} }
   [
     'csharp',
     `namespace App {\n  public class Greeter {\n    public string Greet(string n) { return n; }\n  }\n  interface INamed {}\n  enum Mode { On }\n}\n`,
-    ['module App', 'class App.Greeter', 'method App.Greeter.Greet', 'interface App.INamed', 'enum App.Mode'],
+    ['module App', 'class App.Greeter', 'method App.Greeter.Greet', 'interface App.INamed', 'enum App.Mode', 'enum_member App.Mode.On'],
   ],
   [
     'ruby',

@@ -280,7 +280,7 @@ test('attribute macros in heads are cut, so every function defined with them is 
     'function SYSCALL_DEFINE3 27-30',
     'function output 31-37',
     // A struct defined in a body is a definition too: that body is parsed whole.
-    'class output.aux_event 33-35',
+    'struct output.aux_event 33-35',
   ]);
   assert.is(symbols.find((symbol) => symbol.name === 'start_kernel')!.signature, 'asmlinkage __visible void __init __no_sanitize_address start_kernel(void)');
   const calls = references.filter((reference) => reference.kind === 'call').map((reference) => reference.name);
