@@ -11,7 +11,7 @@ import { VERSION } from './version.js';
 import { createHealthCheckTool, projectReports } from './tools/health-check.js';
 import { createIndexStatusTool } from './tools/index-status.js';
 import { createSearchCodeTool } from './tools/search/index.js';
-import { createCodeContextTool } from './tools/code-context.js';
+import { createCodeContextTool } from './tools/context/index.js';
 import { createIndexJobTool } from './tools/index-jobs.js';
 import { createListProjectsTool } from './tools/list-projects.js';
 import { createFileTools } from './tools/file-tools.js';

@@ -6,7 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bm25, questionWords, searchKey, stem, wordsOf } from '../../src/tools/lexical-rank.js';
+import { bm25, questionWords, searchKey, stem, wordsOf } from '../../src/tools/context/lexical-rank.js';
 import { call, withIndexedProject } from '../helpers/projects.js';
 
 /** A long function that says all the question's words, but past its first lines. */

@@ -66,6 +66,10 @@ export interface Fields {
   text: string[];
   /** Question words the text search found further inside it: the weakest evidence. */
   body: string[];
+  /** The first sentence of its doc comment (doc-index.ts): what it is for, said once. */
+  summary?: string[];
+  /** The rest of its doc comment. */
+  doc?: string[];
 }
 
 /** How much a word in each field says, and the field's usual length (BM25's length normalisation). */
@@ -75,6 +79,8 @@ const FIELDS: Record<keyof Fields, { weight: number; usual: number }> = {
   path: { weight: 1, usual: 6 },
   text: { weight: 1, usual: 60 },
   body: { weight: 0.4, usual: 6 },
+  summary: { weight: 2, usual: 10 },
+  doc: { weight: 0.7, usual: 40 },
 };
 const K1 = 1.2;
 const B = 0.75;
@@ -104,6 +110,7 @@ export function bm25(fields: Fields, words: Map<string, number>): { score: numbe
     let outsideBody = false;
     for (const field of Object.keys(FIELDS) as Array<keyof Fields>) {
       const list = fields[field];
+      if (!list) continue;
       let tf = 0;
       for (const entry of list) tf += entry === word ? 1 : sharePrefix(entry, word) ? 0.5 : 0;
       if (tf === 0) continue;

@@ -1,24 +1,25 @@
 /**
  * `get_code_context`: the definitions most relevant to a question, with their code, packed into
- * a token budget. Candidates are the definitions whose names hold a word of the question, that
- * the question names, that its terms' text matches fall in, and those of files whose path holds a
- * word; lexical-rank.ts ranks them. "breadth" gives many definitions with a few lines each,
- * "depth" fewer with their whole bodies.
+ * a token budget. Candidates are the definitions whose names or doc comments (doc-index.ts) hold
+ * a word of the question, that the question names, that its terms' text matches fall in, and
+ * those of files whose path holds a word; lexical-rank.ts ranks them. "breadth" gives many
+ * definitions with a few lines each, "depth" fewer with their whole bodies.
  */
-import { lowValuePath, rankMatches } from '../index/search/index.js';
-import type { SymbolInfo } from '../index/symbols/index.js';
-import type { ToolDefinition } from '../mcp/index.js';
-import type { Project, ProjectSymbols } from '../workspace/project.js';
-import type { ProjectService } from '../workspace/projects.js';
-import { enclosingSymbol } from './symbol-shape.js';
-import { estimateTokens, MAX_OUTPUT_CHARS, MAX_QUESTION_CHARS } from './limits.js';
-import { projectLines } from './workspace-files.js';
-import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from './status.js';
-import { codedError } from '../errors.js';
+import { lowValuePath, rankMatches } from '../../index/search/index.js';
+import type { SymbolInfo } from '../../index/symbols/index.js';
+import type { ToolDefinition } from '../../mcp/index.js';
+import type { Project, ProjectSymbols } from '../../workspace/project.js';
+import type { ProjectService } from '../../workspace/projects.js';
+import { enclosingSymbol } from '../symbol-shape.js';
+import { estimateTokens, MAX_OUTPUT_CHARS, MAX_QUESTION_CHARS } from '../limits.js';
+import { projectLines } from '../workspace-files.js';
+import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from '../status.js';
+import { codedError } from '../../errors.js';
 import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
-import { projectTool } from './project-tool.js';
-import { requireSymbols } from './symbol-tools.js';
-import { plural } from '../wording.js';
+import { type DocIndex, docIndexOf } from './doc-index.js';
+import { projectTool } from '../project-tool.js';
+import { requireSymbols } from '../symbol-tools.js';
+import { plural } from '../../wording.js';
 
 const DEFAULT_CONTEXT_TOKENS = 4_000;
 /** The least a caller may ask for: room for one definition's first lines. */
@@ -53,6 +54,8 @@ const PER_WORD = 80;
 /** Ranked by name, parent and path first; the best this many are read for their doc and first lines. */
 const READ_FOR_TEXT = 200;
 const DOC_LINES = 12;
+/** Definitions gathered by their doc comments' words (doc-index.ts). */
+const DOC_CANDIDATES = 100;
 /** A question word that names more files than this in their paths is too common to gather them by. */
 const PATH_FILES = 8;
 /** Added to the score of a definition the question names as code: more than any words can give. */
@@ -88,7 +91,7 @@ interface Gathered {
 }
 
 /** Every candidate: definitions whose names hold a question word, named by a term, or whose code mentions a term. */
-async function gather(project: Project, symbols: ProjectSymbols, terms: string[], questionWordList: string[]): Promise<Gathered> {
+async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex, terms: string[], questionWordList: string[]): Promise<Gathered> {
   const byKey = new Map<string, Candidate>();
   const candidate = (symbol: SymbolInfo, path: string): Candidate => {
     const key = `${path}\0${symbol.line}\0${symbol.name}`;
@@ -103,6 +106,8 @@ async function gather(project: Project, symbols: ProjectSymbols, terms: string[]
     words.set(word, idf(names, total));
     for (const entry of found) candidate(entry.symbol, entry.path);
   }
+  // By doc: the definitions whose doc comments hold the question's words (doc-index.ts).
+  for (const entry of docs.best(questionWordList, DOC_CANDIDATES)) candidate(entry.symbol, entry.path);
   // The definitions of the few files whose path holds a question word (csv.py for "csv"): one pass over the paths.
   const filesByWord = new Map(questionWordList.map((word) => [word, [] as string[]]));
   for (const path of symbols.paths) for (const word of new Set(wordsOf(path.replace(/\.[^./]+$/, '')))) filesByWord.get(word)?.push(path);
@@ -138,18 +143,20 @@ async function gather(project: Project, symbols: ProjectSymbols, terms: string[]
  * doc comment and first lines of the best READ_FOR_TEXT; a definition the question names exactly
  * leads, tests, vendored and generated code come after all source, and a smaller definition wins a tie.
  */
-function rankCandidates({ candidates, words }: Gathered, root: string): Candidate[] {
+function rankCandidates({ candidates, words }: Gathered, root: string, docs: DocIndex): Candidate[] {
   const score = (candidate: Candidate, text: string[]): void => {
     const { symbol, path } = candidate;
+    const doc = docs.of(path, symbol);
     const fields: Fields = {
       name: nameWords(symbol.name, words),
       parent: wordsOf(symbol.parent ?? ''),
       path: wordsOf(path.replace(/\.[^./]+$/, '')),
       text,
       body: [...candidate.mentions],
+      ...(doc && { summary: doc.summary, doc: doc.doc }),
     };
     const { score: lexical, matched } = bm25(fields, words);
-    candidate.score = lexical + candidate.nameHit;
+    candidate.score = lexical * surfaceFactor(symbol, path) + candidate.nameHit;
     candidate.matched = matched;
   };
   // Source before tests, test data, vendored and generated code, as search_code ranks.
@@ -168,7 +175,43 @@ function rankCandidates({ candidates, words }: Gathered, root: string): Candidat
   const linesOf = projectLines(root);
   const head = first.slice(0, READ_FOR_TEXT);
   for (const candidate of head) score(candidate, wordsOf(docAndHead(linesOf, candidate.path, candidate.symbol).join('\n')));
-  return [...order(head), ...first.slice(READ_FOR_TEXT)];
+  const ranked = [...order(head), ...first.slice(READ_FOR_TEXT)];
+  // Overloads of one name in one file (Java's five Arrays.fill) say the same thing: the best one
+  // keeps its place, the others follow every other definition.
+  const seen = new Set<string>();
+  const repeats: Candidate[] = [];
+  const unique = ranked.filter((candidate) => {
+    const key = `${candidate.path}\0${candidate.symbol.qualifiedName}`;
+    if (!seen.has(key)) return seen.add(key);
+    repeats.push(candidate);
+    return false;
+  });
+  return [...unique, ...repeats];
+}
+
+/**
+ * Platform and internal code, which the public API wraps: Rust's `sys/` and `sys_common/`, Go's
+ * and Java's `internal/`, Java's `sun/`, folders and Go files named for one platform.
+ */
+const INTERNAL_FOLDER = /(^|\/)(sys|sys_common|internal|sun|unix|windows|win32|wasm|wasi|hermit|sgx|solid|uefi|platform)\//;
+const PLATFORM_FILE = /_(windows|linux|darwin|freebsd|openbsd|netbsd|plan9|solaris|aix|js|wasm|unix)(_\w+)?\.\w+$/;
+
+/**
+ * What the public surface is worth against internals: a definition in platform or internal code,
+ * or one its language marks private (Rust without `pub`, Java and C# `private`, Python `_name`,
+ * Go's lower-case names), counts for less. Only a factor: an internal that says exactly what the
+ * question asks still comes up.
+ */
+function surfaceFactor(symbol: SymbolInfo, path: string): number {
+  let factor = INTERNAL_FOLDER.test(path) || PLATFORM_FILE.test(path) ? 0.6 : 1;
+  const { language, signature, name } = symbol;
+  const hidden =
+    (language === 'rust' && symbol.parent === undefined && !/^pub\b/.test(signature)) ||
+    ((language === 'java' || language === 'csharp') && /\bprivate\b/.test(signature)) ||
+    (language === 'python' && /^_[^_]/.test(name)) ||
+    (language === 'go' && /^[a-z]/.test(name));
+  if (hidden) factor *= 0.8;
+  return factor;
 }
 
 /** The comment block just above a definition (and its decorators), up to DOC_LINES, and its first lines: signature, docstring. */
@@ -254,7 +297,9 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
         throw codedError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
       const strategy = args.strategy === 'depth' ? 'depth' : 'breadth';
-      const ranked = rankCandidates(await gather(project, symbols, terms, questionWords(args.query as string)), project.root);
+      // Kept while the symbols are: they change when the symbol phase has read the files again.
+      const docs = await docIndexOf(project.root, project.stamps().symbols, symbols);
+      const ranked = rankCandidates(await gather(project, symbols, docs, terms, questionWords(args.query as string)), project.root, docs);
       const items: Array<Record<string, unknown>> = [];
       let used = 0;
       let index = 0;

@@ -1,0 +1,198 @@
+/**
+ * The doc comments of a project's definitions, as words a question can find them by. A
+ * definition is documented in prose more often than its name says what it does (`Semaphore`:
+ * "a counting semaphore … restrict the number of threads than can access some resource"), so
+ * get_code_context gathers candidates by their docs too, not only by their names. Built once per
+ * index generation from the symbols and the files' text, in any language: the comment block
+ * just above a definition (`///`, `//`, `#`, `/** … *\/`, `--`), past the annotations and
+ * attributes between (`@Override`, `#[inline]`, `[Obsolete]`), or a docstring just below its
+ * first line (Python). The first sentence is the summary, which says most.
+ */
+import { ProjectFiles } from '../../index/files/index.js';
+import type { SymbolInfo } from '../../index/symbols/index.js';
+import type { ProjectSymbols } from '../../workspace/project.js';
+import { STOP_WORDS, wordsOf } from './lexical-rank.js';
+
+/** Definitions documented at most: past it, the rest of a very large tree is found by name only. */
+const MAX_ENTRIES = 200_000;
+/** Files read between two turns of the event loop while an index is built. */
+const FILES_PER_TURN = 32;
+/** Comment lines read above a definition, and docstring lines below it. */
+const MAX_DOC_LINES = 40;
+/** Words of a doc kept (the summary's are all kept). */
+const MAX_DOC_WORDS = 60;
+/** A word is too common to gather by only in more docs than this, however small the project. */
+const COMMON_FLOOR = 50;
+/** Indexes kept, by project and generation. */
+const KEPT_INDEXES = 4;
+
+/** One documented definition: its summary's words and the rest of its doc's. */
+export interface DocEntry {
+  symbol: SymbolInfo;
+  path: string;
+  summary: string[];
+  doc: string[];
+}
+
+/** Kinds documented for what they do: a local variable's comment says little of the code around it. */
+const DOCUMENTED = new Set(['function', 'method', 'class', 'struct', 'union', 'interface', 'type', 'enum', 'record', 'annotation', 'macro', 'module']);
+
+const COMMENT = /^\s*(\/\/|#(?=\s|$)|\*|\/\*|--)/;
+const ANNOTATION = /^\s*(@[\w.]+(\s*\(.*\))?|#!?\[.*\]|\[[^\]]*\])\s*$/;
+const DOCSTRING = /^\s*[rbuRBU]?("""|''')/;
+
+/** The prose of comment or docstring lines: markers, tags, markup and links taken out. */
+function prose(lines: string[]): string {
+  return lines
+    .map((line) =>
+      line
+        .replace(/^\s*(\/\/\/?!?|#|\*\/?|\/\*\*?|--)\s?/, '')
+        .replace(/\*\/\s*$/, '')
+        .replace(/("""|''')/g, ''),
+    )
+    .join('\n')
+    .replace(/\{@\w+\s+([^}]*)\}/g, '$1')
+    .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s*@(param|return|throws|exception|see|since|author|apiNote|implNote|implSpec)\b.*$/gm, '')
+    .trim();
+}
+
+/** The first sentence: to the first full stop followed by a space or the end, or the first blank line. */
+function firstSentence(text: string): string {
+  const blank = text.search(/\n\s*\n/);
+  const head = blank >= 0 ? text.slice(0, blank) : text;
+  const stop = head.search(/\.(\s|$)/);
+  return stop >= 0 ? head.slice(0, stop) : head;
+}
+
+const meaningful = (word: string): boolean => !STOP_WORDS.has(word);
+
+/** The doc of the definition at `line` (1-based) of `lines`: the comment above it, else a docstring below its first line. */
+function docOf(lines: string[], line: number): string {
+  const above: string[] = [];
+  for (let at = line - 2; at >= 0 && above.length < MAX_DOC_LINES; at--) {
+    const text = lines[at]!;
+    if (ANNOTATION.test(text)) continue;
+    if (!COMMENT.test(text)) break;
+    above.unshift(text);
+  }
+  if (above.length > 0) return prose(above);
+  // A docstring: within the next few lines (a signature may run over several), opening with quotes.
+  for (let at = line; at < Math.min(lines.length, line + 6); at++) {
+    if (!DOCSTRING.test(lines[at]!)) continue;
+    const body: string[] = [lines[at]!];
+    const quote = DOCSTRING.exec(lines[at]!)![1]!;
+    const closedOnOpening = lines[at]!.split(quote).length > 2;
+    for (let next = at + 1; !closedOnOpening && next < Math.min(lines.length, at + MAX_DOC_LINES); next++) {
+      body.push(lines[next]!);
+      if (lines[next]!.includes(quote)) break;
+    }
+    return prose(body);
+  }
+  return '';
+}
+
+export class DocIndex {
+  readonly entries: DocEntry[] = [];
+  /** Each word's entries, by summary or doc. */
+  readonly #postings = new Map<string, number[]>();
+  readonly #byPlace = new Map<string, number>();
+
+  /**
+   * Built from every file's definitions, in path order, up to MAX_ENTRIES; a few files at a time,
+   * letting other work of the server run between (a large tree takes a second or more).
+   */
+  static async build(root: string, symbols: ProjectSymbols): Promise<DocIndex> {
+    const index = new DocIndex();
+    const files = new ProjectFiles(root);
+    let read = 0;
+    for (const path of symbols.paths) {
+      if (index.entries.length >= MAX_ENTRIES) break;
+      if (++read % FILES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      index.#addFile(path, symbols.symbolsIn(path) ?? [], files);
+    }
+    return index;
+  }
+
+  #addFile(path: string, symbols: SymbolInfo[], files: ProjectFiles): void {
+    const defined = symbols.filter((symbol) => DOCUMENTED.has(symbol.kind));
+    if (defined.length === 0) return;
+    const text = files.text(path);
+    if (text === undefined) return;
+    const lines = text.split('\n');
+    for (const symbol of defined) {
+      const doc = docOf(lines, symbol.line);
+      if (doc === '') continue;
+      const summary = firstSentence(doc);
+      const summaryWords = wordsOf(summary).filter(meaningful);
+      const rest = wordsOf(doc.slice(summary.length)).filter(meaningful).slice(0, MAX_DOC_WORDS);
+      const id = this.entries.push({ symbol, path, summary: summaryWords, doc: rest }) - 1;
+      this.#byPlace.set(placeOf(path, symbol), id);
+      for (const word of new Set([...summaryWords, ...rest])) {
+        let list = this.#postings.get(word);
+        if (!list) this.#postings.set(word, (list = []));
+        list.push(id);
+      }
+    }
+  }
+
+  /**
+   * The `limit` entries whose docs hold the most of `words` (stemmed), the rarer words counting
+   * more and a word in the summary twice; a word in more than a fifth of the docs (and more than
+   * COMMON_FLOOR) gathers nothing
+   * (it still counts when the candidates are ranked).
+   */
+  best(words: string[], limit: number): DocEntry[] {
+    const total = this.entries.length;
+    const scores = new Map<number, number>();
+    for (const word of words) {
+      const ids = this.#postings.get(word);
+      if (!ids || ids.length > Math.max(total / 5, COMMON_FLOOR)) continue;
+      const weight = Math.log(1 + (total - ids.length + 0.5) / (ids.length + 0.5));
+      for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + weight * (this.entries[id]!.summary.includes(word) ? 2 : 1));
+    }
+    return [...scores]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, limit)
+      .map(([id]) => this.entries[id]!);
+  }
+
+  /** The entries whose doc holds `word` (stemmed). */
+  withWord(word: string): readonly number[] {
+    return this.#postings.get(word) ?? [];
+  }
+
+  /** The doc of one definition, if it has one. */
+  of(path: string, symbol: SymbolInfo): DocEntry | undefined {
+    const id = this.#byPlace.get(placeOf(path, symbol));
+    return id === undefined ? undefined : this.entries[id];
+  }
+}
+
+function placeOf(path: string, symbol: SymbolInfo): string {
+  return `${path}\0${symbol.line}\0${symbol.name}`;
+}
+
+/** The doc indexes of projects' symbols as they are now, being built or built, by project and generation. */
+const kept = new Map<string, Promise<DocIndex>>();
+
+/** The doc index of a project's symbols as they are now: built on first use (callers meanwhile share the build), kept per generation. */
+export function docIndexOf(root: string, symbolsStamp: string, symbols: ProjectSymbols): Promise<DocIndex> {
+  const key = `${root}\0${symbolsStamp}`;
+  let index = kept.get(key);
+  if (index) {
+    kept.delete(key);
+    kept.set(key, index);
+    return index;
+  }
+  index = DocIndex.build(root, symbols);
+  kept.set(key, index);
+  // A build that failed is not kept: the next call tries again.
+  index.catch(() => kept.get(key) === index && kept.delete(key));
+  for (const old of kept.keys()) {
+    if (kept.size <= KEPT_INDEXES) break;
+    kept.delete(old);
+  }
+  return index;
+}

@@ -1,0 +1,94 @@
+/**
+ * get_code_context finds a definition by what its doc comment says, in every language's way of
+ * writing one, and puts the public surface ahead of platform internals and private definitions;
+ * on small trees written for it, and on the Rust standard library's fs.rs (Debian's rust-src,
+ * which .ci/run installs).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { call, withIndexedProject } from '../helpers/projects.js';
+import type { ToolResult } from '../helpers/tool-result.js';
+import { eventually } from '../helpers/wait.js';
+
+interface Item {
+  name: string;
+  qualified_name: string;
+  path: string;
+}
+
+const firstItems = (result: ToolResult, count = 3): string[] =>
+  ((result.structuredContent?.context_items ?? []) as Item[]).slice(0, count).map((item) => `${item.qualified_name} ${item.path}`);
+
+const DOCUMENTED = {
+  'py/stats.py': 'def middle(values):\n    """Return the central value of a numeric sample, averaging the two central points."""\n    return 0\n',
+  'java/Gate.java':
+    'public class Gate {\n    /**\n     * Restricts how many callers may hold a permit at once.\n     * @param permits the initial count\n     */\n' +
+    '    public Gate(int permits) {}\n}\n',
+  'go/clock.go': 'package clock\n\n// Elapsed reports the wall time since a recorded instant on a monotonic reading.\nfunc Since(t int) int { return 0 }\n',
+  'cs/Store.cs':
+    'public class Store {\n    /// <summary>Persists the entity to durable storage.</summary>\n    [Obsolete]\n    public void Put(int key) { }\n}\n',
+  'rb/shell.rb': '# Quotes a word so a Bourne shell reads it as one argument.\ndef quoteword(str)\n  str\nend\n',
+  'rs/lib.rs': '/// Splits the text at the first occurrence of the separator.\n#[inline]\npub fn cut_once(s: &str) {}\n',
+};
+
+test('a doc comment finds its definition, whatever the name says, in each language', async () => {
+  await withIndexedProject(DOCUMENTED, async (client) => {
+    const ask = async (query: string): Promise<string[]> => firstItems(await call(client, 'get_code_context', { query }), 1);
+    assert.equal(await ask('central value of a numeric sample'), ['middle py/stats.py']);
+    assert.equal(await ask('restrict how many callers hold a permit'), ['Gate.Gate java/Gate.java']);
+    assert.equal(await ask('wall time since an instant, monotonic'), ['Since go/clock.go']);
+    assert.equal(await ask('persist the entity to durable storage'), ['Store.Put cs/Store.cs']);
+    assert.equal(await ask('quote for a Bourne shell argument'), ['quoteword rb/shell.rb']);
+    assert.equal(await ask('split text at the first separator'), ['cut_once rs/lib.rs']);
+  });
+});
+
+test('the public surface comes before platform internals that say the same', async () => {
+  const files = {
+    'src/sys/unix/guard.rs': '/// Acquires the platform guard, blocking until it is free.\npub fn acquire_platform_guard() {}\n',
+    'src/guarded.rs': '/// Acquires the guard, blocking until it is free.\npub fn acquire_guard() {}\n',
+    'src/private.rs': '/// Acquires the guard, blocking until it is free.\nfn acquire_guard_unchecked() {}\n',
+  };
+  await withIndexedProject(files, async (client) => {
+    const surface = firstItems(await call(client, 'get_code_context', { query: 'acquire guard blocking until free' }), 5);
+    const at = (name: string): number => surface.findIndex((item) => item.startsWith(`${name} `));
+    assert.is(at('acquire_guard'), 0, surface.join(', '));
+    assert.ok(at('acquire_platform_guard') > 0 && at('acquire_guard_unchecked') > 0, surface.join(', '));
+  });
+});
+
+test('a doc comment rewritten is read again once the symbols are', async () => {
+  await withIndexedProject(
+    { 'src/clock.ts': '/** Counts the ticks of a pendulum. */\nexport function tally(): number {\n  return 0;\n}\n' },
+    async (client, root) => {
+      const before = firstItems(await call(client, 'get_code_context', { query: 'ticks of a pendulum' }), 1);
+      assert.equal(before, ['tally src/clock.ts']);
+      writeFileSync(join(root, 'src/clock.ts'), '/** Measures the swing of a metronome. */\nexport function tally(): number {\n  return 0;\n}\n');
+      const synced = await call(client, 'sync_repo', {});
+      assert.not.ok(synced.isError);
+      await eventually(
+        async () => firstItems(await call(client, 'get_code_context', { query: 'swing of a metronome' }), 1)[0] === 'tally src/clock.ts',
+        'the new doc is found',
+      );
+    },
+  );
+});
+
+const RUST_FS = '/usr/lib/rustlib/src/rust/library/std/src/fs.rs';
+const rustSource = existsSync(RUST_FS);
+if (!rustSource && process.env.SEXTANT_REQUIRE_RUST_SRC === '1') throw new Error(`${RUST_FS} is missing: apt-get install rust-src`);
+if (!rustSource) console.log(`context-docs: the fs.rs test is skipped without ${RUST_FS} (apt-get install rust-src runs it)`);
+
+(rustSource ? test : test.skip)("Rust's fs.rs: a doc comment's sentence pasted finds its function", async () => {
+  await withIndexedProject({ 'std/src/fs.rs': readFileSync(RUST_FS, 'utf8') }, async (client) => {
+    const ask = async (query: string, count: number): Promise<string[]> => firstItems(await call(client, 'get_code_context', { query }), count);
+    const pasted = await ask('Recursively create a directory and all of its parent components if they are missing.', 1);
+    assert.equal(pasted, ['create_dir_all std/src/fs.rs']);
+    const summary = await ask('Read the entire contents of a file into a string', 3);
+    assert.ok(summary.includes('read_to_string std/src/fs.rs'), summary.join(', '));
+  });
+});
+
+test.run();
