@@ -45,6 +45,18 @@ test('a doc comment finds its definition, whatever the name says, in each langua
   });
 });
 
+test("a question's words find the code's own words for the same thing", async () => {
+  const files = {
+    'src/tree.py': 'def remove_dir_tree(path):\n    pass\n\n\ndef list_entries(path):\n    pass\n',
+    'src/config.go': 'package config\n\nfunc LoadCfg(path string) {}\n\nfunc ParseEnv() {}\n',
+  };
+  await withIndexedProject(files, async (client) => {
+    const first = async (query: string): Promise<string | undefined> => firstItems(await call(client, 'get_code_context', { query }), 1)[0];
+    assert.is(await first('delete a folder and everything under it'), 'remove_dir_tree src/tree.py');
+    assert.is(await first('read the environment'), 'ParseEnv src/config.go');
+  });
+});
+
 test('the public surface comes before platform internals that say the same', async () => {
   const files = {
     'src/sys/unix/guard.rs': '/// Acquires the platform guard, blocking until it is free.\npub fn acquire_platform_guard() {}\n',

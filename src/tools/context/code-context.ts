@@ -17,6 +17,7 @@ import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from '../status.js';
 import { codedError } from '../../errors.js';
 import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
 import { type DocIndex, docIndexOf } from './doc-index.js';
+import { synonymsOf } from './synonyms.js';
 import { projectTool } from '../project-tool.js';
 import { requireSymbols } from '../symbol-tools.js';
 import { plural } from '../../wording.js';
@@ -54,6 +55,9 @@ const PER_WORD = 80;
 /** Ranked by name, parent and path first; the best this many are read for their doc and first lines. */
 const READ_FOR_TEXT = 200;
 const DOC_LINES = 12;
+/** Definitions gathered per synonym of a question word, and what a synonym weighs against the word itself. */
+const PER_SYNONYM = 40;
+const SYNONYM_WEIGHT = 0.5;
 /** Definitions gathered by their doc comments' words (doc-index.ts). */
 const DOC_CANDIDATES = 100;
 /** A question word that names more files than this in their paths is too common to gather them by. */
@@ -88,6 +92,8 @@ interface Gathered {
   candidates: Candidate[];
   /** Each question word with its idf. */
   words: Map<string, number>;
+  /** The words looked for in place of a question's word (synonyms.ts), each with the word it stands for. */
+  standsFor: Map<string, string>;
 }
 
 /** Every candidate: definitions whose names hold a question word, named by a term, or whose code mentions a term. */
@@ -106,8 +112,20 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
     words.set(word, idf(names, total));
     for (const entry of found) candidate(entry.symbol, entry.path);
   }
+  // The words code may say instead (synonyms.ts): looked for too, for less, and covering the question's word they stand for.
+  const standsFor = new Map<string, string>();
+  for (const word of questionWordList) for (const other of synonymsOf(word)) if (!words.has(other) && !standsFor.has(other)) standsFor.set(other, word);
+  for (const [other] of standsFor) {
+    const { found, names } = symbols.definitionsContaining(searchKey(other), PER_SYNONYM);
+    words.set(other, idf(names, total) * SYNONYM_WEIGHT);
+    for (const entry of found) candidate(entry.symbol, entry.path);
+  }
   // By doc: the definitions whose doc comments hold the question's words (doc-index.ts).
-  for (const entry of docs.best(questionWordList, DOC_CANDIDATES)) candidate(entry.symbol, entry.path);
+  const docWords = new Map([
+    ...questionWordList.map((word): [string, number] => [word, 1]),
+    ...[...standsFor.keys()].map((word): [string, number] => [word, SYNONYM_WEIGHT]),
+  ]);
+  for (const entry of docs.best(docWords, DOC_CANDIDATES)) candidate(entry.symbol, entry.path);
   // The definitions of the few files whose path holds a question word (csv.py for "csv"): one pass over the paths.
   const filesByWord = new Map(questionWordList.map((word) => [word, [] as string[]]));
   for (const path of symbols.paths) for (const word of new Set(wordsOf(path.replace(/\.[^./]+$/, '')))) filesByWord.get(word)?.push(path);
@@ -135,7 +153,7 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
     for (const word of wordsOf(term))
       if (!words.has(word) && !STOP_WORDS.has(word)) words.set(word, idf(symbols.definitionsContaining(searchKey(word), 0).names, total));
   }
-  return { candidates: [...byKey.values()], words };
+  return { candidates: [...byKey.values()], words, standsFor };
 }
 
 /**
@@ -143,7 +161,7 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
  * doc comment and first lines of the best READ_FOR_TEXT; a definition the question names exactly
  * leads, tests, vendored and generated code come after all source, and a smaller definition wins a tie.
  */
-function rankCandidates({ candidates, words }: Gathered, root: string, docs: DocIndex): Candidate[] {
+function rankCandidates({ candidates, words, standsFor }: Gathered, root: string, docs: DocIndex): Candidate[] {
   const score = (candidate: Candidate, text: string[]): void => {
     const { symbol, path } = candidate;
     const doc = docs.of(path, symbol);
@@ -155,7 +173,7 @@ function rankCandidates({ candidates, words }: Gathered, root: string, docs: Doc
       body: [...candidate.mentions],
       ...(doc && { summary: doc.summary, doc: doc.doc }),
     };
-    const { score: lexical, matched } = bm25(fields, words);
+    const { score: lexical, matched } = bm25(fields, words, standsFor);
     candidate.score = lexical * surfaceFactor(symbol, path) + candidate.nameHit;
     candidate.matched = matched;
   };

@@ -138,18 +138,18 @@ export class DocIndex {
   }
 
   /**
-   * The `limit` entries whose docs hold the most of `words` (stemmed), the rarer words counting
+   * The `limit` entries whose docs hold the most of `words` (stemmed, each with what it weighs), the rarer words counting
    * more and a word in the summary twice; a word in more than a fifth of the docs (and more than
    * COMMON_FLOOR) gathers nothing
    * (it still counts when the candidates are ranked).
    */
-  best(words: string[], limit: number): DocEntry[] {
+  best(words: Map<string, number>, limit: number): DocEntry[] {
     const total = this.entries.length;
     const scores = new Map<number, number>();
-    for (const word of words) {
+    for (const [word, factor] of words) {
       const ids = this.#postings.get(word);
       if (!ids || ids.length > Math.max(total / 5, COMMON_FLOOR)) continue;
-      const weight = Math.log(1 + (total - ids.length + 0.5) / (ids.length + 0.5));
+      const weight = factor * Math.log(1 + (total - ids.length + 0.5) / (ids.length + 0.5));
       for (const id of ids) scores.set(id, (scores.get(id) ?? 0) + weight * (this.entries[id]!.summary.includes(word) ? 2 : 1));
     }
     return [...scores]

@@ -99,12 +99,14 @@ export function idf(names: number, total: number): number {
 
 /**
  * The score of one definition for the question's words, each with its idf; and which words it
- * matched. A definition that holds more of the question's words wins over one that repeats one.
+ * matched. `standsFor`: the words among them looked for in place of a question's word. A
+ * definition that holds more of the question's words wins over one that repeats one.
  */
-export function bm25(fields: Fields, words: Map<string, number>): { score: number; matched: string[] } {
+export function bm25(fields: Fields, words: Map<string, number>, standsFor?: Map<string, string>): { score: number; matched: string[] } {
   let score = 0;
   const matched: string[] = [];
-  let covered = 0;
+  // The question's words covered: a synonym covers the word it stands for.
+  const covered = new Set<string>();
   for (const [word, weight] of words) {
     let evidence = 0;
     let outsideBody = false;
@@ -121,10 +123,10 @@ export function bm25(fields: Fields, words: Map<string, number>): { score: numbe
     if (evidence > 0) {
       score += weight * evidence;
       matched.push(word);
-      if (outsideBody) covered++;
+      if (outsideBody) covered.add(standsFor?.get(word) ?? word);
     }
   }
   // Coverage: all of the question's words in one definition's name, place and doc is worth more
   // than their sum apart (words met only deep in a body do not count for it).
-  return { score: score * (1 + covered / Math.max(1, words.size)), matched };
+  return { score: score * (1 + covered.size / Math.max(1, words.size - (standsFor?.size ?? 0))), matched };
 }
