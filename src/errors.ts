@@ -82,7 +82,7 @@ export const ERROR_CODES = {
   },
   ambiguous_symbol: {
     meaning: 'Several symbols have that name.',
-    remedy: 'Pass `path` to pick one of the candidates listed.',
+    remedy: 'Pass what the message says separates the candidates listed: `path`, a qualified name, or `line`.',
   },
   file_not_found: {
     meaning: 'The file is not in the workspace (or not indexed).',

@@ -13,6 +13,8 @@ import { MAX_OUTPUT_CHARS } from './limits.js';
 const MAX_LINE_CHARS = 2_000;
 /** Windows of one file's lines kept (agents page through a file, or read the same part again). */
 const KEPT_WINDOWS_PER_FILE = 8;
+/** Characters of windows kept across all files, beside the kept lines' own budget. */
+const KEPT_WINDOW_CHARS = 16 * 1024 * 1024;
 
 /** Bytes of file text kept, at most (counted as UTF-8 read from disk). */
 const KEPT_BYTES = 32 * 1024 * 1024;
@@ -81,6 +83,9 @@ export interface LineWindow {
 
 /** The windows given of each kept file's lines: they hold as long as the lines do (FileLines). */
 const windows = new WeakMap<string[], Map<string, LineWindow>>();
+/** Every window kept, oldest first, with what it holds: counted against KEPT_WINDOW_CHARS. */
+const windowOrder = new Map<LineWindow, { lines: WeakRef<string[]>; key: string; chars: number }>();
+let windowChars = 0;
 
 /**
  * Lines `start` to `wantedEnd` of `lines` within the output budget (each line twice: in the
@@ -105,7 +110,24 @@ export function windowOf(lines: string[], start: number, wantedEnd: number): Lin
   const width = String(end).length;
   const window = { end, text: shown.join('\n'), numbered: shown.map((text, index) => `${String(start + index).padStart(width)}: ${text}`).join('\n') };
   if (!kept) windows.set(lines, (kept = new Map()));
-  if (kept.size >= KEPT_WINDOWS_PER_FILE) kept.delete(kept.keys().next().value!);
+  if (kept.size >= KEPT_WINDOWS_PER_FILE) forgetWindow(kept.values().next().value!);
   kept.set(key, window);
+  const chars = window.text.length + window.numbered.length;
+  // Weakly: a window must not keep alive the lines FileLines let go of.
+  windowOrder.set(window, { lines: new WeakRef(lines), key, chars });
+  windowChars += chars;
+  for (const oldest of windowOrder.keys()) {
+    if (windowChars <= KEPT_WINDOW_CHARS) break;
+    forgetWindow(oldest);
+  }
   return window;
+}
+
+function forgetWindow(window: LineWindow): void {
+  const entry = windowOrder.get(window);
+  if (!entry) return;
+  windowOrder.delete(window);
+  windowChars -= entry.chars;
+  const lines = entry.lines.deref();
+  if (lines) windows.get(lines)?.delete(entry.key);
 }

@@ -2,7 +2,7 @@
 import { resumeCommand } from '../index/store/index.js';
 import type { SymbolInfo } from '../index/symbols/index.js';
 import type { ToolDefinition } from '../mcp/index.js';
-import type { Project, ProjectSymbols } from '../workspace/project.js';
+import type { IndexStamps, Project, ProjectSymbols } from '../workspace/project.js';
 import type { ProjectService } from '../workspace/projects.js';
 import { describeSymbol, fileSymbols, sameSymbol, SYMBOL_SCHEMA } from './symbol-shape.js';
 import { MAX_NAME_CHARS, MAX_OUTPUT_CHARS, MAX_PATH_CHARS } from './limits.js';
@@ -15,10 +15,10 @@ import { plural } from '../wording.js';
 /** Candidates listed with an ambiguous_symbol error. */
 const MAX_CANDIDATES = 20;
 
-/** The project's symbols (read lazily), or index_not_ready while the symbol phase has not written them yet. */
-export function requireSymbols(project: Project): { symbols: ProjectSymbols; manifest: ReturnType<Project['requireIndex']> } {
-  const manifest = project.requireIndex();
-  const symbols = project.symbols();
+/** The project's symbols (read lazily; `at`: as of stamps read once), or index_not_ready while the symbol phase has not written them yet. */
+export function requireSymbols(project: Project, at?: IndexStamps): { symbols: ProjectSymbols; manifest: ReturnType<Project['requireIndex']> } {
+  const manifest = project.requireIndex(at && project.indexState(at));
+  const symbols = project.symbols(at);
   if (!symbols) {
     const interrupted = project.job ? undefined : project.store.interruptedJob();
     if (interrupted?.mode === 'symbols') {
@@ -82,12 +82,13 @@ export function resolveSymbol(project: Project, name: string, path: string | und
   const listed = found.slice(0, MAX_CANDIDATES);
   const lines = listed.map((entry) => `  ${entry.path}:${entry.symbol.line}: ${entry.symbol.kind} ${entry.symbol.qualifiedName}`);
   if (found.length > listed.length) lines.push(`  … and ${found.length - listed.length} more`);
-  // What separates them: a path only when they are in several files, a qualified name only when theirs differ; a line always.
+  // What separates them: a path when they are in several files, a qualified name when theirs differ, a line when theirs do.
   const ways = [
     ...(new Set(found.map((entry) => entry.path)).size > 1 ? ['path'] : []),
     ...(new Set(found.map((entry) => entry.symbol.qualifiedName)).size > 1 ? ['a qualified name'] : []),
-    'line (one of the lines listed)',
+    ...(new Set(found.map((entry) => `${entry.path}:${entry.symbol.line}`)).size > 1 ? ['line (one of the lines listed)'] : []),
   ];
+  if (ways.length === 0) ways.push('path or line (they are defined at one place twice: either one answers)');
   throw codedError(
     'ambiguous_symbol',
     `${found.length} definitions are named ${JSON.stringify(name)}; pass ${ways.join(' or ')} to pick one:\n${lines.join('\n')}`,

@@ -260,8 +260,46 @@ function firstLine(source: string, start: number, end: number): string {
   return source.slice(start, newline < 0 || newline > end ? end : newline);
 }
 
-/** A line that is only annotations or attributes (Java's `@Override`, C#'s `[Obsolete]`, Rust's `#[inline]`), no declaration. */
-const ANNOTATION_LINE = /^\s*(?:(?:@[\w.]+(?:\s*\([^()]*\))?|#!?\[[^\n]*\]|\[[^\]\n]*\])\s*)+$/;
+/**
+ * Whether a line is only annotations or attributes (Java's `@Override`, C#'s `[Obsolete]`, Rust's
+ * `#[inline]`), no declaration. Read token by token, brackets balanced: a pattern over the whole
+ * line backtracked without end on a line of many attributes.
+ */
+function onlyAnnotations(line: string): boolean {
+  let at = 0;
+  let tokens = 0;
+  const skipSpace = (): void => {
+    while (at < line.length && /\s/.test(line[at]!)) at++;
+  };
+  /** Past the bracket opened at `at` and its match; false when it never closes on this line. */
+  const balanced = (open: string, close: string): boolean => {
+    let depth = 0;
+    for (; at < line.length; at++) {
+      if (line[at] === open) depth++;
+      else if (line[at] === close && --depth === 0) {
+        at++;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (skipSpace(); at < line.length; skipSpace()) {
+    if (line[at] === '@') {
+      const name = /^@[\w.]+/.exec(line.slice(at));
+      if (!name) return false;
+      at += name[0].length;
+      skipSpace();
+      if (line[at] === '(' && !balanced('(', ')')) return false;
+    } else if (line.startsWith('#[', at) || line.startsWith('#![', at)) {
+      at = line.indexOf('[', at);
+      if (!balanced('[', ']')) return false;
+    } else if (line[at] === '[') {
+      if (!balanced('[', ']')) return false;
+    } else return false;
+    tokens++;
+  }
+  return tokens > 0;
+}
 
 /**
  * The definition's first line that declares it: past the lines of annotations above a Java or C#
@@ -269,7 +307,7 @@ const ANNOTATION_LINE = /^\s*(?:(?:@[\w.]+(?:\s*\([^()]*\))?|#!?\[[^\n]*\]|\[[^\
  */
 function declarationLine(source: string, start: number, end: number): string {
   let line = firstLine(source, start, end);
-  while (ANNOTATION_LINE.test(line)) {
+  while (onlyAnnotations(line)) {
     const next = source.indexOf('\n', start) + 1;
     if (next <= 0 || next >= end) break;
     start = next;

@@ -16,7 +16,7 @@ import { projectLines } from '../workspace-files.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from '../status.js';
 import { codedError } from '../../errors.js';
 import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
-import { type DocIndex, docIndexOf } from './doc-index.js';
+import { DocIndex, docIndexOf } from './doc-index.js';
 import { synonymsOf } from './synonyms.js';
 import { projectTool } from '../project-tool.js';
 import { requireSymbols } from '../symbol-tools.js';
@@ -70,10 +70,12 @@ const NAMED_IN_OTHER_CASE = 30;
  * A name's words, and also each question word it holds inside one word: `deepcopy` holds `copy`
  * and `deep`, `fnmatch` holds `match` (names are not always split by case or `_`).
  */
-function nameWords(name: string, question: Map<string, number>): string[] {
+function nameWords(name: string, question: Map<string, number>, standsFor: Map<string, string>): string[] {
   const words = wordsOf(name);
   const folded = name.toLowerCase();
-  for (const word of question.keys()) if (word.length >= 3 && !words.includes(word) && folded.includes(searchKey(word))) words.push(word);
+  // Not a synonym: a short one (`int`, `dir`) is inside too many unrelated names (`print`, `direct`).
+  for (const word of question.keys())
+    if (word.length >= 3 && !standsFor.has(word) && !words.includes(word) && folded.includes(searchKey(word))) words.push(word);
   return words;
 }
 
@@ -166,7 +168,7 @@ function rankCandidates({ candidates, words, standsFor }: Gathered, root: string
     const { symbol, path } = candidate;
     const doc = docs.of(path, symbol);
     const fields: Fields = {
-      name: nameWords(symbol.name, words),
+      name: nameWords(symbol.name, words, standsFor),
       parent: wordsOf(symbol.parent ?? ''),
       path: wordsOf(path.replace(/\.[^./]+$/, '')),
       text,
@@ -194,7 +196,7 @@ function rankCandidates({ candidates, words, standsFor }: Gathered, root: string
   const head = first.slice(0, READ_FOR_TEXT);
   for (const candidate of head) score(candidate, wordsOf(docAndHead(linesOf, candidate.path, candidate.symbol).join('\n')));
   const ranked = [...order(head), ...first.slice(READ_FOR_TEXT)];
-  // Overloads of one name in one file (Java's five Arrays.fill) say the same thing: the best one
+  // Overloads of one name in one file (Java's Arrays.fill) say the same thing: the best one
   // keeps its place, the others follow every other definition.
   const seen = new Set<string>();
   const repeats: Candidate[] = [];
@@ -309,14 +311,17 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async run(project, _resolved, args) {
-      const { symbols, manifest } = requireSymbols(project);
+      // The symbols and the doc index of one generation: the stamps read once for both.
+      const at = project.stamps();
+      const { symbols, manifest } = requireSymbols(project, at);
       const terms = termsOf(args.query as string);
       if (terms.length === 0 && questionWords(args.query as string).length === 0)
         throw codedError('invalid_input', 'The query has no identifier or word of 3 letters or more to look up', { argument: 'query' });
       const maxTokens = (args.max_tokens as number | undefined) ?? DEFAULT_CONTEXT_TOKENS;
       const strategy = args.strategy === 'depth' ? 'depth' : 'breadth';
       // Kept while the symbols are: they change when the symbol phase has read the files again.
-      const docs = await docIndexOf(project.root, project.stamps().symbols, symbols);
+      // Docs that cannot be read leave the question to names, paths and text, as before docs counted.
+      const docs = await docIndexOf(project.root, at.symbols, symbols).catch(() => new DocIndex());
       const ranked = rankCandidates(await gather(project, symbols, docs, terms, questionWords(args.query as string)), project.root, docs);
       const items: Array<Record<string, unknown>> = [];
       let used = 0;

@@ -17,13 +17,15 @@ import { STOP_WORDS, wordsOf } from './lexical-rank.js';
 const MAX_ENTRIES = 200_000;
 /** Files read between two turns of the event loop while an index is built. */
 const FILES_PER_TURN = 32;
-/** Comment lines read above a definition, and docstring lines below it. */
+/** Comment lines read above a definition (from the top of its block), and docstring lines below it. */
 const MAX_DOC_LINES = 40;
+/** How far up a comment block above a definition is looked for its first line. */
+const MAX_BLOCK_LINES = 400;
 /** Words of a doc kept (the summary's are all kept). */
 const MAX_DOC_WORDS = 60;
 /** A word is too common to gather by only in more docs than this, however small the project. */
 const COMMON_FLOOR = 50;
-/** Indexes kept, by project and generation. */
+/** Projects whose doc index is kept (each at its latest generation only). */
 const KEPT_INDEXES = 4;
 
 /** One documented definition: its summary's words and the rest of its doc's. */
@@ -37,7 +39,22 @@ export interface DocEntry {
 /** Kinds documented for what they do: a local variable's comment says little of the code around it. */
 const DOCUMENTED = new Set(['function', 'method', 'class', 'struct', 'union', 'interface', 'type', 'enum', 'record', 'annotation', 'macro', 'module']);
 
-const COMMENT = /^\s*(\/\/|#(?=\s|$)|\*|\/\*|--)/;
+/** A comment line, by how the language writes one: `#` is a comment in Python, not C's `#  define`. */
+const SLASH_COMMENT = /^\s*(\/\/|\*|\/\*)/;
+const HASH_COMMENT = /^\s*#/;
+const DASH_COMMENT = /^\s*--/;
+const HASH_LANGUAGES = new Set(['python', 'ruby', 'bash']);
+
+function isComment(language: string, line: string): boolean {
+  if (HASH_LANGUAGES.has(language)) return HASH_COMMENT.test(line);
+  if (language === 'lua') return DASH_COMMENT.test(line);
+  return SLASH_COMMENT.test(line) || (language === 'php' && HASH_COMMENT.test(line) && !line.trimStart().startsWith('#['));
+}
+
+/** Languages whose doc is a string just inside the definition. */
+const DOCSTRING_LANGUAGES = new Set(['python']);
+/** Lines a signature may run over before its closing `:`. */
+const SIGNATURE_LINES = 8;
 const ANNOTATION = /^\s*(@[\w.]+(\s*\(.*\))?|#!?\[.*\]|\[[^\]]*\])\s*$/;
 const DOCSTRING = /^\s*[rbuRBU]?("""|''')/;
 
@@ -68,29 +85,32 @@ function firstSentence(text: string): string {
 
 const meaningful = (word: string): boolean => !STOP_WORDS.has(word);
 
-/** The doc of the definition at `line` (1-based) of `lines`: the comment above it, else a docstring below its first line. */
-function docOf(lines: string[], line: number): string {
-  const above: string[] = [];
-  for (let at = line - 2; at >= 0 && above.length < MAX_DOC_LINES; at--) {
-    const text = lines[at]!;
-    if (ANNOTATION.test(text)) continue;
-    if (!COMMENT.test(text)) break;
-    above.unshift(text);
+/**
+ * The doc of `symbol` in its file's `lines`: the comment block above it, else its docstring, the
+ * first statement of its body (a definition with none has no doc, whatever follows it).
+ */
+function docOf(lines: string[], symbol: SymbolInfo): string {
+  // The whole block above, to its first line: a doc's summary is at its top, however long it is.
+  let from = symbol.line - 1;
+  while (from > 0 && symbol.line - from < MAX_BLOCK_LINES && (ANNOTATION.test(lines[from - 1]!) || isComment(symbol.language, lines[from - 1]!))) from--;
+  const above = lines.slice(from, symbol.line - 1).filter((text) => !ANNOTATION.test(text));
+  // Lines of `*` are a comment only under the `/*` that opens them (`*p = 0;` is code).
+  if (above.some((text) => /^\s*\*(?!\/)/.test(text)) && !above.some((text) => /^\s*\/\*/.test(text))) above.length = 0;
+  if (above.length > 0) return prose(above.slice(0, MAX_DOC_LINES));
+  if (!DOCSTRING_LANGUAGES.has(symbol.language)) return '';
+  const last = Math.min(lines.length, symbol.endLine);
+  let at = symbol.line - 1;
+  while (at < last && at < symbol.line - 1 + SIGNATURE_LINES && !/:\s*(#.*)?$/.test(lines[at]!)) at++;
+  for (at++; at < last && lines[at]!.trim() === '';) at++;
+  if (at >= last || !DOCSTRING.test(lines[at]!)) return '';
+  const body: string[] = [lines[at]!];
+  const quote = DOCSTRING.exec(lines[at]!)![1]!;
+  const closedOnOpening = lines[at]!.split(quote).length > 2;
+  for (let next = at + 1; !closedOnOpening && next < Math.min(last, at + MAX_DOC_LINES); next++) {
+    body.push(lines[next]!);
+    if (lines[next]!.includes(quote)) break;
   }
-  if (above.length > 0) return prose(above);
-  // A docstring: within the next few lines (a signature may run over several), opening with quotes.
-  for (let at = line; at < Math.min(lines.length, line + 6); at++) {
-    if (!DOCSTRING.test(lines[at]!)) continue;
-    const body: string[] = [lines[at]!];
-    const quote = DOCSTRING.exec(lines[at]!)![1]!;
-    const closedOnOpening = lines[at]!.split(quote).length > 2;
-    for (let next = at + 1; !closedOnOpening && next < Math.min(lines.length, at + MAX_DOC_LINES); next++) {
-      body.push(lines[next]!);
-      if (lines[next]!.includes(quote)) break;
-    }
-    return prose(body);
-  }
-  return '';
+  return prose(body);
 }
 
 export class DocIndex {
@@ -101,7 +121,7 @@ export class DocIndex {
 
   /**
    * Built from every file's definitions, in path order, up to MAX_ENTRIES; a few files at a time,
-   * letting other work of the server run between (a large tree takes a second or more).
+   * letting other work of the server run between (a large tree takes a while).
    */
   static async build(root: string, symbols: ProjectSymbols): Promise<DocIndex> {
     const index = new DocIndex();
@@ -122,7 +142,7 @@ export class DocIndex {
     if (text === undefined) return;
     const lines = text.split('\n');
     for (const symbol of defined) {
-      const doc = docOf(lines, symbol.line);
+      const doc = docOf(lines, symbol);
       if (doc === '') continue;
       const summary = firstSentence(doc);
       const summaryWords = wordsOf(summary).filter(meaningful);
@@ -138,10 +158,10 @@ export class DocIndex {
   }
 
   /**
-   * The `limit` entries whose docs hold the most of `words` (stemmed, each with what it weighs), the rarer words counting
-   * more and a word in the summary twice; a word in more than a fifth of the docs (and more than
-   * COMMON_FLOOR) gathers nothing
-   * (it still counts when the candidates are ranked).
+   * The `limit` entries whose docs hold the most of `words` (stemmed, each with what it weighs),
+   * the rarer words counting more and a word in the summary twice. A word in more than a fifth of
+   * the docs (and more than COMMON_FLOOR) gathers nothing; it still counts when the candidates
+   * are ranked.
    */
   best(words: Map<string, number>, limit: number): DocEntry[] {
     const total = this.entries.length;
@@ -156,11 +176,6 @@ export class DocIndex {
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, limit)
       .map(([id]) => this.entries[id]!);
-  }
-
-  /** The entries whose doc holds `word` (stemmed). */
-  withWord(word: string): readonly number[] {
-    return this.#postings.get(word) ?? [];
   }
 
   /** The doc of one definition, if it has one. */
@@ -186,6 +201,8 @@ export function docIndexOf(root: string, symbolsStamp: string, symbols: ProjectS
     kept.set(key, index);
     return index;
   }
+  // One generation a project: the older ones go.
+  for (const other of kept.keys()) if (other.startsWith(`${root}\0`)) kept.delete(other);
   index = DocIndex.build(root, symbols);
   kept.set(key, index);
   // A build that failed is not kept: the next call tries again.

@@ -161,6 +161,14 @@ function answerFrom(project: Project, query: SearchQuery, result: WorkerResult &
   return { value, weight: ranked.length, keep: result.partial !== true };
 }
 
+/** One project's search in a search across projects: where its answer goes, its cache key, its page, and how many definitions it has. */
+interface Search {
+  at: number;
+  key: string;
+  pageEnd?: number;
+  definitions: number;
+}
+
 /** The answers of every project a search_code tool serves, kept together (one budget for all of them). */
 export class SearchAnswers {
   readonly #answers: AnswerCache<Answer>;
@@ -223,6 +231,7 @@ export class SearchAnswers {
   ): Promise<Array<{ value: Answer; cached: boolean } | Error>> {
     const answers = this.#answers;
     const out = new Array<{ value: Answer; cached: boolean } | Error>(asked.length);
+    // What unsearched projects answer: exactly what the merge will show of them, so it bounds the searches.
     const known: KnownMatch[] = [];
     const open: Array<{ at: number; key: string; early?: string; definitions?: { value: Answer; cached: boolean } }> = [];
     for (const [at, { project, query, at: stamps }] of asked.entries()) {
@@ -238,15 +247,21 @@ export class SearchAnswers {
       const definitions = ways.includes('definitions-only')
         ? await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query, stamps)))
         : undefined;
-      if (definitions) known.push(...definitions.value.ranked.slice(0, end).map((item) => knownMatch(project.root, item)));
       open.push({ at, key, ...(early !== undefined && { early }), ...(definitions && { definitions }) });
     }
-    const certainDefinitions = open.reduce((sum, { definitions }) => sum + (definitions?.value.certainty?.results ?? 0), 0);
-    const searches: Array<{ at: number; key: string; pageEnd?: number; definitions: number }> = [];
-    for (const { at, key, early, definitions } of open) {
+    const certainOf = (entry: (typeof open)[number]): number => entry.definitions?.value.certainty?.results ?? 0;
+    const certainDefinitions = open.reduce((sum, entry) => sum + certainOf(entry), 0);
+    const searches: Search[] = [];
+    /** Answered by their definitions only because all projects' certain definitions fill the page together. */
+    const byRule: Array<(typeof open)[number]> = [];
+    for (const entry of open) {
+      const { at, key, early, definitions } = entry;
       const value = definitions?.value;
-      if (value && (serves(value.certainty, end) || (certainDefinitions >= end && value.definitionsComplete === true))) {
+      const own = value !== undefined && serves(value.certainty, end);
+      if (value && (own || (certainDefinitions >= end && value.definitionsComplete === true))) {
         out[at] = definitions!;
+        if (!own) byRule.push(entry);
+        known.push(...value.ranked.slice(0, end).map((item) => knownMatch(asked[at]!.project.root, item)));
         continue;
       }
       searches.push({ at, key, definitions: value?.ranked.length ?? 0, ...(early !== undefined && { pageEnd: end }) });
@@ -254,6 +269,38 @@ export class SearchAnswers {
     if (searches.length === 0) return out;
     // The projects that define the name first: their matches rank best, and bound the others soonest.
     searches.sort((a, b) => b.definitions - a.definitions);
+    await this.#searched(pool, asked, searches, known, out);
+    // A searched project that failed took its certain definitions out of the page: if the rest no
+    // longer fill it, the projects answered by the rule are searched after all.
+    const failed = open.filter(({ at }) => out[at] instanceof Error).reduce((sum, entry) => sum + certainOf(entry), 0);
+    if (byRule.length > 0 && failed > 0 && certainDefinitions - failed < end) {
+      const ruled = new Set(byRule.map(({ at }) => asked[at]!.project.root));
+      const again = byRule.map(({ at, key, early, definitions }) => ({
+        at,
+        key,
+        definitions: definitions!.value.ranked.length,
+        ...(early !== undefined && { pageEnd: end }),
+      }));
+      await this.#searched(
+        pool,
+        asked,
+        again,
+        known.filter((match) => !ruled.has(match.root)),
+        out,
+      );
+    }
+    return out;
+  }
+
+  /** Runs `searches` together (SearchPool.searchMany) and sets each one's answer, or its tool error, in `out`. */
+  async #searched(
+    pool: SearchPool,
+    asked: Array<{ project: Project; query: SearchQuery; at?: IndexStamps }>,
+    searches: Search[],
+    known: KnownMatch[],
+    out: Array<{ value: Answer; cached: boolean } | Error>,
+  ): Promise<void> {
+    const answers = this.#answers;
     const results = await pool.searchMany(
       searches.map(({ at, pageEnd }) => {
         const { project, query, at: stamps } = asked[at]!;
@@ -278,11 +325,10 @@ export class SearchAnswers {
       // Kept as `answer` keeps it: an early page under its own key, and as the whole answer when it
       // read everything. One cut short by what other projects found (fewer certain results than the
       // page) is this search's alone.
-      const ownPage = value.certainty === undefined || value.certainty.results >= end;
+      const ownPage = value.certainty === undefined || (pageEnd !== undefined && value.certainty.results >= pageEnd);
       if (pageEnd !== undefined && ownPage) await answers.get(`${key}|first:${pageEnd}`, () => Promise.resolve(computed));
       if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) await answers.get(key, () => Promise.resolve(computed));
       out[at] = { value, cached: false };
     }
-    return out;
   }
 }

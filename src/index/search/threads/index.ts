@@ -7,4 +7,3 @@
  */
 export { SearchPool, type SearchPoolOptions, type SearchQueueLimits, type WorkerResult } from './pool.js';
 export { SearchService } from './service.js';
-export type { SearchStamps } from './search-worker.js';

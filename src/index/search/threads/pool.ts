@@ -129,27 +129,22 @@ export class SearchPool {
   /**
    * Ranked searches of several projects (a search across projects): each project's goes to its own
    * thread (homeThread), where its files stay open, and each thread gets its share in one message
-   * and one turn in the queue. `known`: matches found already (page-bound.ts), each counted where
-   * its project is not searched or is searched in the same thread, which reads that project's
-   * symbols as the caller did or leaves its matches out (a thread cannot see another's). The
-   * budget is the batch's: a pattern too expensive anywhere stops it. Each search's result or
-   * failure, in order.
+   * and one turn in the queue. `known`: matches of projects not searched here, as the caller will
+   * show them (page-bound.ts). The budget is the batch's: a pattern too expensive anywhere stops
+   * it. Each search's result or failure, in order.
    */
   async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
     const shares = new Map<number, number[]>();
-    const threadOf = new Map<string, number>();
     items.forEach((item, index) => {
       const thread = homeThread(item.root, this.#count);
-      threadOf.set(item.root, thread);
       shares.set(thread, [...(shares.get(thread) ?? []), index]);
     });
     const results = new Array<WorkerResult | Error>(items.length);
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
-        const counted = known?.filter((match) => (threadOf.get(match.root) ?? thread) === thread);
         try {
-          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, counted));
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
           indexes.forEach((index, at) => (results[index] = answers[at]!));
         } catch (error) {
           // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.

@@ -77,7 +77,7 @@ class OpenProject {
   }
 
   /**
-   * The reader of the index as it is now; NotIndexedError when there is none. `stamp`: the
+   * The reader of the index as it is now; NotIndexedError when there is none. `given`: the
    * manifest's stamp as the caller read it, trusted when it is the one open (no stat).
    */
   reader(given?: string): IndexReader {
@@ -114,11 +114,6 @@ class OpenProject {
       }
     }
     return this.#symbols;
-  }
-
-  /** The stamp of the symbols open (after symbols()): the caller's, or another generation. */
-  get symbolsSeen(): string | undefined {
-    return this.#symbolsSeen;
   }
 
   /** Files held open: one per segment of the reader and of the symbols. */
@@ -212,24 +207,11 @@ function threadError(error: unknown): { code: string; message: string } {
  */
 function searchBatch(projects: OpenProjects, { id, batch, known }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
   const moved: ArrayBuffer[] = [];
-  // The caller's matches of a project whose symbols changed since it read them may be gone: not counted.
-  const stale = new Set<string>();
-  for (const { root, stamps } of batch) {
-    if (stamps === undefined) continue;
-    try {
-      const project = projects.get(root);
-      project.symbols(stamps.symbols);
-      if (project.symbolsSeen !== stamps.symbols) stale.add(root);
-    } catch {
-      // Its search reports the failure.
-    }
-  }
-  const counted = stale.size === 0 ? known : known?.filter((match) => !stale.has(match.root));
   const bounds = new Map<string, PageBound>();
   const boundOf = (query: SearchQuery, pageEnd: number): PageBound => {
     const shared = `${pageEnd}\0${JSON.stringify(query)}`;
     let bound = bounds.get(shared);
-    if (!bound) bounds.set(shared, (bound = new PageBound(pageEnd, counted)));
+    if (!bound) bounds.set(shared, (bound = new PageBound(pageEnd, known)));
     return bound;
   };
   const results = batch.map(({ root, query, pageEnd, stamps }) => {

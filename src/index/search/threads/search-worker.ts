@@ -76,9 +76,9 @@ export interface BatchRequest {
   id: number;
   batch: BatchItem[];
   /**
-   * Matches known already (the definitions of the name, found beside the index, and the answers of
-   * projects not searched): with those found as the batch goes, the first `pageEnd` bound every
-   * search of the batch (page-bound.ts).
+   * Matches known already, of projects not searched (answered by their definitions of the name, or
+   * kept): with those found as the batch goes, the first `pageEnd` bound every search of the batch
+   * (page-bound.ts).
    */
   known?: KnownMatch[];
 }

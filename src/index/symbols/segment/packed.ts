@@ -68,7 +68,7 @@ export class PackedBuilder {
         s.column,
         s.endLine,
         s.endColumn,
-        SYMBOL_KINDS.indexOf(s.kind),
+        kindIndex(s.kind),
       );
     }
     for (const r of references) this.#references.push(this.id(r.name), file, r.line, (r.column << 1) | (r.kind === 'import' ? 1 : 0));
@@ -92,4 +92,10 @@ export class PackedBuilder {
       references: Uint32Array.from(this.#references),
     };
   }
+}
+
+/** A kind's place in SYMBOL_KINDS; one not there (a tag query's typo) is stored as a variable, as the reader reads an unknown place. */
+function kindIndex(kind: string): number {
+  const index = SYMBOL_KINDS.indexOf(kind as (typeof SYMBOL_KINDS)[number]);
+  return index >= 0 ? index : SYMBOL_KINDS.indexOf('variable');
 }
