@@ -11,6 +11,10 @@ import * as assert from 'uvu/assert';
 import { call, withIndexedProject } from '../helpers/projects.js';
 import type { ToolResult } from '../helpers/tool-result.js';
 import { eventually } from '../helpers/wait.js';
+import { indexTree, withIndexedTree } from '../helpers/indexed-tree.js';
+import { DocIndex } from '../../src/tools/context/doc-index.js';
+import { IndexStore } from '../../src/index/store/store.js';
+import { SymbolIndex } from '../../src/index/symbols/symbol-index.js';
 
 interface Item {
   name: string;
@@ -86,6 +90,25 @@ test('a doc comment rewritten is read again once the symbols are', async () => {
       );
     },
   );
+});
+
+test("a new generation of the symbols reads again only the files that changed; the others' docs are taken as they were", async () => {
+  const files = { 'a.py': 'def alpha():\n    """Counts the apples."""\n', 'b.py': 'def beta():\n    """Weighs the pears."""\n' };
+  await withIndexedTree(files, async ({ root, home, symbols }) => {
+    const first = await DocIndex.build(root, symbols);
+    // An edit that changes the size, so the stamp (time and size) differs even within one clock tick.
+    writeFileSync(join(root, 'b.py'), 'def beta():\n    """Peels the oranges, slowly."""\n');
+    await indexTree(root, home);
+    const newer = SymbolIndex.open(new IndexStore(root, home))!;
+    try {
+      const second = await DocIndex.build(root, newer, first);
+      const docOf = (index: DocIndex, path: string) => index.entries.find((entry) => entry.path === path);
+      assert.is(docOf(second, 'a.py'), docOf(first, 'a.py'), 'the unchanged file: its entry taken, not read again');
+      assert.equal(docOf(second, 'b.py')!.summary, ['peel', 'orange', 'slowli']);
+    } finally {
+      newer.close();
+    }
+  });
 });
 
 const RUST_FS = '/usr/lib/rustlib/src/rust/library/std/src/fs.rs';

@@ -8,6 +8,8 @@
  * attributes between (`@Override`, `#[inline]`, `[Obsolete]`), or a docstring just below its
  * first line (Python). The first sentence is the summary, which says most.
  */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ProjectFiles } from '../../index/files/index.js';
 import type { SymbolInfo } from '../../index/symbols/index.js';
 import type { ProjectSymbols } from '../../workspace/project.js';
@@ -113,47 +115,79 @@ function docOf(lines: string[], symbol: SymbolInfo): string {
   return prose(body);
 }
 
+/** A file's stamp (time and size): its docs read at one stamp hold while it is unchanged. */
+function fileStamp(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    return `${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export class DocIndex {
   readonly entries: DocEntry[] = [];
   /** Each word's entries, by summary or doc. */
   readonly #postings = new Map<string, number[]>();
   readonly #byPlace = new Map<string, number>();
+  /** Each file read: its stamp then, and its entries (the next generation takes them while the file is unchanged). */
+  readonly #files = new Map<string, { stamp: string; entries: DocEntry[] }>();
 
   /**
    * Built from every file's definitions, in path order, up to MAX_ENTRIES; a few files at a time,
-   * letting other work of the server run between (a large tree takes a while).
+   * letting other work of the server run between (a large tree takes a while). `previous`: the
+   * index of the project's symbols before, whose docs of files unchanged since are taken as they are.
    */
-  static async build(root: string, symbols: ProjectSymbols): Promise<DocIndex> {
+  static async build(root: string, symbols: ProjectSymbols, previous?: DocIndex): Promise<DocIndex> {
     const index = new DocIndex();
     const files = new ProjectFiles(root);
     let read = 0;
     for (const path of symbols.paths) {
       if (index.entries.length >= MAX_ENTRIES) break;
+      const stamp = fileStamp(join(root, path));
+      const known = stamp === undefined || previous === undefined ? undefined : previous.#files.get(path);
+      if (known && known.stamp === stamp) {
+        for (const entry of known.entries) index.#add(entry);
+        index.#files.set(path, known);
+        continue;
+      }
       if (++read % FILES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      index.#addFile(path, symbols.symbolsIn(path) ?? [], files);
+      const entries = index.#readFile(path, symbols.symbolsIn(path) ?? [], files);
+      if (stamp !== undefined) index.#files.set(path, { stamp, entries });
     }
     return index;
   }
 
-  #addFile(path: string, symbols: SymbolInfo[], files: ProjectFiles): void {
+  #readFile(path: string, symbols: SymbolInfo[], files: ProjectFiles): DocEntry[] {
     const defined = symbols.filter((symbol) => DOCUMENTED.has(symbol.kind));
-    if (defined.length === 0) return;
+    if (defined.length === 0) return [];
     const text = files.text(path);
-    if (text === undefined) return;
+    if (text === undefined) return [];
     const lines = text.split('\n');
+    const entries: DocEntry[] = [];
     for (const symbol of defined) {
       const doc = docOf(lines, symbol);
       if (doc === '') continue;
       const summary = firstSentence(doc);
-      const summaryWords = wordsOf(summary).filter(meaningful);
-      const rest = wordsOf(doc.slice(summary.length)).filter(meaningful).slice(0, MAX_DOC_WORDS);
-      const id = this.entries.push({ symbol, path, summary: summaryWords, doc: rest }) - 1;
-      this.#byPlace.set(placeOf(path, symbol), id);
-      for (const word of new Set([...summaryWords, ...rest])) {
-        let list = this.#postings.get(word);
-        if (!list) this.#postings.set(word, (list = []));
-        list.push(id);
-      }
+      const entry = {
+        symbol,
+        path,
+        summary: wordsOf(summary).filter(meaningful),
+        doc: wordsOf(doc.slice(summary.length)).filter(meaningful).slice(0, MAX_DOC_WORDS),
+      };
+      entries.push(entry);
+      this.#add(entry);
+    }
+    return entries;
+  }
+
+  #add(entry: DocEntry): void {
+    const id = this.entries.push(entry) - 1;
+    this.#byPlace.set(placeOf(entry.path, entry.symbol), id);
+    for (const word of new Set([...entry.summary, ...entry.doc])) {
+      let list = this.#postings.get(word);
+      if (!list) this.#postings.set(word, (list = []));
+      list.push(id);
     }
   }
 
@@ -201,9 +235,14 @@ export function docIndexOf(root: string, symbolsStamp: string, symbols: ProjectS
     kept.set(key, index);
     return index;
   }
-  // One generation a project: the older ones go.
-  for (const other of kept.keys()) if (other.startsWith(`${root}\0`)) kept.delete(other);
-  index = DocIndex.build(root, symbols);
+  // One generation a project: the older one goes, and lends the new one the docs of files unchanged since.
+  let previous: Promise<DocIndex> | undefined;
+  for (const [other, older] of kept) {
+    if (!other.startsWith(`${root}\0`)) continue;
+    previous = older;
+    kept.delete(other);
+  }
+  index = (previous ?? Promise.resolve(undefined)).catch(() => undefined).then((older) => DocIndex.build(root, symbols, older));
   kept.set(key, index);
   // A build that failed is not kept: the next call tries again.
   index.catch(() => kept.get(key) === index && kept.delete(key));
