@@ -4,7 +4,8 @@
  * on small trees written for it, and on the Rust standard library's fs.rs (Debian's rust-src,
  * which .ci/run installs).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { rustFs, withRustSource } from '../helpers/rust-src.js';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -111,13 +112,8 @@ test("a new generation of the symbols reads again only the files that changed; t
   });
 });
 
-const RUST_FS = '/usr/lib/rustlib/src/rust/library/std/src/fs.rs';
-const rustSource = existsSync(RUST_FS);
-if (!rustSource && process.env.SEXTANT_REQUIRE_RUST_SRC === '1') throw new Error(`${RUST_FS} is missing: apt-get install rust-src`);
-if (!rustSource) console.log(`context-docs: the fs.rs test is skipped without ${RUST_FS} (apt-get install rust-src runs it)`);
-
-(rustSource ? test : test.skip)("Rust's fs.rs: a doc comment's sentence pasted finds its function", async () => {
-  await withIndexedProject({ 'std/src/fs.rs': readFileSync(RUST_FS, 'utf8') }, async (client) => {
+withRustSource('context-docs')("Rust's fs.rs: a doc comment's sentence pasted finds its function", async () => {
+  await withIndexedProject({ 'std/src/fs.rs': rustFs() }, async (client) => {
     const ask = async (query: string, count: number): Promise<string[]> => firstItems(await call(client, 'get_code_context', { query }), count);
     const pasted = await ask('Recursively create a directory and all of its parent components if they are missing.', 1);
     assert.equal(pasted, ['create_dir_all std/src/fs.rs']);

@@ -4,18 +4,14 @@
  * File` and `impl Read for &File` both define `read_to_string` beside the free function of that
  * name; and Java and C# declarations under annotations and attributes.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { rustFs, withRustSource } from '../helpers/rust-src.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { call, withIndexedProject } from '../helpers/projects.js';
 import { errorCode, type ToolResult } from '../helpers/tool-result.js';
 
 const text = (result: ToolResult): string => result.content.map((part) => part.text ?? '').join('\n');
-const RUST_FS = '/usr/lib/rustlib/src/rust/library/std/src/fs.rs';
-const rustSource = existsSync(RUST_FS);
-if (!rustSource && process.env.SEXTANT_REQUIRE_RUST_SRC === '1') throw new Error(`${RUST_FS} is missing: apt-get install rust-src`);
-const withRust = rustSource ? test : test.skip;
-if (!rustSource) console.log(`real-symbols: the fs.rs test is skipped without ${RUST_FS} (apt-get install rust-src runs it)`);
+const withRust = withRustSource('real-symbols');
 
 interface Candidate {
   path: string;
@@ -25,7 +21,7 @@ interface Candidate {
 }
 
 withRust("Rust's fs.rs: impl blocks of &File name File; a line picks one of several definitions a path cannot separate", async () => {
-  const source = readFileSync(RUST_FS, 'utf8');
+  const source = rustFs();
   const lineAt = (index: number): number => source.slice(0, index).split('\n').length;
   // read_to_string of `impl Read for &File`: the first one after that line.
   const refLine = lineAt(source.indexOf('fn read_to_string', source.indexOf('impl Read for &File {')));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { eventually } from '../helpers/wait.js';
 import { indexTree } from '../helpers/indexed-tree.js';
 import { call, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
@@ -55,6 +55,35 @@ async function withFolders(
     await work(roots, home);
   } finally {
     for (const root of Object.values(roots)) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `roots` indexed in a home of their own and served together (no watchers) to an SDK client over
+ * HTTP; the server checks its own traffic. The roots and the home are removed after, however
+ * `work` ends. `roots` is filled by `make`, so that what it made before a failure is removed too.
+ */
+async function servingProjects(
+  make: (roots: string[]) => void,
+  work: (client: Awaited<ReturnType<typeof sdkClient>>, h: Awaited<ReturnType<typeof projectHarness>>) => Promise<void>,
+): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const roots: string[] = [];
+  try {
+    make(roots);
+    for (const root of roots) await indexTree(root, home);
+    const h = await projectHarness({ workspaces: roots }, home, { watch: false });
+    const client = await sdkClient(h.http.urls.mcp);
+    try {
+      await work(client, h);
+      assert.equal(h.problems(), []);
+    } finally {
+      await client.close();
+      await h.close();
+    }
+  } finally {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
 }
@@ -239,97 +268,67 @@ test('definitions spread over projects decide a page together, no project search
     [`${folder}/legacy/settle.ts`]: 'export function settleInvoice(id: number) {\n  return id;\n}\n',
     [`${folder}/use.ts`]: 'import { settleInvoice } from "./settle";\nsettleInvoice("a");\n',
   });
-  const roots = [
-    projectTree(source('billing'), 'sextant-bill-'),
-    projectTree(source('ledger'), 'sextant-ledger-'),
-    projectTree(source('shop'), 'sextant-shop-'),
-  ];
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  try {
-    for (const root of roots) await indexTree(root, home);
-    const h = await projectHarness({ workspaces: roots }, home, { watch: false });
-    const client = await sdkClient(h.http.urls.mcp);
-    try {
-      const first = await call(client, 'search_code', { query: 'settleInvoice', limit: 4 });
-      assert.not.ok(first.isError, text(first));
-      const page = (first.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
-      assert.ok(
-        (first.structuredContent!.results as Result[]).every((result) => result.path.endsWith('settle.ts') && result.line === 1),
-        'the page is definitions',
-      );
-      assert.is(h.projects.searchPool.liveWorkers, 0, 'the definitions decided the page: no search thread started');
+  const make = (roots: string[]): void => {
+    for (const name of ['billing', 'ledger', 'shop']) roots.push(projectTree(source(name), `sextant-${name}-`));
+  };
+  await servingProjects(make, async (client, h) => {
+    const first = await call(client, 'search_code', { query: 'settleInvoice', limit: 4 });
+    assert.not.ok(first.isError, text(first));
+    const page = (first.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+    assert.ok(
+      (first.structuredContent!.results as Result[]).every((result) => result.path.endsWith('settle.ts') && result.line === 1),
+      'the page is definitions',
+    );
+    assert.is(h.projects.searchPool.liveWorkers, 0, 'the definitions decided the page: no search thread started');
 
-      const cursor = first.structuredContent!.nextCursor as string;
-      assert.type(cursor, 'string');
-      const second = await call(client, 'search_code', { query: 'settleInvoice', limit: 8, cursor });
-      const rest = (second.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
-      assert.ok(h.projects.searchPool.liveWorkers > 0, 'past the definitions, the projects were searched');
+    const cursor = first.structuredContent!.nextCursor as string;
+    assert.type(cursor, 'string');
+    const second = await call(client, 'search_code', { query: 'settleInvoice', limit: 8, cursor });
+    const rest = (second.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+    assert.ok(h.projects.searchPool.liveWorkers > 0, 'past the definitions, the projects were searched');
 
-      const whole = await call(client, 'search_code', { query: 'settleInvoice', limit: 50 });
-      const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
-      assert.is(expected.length, 12, text(whole));
-      assert.equal(page, expected.slice(0, 4));
-      assert.equal(rest, expected.slice(4, 12), 'the pages together are the whole answer');
-      assert.ok(h.projects.searchPool.liveWorkers > 0, 'the second page searched');
-      assert.equal(h.problems(), []);
-    } finally {
-      await client.close();
-      await h.close();
-    }
-  } finally {
-    for (const root of roots) rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
+    const whole = await call(client, 'search_code', { query: 'settleInvoice', limit: 50 });
+    const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+    assert.is(expected.length, 12, text(whole));
+    assert.equal(page, expected.slice(0, 4));
+    assert.equal(rest, expected.slice(4, 12), 'the pages together are the whole answer');
+    assert.ok(h.projects.searchPool.liveWorkers > 0, 'the second page searched');
+  });
 });
 
 test('on a real tree split into projects, small pages read only as far as the others allow, and equal the whole answer', async () => {
   // ajv's sources, each top-level folder a project of its own and the loose files one more.
   const library = join(ROOT, 'node_modules/ajv/lib');
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const roots: string[] = [];
-  try {
+  const make = (roots: string[]): void => {
     const loose = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-ajv-root-')));
     roots.push(loose);
     for (const entry of readdirSync(library)) {
       if (statSync(join(library, entry)).isDirectory()) {
         const root = realpathSync(mkdtempSync(join(tmpdir(), `sextant-ajv-${entry}-`)));
-        cpSync(join(library, entry), join(root, entry), { recursive: true });
         roots.push(root);
-      } else {
-        mkdirSync(loose, { recursive: true });
-        cpSync(join(library, entry), join(loose, entry));
+        cpSync(join(library, entry), join(root, entry), { recursive: true });
+      } else cpSync(join(library, entry), join(loose, entry));
+    }
+  };
+  await servingProjects(make, async (client) => {
+    for (const query of ['discriminator', 'propertyName', 'allErrors', 'coerce']) {
+      const whole = await call(client, 'search_code', { query, limit: 200 });
+      assert.is(whole.structuredContent!.nextCursor, undefined, `${query}: the whole answer fits one page`);
+      const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+      assert.ok(new Set((whole.structuredContent!.results as Result[]).map((result) => result.project)).size >= 2, `${query}: in several projects`);
+      for (const limit of [3, 7]) {
+        const paged: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await call(client, 'search_code', { query, limit, ...(cursor && { cursor }) });
+          assert.not.ok(page.isError, text(page));
+          paged.push(...(page.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`));
+          cursor = page.structuredContent!.nextCursor as string | undefined;
+        } while (cursor && paged.length < expected.length);
+        assert.equal(paged.slice(0, expected.length), expected, `${query}, pages of ${limit}`);
       }
     }
-    for (const root of roots) await indexTree(root, home);
-    const h = await projectHarness({ workspaces: roots }, home, { watch: false });
-    const client = await sdkClient(h.http.urls.mcp);
-    try {
-      for (const query of ['discriminator', 'propertyName', 'allErrors', 'coerce']) {
-        const whole = await call(client, 'search_code', { query, limit: 200 });
-        assert.is(whole.structuredContent!.nextCursor, undefined, `${query}: the whole answer fits one page`);
-        const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
-        assert.ok(new Set((whole.structuredContent!.results as Result[]).map((result) => result.project)).size >= 2, `${query}: in several projects`);
-        for (const limit of [3, 7]) {
-          const paged: string[] = [];
-          let cursor: string | undefined;
-          do {
-            const page = await call(client, 'search_code', { query, limit, ...(cursor && { cursor }) });
-            assert.not.ok(page.isError, text(page));
-            paged.push(...(page.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`));
-            cursor = page.structuredContent!.nextCursor as string | undefined;
-          } while (cursor && paged.length < expected.length);
-          assert.equal(paged.slice(0, expected.length), expected, `${query}, pages of ${limit}`);
-        }
-      }
-      assert.equal(h.problems(), []);
-    } finally {
-      await client.close();
-      await h.close();
-    }
-  } finally {
-    for (const root of roots) rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
+  });
 });
 
 test.run();

@@ -16,7 +16,7 @@ import { projectLines } from '../workspace-files.js';
 import { statusFields, STATUS_PROPERTIES, STATUS_REQUIRED } from '../status.js';
 import { codedError } from '../../errors.js';
 import { bm25, idf, questionWords, searchKey, STOP_WORDS, wordsOf, type Fields } from './lexical-rank.js';
-import { DocIndex, docIndexOf } from './doc-index.js';
+import { aboveDefinition, DocIndex, docIndexOf } from './doc-index.js';
 import { synonymsOf } from './synonyms.js';
 import { projectTool } from '../project-tool.js';
 import { requireSymbols } from '../symbol-tools.js';
@@ -238,7 +238,7 @@ function surfaceFactor(symbol: SymbolInfo, path: string): number {
 function docAndHead(linesOf: ReturnType<typeof projectLines>, path: string, symbol: SymbolInfo): string[] {
   const above = linesOf(path, symbol.line - DOC_LINES, symbol.line - 1);
   let keep = above.length;
-  while (keep > 0 && /^\s*(#|\/\/|\*|\/\*|@)/.test(above[keep - 1]!)) keep--;
+  while (keep > 0 && aboveDefinition(symbol.language, above[keep - 1]!)) keep--;
   return [...above.slice(keep), ...linesOf(path, symbol.line, Math.min(symbol.endLine, symbol.line + DOC_LINES - 1))];
 }
 

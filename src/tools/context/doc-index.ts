@@ -8,9 +8,9 @@
  * attributes between (`@Override`, `#[inline]`, `[Obsolete]`), or a docstring just below its
  * first line (Python). The first sentence is the summary, which says most.
  */
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProjectFiles } from '../../index/files/index.js';
+import { fileStamp } from '../../index/store/index.js';
 import type { SymbolInfo } from '../../index/symbols/index.js';
 import type { ProjectSymbols } from '../../workspace/project.js';
 import { STOP_WORDS, wordsOf } from './lexical-rank.js';
@@ -58,6 +58,11 @@ const DOCSTRING_LANGUAGES = new Set(['python']);
 /** Lines a signature may run over before its closing `:`. */
 const SIGNATURE_LINES = 8;
 const ANNOTATION = /^\s*(@[\w.]+(\s*\(.*\))?|#!?\[.*\]|\[[^\]]*\])\s*$/;
+
+/** Whether a line above a definition belongs to its doc: a comment as its language writes one, or an annotation. */
+export function aboveDefinition(language: string, line: string): boolean {
+  return ANNOTATION.test(line) || isComment(language, line);
+}
 const DOCSTRING = /^\s*[rbuRBU]?("""|''')/;
 
 /** The prose of comment or docstring lines: markers, tags, markup and links taken out. */
@@ -94,7 +99,7 @@ const meaningful = (word: string): boolean => !STOP_WORDS.has(word);
 function docOf(lines: string[], symbol: SymbolInfo): string {
   // The whole block above, to its first line: a doc's summary is at its top, however long it is.
   let from = symbol.line - 1;
-  while (from > 0 && symbol.line - from < MAX_BLOCK_LINES && (ANNOTATION.test(lines[from - 1]!) || isComment(symbol.language, lines[from - 1]!))) from--;
+  while (from > 0 && symbol.line - from < MAX_BLOCK_LINES && aboveDefinition(symbol.language, lines[from - 1]!)) from--;
   const above = lines.slice(from, symbol.line - 1).filter((text) => !ANNOTATION.test(text));
   // Lines of `*` are a comment only under the `/*` that opens them (`*p = 0;` is code).
   if (above.some((text) => /^\s*\*(?!\/)/.test(text)) && !above.some((text) => /^\s*\/\*/.test(text))) above.length = 0;
@@ -113,16 +118,6 @@ function docOf(lines: string[], symbol: SymbolInfo): string {
     if (lines[next]!.includes(quote)) break;
   }
   return prose(body);
-}
-
-/** A file's stamp (time and size): its docs read at one stamp hold while it is unchanged. */
-function fileStamp(path: string): string | undefined {
-  try {
-    const stats = statSync(path);
-    return `${stats.mtimeMs}:${stats.size}`;
-  } catch {
-    return undefined;
-  }
 }
 
 export class DocIndex {
@@ -144,8 +139,9 @@ export class DocIndex {
     let read = 0;
     for (const path of symbols.paths) {
       if (index.entries.length >= MAX_ENTRIES) break;
+      // A file's stamp (inode, time and size): its docs read at one stamp hold while it is unchanged; '' when it is gone.
       const stamp = fileStamp(join(root, path));
-      const known = stamp === undefined || previous === undefined ? undefined : previous.#files.get(path);
+      const known = stamp === '' || previous === undefined ? undefined : previous.#files.get(path);
       if (known && known.stamp === stamp) {
         for (const entry of known.entries) index.#add(entry);
         index.#files.set(path, known);
@@ -153,7 +149,7 @@ export class DocIndex {
       }
       if (++read % FILES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const entries = index.#readFile(path, symbols.symbolsIn(path) ?? [], files);
-      if (stamp !== undefined) index.#files.set(path, { stamp, entries });
+      if (stamp !== '') index.#files.set(path, { stamp, entries });
     }
     return index;
   }
