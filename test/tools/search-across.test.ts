@@ -331,4 +331,31 @@ test('on a real tree split into projects, small pages read only as far as the ot
   });
 });
 
+test('many searches across projects at once, each read in one thread: every page is the start of its whole answer', async () => {
+  const library = join(ROOT, 'node_modules/ajv/lib');
+  const make = (roots: string[]): void => {
+    for (const entry of readdirSync(library)) {
+      if (!statSync(join(library, entry)).isDirectory()) continue;
+      const root = realpathSync(mkdtempSync(join(tmpdir(), `sextant-ajv-${entry}-`)));
+      roots.push(root);
+      cpSync(join(library, entry), join(root, entry), { recursive: true });
+    }
+  };
+  await servingProjects(make, async (client) => {
+    // Distinct questions, all in flight together: the threads are busy, so each goes whole to one
+    // thread (pool.ts), and none is answered from another's kept answer.
+    const asked = ['schema', 'error', 'const', 'return', 'data', 'keyword'].flatMap((query) => [1, 2, 4, 9].map((limit) => ({ query, limit })));
+    const pages = await Promise.all(asked.map((args) => call(client, 'search_code', args)));
+    for (const [at, { query, limit }] of asked.entries()) {
+      const page = pages[at]!;
+      assert.not.ok(page.isError, text(page));
+      const whole = await call(client, 'search_code', { query, limit: 200 });
+      const expected = (whole.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+      const got = (page.structuredContent!.results as Result[]).map((result) => `${result.project}:${result.path}:${result.line}`);
+      assert.is(got.length, Math.min(limit, expected.length), `${query}, a page of ${limit}`);
+      assert.equal(got, expected.slice(0, got.length), `${query}, a page of ${limit}`);
+    }
+  });
+});
+
 test.run();

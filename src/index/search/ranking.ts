@@ -81,11 +81,11 @@ export function strictlyBefore(key: RankKey, bound: RankKey): boolean {
 }
 
 /** A ranked result's place, as its answer ranks it (RankKey). */
-function keyOf(item: Ranked): RankKey {
+export function rankedKey(item: Ranked): RankKey {
   return { score: item.score, depth: pathDepth(item.match.path), length: item.match.path.length };
 }
 
-/** A match found already, where it is (its project, path and line) and how it ranks: a search across projects counts each once (threads/page-bound.ts). */
+/** A match found already, where it is (its project, path and line) and how it ranks (threads/project-search.ts counts it toward a page). */
 export interface KnownMatch {
   root: string;
   path: string;
@@ -95,7 +95,7 @@ export interface KnownMatch {
 
 /** A ranked result of the project at `root` as a known match. */
 export function knownMatch(root: string, item: Ranked): KnownMatch {
-  return { root, path: item.match.path, line: item.match.line, key: keyOf(item) };
+  return { root, path: item.match.path, line: item.match.line, key: rankedKey(item) };
 }
 
 /**

@@ -230,6 +230,20 @@ export class IndexReader {
    * truncated.
    */
   search(query: SearchQuery, found?: (matches: Match[]) => void, stopBefore?: (next: SegmentFile, key: number) => boolean): SearchResult {
+    const cursor = this.cursor(query, found);
+    for (let next = cursor.next(); next; next = cursor.next()) {
+      if (stopBefore?.(next.file, next.key)) return cursor.finish(true);
+      if (!cursor.read()) return cursor.finish(true);
+    }
+    return cursor.finish(false);
+  }
+
+  /**
+   * A search read one candidate file at a time, in the order `search` reads them: the caller
+   * decides before each file whether to go on (a search across projects reads several projects'
+   * files in one order, first-page/together.ts).
+   */
+  cursor(query: SearchQuery, found?: (matches: Match[]) => void): SearchCursor {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const context = Math.max(0, query.context ?? 0);
@@ -251,13 +265,10 @@ export class IndexReader {
     // A scan of most of the tree would only churn the cache (and stat every file): read directly.
     const scan = all.length > this.#cacheBypass;
     const matches: Match[] = [];
-    let truncated = false;
     const files = (this.#files ??= new ProjectFiles(this.root));
-    for (const { file, blocks } of ordered) {
-      if (stopBefore?.(file, this.#sourceFirstKey(file))) {
-        truncated = true;
-        break;
-      }
+    let at = 0;
+    const read = (): boolean => {
+      const { file, blocks } = ordered[at++]!;
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;
@@ -278,15 +289,33 @@ export class IndexReader {
         if (entry) more = matchText(file.path, entry.text, compiled, context, matches, limit, (offset) => this.#cache.lineOf(entry, offset), windows);
         if (entry && matches.length > before) head = entry.text;
       }
-      if (head !== '' && saysGenerated(head)) for (let at = before; at < matches.length; at++) matches[at]!.generated = true;
+      if (head !== '' && saysGenerated(head)) for (let i = before; i < matches.length; i++) matches[i]!.generated = true;
       if (found && matches.length > before) found(matches.slice(before));
-      if (!more) {
-        truncated = true;
-        break;
-      }
-    }
-    return { matches, truncated, stats: { files: this.#liveFiles, candidates: all.length, durationMs: Date.now() - started } };
+      return more;
+    };
+    return {
+      next: () => {
+        const candidate = ordered[at];
+        return candidate && { file: candidate.file, key: this.#sourceFirstKey(candidate.file) };
+      },
+      read,
+      finish: (truncated) => ({
+        matches,
+        truncated,
+        stats: { files: this.#liveFiles, candidates: all.length, durationMs: Date.now() - started },
+      }),
+    };
   }
+}
+
+/** A search in steps (IndexReader.cursor). */
+export interface SearchCursor {
+  /** The candidate file read next, and its sourceFirstKey; undefined once every one was read. */
+  next(): { file: SegmentFile; key: number } | undefined;
+  /** Reads the next file; false once the matches reached the query's limit (the search is over, truncated). */
+  read(): boolean;
+  /** The result: the matches read, `truncated` when the caller stopped before the end. */
+  finish(truncated: boolean): SearchResult;
 }
 
 /** A stable shard for a path (FNV-1a), so each search worker keeps seeing the same files. */

@@ -222,7 +222,7 @@ export class SearchAnswers {
    * text match can outrank (the certain ones) lead the merged page wherever they are: when there
    * are `end` of them across the projects, they are the page, and a project whose every definition
    * is known is answered by its definitions alone, unsearched, as one project would be by its own.
-   * Every match known here bounds how far each search must read (page-bound.ts).
+   * Every match known here counts toward the page the searches read for (threads/project-search.ts).
    */
   async answerMany(
     pool: SearchPool,

@@ -9,7 +9,8 @@
  * before it to fill the page asked for, the page is certain, and the search stops there. A common
  * word (`return`) is then decided by its first files instead of a whole pool of matches.
  */
-import { definitionMatches } from '../definition-seeds.js';
+import { definitionMatches, type Seeds } from '../definition-seeds.js';
+import { Pending } from './pending.js';
 import {
   bestUnread,
   MatchScorer,
@@ -23,7 +24,7 @@ import {
   type Scored,
 } from '../ranking.js';
 import { sourceFirstKey, sourceFirstParts } from '../path-signals.js';
-import type { IndexReader, Match, SearchQuery, SearchResult } from '../reader.js';
+import type { IndexReader, Match, SearchCursor, SearchQuery, SearchResult } from '../reader.js';
 import { byPath } from '../../text/segment.js';
 
 /** A search ranked: `certain`, when it stopped early, counts the first results no unread match can rank before. */
@@ -41,54 +42,6 @@ export interface FirstResults {
  */
 export function mayStopEarly(query: SearchQuery, end: number): boolean {
   return query.regex !== true && query.sourceFirst === true && end <= (query.limit ?? 0) && /^[\x20-\x7e]+$/.test(query.pattern);
-}
-
-/**
- * The pool's matches not yet known to rank before the files still unread, best first: a binary
- * heap. The best unread file can only get worse as the search goes on (files are read in
- * sourceFirstKey's order), so a match once before it stays before it, and only the heap's top
- * needs asking.
- */
-class Pending {
-  readonly #items: RankKey[] = [];
-
-  static #better(a: RankKey, b: RankKey): boolean {
-    return a.score !== b.score ? a.score > b.score : a.depth !== b.depth ? a.depth < b.depth : a.length < b.length;
-  }
-
-  push(key: RankKey): void {
-    const items = this.#items;
-    let at = items.push(key) - 1;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!Pending.#better(items[at]!, items[parent]!)) break;
-      [items[at], items[parent]] = [items[parent]!, items[at]!];
-      at = parent;
-    }
-  }
-
-  /** Takes out every key that ranks before `bound`; how many there were. */
-  takeBefore(bound: RankKey): number {
-    const items = this.#items;
-    let taken = 0;
-    while (items.length > 0 && ranksBefore(items[0]!, bound)) {
-      const last = items.pop()!;
-      taken++;
-      if (items.length === 0) break;
-      items[0] = last;
-      for (let at = 0; ;) {
-        const left = 2 * at + 1;
-        const right = left + 1;
-        let best = at;
-        if (left < items.length && Pending.#better(items[left]!, items[best]!)) best = left;
-        if (right < items.length && Pending.#better(items[right]!, items[best]!)) best = right;
-        if (best === at) break;
-        [items[at], items[best]] = [items[best]!, items[at]!];
-        at = best;
-      }
-    }
-    return taken;
-  }
 }
 
 /** What a path's place in the reading order says of it: its penalty, depth and length. */
@@ -125,61 +78,167 @@ class UnrankedDefinitions {
 }
 
 /**
- * Searches `query` until its first `end` results are certain (or to its end, or its limit), and
- * ranks what it read. `beyond`, in a search across projects: `end` matches found elsewhere rank at
- * least this well, so none ranked after it can be on the page; the search also stops once no
- * unread file can hold a match that ranks before it, with `certain` then counting the results
- * before that point, which may be fewer than `end`.
+ * One project's search for its first results, read a file at a time: the caller asks for the
+ * best rank any unread match can have (`bound`) and decides whether to read on. Every match read
+ * goes to `onKey` as well, so one tally can count the matches of several projects (readUntilCertain).
  */
-export function searchFirstResults(
-  reader: IndexReader,
-  root: string,
-  symbols: RankingSymbols | undefined,
-  query: SearchQuery,
-  end: number,
-  beyond?: RankKey,
-): FirstResults {
-  const seeds = definitionMatches(root, symbols, query);
-  if (!seeds.complete && !seeds.leftOut) {
-    // A definition left out of the seeds could be anywhere: nothing is certain before the end.
-    const result = reader.search(query);
-    return { result, ...rankSearch(root, symbols, query, result.matches) };
+export class EarlyReading {
+  readonly #scorer: MatchScorer;
+  readonly #pool: Scored[] = [];
+  readonly #cursor: SearchCursor;
+  readonly #unranked: UnrankedDefinitions;
+  readonly #seeds: number;
+  /** The bound of the next file, worked out once per file read. */
+  #bound: RankKey | undefined | null = null;
+  /** The query's limit was reached: nothing more is read. */
+  #full = false;
+  #failed: { error: unknown } | undefined;
+
+  private constructor(reader: IndexReader, symbols: RankingSymbols | undefined, query: SearchQuery, seeds: Seeds, onKey: (key: RankKey) => void) {
+    // One pool, scored once as it is read, in rankSearch's order: the definitions, then the text
+    // matches not on their lines.
+    const scorer = new MatchScorer(symbols, query.pattern, false, query.caseSensitive === true, symbols !== undefined && seeds.complete);
+    const pool = this.#pool;
+    const add = (match: Match): void => {
+      const scored = scorer.score(match, pool.length);
+      pool.push(scored);
+      onKey(rankKey(scored));
+    };
+    seeds.matches.forEach(add);
+    const seeded = new Set(seeds.matches.map((match) => `${match.path}\0${match.line}`));
+    this.#cursor = reader.cursor(query, (matches) => {
+      for (const match of matches) if (!seeded.has(`${match.path}\0${match.line}`)) add(match);
+    });
+    // Without every definition among the seeds, a text match is ranked by the symbols on and above
+    // its line, and one near any definition of the name may rank as it: seeded files count too.
+    const defining = seeds.complete ? [] : [...new Set([...seeds.leftOut!, ...seeds.matches.map((match) => match.path)])];
+    this.#unranked = new UnrankedDefinitions(defining, query.caseSensitive === true);
+    this.#scorer = scorer;
+    this.#seeds = seeds.matches.length;
   }
-  // One pool, scored once as it is read, in rankSearch's order: the definitions, then the text
-  // matches not on their lines.
-  const scorer = new MatchScorer(symbols, query.pattern, false, query.caseSensitive === true, symbols !== undefined && seeds.complete);
-  const pool: Scored[] = [];
-  const pending = new Pending();
-  const add = (match: Match): void => {
-    const scored = scorer.score(match, pool.length);
-    pool.push(scored);
-    pending.push(rankKey(scored));
+
+  /**
+   * A reading of `query` in the project at `root`; or, when the definitions cannot bound what is
+   * unread (one left out of the seeds could be anywhere), the project searched to its end and ranked.
+   */
+  static open(
+    reader: IndexReader,
+    root: string,
+    symbols: RankingSymbols | undefined,
+    query: SearchQuery,
+    onKey: (key: RankKey) => void,
+  ): EarlyReading | FirstResults {
+    const seeds = definitionMatches(root, symbols, query);
+    if (!seeds.complete && !seeds.leftOut) {
+      const result = reader.search(query);
+      return { result, ...rankSearch(root, symbols, query, result.matches) };
+    }
+    return new EarlyReading(reader, symbols, query, seeds, onKey);
+  }
+
+  /** Whether a file is left to read. */
+  get unread(): boolean {
+    return !this.#full && !this.#failed && this.#cursor.next() !== undefined;
+  }
+
+  /** The best rank a match not read yet can have; undefined when nothing is left to read. */
+  bound(): RankKey | undefined {
+    if (this.#bound !== null) return this.#bound;
+    const next = this.#full || this.#failed ? undefined : this.#cursor.next();
+    return (this.#bound = next && this.#unranked.bestFrom(next.file.path, next.key));
+  }
+
+  /** Reads the next file. A failure ends this reading alone (finish throws it), not the others read with it. */
+  read(): void {
+    this.#bound = null;
+    try {
+      this.#full = !this.#cursor.read();
+    } catch (error) {
+      this.#failed = { error };
+    }
+  }
+
+  /**
+   * The search ranked. `stoppedAt`: the bound where the reading stopped, with unread files left;
+   * `before` says which results it makes certain.
+   */
+  finish(stoppedAt: RankKey | undefined, before: (key: RankKey, bound: RankKey) => boolean): FirstResults {
+    if (this.#failed) throw this.#failed.error;
+    const unread = this.bound() !== undefined;
+    const result = this.#cursor.finish(unread || this.#full);
+    // Ranking sorts the pool in place: the results before the bound are a prefix of it.
+    const ranked = this.#scorer.rank(this.#pool);
+    if (!unread || stoppedAt === undefined) return { result, ranked, seeds: this.#seeds };
+    const pool = this.#pool;
+    let certain = 0;
+    while (certain < pool.length && before(rankKey(pool[certain]!), stoppedAt)) certain++;
+    return { result, ranked, seeds: this.#seeds, certain };
+  }
+}
+
+/**
+ * Reads `readings` in one order, the file whose matches could rank best first, until `end`
+ * matches in `pending` (those read, and any the caller put there) rank before everything unread,
+ * or nothing is left. Where it stopped: the bound no unread match can rank before; undefined when
+ * every reading came to its end.
+ */
+export function readUntilCertain(readings: EarlyReading[], end: number, tally: PageTally): RankKey | undefined {
+  const [only] = readings.length === 1 ? readings : [];
+  for (;;) {
+    // One project alone, until the page could be full: no bound is worth working out.
+    if (only && tally.counted < end) {
+      if (!only.unread) return undefined;
+      only.read();
+      continue;
+    }
+    let next: EarlyReading | undefined;
+    let bound: RankKey | undefined;
+    for (const reading of readings) {
+      const own = reading.bound();
+      if (own && (!bound || strictlyBefore(own, bound))) [next, bound] = [reading, own];
+    }
+    if (!next || !bound) return undefined;
+    if (tally.counted >= end && tally.certainBefore(bound) >= end) return bound;
+    next.read();
+  }
+}
+
+/**
+ * The matches a page is counted from: every one read, and any the caller knows already. Once a
+ * bound has been asked of it, each later bound must be no better (as reading in order gives).
+ */
+export class PageTally {
+  readonly #pending: Pending;
+  #counted = 0;
+  #before = 0;
+
+  constructor(before: (key: RankKey, bound: RankKey) => boolean) {
+    this.#pending = new Pending(before);
+  }
+
+  readonly add = (key: RankKey): void => {
+    this.#pending.push(key);
+    this.#counted++;
   };
-  seeds.matches.forEach(add);
-  const seeded = new Set(seeds.matches.map((match) => `${match.path}\0${match.line}`));
-  const found = (matches: Match[]): void => {
-    for (const match of matches) if (!seeded.has(`${match.path}\0${match.line}`)) add(match);
-  };
-  let before = 0;
-  let stoppedAt: RankKey | undefined;
-  // Without every definition among the seeds, a text match is ranked by the symbols on and above
-  // its line, and one near any definition of the name may rank as it: seeded files count too.
-  const defining = seeds.complete ? [] : [...new Set([...seeds.leftOut!, ...seeds.matches.map((match) => match.path)])];
-  const unranked = new UnrankedDefinitions(defining, query.caseSensitive === true);
-  const stopBefore = (path: string, key: number): boolean => {
-    if (pool.length < end && beyond === undefined) return false;
-    const bound = unranked.bestFrom(path, key);
-    before += pending.takeBefore(bound);
-    // Either the page is full of certain results, or nothing unread can reach a page that other projects fill.
-    if (before < end && !(beyond !== undefined && strictlyBefore(beyond, bound))) return false;
-    stoppedAt = bound;
-    return true;
-  };
-  const result = reader.search(query, found, (file, key) => stopBefore(file.path, key));
-  // Ranking sorts the pool in place: the results before the bound are a prefix of it.
-  const ranked = scorer.rank(pool);
-  if (!stoppedAt) return { result, ranked, seeds: seeds.matches.length };
-  let certain = 0;
-  while (certain < pool.length && ranksBefore(rankKey(pool[certain]!), stoppedAt)) certain++;
-  return { result, ranked, seeds: seeds.matches.length, certain };
+
+  /** Matches added. */
+  get counted(): number {
+    return this.#counted;
+  }
+
+  /** How many matches added rank before `bound`. */
+  certainBefore(bound: RankKey): number {
+    return (this.#before += this.#pending.takeBefore(bound));
+  }
+}
+
+/**
+ * Searches `query` until its first `end` results are certain (or to its end, or its limit), and
+ * ranks what it read.
+ */
+export function searchFirstResults(reader: IndexReader, root: string, symbols: RankingSymbols | undefined, query: SearchQuery, end: number): FirstResults {
+  const tally = new PageTally(ranksBefore);
+  const reading = EarlyReading.open(reader, root, symbols, query, tally.add);
+  if (!(reading instanceof EarlyReading)) return reading;
+  return reading.finish(readUntilCertain([reading], end, tally), ranksBefore);
 }

@@ -4,5 +4,5 @@
  * its page needs (early-page.ts).
  */
 export { definitionsFirst } from './definitions-only.js';
-export { mayStopEarly, searchFirstResults } from './early-page.js';
+export { EarlyReading, type FirstResults, mayStopEarly, PageTally, readUntilCertain, searchFirstResults } from './early-page.js';
 export { type Certainty, firstPagePlan, type FirstPageWay, serves } from './plan.js';

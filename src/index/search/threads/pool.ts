@@ -58,6 +58,12 @@ const DEFAULT_SEARCH_IDLE_MS = 10 * 60 * 1000;
 /** Index files held open by default: a segment or two and a symbols file per project, for a few hundred projects. */
 const DEFAULT_OPEN_INDEX_FILES = 512;
 
+/**
+ * Index files a project holds open in a thread, as a batch is planned: a segment or two and its
+ * symbols. A batch goes whole to one thread only if its projects fit that thread's budget.
+ */
+const FILES_PER_PROJECT = 4;
+
 /** Projects of a batch that share one search's time budget (pool.searchMany). */
 const PROJECTS_PER_BUDGET = 8;
 
@@ -127,18 +133,30 @@ export class SearchPool {
   }
 
   /**
-   * Ranked searches of several projects (a search across projects): each project's goes to its own
-   * thread (homeThread), where its files stay open, and each thread gets its share in one message
-   * and one turn in the queue. `known`: matches of projects not searched here, as the caller will
-   * show them (page-bound.ts). The budget is the batch's: a pattern too expensive anywhere stops
-   * it. Each search's result or failure, in order.
+   * Ranked searches of several projects (a search across projects), in one message and one turn in
+   * the queue per thread. While other searches keep the threads busy, the batch goes whole to the
+   * least busy thread, which reads its projects in one order until the page is certain across them
+   * all (project-search.ts), as one index would be read. Alone in the pool, or too many projects for
+   * one thread's open files, each project goes to its own thread (homeThread), which keeps its
+   * files open, and each thread reads its share together. `known`: matches of projects not searched
+   * here, as the caller will show them. The budget is the batch's: a pattern too expensive anywhere
+   * stops it. Each search's result or failure, in order.
    */
   async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
     const shares = new Map<number, number[]>();
-    items.forEach((item, index) => {
-      const thread = homeThread(item.root, this.#count);
-      shares.set(thread, [...(shares.get(thread) ?? []), index]);
-    });
+    if (this.#active > 0 && items.length <= this.#openFilesPerThread / FILES_PER_PROJECT && items.length > 0) {
+      // Other searches keep the threads busy: this one goes whole to one thread, where its projects
+      // are read in one order and one page bounds them all, as one index would be read.
+      shares.set(
+        this.#leastBusyIndex(items[0]!.root),
+        items.map((_, index) => index),
+      );
+    } else {
+      items.forEach((item, index) => {
+        const thread = homeThread(item.root, this.#count);
+        shares.set(thread, [...(shares.get(thread) ?? []), index]);
+      });
+    }
     const results = new Array<WorkerResult | Error>(items.length);
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
@@ -182,14 +200,22 @@ export class SearchPool {
 
   /** The thread with the fewest searches owed; of equals, the project's own (homeThread). */
   #leastBusy(root: string): SearchWorker {
-    const preferred = homeThread(root, this.#count);
-    let best = preferred;
+    return this.#ensureWorker(this.#leastBusyIndex(root));
+  }
+
+  #leastBusyIndex(root: string): number {
+    let best = homeThread(root, this.#count);
     for (let index = 0; index < this.#count; index++) {
       const pending = this.#workers[index]?.pending ?? 0;
       const bestPending = this.#workers[best]?.pending ?? 0;
       if (pending < bestPending) best = index;
     }
-    return this.#ensureWorker(best);
+    return best;
+  }
+
+  /** Each thread's share of the open-file budget. */
+  get #openFilesPerThread(): number {
+    return Math.max(1, Math.floor((this.#options.openFiles ?? DEFAULT_OPEN_INDEX_FILES) / this.#count));
   }
 
   /** Runs a search once admitted; `route` then says which threads take it, and how each is asked. */
@@ -296,7 +322,7 @@ export class SearchPool {
     const thread = spawnSearchThread({
       home: this.#options.home,
       cacheBytes: Math.floor((this.#options.contentBytes ?? DEFAULT_CONTENT_CACHE_BYTES) / this.#count),
-      openFiles: Math.max(1, Math.floor((this.#options.openFiles ?? DEFAULT_OPEN_INDEX_FILES) / this.#count)),
+      openFiles: this.#openFilesPerThread,
     });
     const worker = new SearchWorker(thread, (exited) => {
       if (this.#workers[index] === exited) this.#workers[index] = undefined;

@@ -71,14 +71,13 @@ export interface BatchItem {
   stamps?: SearchStamps;
 }
 
-/** Ranked searches of several projects, one after another in one thread, answered in one message (pool.ts, searchMany). */
+/** Ranked searches of several projects, read together in one thread and answered in one message (pool.ts, searchMany). */
 export interface BatchRequest {
   id: number;
   batch: BatchItem[];
   /**
    * Matches known already, of projects not searched (answered by their definitions of the name, or
-   * kept): with those found as the batch goes, the first `pageEnd` bound every search of the batch
-   * (page-bound.ts).
+   * kept): they count toward the page with those the batch reads (project-search.ts).
    */
   known?: KnownMatch[];
 }

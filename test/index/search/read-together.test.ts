@@ -1,0 +1,177 @@
+/**
+ * One query over several projects in one thread (threads/project-search.ts): their files are read
+ * in one order, the best possible next match first, until the page is certain across all of them.
+ * The merged page must be exactly the one each project's whole ranking gives, every certain prefix
+ * must be that project's own, and the projects together must read less than each read to its own page.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ContentCache } from '../../../src/index/search/content-cache.js';
+import { IndexReader, rankSearch, type SearchQuery } from '../../../src/index/search/index.js';
+import { OpenProjects } from '../../../src/index/search/threads/open-projects.js';
+import { searchBatch, searchIndex } from '../../../src/index/search/threads/project-search.js';
+import { unpack } from '../../../src/index/search/wire.js';
+import { IndexStore } from '../../../src/index/store/store.js';
+import { SymbolIndex } from '../../../src/index/symbols/symbol-index.js';
+import { indexTree } from '../../helpers/indexed-tree.js';
+import { projectTree } from '../../helpers/projects.js';
+
+/** Projects that share words at different depths and in different kinds of file: sources, tests, docs, vendored code. */
+function projectFiles(index: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  const go = (i: number) => `package p\n\n// the reader returns the error\nfunc Read${i}(r Reader) error {\n\treturn r.Read()\n}\n`;
+  const py = (i: number) => `# the reader\ndef read_${i}(reader):\n    return reader.read()\n`;
+  const dirs = [['', 'io/'], ['deep/er/still/'], ['a/', 'a/b/c/'], ['vendor/x/', 'test/']][index]!;
+  dirs.forEach((dir, d) => {
+    for (let i = 0; i < 3 + index; i++) {
+      files[`${dir}r${i}.go`] = go(index * 100 + d * 10 + i);
+      files[`${dir}m${i}_test.py`] = py(index * 100 + d * 10 + i);
+    }
+    files[`${dir}docs/READ.md`] = '# Read\n\nThe reader returns the error; read it.\n';
+  });
+  if (index === 2) files['a/reader.go'] = 'package a\n\n// Reader reads.\ntype Reader interface {\n\tRead() error\n}\n';
+  return files;
+}
+
+const WORDS = ['return', 'the', 'error', 'reader', 'Reader', 'read', 'returns', 'Read0'];
+
+interface Item {
+  project: number;
+  key: string;
+  id: string;
+}
+
+/** A ranked list's items, best first, with the rank key that orders them across projects. */
+function itemsOf(project: number, ranked: Array<{ path: string; line: number; column: number; score: number }>): Item[] {
+  return ranked.map(({ path, line, column, score }) => ({
+    project,
+    key: `${score.toFixed(6)} ${path.split('/').length} ${path.length}`,
+    id: `${project}:${path}:${line}:${column} ${score}`,
+  }));
+}
+
+/** The rank keys of the first `end` of several ranked lists merged by score, then depth, then length. */
+function mergedKeys(lists: Item[][], end: number): string[] {
+  const order = (a: string, b: string): number => {
+    const [sa, da, la] = a.split(' ').map(Number) as [number, number, number];
+    const [sb, db, lb] = b.split(' ').map(Number) as [number, number, number];
+    return sb - sa || da - db || la - lb;
+  };
+  return lists
+    .flat()
+    .map((item) => item.key)
+    .sort(order)
+    .slice(0, end);
+}
+
+test('projects read together give each project’s own certain results and the whole ranking’s page, reading less', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const roots: string[] = [];
+  try {
+    for (let index = 0; index < 4; index++) roots.push(projectTree(projectFiles(index), `sextant-together-${index}-`));
+    for (const root of roots) await indexTree(root, home);
+    const opened = roots.map((root) => ({ reader: IndexReader.open(root, home, { lazy: true }), symbols: SymbolIndex.open(new IndexStore(root, home))! }));
+    const projects = new OpenProjects(home, new ContentCache(), 256);
+    let stoppedEarly = 0;
+    let readLess = 0;
+    try {
+      for (const pattern of WORDS) {
+        for (const caseSensitive of [false, true]) {
+          const query: SearchQuery = { pattern, caseSensitive, limit: 1_000, sourceFirst: true };
+          const whole = roots.map((root, project) => {
+            const { reader, symbols } = opened[project]!;
+            const ranked = rankSearch(root, symbols, query, reader.search(query).matches).ranked;
+            return itemsOf(
+              project,
+              ranked.map((item) => ({ ...item.match, score: item.score })),
+            );
+          });
+          for (const end of [1, 2, 5, 9, 20]) {
+            const batch = roots.map((root) => ({ root, query, pageEnd: end }));
+            const { reply } = searchBatch(projects, { id: 1, batch });
+            const together = reply.results!.map((outcome, project) => {
+              assert.ok('result' in outcome, `${pattern}: project ${project} failed`);
+              const result = unpack(outcome.result);
+              const items = itemsOf(
+                project,
+                result.matches.map((match, at) => ({ ...match, score: result.ranking!.scores[at]! })),
+              );
+              return { items, certain: result.ranking!.certain, truncated: result.truncated, read: result.matches.length };
+            });
+            const label = `${pattern} (${caseSensitive ? 'case' : 'any case'}), page of ${end}`;
+            for (const [project, got] of together.entries()) {
+              const own = whole[project]!.map((item) => item.id);
+              if (got.certain === undefined)
+                assert.equal(
+                  got.items.map((item) => item.id),
+                  own,
+                  `${label}: project ${project} read whole`,
+                );
+              else {
+                stoppedEarly++;
+                assert.ok(got.truncated, `${label}: a project stopped early says it is truncated`);
+                assert.equal(
+                  got.items.slice(0, got.certain).map((item) => item.id),
+                  own.slice(0, got.certain),
+                  `${label}: project ${project}'s certain results`,
+                );
+              }
+            }
+            assert.equal(
+              mergedKeys(
+                together.map((got) => got.items),
+                end,
+              ),
+              mergedKeys(whole, end),
+              `${label}: the page`,
+            );
+            // Each project alone, read to its own page: together they read no more, and often less.
+            const alone = roots.reduce(
+              (sum, root) => sum + unpack(searchIndex(projects.get(root), { id: 1, root, query, rank: true, pageEnd: end })).matches.length,
+              0,
+            );
+            const read = together.reduce((sum, got) => sum + got.read, 0);
+            assert.ok(read <= alone, `${label}: together read ${read} matches, alone ${alone}`);
+            if (read < alone) readLess++;
+          }
+        }
+      }
+    } finally {
+      for (const { reader, symbols } of opened) {
+        reader.close();
+        symbols.close();
+      }
+      for (const root of roots) projects.forget(root);
+    }
+    assert.ok(stoppedEarly >= 40, `projects stopped early: ${stoppedEarly}`);
+    assert.ok(readLess >= 20, `pages read with fewer matches together than alone: ${readLess}`);
+  } finally {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a project that cannot be opened fails alone; the others of its batch answer', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const roots: string[] = [];
+  try {
+    for (let index = 0; index < 2; index++) roots.push(projectTree(projectFiles(index), `sextant-together-${index}-`));
+    await indexTree(roots[0]!, home);
+    const projects = new OpenProjects(home, new ContentCache(), 256);
+    const query: SearchQuery = { pattern: 'reader', limit: 1_000, sourceFirst: true };
+    const { reply } = searchBatch(projects, { id: 7, batch: roots.map((root) => ({ root, query, pageEnd: 5 })) });
+    const [indexed, missing] = reply.results!;
+    assert.ok(indexed && 'result' in indexed && indexed.result.line.length >= 5, 'the indexed project answers its page');
+    assert.ok(missing && 'error' in missing);
+    assert.is(missing.error.code, 'SEXTANT_ERR_NOT_INDEXED');
+    for (const root of roots) projects.forget(root);
+  } finally {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test.run();
