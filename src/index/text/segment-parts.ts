@@ -162,6 +162,15 @@ export function partsOnDisk(path: string): SegmentParts {
       if (!bytes) lists.set(slot, (bytes = read(slot, Infinity)));
       return bytes;
     };
+    /** Starts of lists read for their count alone: the next query that asks reads none again. */
+    const starts = new Map<number, { asked: number; bytes: Uint8Array }>();
+    const listStart = (slot: number, bytes: number): Uint8Array => {
+      const whole = lists.get(slot);
+      if (whole) return whole.subarray(0, bytes);
+      let start = starts.get(slot);
+      if (!start || start.asked < bytes) starts.set(slot, (start = { asked: bytes, bytes: read(slot, bytes) }));
+      return start.bytes.subarray(0, bytes);
+    };
     return {
       header: file.read(12, headerLength),
       count,
@@ -169,7 +178,7 @@ export function partsOnDisk(path: string): SegmentParts {
       trigramAt: (slot) => guarded(() => trigramAt(slot)),
       list,
       // A list already read is not read again; else only its start (the count orders an intersection).
-      listStart: (slot, bytes) => lists.get(slot)?.subarray(0, bytes) ?? read(slot, bytes),
+      listStart,
       close: () => file.close(),
     };
   } catch (error) {
