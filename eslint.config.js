@@ -29,6 +29,7 @@ const ROOMS = [
   'server',
   'version',
   'wording',
+  'web',
 ];
 
 /** Room → the rooms it may import from (itself always). cli and server compose the rest. */
@@ -47,7 +48,9 @@ const MAY_IMPORT = {
   // Who a credential says a caller is: the named tokens of the seam, read by the HTTP gate.
   identity: ['util', 'coordination', 'caller', 'platform'],
   // One crossing, by design: the HTTP gate refuses a bad `project_path` before any session exists.
-  transports: ['jsonrpc', 'mcp', 'caller', 'platform', 'workspace', 'identity'],
+  transports: ['jsonrpc', 'mcp', 'caller', 'platform', 'workspace', 'identity', 'web'],
+  // The web page: its document and built files (the page itself, web/page, runs in the browser).
+  web: ['platform'],
   tools: ['util', 'index', 'workspace', 'mcp', 'jsonrpc', 'caller', 'errors', 'wording', 'platform'],
   // The team server's replica work: git, following the catalog, the controller.
   team: ['util', 'coordination', 'workspace', 'errors', 'platform'],
@@ -146,5 +149,18 @@ export default tseslint.config(
     roomRule,
   ),
   layer('server', ['src/server.ts'], [INDEX_DOORS, MCP_DOOR]),
+  ...roomRule('web'),
+  // The page runs in the browser: it imports only its own files, and the server's web room never imports it (it serves the built file).
+  {
+    files: ['src/web/page/**/*.ts'],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./|node:)', message: 'src/web/page runs in the browser: it imports only from src/web/page.' }] },
+      ],
+    },
+  },
+  layer('web', ['src/web/*.ts'], [{ regex: '^\\./page/', message: 'The server serves the built page (assets.ts); it never imports the page.' }]),
   ...indexLayers,
 );

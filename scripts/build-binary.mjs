@@ -104,6 +104,8 @@ execFileSync(node, [
 
 const assets = { [BUNDLE_ASSET]: bundle, [WORKER_CACHE_ASSET]: workerCache, 'tree-sitter.wasm': require.resolve('web-tree-sitter/tree-sitter.wasm') };
 for (const { pkg, file } of Object.values(GRAMMARS)) assets[file] = require.resolve(`${pkg}/${file}`);
+// The web page's files, as src/web/assets.ts reads them (web/NAME), from the bundle's build.
+for (const name of ['app.js', 'app.css']) assets[`web/${name}`] = resolve(`dist/web/${name}`);
 
 const blob = join(work, 'sea-prep.blob');
 const config = join(work, 'sea-config.json');

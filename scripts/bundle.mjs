@@ -3,7 +3,7 @@
 // that a command loads only its own parts (`--version` does not parse the server or the index).
 // Needs nothing from node_modules.
 import { build } from 'esbuild';
-import { chmod, copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,3 +37,21 @@ const grammars = await import(pathToFileURL(resolve('build/src/index/symbols/gra
 await mkdir('dist/grammars', { recursive: true });
 const wanted = [['web-tree-sitter', 'tree-sitter.wasm'], ...Object.values(grammars.GRAMMARS).map(({ pkg, file }) => [pkg, file])];
 for (const [pkg, file] of wanted) await copyFile(require.resolve(`${pkg}/${file}`), `dist/grammars/${file}`);
+
+// The web page (src/web/page): one ES module and its stylesheet, for the browser, beside the
+// bundle in dist/web/ and, for the tests that run from build/, in build/web/ (src/web/assets.ts).
+const page = await build({
+  entryPoints: ['src/web/page/main.ts'],
+  bundle: true,
+  format: 'esm',
+  target: 'es2020',
+  minify: true,
+  write: false,
+  outfile: 'app.js',
+  legalComments: 'none',
+});
+for (const dir of ['dist/web', 'build/web']) {
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${dir}/app.js`, page.outputFiles[0].contents);
+  await copyFile('src/web/page/app.css', `${dir}/app.css`);
+}

@@ -19,6 +19,7 @@ import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.
 import { WebSocketEndpoint } from './websocket.js';
 import { HttpGate, isLoopbackBind, resourceMetadataUrl } from './http-gate.js';
 import { boundConnections } from './http-connections.js';
+import { isPagePath, servePage } from './http-page.js';
 import type { Caller } from '../caller.js';
 import { ADMIN_SCOPE, Credentials, SEARCH_SCOPE } from '../identity/index.js';
 import { REGISTRY_LESS_PATHS, type ProjectPathCheck } from '../workspace/detect.js';
@@ -225,8 +226,11 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     // so a client does not start an OAuth flow that cannot exist (Host and Origin still apply).
     const discovery = path.startsWith('/.well-known/');
     const probe = path === '/health' || path === '/ready';
-    const caller = await gate.admit(req, query, !probe && !discovery);
+    // The web page's document and files hold no data: they need no credential (its MCP calls do).
+    const page = isPagePath(path);
+    const caller = await gate.admit(req, query, !probe && !discovery && !page);
     if (discovery) return protectedResourceMetadata(path, req, res);
+    if (page) return servePage(path, req, res);
     if (!probe) checkProjectParameter(query, caller);
     switch (path) {
       case '/health':

@@ -1,0 +1,37 @@
+// The screenshots of the web page in docs/ (docs/web.md, README): ajv's sources copied to a
+// scratch folder, indexed and served by dist/ on loopback, and photographed by Debian's chromium
+// (playwright-core). `npm run build`, then `node scripts/web-screenshots.mjs`.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { freePort } from '../bench/free-port.mjs';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-shots-'));
+const project = join(scratch, 'ajv');
+const home = join(scratch, 'home');
+cpSync('node_modules/ajv/lib', project, { recursive: true });
+const env = { ...process.env, SEXTANT_HOME: home };
+const indexed = spawnSync(process.execPath, ['dist/sextant.mjs', 'index', project], { env, encoding: 'utf8' });
+if (indexed.status !== 0) throw new Error(indexed.stderr);
+const port = await freePort();
+const server = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--transport', 'http', '--port', String(port), '--workspace', project, '--no-watch'], {
+  env,
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+await new Promise((resolve) => server.stderr.on('data', (chunk) => chunk.toString().includes('Health:') && resolve()));
+const browser = await chromium.launch({ executablePath: process.env.SEXTANT_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  await page.goto(`http://127.0.0.1:${port}/?q=addFormat`);
+  await page.waitForSelector('a.result');
+  await page.screenshot({ path: 'docs/web-search.png' });
+  await page.goto(`http://127.0.0.1:${port}/status`);
+  await page.waitForSelector('table.projects');
+  await page.screenshot({ path: 'docs/web-status.png' });
+} finally {
+  await browser.close();
+  server.kill();
+  rmSync(scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,89 @@
+/**
+ * The page's MCP client: a tool call is one stateless 2026-07-28 request to /mcp, with the
+ * viewer's token (kept in this tab's session storage, never in a URL or a cookie) as a bearer
+ * header. What the page shows is what MCP answers that token, no more.
+ */
+const PROTOCOL = '2026-07-28';
+const TOKEN_KEY = 'sextant-token';
+
+/** The server wants a credential (401), or refused this one. */
+export class SignInNeeded extends Error {
+  constructor(readonly refused: boolean) {
+    super(refused ? 'The server refused this token.' : 'This server asks for a token.');
+  }
+}
+
+/** A tool's answer: its text and its structured content. */
+export interface ToolAnswer {
+  text: string;
+  structured: Record<string, unknown>;
+  isError: boolean;
+}
+
+function token(): string | undefined {
+  return sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+}
+
+export function setToken(value: string | undefined): void {
+  if (value) sessionStorage.setItem(TOKEN_KEY, value);
+  else sessionStorage.removeItem(TOKEN_KEY);
+}
+
+let nextId = 1;
+
+/** The JSON-RPC answer to request `id` in an SSE body (notifications may come first). */
+function fromEvents(body: string, id: number): unknown {
+  for (const event of body.split(/\r?\n\r?\n/)) {
+    const data = event
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trimStart())
+      .join('\n');
+    if (!data) continue;
+    const message = JSON.parse(data) as { id?: unknown };
+    if (message.id === id) return message;
+  }
+  throw new Error('The server closed the answer without a result.');
+}
+
+export async function callTool(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const id = nextId++;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROTOCOL,
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  };
+  const bearer = token();
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const body = {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'sextant-web', version: '1' },
+      },
+    },
+  };
+  const response = await fetch('/mcp', { method: 'POST', headers, body: JSON.stringify(body), credentials: 'omit' });
+  if (response.status === 401 || response.status === 403) throw new SignInNeeded(bearer !== undefined);
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  const message = (type.includes('text/event-stream') ? fromEvents(text, id) : JSON.parse(text)) as {
+    result?: { content?: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+    error?: { message: string };
+  };
+  if (message.error) throw new Error(message.error.message);
+  const result = message.result ?? {};
+  return {
+    text: (result.content ?? []).map((part) => part.text ?? '').join('\n'),
+    structured: result.structuredContent ?? {},
+    isError: result.isError === true,
+  };
+}
