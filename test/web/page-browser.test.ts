@@ -137,4 +137,33 @@ test('with a token: the page asks for it, keeps it in the tab, sends it as a bea
   });
 });
 
+test('several projects: results name theirs, and a file opens in its own project', async () => {
+  const roots = [projectTree(FILES, 'sextant-web-a-'), projectTree({ 'pay/wallet é.ts': 'export const chargeCard = () => 1;\n' }, 'sextant-web-b-')];
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  try {
+    for (const root of roots) await indexTree(root, home);
+    const h = await projectHarness({ workspaces: roots }, home, { watch: false });
+    try {
+      await inChromium(async (browser) => {
+        const { page, problems } = await watchedPage(browser);
+        await page.goto(`${new URL('/', h.http.urls.mcp).href}?q=chargeCard`);
+        await page.waitForSelector('a.result');
+        assert.is(await page.isVisible('#projects'), true, 'a project filter when there are several projects');
+        const projects = await page.$$eval('.group .project', (names) => names.map((name) => name.textContent?.trim()));
+        assert.ok(projects.includes(roots[0]!) && projects.includes(roots[1]!), projects.join(', '));
+        await page.click('.group:has-text("wallet é.ts") a.result');
+        await page.waitForSelector('#L1.target');
+        assert.match((await page.textContent('#L1')) ?? '', 'export const chargeCard = () => 1;');
+        assert.match((await page.textContent('h2.file')) ?? '', roots[1]!);
+        assert.equal(problems, []);
+      });
+    } finally {
+      await h.close();
+    }
+  } finally {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 suite.run();

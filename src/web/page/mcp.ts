@@ -31,6 +31,14 @@ export function setToken(value: string | undefined): void {
 
 let nextId = 1;
 
+/** A value as an Mcp-Param header carries it: as it is when plain visible ASCII, else Base64 of its UTF-8 in the `=?base64?…?=` form. */
+function headerValue(value: string): string {
+  if (/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.startsWith('=?')) return value;
+  let binary = '';
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
+}
+
 /** The JSON-RPC answer to request `id` in an SSE body (notifications may come first). */
 function fromEvents(body: string, id: number): unknown {
   for (const event of body.split(/\r?\n\r?\n/)) {
@@ -55,6 +63,8 @@ export async function callTool(name: string, args: Record<string, unknown>): Pro
     'mcp-method': 'tools/call',
     'mcp-name': name,
   };
+  // A call that names its project mirrors it in Mcp-Param-Workspace (SEP-2243), as the tools' schemas ask.
+  if (typeof args.workspace === 'string') headers['mcp-param-workspace'] = headerValue(args.workspace);
   const bearer = token();
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   const body = {

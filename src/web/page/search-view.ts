@@ -166,6 +166,8 @@ export async function searchView(main: HTMLElement, params: URLSearchParams, go:
   const found = await callTool('search_code', args);
   if (found.isError) return fill(answer, el('p', { class: 'error', role: 'alert' }, found.text));
   const results = (found.structured.results as Result[] | undefined) ?? [];
+  // An answer over several projects (folders a server was given, which list_projects does not name) shows the filter too.
+  if (found.structured.projects_searched !== undefined) projectFilter.removeAttribute('hidden');
   const header = found.text.split('\n')[0] ?? '';
   const next = found.structured.nextCursor as string | undefined;
   const note = found.structured.note as string | undefined;
