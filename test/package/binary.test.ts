@@ -19,7 +19,8 @@ import { WebSocket } from 'ws';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../src/version.js';
 import { binaryAlone, runAlone, type Alone } from '../helpers/binary.js';
-import { runCli } from '../helpers/process.js';
+import { ROOT, runCli } from '../helpers/process.js';
+import { request } from 'undici';
 import { freePort } from '../helpers/serve-http.js';
 import { SERVER_HEAP_MARK, SERVER_SEMI_SPACE_MB } from '../../src/cli/server-heap.js';
 
@@ -139,6 +140,13 @@ test('the binary serves Streamable HTTP, legacy HTTP+SSE and WebSocket on one po
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new SSEClientTransport(new URL(`${base}/sse`)));
     await codeTools(new Client({ name: 'binary-test', version: '1.0.0' }), new WebSocketClientTransport(new URL(`ws://127.0.0.1:${port}/ws`)));
+    // The web page travels inside the binary (its assets), with nothing beside it.
+    const page = await request(`${base}/`);
+    assert.is(page.statusCode, 200);
+    assert.match(await page.body.text(), '<script type="module" src="/assets/app.js"></script>');
+    const script = await request(`${base}/assets/app.js`);
+    assert.is(script.statusCode, 200);
+    assert.equal(Buffer.from(await script.body.arrayBuffer()), readFileSync(join(ROOT, 'dist/web/app.js')), 'the page built with the bundle');
   } finally {
     server.kill('SIGTERM');
     assert.is(await exited, 0);

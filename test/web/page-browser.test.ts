@@ -88,8 +88,13 @@ test('search, results by file, a click to the file at its line, the outline, and
       await page.waitForSelector('.outline a.symbol-link');
       const outline = await page.$$eval('.outline a.symbol-link', (links) => links.map((link) => link.textContent?.trim()));
       assert.ok(outline.some((entry) => entry?.endsWith('Wallet')) && outline.some((entry) => entry?.endsWith('pay')), outline.join(', '));
+      let calls = 0;
+      page.on('request', (request) => void (request.url().endsWith('/mcp') && calls++));
       await page.click('.outline a.symbol-link:has-text("Wallet")');
+      await page.waitForSelector('#L5.target');
       assert.is(new URL(page.url()).hash, '#L5', 'a click on a symbol goes to its line');
+      assert.is(await page.$$eval('.line.target', (marked) => marked.length), 1, 'one line marked');
+      assert.is(calls, 0, 'a move within the file shown asks the server nothing');
       // A name in the code leads to its definitions.
       await page.goto(`${base}file/-/src/evil.ts#L2`);
       await page.waitForSelector('#L2');

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { request } from 'undici';
 import { projectHarness, projectTree } from '../helpers/projects.js';
 import { rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 
 async function get(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   const response = await request(url, { method: (init.method ?? 'GET') as 'GET', headers: init.headers, body: init.body });
@@ -49,6 +50,8 @@ test('every route of the page is one document: no inline script, no handler attr
     assert.is(script.status, 200);
     assert.match(String(script.headers['content-type']), 'text/javascript');
     assert.ok(script.body.length > 1_000, 'the built page is served');
+    // Issue 45's bound on the page's JavaScript.
+    assert.ok(gzipSync(script.body).length < 100 * 1024, `app.js is ${gzipSync(script.body).length} bytes gzipped`);
     assert.not.match(script.body, /\binnerHTML\b|\bouterHTML\b|insertAdjacentHTML|document\.write/, 'the page never parses text as markup');
     const style = await get(`${base}assets/app.css`);
     assert.is(style.status, 200);

@@ -54,6 +54,19 @@ function outlineList(symbols: OutlineSymbol[]): HTMLElement {
   );
 }
 
+/**
+ * Marks the line the address names (`#L42`) and brings it into view. The page draws its routes
+ * itself (history.pushState), so the browser's own :target is not to be relied on: this runs when
+ * a file is drawn and on every change of the address's line.
+ */
+export function markLine(): void {
+  for (const marked of document.querySelectorAll('.line.target')) marked.classList.remove('target');
+  const line = /^#L(\d+)$/.exec(location.hash)?.[1];
+  const target = line ? document.getElementById(`L${line}`) : null;
+  target?.classList.add('target');
+  target?.scrollIntoView({ block: 'center' });
+}
+
 export async function fileView(main: HTMLElement, pathname: string): Promise<void> {
   const where = fileOf(pathname);
   if (!where) return fill(main, el('p', { class: 'error', role: 'alert' }, 'No file named in this address.'));
@@ -89,10 +102,7 @@ export async function fileView(main: HTMLElement, pathname: string): Promise<voi
   more.addEventListener('click', () => void load());
   const wanted = Number(/^#L(\d+)$/.exec(location.hash)?.[1] ?? 0);
   for (let pages = 0; (await load()) && wanted >= next && pages < MAX_PAGES_TO_LINE; pages++);
-  const target = wanted ? document.getElementById(`L${wanted}`) : null;
-  // Drawn after the address changed (no navigation to the anchor happened): marked here, not by :target.
-  target?.classList.add('target');
-  target?.scrollIntoView({ block: 'center' });
+  markLine();
   lines.addEventListener('click', (event) => {
     if ((event.target as Element).closest('a')) return;
     const name = wordAtClick();

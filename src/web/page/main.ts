@@ -4,7 +4,7 @@
  * token, and the keys: `/` to the search box, arrows through the results.
  */
 import { el, fill } from './dom.js';
-import { fileView } from './file-view.js';
+import { fileView, markLine } from './file-view.js';
 import { SignInNeeded, setToken } from './mcp.js';
 import { searchView } from './search-view.js';
 import { statusView } from './status-view.js';
@@ -35,8 +35,12 @@ function signIn(refused: boolean): void {
   field.focus();
 }
 
+/** The address (path and query) the page shows now. */
+let drawn = '';
+
 async function route(): Promise<void> {
   const { pathname, search } = location;
+  drawn = pathname + search;
   try {
     if (pathname.startsWith('/file/')) await fileView(main, pathname);
     else if (pathname === '/status') await statusView(main);
@@ -64,7 +68,9 @@ document.addEventListener('click', (event) => {
   go(url.pathname + url.search + url.hash);
 });
 
-window.addEventListener('popstate', () => void route());
+// Back and forward redraw the route; a move to another line of the file shown (the browser's own
+// fragment navigation, which fires popstate too) only moves the mark.
+window.addEventListener('popstate', () => void (location.pathname + location.search === drawn ? markLine() : route()));
 
 document.addEventListener('keydown', (event) => {
   const typing = (event.target as Element).closest('input, textarea, select');

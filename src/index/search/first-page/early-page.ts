@@ -104,11 +104,13 @@ export class EarlyReading {
       pool.push(scored);
       onKey(rankKey(scored));
     };
-    seeds.matches.forEach(add);
     const seeded = new Set(seeds.matches.map((match) => `${match.path}\0${match.line}`));
     this.#cursor = reader.cursor(query, (matches) => {
       for (const match of matches) if (!seeded.has(`${match.path}\0${match.line}`)) add(match);
     });
+    // Counted only once the search could start (its candidates read): a project that fails to
+    // open adds nothing to a page read together with others.
+    seeds.matches.forEach(add);
     // Without every definition among the seeds, a text match is ranked by the symbols on and above
     // its line, and one near any definition of the name may rank as it: seeded files count too.
     const defining = seeds.complete ? [] : [...new Set([...seeds.leftOut!, ...seeds.matches.map((match) => match.path)])];

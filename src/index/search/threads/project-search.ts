@@ -84,7 +84,7 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: B
 function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[], known: RankKey[], results: Outcome[]): void {
   const end = batch[ats[0]!]!.pageEnd!;
   /** The best `end` matches found so far, here or elsewhere: each next group counts them. */
-  let carried = known;
+  let carried = [...known];
   const carry = (first: FirstResults): void => {
     carried.push(...first.ranked.slice(0, end).map(rankedKey));
   };
@@ -122,10 +122,12 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
         group.push({ at, reading });
         files += project.openFiles;
       } else {
-        // Searched to its end: every match of it is known, and counts toward the page.
+        // Searched to its end: every match of it is known, and counts toward the page, here and in the groups after.
         results[at] = { result: packFirst(reading, 0) };
-        carry(reading);
-        reading.ranked.slice(0, end).forEach((item) => tally.add(rankedKey(item)));
+        for (const key of reading.ranked.slice(0, end).map(rankedKey)) {
+          carried.push(key);
+          tally.add(key);
+        }
       }
     } catch (error) {
       results[at] = { error: threadError(error) };
