@@ -28,8 +28,34 @@ try {
   await page.waitForSelector('a.result');
   await page.screenshot({ path: 'docs/web-search.png' });
   await page.goto(`http://127.0.0.1:${port}/status`);
-  await page.waitForSelector('table.projects');
-  await page.screenshot({ path: 'docs/web-status.png' });
+  await page.waitForSelector('section[aria-label="Projects"] tbody tr');
+  // An index job, so that the page shows one followed to its end.
+  await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'index_repo',
+      'mcp-param-workspace': project,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'index_repo',
+        arguments: { workspace: project },
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+      },
+    }),
+  }).then(async (response) => {
+    const answer = await response.text();
+    if (!answer.includes('"result"')) throw new Error(`index_repo: ${answer}`);
+  });
+  await page.waitForSelector('#activity li:has-text("completed")');
+  await page.screenshot({ path: 'docs/web-status.png', fullPage: true });
 } finally {
   await browser.close();
   server.kill();

@@ -25,6 +25,7 @@ const SERVE_OPTIONS = [
   'oauth-issuer',
   'public-url',
   'groups-claim',
+  'web-client-id',
   'audit-log',
   'allowed-origin',
   'allowed-host',
@@ -72,6 +73,12 @@ export function serveOptions<T>(y: Argv<T>, argv: string[]) {
     })
     .option('public-url', { type: 'string', describe: 'Where clients reach this server (https://sextant.internal): tokens must be for PUBLIC_URL/mcp' })
     .option('groups-claim', { type: 'string', default: 'groups', describe: "The access token's claim that lists its holder's groups (group:NAME)" })
+    .option('web-client-id', {
+      type: 'string',
+      describe:
+        'The web page signs in through --oauth-issuer as this public client (authorization code with PKCE; ' +
+        'redirect URI PUBLIC_URL/signed-in). Env: SEXTANT_WEB_CLIENT_ID',
+    })
     .option('audit-log', { type: 'string', describe: 'Append a JSON line per tool call and per refused request to FILE (- for stderr); never a secret' })
     .option('max-connections', {
       type: 'string',
@@ -170,6 +177,7 @@ export async function runServe(args: ServeArgs): Promise<void> {
     oauthIssuer: (args['oauth-issuer'] ?? process.env.SEXTANT_OAUTH_ISSUER) || undefined,
     publicUrl: args['public-url'],
     groupsClaim: args['groups-claim'],
+    webClientId: (args['web-client-id'] ?? process.env.SEXTANT_WEB_CLIENT_ID) || undefined,
     auditLog: args['audit-log'],
     allowedOrigins: args['allowed-origin'],
     allowedHosts: args['allowed-host'],
@@ -179,6 +187,8 @@ export async function runServe(args: ServeArgs): Promise<void> {
   if ((options.oauthIssuer === undefined) !== (options.publicUrl === undefined))
     throw new UsageError('--oauth-issuer and --public-url go together: tokens are checked to be for PUBLIC_URL/mcp');
   if (options.oauthIssuer !== undefined && options.transport === 'stdio') throw new UsageError('--oauth-issuer goes with --transport http');
+  if (options.webClientId !== undefined && options.oauthIssuer === undefined)
+    throw new UsageError('--web-client-id goes with --oauth-issuer: the page signs in through that issuer');
   const workspace: WorkspaceOptions = {
     autoWorkspace: args['auto-workspace'],
     projectFromCwd: args['project-from-cwd'],

@@ -16,6 +16,8 @@ import { serveStdio } from '../transports/stdio.js';
 import { resolveWorkspaceConfig, type WorkspaceConfig } from '../workspace/config.js';
 import { ProjectService } from '../workspace/projects.js';
 import { startTeam } from '../team/index.js';
+import { ProjectStatuses } from '../workspace/status.js';
+import { statusSource } from './status-source.js';
 import { DEFAULT_POLL_SECONDS } from './choices.js';
 
 function describeProjects(projects: ProjectService, logger: Logger): void {
@@ -43,6 +45,8 @@ export interface ServeOptions {
   auditLog?: string;
   publicUrl?: string;
   groupsClaim?: string;
+  /** --web-client-id: the web page signs in through the issuer as this public client. */
+  webClientId?: string;
   allowedOrigins?: string[];
   /** --allowed-host: this server's names besides loopback ones (a reverse proxy's public name). */
   allowedHosts?: string[];
@@ -143,6 +147,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         },
       };
     },
+    status: statusSource(new ProjectStatuses(projects), teamServer ? coordination : undefined),
     refreshHook: async (name) => {
       const project = await coordination.catalog.get(name).catch(() => undefined);
       if (!project) return false;
@@ -184,7 +189,7 @@ async function credentialsOf(options: ServeOptions, coordination: Coordination):
 }
 
 /** What a team replica adds to the HTTP endpoints: /health's detail, /ready, and the refresh hook. */
-type ReplicaEndpoints = Pick<HttpServerOptions, 'replicaHealth' | 'readiness' | 'refreshHook' | 'credentials' | 'audit'>;
+type ReplicaEndpoints = Pick<HttpServerOptions, 'replicaHealth' | 'readiness' | 'refreshHook' | 'credentials' | 'audit' | 'status'>;
 
 async function serveWith(
   options: ServeOptions,
@@ -208,6 +213,7 @@ async function serveWith(
     authToken: options.authToken,
     allowedOrigins: options.allowedOrigins,
     allowedHosts: options.allowedHosts,
+    webClientId: options.webClientId,
     maxConnections: options.maxConnections,
     projectPaths: projects.checkProjectPath,
     pathMask: (caller) => projects.pathMask(caller),

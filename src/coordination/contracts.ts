@@ -49,6 +49,8 @@ export interface Leases {
   /** Whether `lease` is still the latest grant (its token current, its holder alive). */
   valid(lease: Lease): Promise<boolean>;
   release(lease: Lease): Promise<void>;
+  /** Who holds the lease now (a live holder's name), if anyone: for the status page. */
+  holder(name: string): Promise<string | undefined>;
 }
 
 /**
@@ -142,6 +144,15 @@ export interface TokenStore {
   configured(): Promise<boolean>;
 }
 
+/** A process of a team (or of a home, on files) as the others see it. */
+export interface ReplicaEntry {
+  /** Coordination.replica of that process. */
+  readonly id: string;
+  readonly startedAt: string;
+  /** When it last said it was alive. */
+  readonly seenAt: string;
+}
+
 export interface Coordination {
   /** Where it lives, for logs and /health: `files HOME`, or `postgres URL` (its password hidden). */
   readonly describe: string;
@@ -158,6 +169,8 @@ export interface Coordination {
   readonly generations: Generations;
   readonly catalog: ProjectCatalog;
   readonly tokens: TokenStore;
+  /** The processes alive now (on files, this one alone: the others of the home are not known to it). */
+  replicas(): Promise<ReplicaEntry[]>;
   /** Lets go of what this process holds (leases, connections). */
   close(): Promise<void>;
 }

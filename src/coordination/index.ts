@@ -24,9 +24,12 @@ import type { Coordination, CoordinationOptions } from './contracts.js';
 export { KeyRing } from './state-keys.js';
 export { FileStateKeys } from './files/keys.js';
 export type { TaskEntry, TaskLedger, TaskMessage, TaskStatus } from './contracts.js';
-export type { CatalogProject, Coordination, CoordinationOptions, Generation, Lease, NamedToken, StateKeyRing, TokenStore } from './contracts.js';
+export type { CatalogProject, Coordination, ReplicaEntry, CoordinationOptions, Generation, Lease, NamedToken, StateKeyRing, TokenStore } from './contracts.js';
 export { DatabaseError } from './database-error.js';
 export { checkWho, GenerationConflictError, InvalidEntryError, LeaseLostError, ProjectExistsError, TokenExistsError } from './refusals.js';
+
+/** When this process started, as its replica entry on files says. */
+const STARTED_AT = new Date(Date.now() - process.uptime() * 1000).toISOString();
 
 /**
  * With `databaseUrl`, the PostgreSQL implementation (loaded only then). Else the file
@@ -48,6 +51,7 @@ export async function openCoordination(home: string, options: CoordinationOption
     generations: new FileGenerations(join(home, 'generations'), leases),
     catalog: new FileProjectCatalog(join(home, 'catalog')),
     tokens: new FileTokenStore(join(home, 'tokens')),
+    replicas: async () => [{ id: String(process.pid), startedAt: STARTED_AT, seenAt: new Date().toISOString() }],
     close: () => leases.close(),
   };
 }

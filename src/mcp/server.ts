@@ -31,13 +31,22 @@ export interface McpServerOptions {
   tasks?: TaskStore;
 }
 
+/** An open session as the status page shows it to an operator (never its id: over HTTP, that authenticates its requests). */
+export interface SessionSummary {
+  transport: string;
+  protocol_version?: string;
+  client?: { name: string; version: string };
+  opened_at: string;
+}
+
 export class McpServer {
   readonly identity: ServerIdentity;
   readonly registries: Registries;
   readonly #logger: Logger | undefined;
   readonly #onSessionReady: ((session: McpSession) => void) | undefined;
   readonly #onRootsChanged: ((session: McpSession) => void) | undefined;
-  readonly #sessions = new Set<McpSession>();
+  /** Each open session, with the transport it came over and when it opened (for the status page). */
+  readonly #sessions = new Map<McpSession, { transport: string; openedAt: Date }>();
   readonly #health: (() => Record<string, unknown>) | undefined;
   /**
    * The 2026-07-28 era's shared parts (request-state key, tasks, listen streams), one for the
@@ -68,15 +77,27 @@ export class McpServer {
     this.stateless = new StatelessDispatcher({ identity: this.identity, methods: this.#statelessMethods, ...(this.#logger ? { logger: this.#logger } : {}) });
   }
 
-  createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'>): McpSession {
-    const sessionOptions: McpSessionOptions = { ...options, identity: this.identity, registries: this.registries, statelessMethods: this.#statelessMethods };
+  /** `transport`: how the client reached it (`streamable-http`, `sse`, `websocket`, `stdio`), for openSessions. */
+  createSession(options: Pick<McpSessionOptions, 'send' | 'tap' | 'requestTimeoutMs'> & { transport?: string }): McpSession {
+    const { transport = 'unknown', ...rest } = options;
+    const sessionOptions: McpSessionOptions = { ...rest, identity: this.identity, registries: this.registries, statelessMethods: this.#statelessMethods };
     if (this.#logger) sessionOptions.logger = this.#logger;
     if (this.#onSessionReady) sessionOptions.onReady = this.#onSessionReady;
     if (this.#onRootsChanged) sessionOptions.onRootsChanged = this.#onRootsChanged;
     const session = new McpSession(sessionOptions);
-    this.#sessions.add(session);
+    this.#sessions.set(session, { transport, openedAt: new Date() });
     session.peer.onClose(() => this.#sessions.delete(session));
     return session;
+  }
+
+  /** The sessions open now: transport, the revision each negotiated (none before initialize) and its client. */
+  openSessions(): SessionSummary[] {
+    return [...this.#sessions].map(([session, { transport, openedAt }]) => ({
+      transport,
+      ...(session.protocolVersion !== undefined && { protocol_version: session.protocolVersion }),
+      ...(session.clientInfo && { client: { name: session.clientInfo.name, version: session.clientInfo.version } }),
+      opened_at: openedAt.toISOString(),
+    }));
   }
 
   health(): Record<string, unknown> {
@@ -86,7 +107,7 @@ export class McpServer {
   /** A resource changed: every session subscribed to it, and every 2026 listen stream that asked for it, is told; returns how many were. */
   resourceUpdated(uri: string): number {
     let told = 0;
-    for (const session of this.#sessions) if (session.resourceUpdated(uri)) told++;
+    for (const session of this.#sessions.keys()) if (session.resourceUpdated(uri)) told++;
     for (const listener of this.#listeners) {
       if (!listener.resources.includes(uri)) continue;
       listener.notify('notifications/resources/updated', { uri });

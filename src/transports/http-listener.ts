@@ -5,6 +5,7 @@
  *   /mcp       Streamable HTTP; a GET without a session id or a protocol version is a legacy SSE connection
  *   /sse       legacy HTTP+SSE stream      /messages  legacy HTTP+SSE posts
  *   /ws        WebSocket (upgrade)         /health    liveness for load balancers
+ *   /status/events  the status page's live feed (http-status.ts); the page itself: http-page.ts
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,8 @@ import { DEFAULT_MAX_SESSIONS, StreamableHttpEndpoint } from './streamable-http.
 import { WebSocketEndpoint } from './websocket.js';
 import { HttpGate, isLoopbackBind, resourceMetadataUrl } from './http-gate.js';
 import { boundConnections } from './http-connections.js';
-import { isPagePath, servePage } from './http-page.js';
+import { isPagePath, servePage, type PageSignIn } from './http-page.js';
+import { STATUS_EVENTS_PATH, StatusEvents, type StatusSource } from './http-status.js';
 import type { Caller } from '../caller.js';
 import { ADMIN_SCOPE, Credentials, SEARCH_SCOPE } from '../identity/index.js';
 import { REGISTRY_LESS_PATHS, type ProjectPathCheck } from '../workspace/detect.js';
@@ -73,6 +75,10 @@ export interface HttpServerOptions {
   readiness?: () => { ready: boolean; detail: Record<string, unknown> };
   /** A team replica: POST /hooks/refresh?project=NAME (token required) asks for the project's branch to be looked at now; false for an unknown name. */
   refreshHook?: (project: string) => Promise<boolean>;
+  /** `--web-client-id`: the web page signs in through the OAuth issuer as this public client. */
+  webClientId?: string;
+  /** What GET /status/events pushes to the status page (without it, that route is not here). */
+  status?: StatusSource;
 }
 
 export interface RunningHttpServer {
@@ -150,6 +156,20 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const shared = { server, logger, maxSessions, maxQueuedOutputBytes: options.maxQueuedOutputBytes, tap: options.tap };
   const legacy = new LegacySseEndpoint({ ...shared, maxBodyBytes });
   const websocket = new WebSocketEndpoint({ ...shared, maxPayloadBytes: maxBodyBytes });
+  const statusEvents =
+    options.status &&
+    new StatusEvents({
+      server,
+      source: options.status,
+      startedAt,
+      operates: (caller) => gate.operates(caller),
+      stillAdmitted: (req, caller) =>
+        gate.admit(req, {}, true).then(
+          (now) => now.principal === caller.principal,
+          () => false,
+        ),
+      mask: (caller) => (options.pathMask ? options.pathMask(caller) : (text) => text),
+    });
 
   /**
    * Liveness for anyone; the details (projects, sessions, the replica) only for whoever operates
@@ -201,6 +221,22 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' }).end(JSON.stringify(document));
   };
 
+  /** How the page signs in through the issuer, once its endpoints are known (undefined without --web-client-id). */
+  const pageSignIn = async (): Promise<PageSignIn | undefined> => {
+    const oauth = credentials.oauth;
+    if (!oauth || options.webClientId === undefined) return undefined;
+    const endpoints = await oauth.browserEndpoints();
+    if (!endpoints) return undefined;
+    return {
+      issuer: oauth.issuer,
+      authorizationEndpoint: endpoints.authorization,
+      tokenEndpoint: endpoints.token,
+      clientId: options.webClientId,
+      resource: oauth.resource,
+      scope: SEARCH_SCOPE,
+    };
+  };
+
   const refresh = async (caller: Caller, query: Record<string, string>, res: ServerResponse): Promise<void> => {
     // Asking every replica to fetch now is the operator's to do: with named tokens, an admin's.
     if (!(await gate.operates(caller))) {
@@ -230,7 +266,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
     const page = isPagePath(path);
     const caller = await gate.admit(req, query, !probe && !discovery && !page);
     if (discovery) return protectedResourceMetadata(path, req, res);
-    if (page) return servePage(path, req, res);
+    if (page) return servePage(path, req, res, pageSignIn);
     if (!probe) checkProjectParameter(query, caller);
     switch (path) {
       case '/health':
@@ -258,6 +294,9 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       case MESSAGES_PATH:
         if (req.method !== 'POST') throw httpErrors.methodNotAllowed(req.method ?? '?', ['POST']);
         return legacy.post(req, res, query, caller);
+      case STATUS_EVENTS_PATH:
+        if (!statusEvents) throw httpErrors.notFound(path);
+        return statusEvents.open(req, res, caller);
       case '/ws':
         throw httpErrors.badRequest('Bad request: /ws expects a WebSocket upgrade');
       default:
@@ -339,6 +378,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
         streamable.close();
         legacy.close();
         websocket.close();
+        statusEvents?.close();
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       }),

@@ -126,6 +126,7 @@ export class HttpSession {
   constructor(options: HttpSessionOptions) {
     this.#options = options;
     this.mcp = options.server.createSession({
+      transport: 'streamable-http',
       send: (payload, info) => this.#route(payload, info),
       // Label recordings with a prefix only: the full id is what authenticates the session's requests.
       tap: options.tap?.(`http-${this.id.slice(0, 8)}`),

@@ -54,6 +54,7 @@ export class LegacySseEndpoint {
         this.#options.logger.warning(`Legacy SSE session ${id.slice(0, 8)}… dropped: ${queued} bytes queued for a client that does not read`),
     });
     const mcp = this.#options.server.createSession({
+      transport: 'sse',
       tap: this.#options.tap?.(`sse-${id.slice(0, 8)}`),
       send: (payload) => {
         if (!stream.finished) stream.send('message', JSON.stringify(payload));

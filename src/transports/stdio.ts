@@ -90,7 +90,7 @@ export function serveStdio(server: McpServer, options: StdioOptions): StdioConne
       setImmediate(flush);
     }
   };
-  const session = server.createSession({ send, tap: options.tap?.(sessionId) });
+  const session = server.createSession({ send, tap: options.tap?.(sessionId), transport: 'stdio' });
 
   const decoder = new LineDecoder({
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,

@@ -62,6 +62,7 @@ export class WebSocketEndpoint {
     const label = `ws-${this.#nextId++}`;
     this.#count++;
     const sessionOptions: Parameters<McpServer['createSession']>[0] = {
+      transport: 'websocket',
       tap: this.#options.tap?.(label),
       send: (payload) => {
         if (ws.readyState !== ws.OPEN) return;

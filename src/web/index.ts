@@ -3,4 +3,4 @@
  * headers they go out with. The page itself (page/) runs in the browser and speaks MCP to /mcp.
  */
 export { webAsset } from './assets.js';
-export { PAGE_HEADERS, SHELL } from './shell.js';
+export { PAGE_HEADERS, pageHeaders, SHELL } from './shell.js';

@@ -19,7 +19,7 @@ export const SHELL = `<!doctype html>
 </head>
 <body>
 <header class="bar">
-<a class="brand" href="/">Sextant</a>
+<h1 class="brand"><a href="/">Sextant</a></h1>
 <nav aria-label="Pages"><a href="/">Search</a> <a href="/status">Status</a></nav>
 </header>
 <main id="main" tabindex="-1"><noscript>This page needs JavaScript. Agents use the MCP endpoint, /mcp.</noscript></main>
@@ -29,21 +29,26 @@ export const SHELL = `<!doctype html>
 
 /**
  * What every answer of the page carries. No script but the page's own file (no inline script, no
- * eval), no frame may hold it, it talks only to this server, and it tells no referrer.
+ * eval), no frame may hold it, it talks only to this server (and, to sign in, to the issuer's
+ * token endpoint: `connect`, origins), and it tells no referrer.
  */
-export const PAGE_HEADERS: Record<string, string> = {
-  'content-security-policy': [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-};
+export function pageHeaders(connect: readonly string[] = []): Record<string, string> {
+  return {
+    'content-security-policy': [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      ['connect-src', "'self'", ...connect].join(' '),
+      "img-src 'self' data:",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+}
+
+export const PAGE_HEADERS = pageHeaders();

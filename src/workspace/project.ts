@@ -69,8 +69,15 @@ export class Project {
   /** Told when each index writer starts and settles (the server's idle heap trim: idle-heap.ts). */
   readonly #activity: Activity | undefined;
 
-  constructor(root: string, options: { home?: string; watch?: boolean; logger?: Logger; pool?: SearchPool; activity?: Activity } = {}) {
+  /** Told of each job this project starts (the status page follows them: ProjectService.onJob). */
+  readonly #onJob: ((job: IndexJob) => void) | undefined;
+
+  constructor(
+    root: string,
+    options: { home?: string; watch?: boolean; logger?: Logger; pool?: SearchPool; activity?: Activity; onJob?: (job: IndexJob) => void } = {},
+  ) {
     this.root = root;
+    this.#onJob = options.onJob;
     this.#activity = options.activity;
     this.#home = options.home;
     this.#watch = options.watch ?? false;
@@ -172,6 +179,8 @@ export class Project {
     const job = new IndexJob(mode, this.root, (running, signal) => this.exclusive(() => work(running, signal)));
     this.#job = job;
     this.lastJob = job;
+    // Before the job's first stage (it starts on the next microtask): a follower sees every update.
+    this.#onJob?.(job);
     // On disk before the caller is told the job started: a server stopped before the job begins
     // still leaves an interrupted job that `status` names.
     const pending = { mode, pid: process.pid, startedAt: job.startedAt.toISOString(), stage: 'starting', done: 0, total: 0 };

@@ -9,6 +9,7 @@ import { SearchPool, type SearchPoolOptions, type SearchQueueLimits } from '../i
 import { IndexStore, sextantHome } from '../index/store/index.js';
 import type { Logger } from '../platform/log.js';
 import { Project } from './project.js';
+import type { IndexJob } from './jobs.js';
 import { codedError } from '../errors.js';
 import { DEFAULT_IDLE_RELEASE_MS, DEFAULT_MAX_OPEN_PROJECTS, type WorkspaceConfig } from './config.js';
 import {
@@ -363,13 +364,35 @@ export class ProjectService {
   project(root: string): Project {
     let project = this.#projects.get(root);
     if (!project) {
-      project = new Project(root, { watch: this.#watch, home: this.#home, logger: this.#logger, pool: this.searchPool, activity: this.#activity });
+      project = new Project(root, {
+        watch: this.#watch,
+        home: this.#home,
+        logger: this.#logger,
+        pool: this.searchPool,
+        activity: this.#activity,
+        onJob: (job) => {
+          for (const listener of this.#jobListeners) listener(job);
+        },
+      });
       this.#projects.set(root, project);
     }
     this.#open.delete(root);
     this.#open.set(root, performance.now());
     if (this.#open.size > this.#maxOpen) this.#releaseOldest(this.#open.size - this.#maxOpen, root);
     return project;
+  }
+
+  /** The project at `root` if this server has it in hand, without counting it as used (the status page looks, it does not use). */
+  existing(root: string): Project | undefined {
+    return this.#projects.get(root);
+  }
+
+  readonly #jobListeners = new Set<(job: IndexJob) => void>();
+
+  /** Calls `listener` with each index job any project starts, before its first stage; returns how to stop. */
+  onJob(listener: (job: IndexJob) => void): () => void {
+    this.#jobListeners.add(listener);
+    return () => this.#jobListeners.delete(listener);
   }
 
   /** Projects held open now (used, and not let go since). */

@@ -1,6 +1,7 @@
 /**
  * A real OAuth 2.1 authorization server on loopback: panva's oidc-provider, with the client
- * credentials grant, resource indicators (RFC 8707) and JWT access tokens (RFC 9068). Its
+ * credentials grant, resource indicators (RFC 8707) and JWT access tokens (RFC 9068), and for a
+ * browser a public client that signs people in with the authorization code and PKCE. Its
  * signing keys can be rotated (`rotate()`: a new key signs, the old one is still published), and
  * the private key of the first is at hand to sign tokens the server itself would never issue.
  */
@@ -33,21 +34,43 @@ export interface TestIssuer {
   close(): Promise<void>;
 }
 
-function provider(issuer: string, keys: JsonWebKey[], groups: Record<string, string[]>): Provider {
+/** A browser's public client (the web page's): authorization code with PKCE, people signing in at the issuer's own (dev) pages. */
+export interface WebClient {
+  id: string;
+  redirectUri: string;
+  /** The groups claim of each person's tokens, by the login they sign in with. */
+  groupsOf: Record<string, string[]>;
+}
+
+function provider(issuer: string, keys: JsonWebKey[], groups: Record<string, string[]>, web?: WebClient): Provider {
   return new Provider(issuer, {
     jwks: { keys },
-    clients: Object.entries(CLIENTS).map(([client_id, client_secret]) => ({
-      client_id,
-      client_secret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      scope: 'sextant:search sextant:admin other:scope',
-    })),
+    clients: [
+      ...Object.entries(CLIENTS).map(([client_id, client_secret]) => ({
+        client_id,
+        client_secret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        scope: 'sextant:search sextant:admin other:scope',
+      })),
+      ...(web
+        ? [
+            {
+              client_id: web.id,
+              token_endpoint_auth_method: 'none',
+              grant_types: ['authorization_code'],
+              response_types: ['code'],
+              redirect_uris: [web.redirectUri],
+              scope: 'sextant:search',
+            },
+          ]
+        : []),
+    ],
     scopes: ['sextant:search', 'sextant:admin', 'other:scope'],
     features: {
       clientCredentials: { enabled: true },
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: web !== undefined },
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
@@ -60,17 +83,23 @@ function provider(issuer: string, keys: JsonWebKey[], groups: Record<string, str
         }),
       },
     },
-    extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) => ({ groups: groups[token.clientId ?? ''] ?? [] }),
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 300, ClientCredentials: 300, AuthorizationCode: 60 },
+    // A browser may trade a code only from the origin the client's redirect URI names.
+    clientBasedCORS: (_ctx: unknown, origin: string, client: { redirectUris?: string[] }) =>
+      (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
+    extraTokenClaims: (_ctx: unknown, token: { clientId?: string; accountId?: string }) => ({
+      groups: (token.accountId !== undefined ? web?.groupsOf[token.accountId] : groups[token.clientId ?? '']) ?? [],
+    }),
   });
 }
 
 /** `groups`: the groups claim each client's tokens carry. */
-export async function startIssuer(groups: Record<string, string[]> = {}): Promise<TestIssuer> {
+export async function startIssuer(groups: Record<string, string[]> = {}, web?: WebClient): Promise<TestIssuer> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const first = signingKey('key-1');
-  let current = provider(issuer, [first], groups);
+  let current = provider(issuer, [first], groups, web);
   let keyFetches = 0;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/jwks') keyFetches++;
@@ -98,7 +127,7 @@ export async function startIssuer(groups: Record<string, string[]> = {}): Promis
       return `${signed}.${sign('sha256', Buffer.from(signed), privateFirst).toString('base64url')}`;
     },
     rotate() {
-      current = provider(issuer, [signingKey('key-2'), first], groups);
+      current = provider(issuer, [signingKey('key-2'), first], groups, web);
     },
     get keyFetches() {
       return keyFetches;

@@ -11,6 +11,8 @@ import { createSextantServer } from '../../src/server.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../src/transports/http-listener.js';
 import { resolveWorkspaceConfig, type WorkspaceOptions } from '../../src/workspace/config.js';
 import { ProjectService } from '../../src/workspace/projects.js';
+import { ProjectStatuses } from '../../src/workspace/status.js';
+import { statusSource } from '../../src/cli/status-source.js';
 import { ROOT } from './process.js';
 import { TrafficChecker } from './schema.js';
 import type { ToolResult } from './tool-result.js';
@@ -63,6 +65,7 @@ export async function projectHarness(
     logger,
     projectPaths: projects.checkProjectPath,
     pathMask: (caller) => projects.pathMask(caller),
+    status: statusSource(new ProjectStatuses(projects, home), undefined),
     ...listener,
   });
   return {

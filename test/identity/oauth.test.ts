@@ -182,7 +182,7 @@ test('the official SDK clients go from the 401 through discovery to a token and 
   }
 });
 
-test('an issuer that is not https (off loopback) is refused at start-up, and --oauth-issuer needs --public-url', async () => {
+test('an issuer that is not https (off loopback) is refused at start-up; --oauth-issuer needs --public-url, --web-client-id an issuer', async () => {
   const env = { SEXTANT_HOME: home };
   const plain = await runCli(
     ['serve', '--transport', 'http', '--port', '0', '--oauth-issuer', 'http://login.example.com', '--public-url', 'https://x.example'],
@@ -194,6 +194,9 @@ test('an issuer that is not https (off loopback) is refused at start-up, and --o
   const alone = await runCli(['serve', '--transport', 'http', '--port', '0', '--oauth-issuer', issuer.issuer], '', env);
   assert.is(alone.code, 2);
   assert.match(alone.stderr, '--oauth-issuer and --public-url go together');
+  const pageAlone = await runCli(['serve', '--transport', 'http', '--port', '0', '--web-client-id', 'sextant-web'], '', env);
+  assert.is(pageAlone.code, 2);
+  assert.match(pageAlone.stderr, '--web-client-id goes with --oauth-issuer');
 });
 
 test('an issuer that answers only errors: a token is answered 503 with Retry-After, never called invalid, and the issuer is not asked again at once', async () => {

@@ -14,6 +14,7 @@ import { gitRemote } from '../helpers/git-remote.js';
 import { sharedPostgres } from '../helpers/postgres.js';
 import { runCli } from '../helpers/process.js';
 import { serveProcess } from '../helpers/serve-http.js';
+import { openStatusFeed } from '../helpers/status-events.js';
 import { eventually } from '../helpers/wait.js';
 
 interface Health {
@@ -49,6 +50,27 @@ test('two replicas serve the published commit; one controls; when it is killed t
     const states = await Promise.all(replicas.map((replica) => health(replica.url)));
     assert.is(states.filter((state) => state.controller).length, 1, 'exactly one controller');
     const leader = replicas[states.findIndex((state) => state.controller)]!;
+    // The status page shows each replica alive and which one leads, as the database knows them.
+    for (const [at, replica] of replicas.entries()) {
+      const feed = await openStatusFeed(base(replica.url));
+      assert.ok(!('status' in feed), 'the local operator follows the status');
+      if ('status' in feed) continue;
+      try {
+        const status = await feed.next((event) => event.event === 'status' && Array.isArray(event.data.replicas), 'the replicas');
+        const shown = status.data.replicas as Array<{ id: string; controller: boolean; self: boolean }>;
+        assert.equal(shown.map((entry) => entry.id).sort(), states.map((state) => state.replica).sort());
+        assert.equal(
+          shown.filter((entry) => entry.controller).map((entry) => entry.id),
+          [states.find((state) => state.controller)!.replica],
+        );
+        assert.equal(
+          shown.filter((entry) => entry.self).map((entry) => entry.id),
+          [states[at]!.replica],
+        );
+      } finally {
+        feed.close();
+      }
+    }
     const survivor = replicas.find((replica) => replica !== leader)!;
     leader.child.kill('SIGKILL');
     await eventually(async () => (await health(survivor.url)).controller, 'the survivor takes the controller lease');

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { inChromium, withChromium } from '../helpers/chromium.js';
 import { indexTree } from '../helpers/indexed-tree.js';
 import { projectHarness, projectTree } from '../helpers/projects.js';
+import { statelessCall } from '../helpers/stateless.js';
 
 const test = withChromium('web/page-browser');
 
@@ -24,14 +25,14 @@ const FILES = {
 };
 
 /** The tree indexed and served over HTTP (`listener`: a token, say); `work` gets the page's base URL. */
-async function serving(listener: { authToken?: string }, work: (base: string) => Promise<void>): Promise<void> {
+async function serving(listener: { authToken?: string }, work: (base: string, root: string) => Promise<void>): Promise<void> {
   const root = projectTree(FILES, 'sextant-web-');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   try {
     await indexTree(root, home);
     const h = await projectHarness({ workspaces: [root] }, home, { watch: false }, listener);
     try {
-      await work(new URL('/', h.http.urls.mcp).href);
+      await work(new URL('/', h.http.urls.mcp).href, root);
     } finally {
       await h.close();
     }
@@ -169,6 +170,35 @@ test('several projects: results name theirs, and a file opens in its own project
     for (const root of roots) rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test('status: each project with its figures, an index job followed live as it moves, and the sessions', async () => {
+  await serving({}, async (base, root) => {
+    await inChromium(async (browser) => {
+      const { page, problems } = await watchedPage(browser);
+      await page.goto(`${base}status`);
+      await page.waitForSelector('section[aria-label="Projects"] tbody tr');
+      const row = await page.$$eval('section[aria-label="Projects"] tbody tr', (rows) => rows.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+      assert.is(row.length, 1);
+      assert.is(row[0]![0], root);
+      assert.is(row[0]![1], 'ready');
+      assert.is(row[0]![4], '3', 'its files');
+      assert.match(row[0]![6] ?? '', /kB|MB/, 'the size of its index');
+      // A job started by an agent is followed here as it moves, to its end.
+      const answer = await statelessCall(new URL('/mcp', base).href, 'tools/call', { name: 'index_repo', arguments: { workspace: root, wait: true } }, {});
+      assert.is(answer.status, 200);
+      await page.waitForSelector('#activity li:has-text("index job completed")');
+      const told = await page.$$eval('#activity li', (items) => items.map((item) => item.textContent ?? '').reverse());
+      assert.match(told[0]!, /index job at 0%: Starting/, told.join('\n'));
+      assert.ok(
+        told.some((entry) => /index job at (?!0%)\d+(\.\d+)?%: /.test(entry)),
+        `a stage on the way: ${told.join('\n')}`,
+      );
+      // The local user operates this server: the sessions are shown (the page's own calls hold none).
+      await page.waitForSelector('text=Calls of the stateless revision (2026-07-28) hold no session');
+      assert.equal(problems, []);
+    });
+  });
 });
 
 suite.run();

@@ -29,7 +29,7 @@ async function serving(listener: { authToken?: string }, work: (base: string) =>
 
 test('every route of the page is one document: no inline script, no handler attribute, a strict policy', async () => {
   await serving({}, async (base) => {
-    for (const route of ['', 'status', 'file/-/a.ts', 'file/%2Ftmp%2Fx/deep/b.ts']) {
+    for (const route of ['', 'status', 'signed-in', 'file/-/a.ts', 'file/%2Ftmp%2Fx/deep/b.ts']) {
       const page = await get(base + route);
       assert.is(page.status, 200, route);
       assert.match(String(page.headers['content-type']), 'text/html', route);
@@ -37,6 +37,7 @@ test('every route of the page is one document: no inline script, no handler attr
       assert.match(policy, "script-src 'self'", route);
       assert.match(policy, "frame-ancestors 'none'", route);
       assert.match(policy, "default-src 'none'");
+      assert.match(policy, "connect-src 'self';", 'without an issuer, the page talks to this server alone');
       assert.not.match(policy, 'unsafe-inline');
       assert.not.match(policy, 'unsafe-eval');
       assert.is(page.headers['x-content-type-options'], 'nosniff');
@@ -46,6 +47,10 @@ test('every route of the page is one document: no inline script, no handler attr
       assert.not.match(page.body, /<script\b[^>]*>[^<]/, 'no script in the document itself');
       assert.not.match(page.body, /\son[a-z]+=/i, 'no handler attribute');
     }
+    // Without --web-client-id the page signs in with a token only.
+    const config = await get(`${base}page-config.json`);
+    assert.is(config.status, 200);
+    assert.equal(JSON.parse(config.body), {});
     const script = await get(`${base}assets/app.js`);
     assert.is(script.status, 200);
     assert.match(String(script.headers['content-type']), 'text/javascript');

@@ -3,6 +3,7 @@
  * contract over FileLease. A holder is a process, and is taken for dead when its pid is.
  */
 import type { Lease, Leases } from '../contracts.js';
+import { processAlive } from '../../platform/process-alive.js';
 import { FileLease, LeaseHeldError } from './lease-file.js';
 
 const LEASE_NAME = /^[A-Za-z0-9._-]{1,100}$/;
@@ -38,6 +39,13 @@ export class FileLeases implements Leases {
   async close(): Promise<void> {
     for (const held of this.#held.values()) held.release();
     this.#held.clear();
+  }
+
+  async holder(name: string): Promise<string | undefined> {
+    if (!LEASE_NAME.test(name)) throw new TypeError(`Invalid lease name ${JSON.stringify(name)}`);
+    const pid = new FileLease(this.#dir, `${name}.lease`).holder();
+    // A holder's replica name on files is its pid (openCoordination).
+    return pid !== undefined && processAlive(pid) ? String(pid) : undefined;
   }
 
   async release(lease: Lease): Promise<void> {

@@ -56,6 +56,12 @@ export async function openPostgresCoordination(url: string, options: Coordinatio
     generations: new PgGenerations(sql, leases, notifications),
     catalog: new PgProjectCatalog(sql),
     tokens: new PgTokenStore(sql),
+    async replicas() {
+      const rows = await sql<{ id: string; started_at: Date; heartbeat_at: Date }[]>`
+        select id, started_at, heartbeat_at from sextant_replicas
+        where heartbeat_at > now() - make_interval(secs => ${REPLICA_DEAD_AFTER_MS / 1000}) order by started_at, id`;
+      return rows.map((row) => ({ id: row.id, startedAt: row.started_at.toISOString(), seenAt: row.heartbeat_at.toISOString() }));
+    },
     async close() {
       clearInterval(heartbeat);
       await leases.close();

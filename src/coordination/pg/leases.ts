@@ -70,6 +70,19 @@ export class PgLeases implements Leases {
     }
   }
 
+  async holder(name: string): Promise<string | undefined> {
+    if (!LEASE_NAME.test(name)) throw new TypeError(`Invalid lease name ${JSON.stringify(name)}`);
+    // The row names the last holder; the advisory lock says whether it still holds it.
+    const [row] = await this.#sql<{ holder: string }[]>`
+      select holder from sextant_leases
+      where name = ${name} and exists (
+        select 1 from pg_locks
+        where locktype = 'advisory' and granted and classid = ${LEASE_LOCK_SPACE}::oid and objid = hashtext(${name})::oid and objsubid = 2
+          and database = (select oid from pg_database where datname = current_database())
+      )`;
+    return row?.holder;
+  }
+
   async valid(lease: Lease): Promise<boolean> {
     const held = this.#held.get(lease.name);
     if (!held || held.lease.token !== lease.token) return false;

@@ -7,6 +7,9 @@ import { checkIssuerUrl, fetchJson, IssuerError } from './fetch-json.js';
 export interface IssuerMetadata {
   issuer: string;
   jwksUri: URL;
+  /** Where a browser signs in (the web page's authorization code flow), when the issuer says. */
+  authorizationEndpoint?: URL;
+  tokenEndpoint?: URL;
 }
 
 /** RFC 8414 §3: the well-known segment goes between the host and the issuer's path. */
@@ -30,7 +33,16 @@ export async function discoverIssuer(issuer: string): Promise<IssuerMetadata> {
       throw new IssuerError(`${candidate.href} names the issuer ${JSON.stringify(document.issuer)}, not ${JSON.stringify(issuer)}`);
     }
     if (typeof document.jwks_uri !== 'string') throw new IssuerError(`${candidate.href} has no jwks_uri`);
-    return { issuer, jwksUri: checkIssuerUrl(document.jwks_uri, "The issuer's jwks_uri") };
+    const endpoint = (field: string): URL | undefined =>
+      typeof document[field] === 'string' ? checkIssuerUrl(document[field] as string, `The issuer's ${field}`) : undefined;
+    const authorizationEndpoint = endpoint('authorization_endpoint');
+    const tokenEndpoint = endpoint('token_endpoint');
+    return {
+      issuer,
+      jwksUri: checkIssuerUrl(document.jwks_uri, "The issuer's jwks_uri"),
+      ...(authorizationEndpoint && { authorizationEndpoint }),
+      ...(tokenEndpoint && { tokenEndpoint }),
+    };
   }
   throw new IssuerError(`No metadata for the OAuth issuer ${issuer}: ${failures.join('; ')}`);
 }

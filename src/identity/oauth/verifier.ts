@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Identity } from '../../caller.js';
 import { checkAccessToken, InvalidTokenError } from './access-token.js';
-import { discoverIssuer } from './discovery.js';
+import { discoverIssuer, type IssuerMetadata } from './discovery.js';
 import { checkIssuerUrl } from './fetch-json.js';
 import { KeySet, REFETCH_MS } from './key-set.js';
 
@@ -42,6 +42,7 @@ export class OAuthVerifier {
   readonly #groupsClaim: string;
   readonly #now: () => number;
   #keys: Promise<KeySet> | undefined;
+  #metadata: IssuerMetadata | undefined;
   #failedAt = -Infinity;
   readonly #checked = new Map<string, { expiresAt: number; identity: Identity; scopes: Set<string> }>();
 
@@ -56,6 +57,14 @@ export class OAuthVerifier {
   /** Discovers the issuer now (serve does, to say at start-up whether it answers). */
   async start(): Promise<void> {
     await this.#keySet();
+  }
+
+  /** Where a browser signs in with this issuer (authorization code with PKCE), once discovered and if it says. */
+  async browserEndpoints(): Promise<{ authorization: string; token: string } | undefined> {
+    await this.#keySet().catch(() => undefined);
+    const metadata = this.#metadata;
+    if (!metadata?.authorizationEndpoint || !metadata.tokenEndpoint) return undefined;
+    return { authorization: metadata.authorizationEndpoint.href, token: metadata.tokenEndpoint.href };
   }
 
   async verify(token: string): Promise<OAuthVerdict> {
@@ -102,7 +111,10 @@ export class OAuthVerifier {
   async #keySet(): Promise<KeySet> {
     if (!this.#keys && this.#now() - this.#failedAt >= REFETCH_MS) {
       this.#keys = discoverIssuer(this.issuer).then(
-        (metadata) => new KeySet(metadata.jwksUri, this.#now),
+        (metadata) => {
+          this.#metadata = metadata;
+          return new KeySet(metadata.jwksUri, this.#now);
+        },
         (error: unknown) => {
           this.#failedAt = this.#now();
           this.#keys = undefined;

@@ -6,21 +6,26 @@
 import { el, fill } from './dom.js';
 import { fileView, markLine } from './file-view.js';
 import { SignInNeeded, setToken } from './mcp.js';
+import { beginSignIn, finishSignIn, signInConfig } from './oauth.js';
 import { searchView } from './search-view.js';
 import { statusView } from './status-view.js';
 
 const main = document.getElementById('main')!;
 
-function signIn(refused: boolean): void {
+async function signIn(refused: boolean): Promise<void> {
+  const issuer = await signInConfig();
   const field = el('input', { type: 'password', id: 'token', autocomplete: 'off', 'aria-label': 'Token' });
   const form = el(
     'form',
     { class: 'sign-in' },
     el('h2', {}, 'Sign in'),
+    issuer && el('p', {}, el('button', { type: 'button', id: 'issuer-sign-in' }, `Sign in with ${new URL(issuer.issuer).host}`)),
     el(
       'p',
       {},
-      refused ? 'The server refused that token. Enter another.' : 'This server asks for a token. It is kept in this tab only, and sent as a bearer header.',
+      refused
+        ? 'The server refused that token. Enter another.'
+        : `This server asks for a ${issuer ? 'sign-in or a ' : ''}token. It is kept in this tab only, and sent as a bearer header.`,
     ),
     el('label', { for: 'token' }, 'Token '),
     field,
@@ -31,19 +36,34 @@ function signIn(refused: boolean): void {
     setToken(field.value.trim() || undefined);
     void route();
   });
+  if (issuer) form.querySelector('#issuer-sign-in')!.addEventListener('click', () => void beginSignIn(issuer));
   fill(main, form);
   field.focus();
 }
 
+/** Back from the issuer with a code: the address loses it at once, whatever comes of it. */
+async function signedIn(): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  history.replaceState(null, '', '/signed-in');
+  const back = await finishSignIn(params);
+  history.replaceState(null, '', back);
+  return route();
+}
+
 /** The address (path and query) the page shows now. */
 let drawn = '';
+/** Aborted when the page leaves the view it shows (the status view's live feed stops). */
+let leaving = new AbortController();
 
 async function route(): Promise<void> {
   const { pathname, search } = location;
   drawn = pathname + search;
+  leaving.abort();
+  leaving = new AbortController();
   try {
-    if (pathname.startsWith('/file/')) await fileView(main, pathname);
-    else if (pathname === '/status') await statusView(main);
+    if (pathname === '/signed-in') await signedIn();
+    else if (pathname.startsWith('/file/')) await fileView(main, pathname);
+    else if (pathname === '/status') await statusView(main, leaving.signal);
     else await searchView(main, new URLSearchParams(search), go);
   } catch (error) {
     if (error instanceof SignInNeeded) return signIn(error.refused);

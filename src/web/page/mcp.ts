@@ -97,3 +97,35 @@ export async function callTool(name: string, args: Record<string, unknown>): Pro
     isError: result.isError === true,
   };
 }
+
+/**
+ * Follows one of the server's event streams (`/status/events`) with the viewer's token until
+ * `signal` aborts or the server ends it: `onEvent` gets each event's name and its JSON data.
+ * fetch, not EventSource: an EventSource cannot send an Authorization header.
+ */
+export async function followEvents(path: string, onEvent: (event: string, data: unknown) => void, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  const bearer = token();
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const response = await fetch(path, { headers, credentials: 'omit', signal });
+  if (response.status === 401 || response.status === 403) throw new SignInNeeded(bearer !== undefined);
+  if (!response.ok || !response.body) throw new Error(`The server answered ${response.status} for ${path}.`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffered += value;
+    for (let end = buffered.search(/\r?\n\r?\n/); end >= 0; end = buffered.search(/\r?\n\r?\n/)) {
+      const block = buffered.slice(0, end);
+      buffered = buffered.slice(end).replace(/^\r?\n\r?\n/, '');
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split(/\r?\n/)) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length > 0) onEvent(event, JSON.parse(data.join('\n')));
+    }
+  }
+}

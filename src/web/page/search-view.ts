@@ -164,6 +164,8 @@ export async function searchView(main: HTMLElement, params: URLSearchParams, go:
       .filter(Boolean);
   if (question.cursor) args.cursor = question.cursor;
   const found = await callTool('search_code', args);
+  // The answer is in hand: bench/web-page.mjs reads how long drawing it took (sextant:results-drawn).
+  performance.mark('sextant:answer');
   if (found.isError) return fill(answer, el('p', { class: 'error', role: 'alert' }, found.text));
   const results = (found.structured.results as Result[] | undefined) ?? [];
   // An answer over several projects (folders a server was given, which list_projects does not name) shows the filter too.
@@ -178,4 +180,7 @@ export async function searchView(main: HTMLElement, params: URLSearchParams, go:
     note ? el('p', { class: 'note' }, note) : undefined,
     next ? el('p', {}, el('a', { class: 'next', href: urlOf({ ...question, cursor: next }) }, 'Next page')) : undefined,
   );
+  // Style and layout of what was drawn, done now rather than at the next frame, so the measure covers them.
+  void answer.offsetHeight;
+  performance.measure('sextant:results-drawn', 'sextant:answer');
 }
