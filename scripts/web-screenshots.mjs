@@ -21,7 +21,12 @@ const server = spawn(process.execPath, ['dist/sextant.mjs', 'serve', '--transpor
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 await new Promise((resolve) => server.stderr.on('data', (chunk) => chunk.toString().includes('Health:') && resolve()));
-const browser = await chromium.launch({ executablePath: process.env.SEXTANT_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: process.env.SEXTANT_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox'],
+  // Chromium's own scratch files go with the rest of this run's, removed at the end.
+  env: { ...process.env, TMPDIR: scratch },
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   await page.goto(`http://127.0.0.1:${port}/?q=addFormat`);

@@ -180,10 +180,18 @@ async function credentialsOf(options: ServeOptions, coordination: Coordination):
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    let started = true;
     await oauth.start().then(
       () => options.logger.info(`Accepting access tokens of ${options.oauthIssuer} for ${oauth!.resource}`),
-      (error: unknown) => options.logger.warning(`The OAuth issuer cannot be reached yet; tokens are refused until it can: ${(error as Error).message}`),
+      (error: unknown) => {
+        started = false;
+        options.logger.warning(`The OAuth issuer cannot be reached yet; tokens are refused until it can: ${(error as Error).message}`);
+      },
     );
+    if (started && options.webClientId !== undefined && !(await oauth.browserEndpoints()))
+      options.logger.warning(
+        `--web-client-id: ${options.oauthIssuer} publishes no https authorization and token endpoints; the web page signs in with a token only`,
+      );
   }
   return new Credentials({ authToken: options.authToken, tokens: coordination.tokens, oauth });
 }

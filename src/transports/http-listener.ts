@@ -156,6 +156,12 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
   const shared = { server, logger, maxSessions, maxQueuedOutputBytes: options.maxQueuedOutputBytes, tap: options.tap };
   const legacy = new LegacySseEndpoint({ ...shared, maxBodyBytes });
   const websocket = new WebSocketEndpoint({ ...shared, maxPayloadBytes: maxBodyBytes });
+  /** A long-lived connection's caller now, if its credential still holds and names the same principal (asked before each use). */
+  const callerNow = (req: IncomingMessage, query: Record<string, string>, caller: Caller): Promise<Caller | undefined> =>
+    gate.admit(req, query, true).then(
+      (now) => (now.principal === caller.principal ? now : undefined),
+      () => undefined,
+    );
   const statusEvents =
     options.status &&
     new StatusEvents({
@@ -163,11 +169,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       source: options.status,
       startedAt,
       operates: (caller) => gate.operates(caller),
-      stillAdmitted: (req, caller) =>
-        gate.admit(req, {}, true).then(
-          (now) => now.principal === caller.principal,
-          () => false,
-        ),
+      callerNow: (req, caller) => callerNow(req, {}, caller),
       mask: (caller) => (options.pathMask ? options.pathMask(caller) : (text) => text),
     });
 
@@ -327,7 +329,8 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
         audited(error, req.url);
         return sendHttpError(res, error);
       }
-      logger.error(`Failed to handle ${req.method} ${req.url}`, error);
+      // The route, never its query: an address may carry what must not be logged (an authorization code on /signed-in).
+      logger.error(`Failed to handle ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname}`, error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end();
     });
@@ -344,11 +347,7 @@ export async function startHttpServer(server: McpServer, options: HttpServerOpti
       const query = Object.fromEntries(url.searchParams);
       const caller = await gate.admit(req, query, true);
       checkProjectParameter(query, caller);
-      const stillAdmitted = (): Promise<boolean> =>
-        gate.admit(req, query, true).then(
-          (now) => now.principal === caller.principal,
-          () => false,
-        );
+      const stillAdmitted = (): Promise<boolean> => callerNow(req, query, caller).then((now) => now !== undefined);
       if (socket.destroyed) return;
       if (!websocket.upgrade(req, socket, head, query, caller, stillAdmitted)) throw httpErrors.busy(maxSessions);
     };

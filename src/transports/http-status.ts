@@ -7,7 +7,8 @@
  *   sessions (transport, negotiated revision, client) and, in a team, the replicas and which one
  *   is the controller.
  *
- * A credential that stops holding (revoked, expired) ends the stream at the next look.
+ * The credential is checked again at every look: one that stops holding (revoked, expired) ends
+ * the stream, and what it may see is what it may see now, not when the stream opened.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
@@ -25,6 +26,8 @@ const JOB_EVERY_MS = 200;
 const KEEPALIVE_MS = 15_000;
 /** Status streams open at once; past it, 503. */
 const MAX_STATUS_STREAMS = 64;
+/** Status streams one principal (or, without a credential, the local user) may hold at once: one caller cannot take them all. */
+const MAX_STREAMS_PER_CALLER = 8;
 
 /** A team replica as an operator sees it. */
 export interface ReplicaStatus {
@@ -61,102 +64,162 @@ export interface StatusEventsOptions {
   startedAt: number;
   /** Whether the caller operates the server (HttpGate.operates). */
   operates(caller: Caller): Promise<boolean>;
-  /** Whether the credential that opened a stream still holds. */
-  stillAdmitted(req: IncomingMessage, caller: Caller): Promise<boolean>;
+  /** The request's caller now, if its credential still names the same principal; undefined once it does not. */
+  callerNow(req: IncomingMessage, caller: Caller): Promise<Caller | undefined>;
   /** How the server's places are shown to the caller (ProjectService.pathMask). */
   mask(caller: Caller): (text: string) => string;
 }
 
 export class StatusEvents {
   readonly #options: StatusEventsOptions;
-  readonly #open = new Set<() => void>();
+  readonly #open = new Set<FeedStream>();
 
   constructor(options: StatusEventsOptions) {
     this.#options = options;
   }
 
-  async open(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
+  open(req: IncomingMessage, res: ServerResponse, caller: Caller): void {
     if (req.method !== 'GET') throw httpErrors.methodNotAllowed(req.method ?? '?', ['GET']);
+    const key = caller.principal ?? caller.reach;
     if (this.#open.size >= MAX_STATUS_STREAMS) throw httpErrors.busy(MAX_STATUS_STREAMS);
-    const { source } = this.#options;
-    const operator = await this.#options.operates(caller);
-    const mask = this.#options.mask(caller);
-    res.writeHead(200, { ...sseHeaders(), 'x-content-type-options': 'nosniff' });
-    let sentAt = Date.now();
-    const send = (event: string, value: unknown): void => {
-      if (res.destroyed) return;
-      res.write(`event: ${event}\ndata: ${mask(JSON.stringify(value))}\n\n`);
-      sentAt = Date.now();
-      // A page that does not read is let go rather than held in memory.
-      if (res.writableLength > DEFAULT_MAX_QUEUED_OUTPUT_BYTES) res.destroy();
-    };
-
-    let shown = '';
-    let looking = false;
-    const look = async (): Promise<void> => {
-      if (looking) return;
-      looking = true;
-      try {
-        if (!(await this.#options.stillAdmitted(req, caller))) return close();
-        const status = await this.#status(caller, operator);
-        const text = JSON.stringify(status);
-        if (text !== shown) {
-          shown = text;
-          send('status', status);
-        } else if (Date.now() - sentAt >= KEEPALIVE_MS && !res.destroyed) {
-          res.write(': keepalive\n\n');
-          sentAt = Date.now();
-        }
-      } finally {
-        looking = false;
-      }
-    };
-
-    const lastSent = new Map<string, { at: number; stage: string }>();
-    const stopJobs = source.followJobs((job) => {
-      const seen = job.shownTo(caller);
-      if (!seen) return;
-      const last = lastSent.get(job.id);
-      const now = Date.now();
-      if (last && job.running && last.stage === job.stage && now - last.at < JOB_EVERY_MS) return;
-      if (job.running) lastSent.set(job.id, { at: now, stage: job.stage });
-      else lastSent.delete(job.id);
-      send('job', seen);
-      // The job's end changes the project's figures: shown now, not at the next look.
-      if (!job.running) void look();
-    });
-    const timer = setInterval(() => void look().catch(close), LOOK_EVERY_MS);
-    const close = (): void => {
-      clearInterval(timer);
-      stopJobs();
-      this.#open.delete(close);
-      if (!res.writableEnded) res.end();
-    };
-    this.#open.add(close);
-    res.on('close', close);
-    await look().catch(close);
+    if ([...this.#open].filter((stream) => stream.key === key).length >= MAX_STREAMS_PER_CALLER) throw httpErrors.busy(MAX_STREAMS_PER_CALLER);
+    // Taken before anything is awaited: streams opened at once count, and a client gone meanwhile frees its place.
+    const stream = new FeedStream(this.#options, req, res, caller, key, () => this.#open.delete(stream));
+    this.#open.add(stream);
+    stream.start();
   }
 
   /** Ends every stream (the server stops). */
   close(): void {
-    for (const close of [...this.#open]) close();
+    for (const stream of [...this.#open]) stream.end();
+  }
+}
+
+/** One page following the status. */
+class FeedStream {
+  readonly key: string;
+  readonly #options: StatusEventsOptions;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #onEnd: () => void;
+  #caller: Caller;
+  #operator = false;
+  #mask: (text: string) => string = (text) => text;
+  #shown = '';
+  #sentAt = Date.now();
+  #looking = false;
+  /** A look was asked for while one ran: it runs again once that one is done. */
+  #again = false;
+  #ended = false;
+  readonly #lastJobSent = new Map<string, { at: number; stage: string }>();
+  #timer: NodeJS.Timeout | undefined;
+  #stopJobs: (() => void) | undefined;
+
+  constructor(options: StatusEventsOptions, req: IncomingMessage, res: ServerResponse, caller: Caller, key: string, onEnd: () => void) {
+    this.#options = options;
+    this.#req = req;
+    this.#res = res;
+    this.#caller = caller;
+    this.key = key;
+    this.#onEnd = onEnd;
   }
 
-  async #status(caller: Caller, operator: boolean): Promise<Record<string, unknown>> {
+  start(): void {
+    this.#res.once('close', () => this.end());
+    if (this.#res.destroyed || this.#req.socket.destroyed) return this.end();
+    this.#res.writeHead(200, { ...sseHeaders(), 'x-content-type-options': 'nosniff' });
+    this.#stopJobs = this.#options.source.followJobs((job) => this.#onJob(job));
+    this.#timer = setInterval(() => this.#look(), LOOK_EVERY_MS);
+    this.#timer.unref();
+    this.#look();
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearInterval(this.#timer);
+    this.#stopJobs?.();
+    this.#onEnd();
+    if (!this.#res.writableEnded) this.#res.end();
+  }
+
+  #send(event: string, value: unknown): void {
+    if (this.#ended || this.#res.destroyed) return;
+    this.#res.write(`event: ${event}\ndata: ${this.#mask(JSON.stringify(value))}\n\n`);
+    this.#sentAt = Date.now();
+    // A page that does not read is let go rather than held in memory.
+    if (this.#res.writableLength > DEFAULT_MAX_QUEUED_OUTPUT_BYTES) this.#res.destroy();
+  }
+
+  #onJob(job: JobUpdate): void {
+    const last = this.#lastJobSent.get(job.id);
+    const now = Date.now();
+    if (last && job.running && last.stage === job.stage && now - last.at < JOB_EVERY_MS) return;
+    const seen = job.shownTo(this.#caller);
+    if (!seen) return;
+    if (job.running) this.#lastJobSent.set(job.id, { at: now, stage: job.stage });
+    else this.#lastJobSent.delete(job.id);
+    this.#send('job', seen);
+    // The job's end changes the project's figures: shown now, not at the next look (and after
+    // any look under way, which may have read them while the job still ran).
+    if (!job.running) this.#look();
+  }
+
+  #look(): void {
+    if (this.#ended) return;
+    if (this.#looking) {
+      this.#again = true;
+      return;
+    }
+    this.#looking = true;
+    this.#lookOnce()
+      .catch(() => this.end())
+      .finally(() => {
+        this.#looking = false;
+        if (this.#again && !this.#ended) {
+          this.#again = false;
+          this.#look();
+        }
+      });
+  }
+
+  async #lookOnce(): Promise<void> {
+    const caller = await this.#options.callerNow(this.#req, this.#caller);
+    if (!caller) return this.end();
+    this.#caller = caller;
+    this.#operator = await this.#options.operates(caller);
+    this.#mask = this.#options.mask(caller);
+    const status = await this.#status();
+    if (this.#ended) return;
+    const text = JSON.stringify(status);
+    if (text !== this.#shown) {
+      this.#shown = text;
+      this.#send('status', status);
+    } else if (Date.now() - this.#sentAt >= KEEPALIVE_MS && !this.#res.destroyed) {
+      this.#res.write(': keepalive\n\n');
+      this.#sentAt = Date.now();
+    }
+  }
+
+  async #status(): Promise<Record<string, unknown>> {
     const { server, source, startedAt } = this.#options;
-    const status: Record<string, unknown> = {
-      server: { version: server.identity.version, started_at: new Date(startedAt).toISOString() },
-      projects: source.projects(caller),
-    };
-    if (!operator) return status;
-    status.sessions = server.openSessions();
-    if (source.replicas) {
-      try {
-        status.replicas = await source.replicas();
-      } catch {
-        status.replicas_problem = 'The shared state cannot be read now: the replicas are not known.';
+    const status: Record<string, unknown> = {};
+    if (this.#operator) {
+      status.sessions = server.openSessions();
+      if (source.replicas) {
+        try {
+          status.replicas = await source.replicas();
+        } catch {
+          status.replicas_problem = 'The shared state cannot be read now: the replicas are not known.';
+        }
       }
     }
-    return status;
+    // Read after the replicas are awaited: no older than the job updates sent meanwhile.
+    return {
+      // When the server started is the operator's to know (as /health's details are).
+      server: { version: server.identity.version, ...(this.#operator && { started_at: new Date(startedAt).toISOString() }) },
+      projects: source.projects(this.#caller),
+      ...status,
+    };
   }
 }

@@ -142,6 +142,21 @@ export class IndexJob {
   }
 }
 
+/** Tells its listeners of each job started. */
+export class JobAnnouncer {
+  readonly #listeners = new Set<(job: IndexJob) => void>();
+
+  /** Calls `listener` with each job announced; returns how to stop. */
+  listen(listener: (job: IndexJob) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  announce(job: IndexJob): void {
+    for (const listener of this.#listeners) listener(job);
+  }
+}
+
 function scaled(stage: keyof typeof SCALE, share: number): number {
   const [from, to] = SCALE[stage];
   return from + (to - from) * Math.max(0, Math.min(1, share));

@@ -9,7 +9,7 @@ import { SearchPool, type SearchPoolOptions, type SearchQueueLimits } from '../i
 import { IndexStore, sextantHome } from '../index/store/index.js';
 import type { Logger } from '../platform/log.js';
 import { Project } from './project.js';
-import type { IndexJob } from './jobs.js';
+import { JobAnnouncer } from './jobs.js';
 import { codedError } from '../errors.js';
 import { DEFAULT_IDLE_RELEASE_MS, DEFAULT_MAX_OPEN_PROJECTS, type WorkspaceConfig } from './config.js';
 import {
@@ -90,6 +90,8 @@ export class ProjectService {
   readonly searchPool: SearchPool;
   /** Projects registered by name (the catalog), as this server serves them. */
   readonly named = new NamedProjects();
+  /** Each index job any project starts, told before its first stage (the status page follows them). */
+  readonly jobs = new JobAnnouncer();
 
   constructor(options: ProjectServiceOptions) {
     this.config = options.config;
@@ -370,9 +372,7 @@ export class ProjectService {
         logger: this.#logger,
         pool: this.searchPool,
         activity: this.#activity,
-        onJob: (job) => {
-          for (const listener of this.#jobListeners) listener(job);
-        },
+        onJob: (job) => this.jobs.announce(job),
       });
       this.#projects.set(root, project);
     }
@@ -385,14 +385,6 @@ export class ProjectService {
   /** The project at `root` if this server has it in hand, without counting it as used (the status page looks, it does not use). */
   existing(root: string): Project | undefined {
     return this.#projects.get(root);
-  }
-
-  readonly #jobListeners = new Set<(job: IndexJob) => void>();
-
-  /** Calls `listener` with each index job any project starts, before its first stage; returns how to stop. */
-  onJob(listener: (job: IndexJob) => void): () => void {
-    this.#jobListeners.add(listener);
-    return () => this.#jobListeners.delete(listener);
   }
 
   /** Projects held open now (used, and not let go since). */

@@ -24,12 +24,12 @@ export interface ProjectStatus {
   /** Bytes of the index on disk. */
   index_bytes?: number;
   updated_at?: string;
-  job?: JobStatus;
+  job?: ShownJob;
   error?: string;
 }
 
 /** A running job as the page shows it. */
-export interface JobStatus {
+export interface ShownJob {
   id: string;
   mode: string;
   stage: string;
@@ -43,15 +43,16 @@ function shownRoot(root: string, caller: Caller): string {
   return caller.reach === 'remote' ? basename(root) : root;
 }
 
-function jobStatus(job: IndexJob): JobStatus {
-  return { id: job.id, mode: job.mode, stage: job.stage, message: job.message, percent: job.percent, status: job.status };
+function jobStatus(job: IndexJob): ShownJob {
+  // A failed job's message holds its error, which may name a remote with its credentials.
+  return { id: job.id, mode: job.mode, stage: job.stage, message: withoutCredentials(job.message), percent: job.percent, status: job.status };
 }
 
-/** An index as read last: read again only when a commit changes its stamps. */
+/** An index's figures as read last: read again only when a commit changes its stamps. */
 interface Figures {
   stamp: string;
-  manifest: Manifest | undefined;
-  indexBytes: number;
+  /** Undefined while there is no index that can be read. */
+  index: Pick<ProjectStatus, 'files' | 'bytes' | 'index_bytes' | 'updated_at'> | undefined;
 }
 
 /** Reads the projects' figures for the status page; one per server, so that each index is measured once per commit. */
@@ -65,9 +66,16 @@ export class ProjectStatuses {
     this.#projects = projects;
     this.#home = home;
     // Every job, followed once from its start, for however many pages watch.
-    projects.onJob((job) => {
+    projects.jobs.listen((job) => {
       const tell = (current: IndexJob): void => {
-        for (const follower of this.#followers) follower(current);
+        // Told from within the job's own updates: a follower that fails must not fail the job.
+        for (const follower of this.#followers) {
+          try {
+            follower(current);
+          } catch {
+            // the follower's stream ends on its own
+          }
+        }
       };
       const stop = job.onUpdate(tell);
       tell(job);
@@ -82,7 +90,7 @@ export class ProjectStatuses {
   }
 
   /** The job as `caller` is shown it, or undefined when it may not see the job's project. */
-  jobFor(job: IndexJob, caller: Caller): (JobStatus & { project: string }) | undefined {
+  jobFor(job: IndexJob, caller: Caller): (ShownJob & { project: string }) | undefined {
     const named = this.#projects.named.atRoot(job.root);
     if (named) return this.#projects.visible(caller).includes(named) ? { project: named.name, ...jobStatus(job) } : undefined;
     if (!this.#projects.allows(job.root, caller)) return undefined;
@@ -91,6 +99,7 @@ export class ProjectStatuses {
 
   /** What `caller` may see: the named projects its identity is granted, and the other folders it may reach. */
   of(caller: Caller): ProjectStatus[] {
+    this.#forgetGone();
     const statuses: ProjectStatus[] = [];
     const named = this.#projects.visible(caller);
     const namedRoots = new Set(this.#projects.named.list().map((project) => project.root));
@@ -110,6 +119,16 @@ export class ProjectStatuses {
       statuses.push(status);
     }
     return statuses;
+  }
+
+  /** The figures of projects no longer served (removed from the catalog, let go by the registry) are not kept. */
+  #forgetGone(): void {
+    if (this.#figures.size === 0) return;
+    const served = new Set([
+      ...this.#projects.named.list().map((project) => project.root),
+      ...this.#projects.registry.list().map((workspace) => workspace.root),
+    ]);
+    for (const root of this.#figures.keys()) if (!served.has(root)) this.#figures.delete(root);
   }
 
   #indexState(root: string, status: ProjectStatus): string {
@@ -133,13 +152,10 @@ export class ProjectStatuses {
       } catch {
         manifest = undefined; // an index of another format, or torn: the tools say which
       }
-      figures = { stamp, manifest, indexBytes: manifest ? indexSizes(store).total : 0 };
+      const index = manifest && { files: manifest.files, bytes: manifest.bytes, index_bytes: indexSizes(store).total, updated_at: manifest.updatedAt };
+      figures = { stamp, index };
       this.#figures.set(root, figures);
     }
-    const manifest = figures.manifest;
-    return {
-      ...(manifest && { files: manifest.files, bytes: manifest.bytes, index_bytes: figures.indexBytes, updated_at: manifest.updatedAt }),
-      ...(job && { job: jobStatus(job) }),
-    };
+    return { ...figures.index, ...(job && { job: jobStatus(job) }) };
   }
 }

@@ -13,6 +13,8 @@ export interface StatusFeed {
   next(match: (event: StatusEvent) => boolean, what: string, timeoutMs?: number): Promise<StatusEvent>;
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
+  /** `ended`, or a failure naming `what` if the server has not ended it within `timeoutMs`. */
+  endsFor(what: string, timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -42,6 +44,14 @@ export async function openStatusFeed(base: string, headers: Record<string, strin
   return {
     events,
     ended,
+    endsFor: (what, timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`The stream did not end: ${what}`)), timeoutMs);
+        void ended.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
     next: (match, what, timeoutMs = 30_000) =>
       new Promise((resolve, reject) => {
         const look = (): boolean => {

@@ -98,6 +98,10 @@ test('an answer from the issuer that was not started in this tab is refused', as
     assert.match((await page.textContent('p.error')) ?? '', 'was not started in this tab');
     assert.is(new URL(page.url()).search, '', 'the code is gone from the address');
     assert.is(await page.evaluate(() => sessionStorage.getItem('sextant-token')), null);
+    // Nor does an address made elsewhere put its words on the page.
+    await page.goto(`${base}/signed-in?error=access_denied&error_description=Call+0800+to+unlock&state=not-mine`);
+    await page.waitForSelector('p.error');
+    assert.not.match((await page.textContent('p.error')) ?? '', '0800');
   });
 });
 

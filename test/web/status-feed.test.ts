@@ -18,6 +18,7 @@ import { projectTree } from '../helpers/projects.js';
 import { serveProcess } from '../helpers/serve-http.js';
 import { statelessCall } from '../helpers/stateless.js';
 import { openStatusFeed, type StatusEvent, type StatusFeed } from '../helpers/status-events.js';
+import { eventually } from '../helpers/wait.js';
 
 const home = mkdtempSync(join(tmpdir(), 'sextant-status-'));
 const web = projectTree({ 'web.ts': 'export function renderPage() { return 1; }\n', 'lib/util.ts': 'export const x = 1;\n' });
@@ -108,6 +109,7 @@ test("a token sees only its projects, with no place on the server and no session
       ['web'],
     );
     assert.is(seen.data.sessions, undefined, 'sessions are for operators');
+    assert.equal(Object.keys(seen.data.server as object), ['version'], 'when the server started is for operators too');
     assert.is(seen.data.replicas, undefined);
     const raw = JSON.stringify(alice.events);
     for (const place of [web, pay, home]) assert.not.ok(raw.includes(place), `no place on the server: ${place}`);
@@ -149,6 +151,7 @@ test('an index job is pushed as it moves, to those who may see its project alone
       "alice never hears of pay's job",
     );
     assert.is(jobs[0]!.status, 'running', 'the job is told from its start');
+    assert.is(jobs[0]!.stage, 'starting');
     const percents = jobs.map((job) => job.percent as number);
     assert.equal(
       percents,
@@ -163,18 +166,48 @@ test('an index job is pushed as it moves, to those who may see its project alone
     const shown = projectsOf(figures)[0]!;
     assert.ok((shown.index_bytes ?? 0) > 0, 'the index has a size');
     assert.ok(shown.updated_at && !Number.isNaN(Date.parse(shown.updated_at)), 'and a time');
+    const raw = JSON.stringify(alice.events);
+    for (const place of [web, pay, home]) assert.not.ok(raw.includes(place), `no place on the server in any event: ${place}`);
   } finally {
     alice.close();
     ops.close();
   }
 });
 
-test('a revoked token ends the streams it opened', async () => {
+test('one caller holds at most 8 streams, others are not shut out, and a page that goes away frees its place', async () => {
+  const opened: StatusFeed[] = [];
+  try {
+    for (let at = 0; at < 8; at++) opened.push(await feed(bearer('alice')));
+    const ninth = await openStatusFeed(base, bearer('alice'));
+    assert.ok('status' in ninth && ninth.status === 503, 'the ninth is refused');
+    const ops = await feed(bearer('ops'));
+    await ops.next(isStatus, 'another caller still follows');
+    ops.close();
+  } finally {
+    for (const stream of opened) stream.close();
+  }
+  await eventually(async () => {
+    const again = await openStatusFeed(base, bearer('alice'));
+    if ('status' in again) return false;
+    again.close();
+    return true;
+  }, 'the closed pages free their places');
+});
+
+test('a grant shows in an open stream, and a revoked token ends the streams it opened', async () => {
   assert.is((await runCli(['project', 'allow', 'pay', 'token:carol'], '', env)).code, 0);
   const carol = await feed(bearer('carol'));
-  await carol.next(isStatus, 'carol is following');
+  // The grant reaches the server at its next look at the catalog: the stream shows it then, unasked.
+  await carol.next(
+    (event) =>
+      isStatus(event) &&
+      projectsOf(event)
+        .map((project) => project.name)
+        .join() === 'pay',
+    'carol sees pay, as granted',
+  );
   assert.is((await runCli(['token', 'revoke', 'carol'], '', env)).code, 0);
-  await carol.ended;
+  await carol.endsFor('the token was revoked');
   const again = await openStatusFeed(base, bearer('carol'));
   assert.ok('status' in again && again.status === 401, 'and the token opens no other');
 });

@@ -33,8 +33,15 @@ export async function discoverIssuer(issuer: string): Promise<IssuerMetadata> {
       throw new IssuerError(`${candidate.href} names the issuer ${JSON.stringify(document.issuer)}, not ${JSON.stringify(issuer)}`);
     }
     if (typeof document.jwks_uri !== 'string') throw new IssuerError(`${candidate.href} has no jwks_uri`);
-    const endpoint = (field: string): URL | undefined =>
-      typeof document[field] === 'string' ? checkIssuerUrl(document[field] as string, `The issuer's ${field}`) : undefined;
+    // Only the web page's sign-in uses these: one the page could not use is as good as absent, and
+    // must not stop the tokens of the issuer from being checked.
+    const endpoint = (field: string): URL | undefined => {
+      try {
+        return typeof document[field] === 'string' ? checkIssuerUrl(document[field] as string, `The issuer's ${field}`) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
     const authorizationEndpoint = endpoint('authorization_endpoint');
     const tokenEndpoint = endpoint('token_endpoint');
     return {

@@ -18,6 +18,8 @@ export interface SignInConfig {
 }
 
 const PENDING_KEY = 'sextant-sign-in';
+/** Random bytes in the PKCE verifier and in the state (RFC 7636 asks for at least 32 for the verifier). */
+const RANDOM_BYTES = 32;
 
 let config: Promise<SignInConfig | undefined> | undefined;
 
@@ -36,7 +38,7 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-const random = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
+const random = (): string => base64url(crypto.getRandomValues(new Uint8Array(RANDOM_BYTES)));
 
 /** Sends the browser to the issuer; it comes back to /signed-in. */
 export async function beginSignIn(sign: SignInConfig): Promise<void> {
@@ -69,8 +71,9 @@ export async function finishSignIn(params: URLSearchParams): Promise<string> {
   sessionStorage.removeItem(PENDING_KEY);
   const sign = await signInConfig();
   if (!sign) throw new Error('This server does not sign in through an issuer.');
-  if (params.get('error')) throw new Error(`The issuer did not sign you in: ${params.get('error_description') ?? params.get('error')}.`);
+  // The state first: an address made by someone else must not put their words on this page.
   if (!pending || params.get('state') !== pending.state) throw new Error('This sign-in was not started in this tab: sign in again.');
+  if (params.get('error')) throw new Error(`The issuer did not sign you in: ${params.get('error_description') ?? params.get('error')}.`);
   const code = params.get('code');
   if (!code) throw new Error('The issuer sent no code: sign in again.');
   const response = await fetch(sign.token_endpoint, {
@@ -89,5 +92,6 @@ export async function finishSignIn(params: URLSearchParams): Promise<string> {
   const answer = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
   if (!response.ok || !answer.access_token) throw new Error(`The issuer gave no token: ${answer.error_description ?? answer.error ?? response.status}.`);
   setToken(answer.access_token);
-  return pending.back;
+  // Only a path of this page: never another origin (`//host`), whatever the storage held.
+  return pending.back.startsWith('/') && !pending.back.startsWith('//') ? pending.back : '/';
 }

@@ -46,7 +46,7 @@ interface Session {
 }
 
 interface Status {
-  server: { version: string; started_at: string };
+  server: { version: string; started_at?: string };
   projects: ProjectRow[];
   sessions?: Session[];
   replicas?: Replica[];
@@ -58,9 +58,14 @@ const ACTIVITY_KEPT = 50;
 /** Wait before following the feed again once the server ended it. */
 const RECONNECT_MS = 2_000;
 
-const short = (commit: string | undefined): string => (commit ? commit.slice(0, 12) : '');
+/** A commit is shown by its first characters, as git's short form is. */
+const SHORT_COMMIT = 12;
+const MB = 1e6;
+const KB = 1e3;
+
+const short = (commit: string | undefined): string => (commit ? commit.slice(0, SHORT_COMMIT) : '');
 const size = (bytes: number | undefined): string =>
-  bytes === undefined ? '' : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+  bytes === undefined ? '' : bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / KB))} kB`;
 const when = (iso: string | undefined): string => (iso ? new Date(iso).toLocaleString() : '');
 
 function table(caption: string, heads: string[], rows: Array<Array<string | Node>>): HTMLTableElement {
@@ -151,7 +156,8 @@ export async function statusView(main: HTMLElement, signal: AbortSignal): Promis
   const onEvent = (event: string, data: unknown): void => {
     if (event === 'status') {
       const status = data as Status;
-      heading.textContent = `Sextant ${status.server.version}, up since ${when(status.server.started_at)}. Live: this page follows the server.`;
+      const since = status.server.started_at ? `, up since ${when(status.server.started_at)}` : '';
+      heading.textContent = `Sextant ${status.server.version}${since}. Live: this page follows the server.`;
       drawProjects(projects, status);
       drawOperator(operator, status);
       return;
