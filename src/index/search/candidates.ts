@@ -2,6 +2,9 @@
 import type { TrigramQuery } from './query-plan.js';
 import type { Segment } from '../text/segment.js';
 
+/** No document: what an AND gives once one of its lists is empty. */
+const NONE = new Uint32Array(0);
+
 /** When an AND of trigram lists is down to this many documents, the rest of the lists are skipped. */
 const GOOD_ENOUGH_CANDIDATES = 16;
 
@@ -16,10 +19,16 @@ export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32A
       case 'and': {
         // Rarest trigram lists first, and stop once few candidates are left: verifying a
         // handful of files costs less than decoding long lists that would barely narrow them.
-        const trigrams = query.children
-          .filter((child): child is { op: 'trigram'; trigram: number } => child.op === 'trigram')
-          .map((child) => ({ trigram: child.trigram, count: segment.postingCount(child.trigram) }))
-          .sort((a, b) => a.count - b.count);
+        const trigrams: Array<{ trigram: number; count: number }> = [];
+        for (const child of query.children) {
+          if (child.op !== 'trigram') continue;
+          const count = segment.postingCount(child.trigram);
+          // A trigram no document here holds: nothing here can match, whatever the others hold
+          // (most segments, for a selective name searched across many projects).
+          if (count === 0) return NONE;
+          trigrams.push({ trigram: child.trigram, count });
+        }
+        trigrams.sort((a, b) => a.count - b.count);
         let result: Uint32Array | undefined;
         for (const { trigram } of trigrams) {
           if (result && result.length <= GOOD_ENOUGH_CANDIDATES) break;

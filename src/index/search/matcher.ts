@@ -37,6 +37,20 @@ export interface CompiledQuery {
   required?: string;
 }
 
+/** The query compiled last in this thread: a search across projects compiles the same one for each project of a batch, in a row. */
+let lastCompiled: { key: string; compiled: CompiledQuery } | undefined;
+
+/**
+ * compileMatcher, giving the same compiled query to the same question asked again in a row. It
+ * can be shared: its state (a regex's lastIndex, the length of the last match) is set and read
+ * within one synchronous match, and the projects of a batch are read one file at a time.
+ */
+export function compiledMatcher(query: SearchQuery): CompiledQuery {
+  const key = `${query.regex === true ? 'regex' : 'literal'} ${query.caseSensitive === true ? 'case' : 'nocase'} ${query.pattern}`;
+  if (lastCompiled?.key !== key) lastCompiled = { key, compiled: compileMatcher(query) };
+  return lastCompiled.compiled;
+}
+
 export function compileMatcher(query: SearchQuery): CompiledQuery {
   const caseInsensitive = !query.caseSensitive;
   const regexQuery = query.regex === true;

@@ -7,7 +7,7 @@ import { ContentCache, type FileText } from './content-cache.js';
 import { globToRegExp } from '../files/glob.js';
 import { ProjectFiles } from '../files/project-file.js';
 import { byteWindows } from './block-windows.js';
-import { compileMatcher, matchBytes, matchText, matchWindows } from './matcher.js';
+import { compiledMatcher, matchBytes, matchText, matchWindows } from './matcher.js';
 import type { TrigramQuery } from './query-plan.js';
 import { segmentCandidates } from './candidates.js';
 import { byPath, documentsOf, Segment, type SegmentFile } from '../text/segment.js';
@@ -247,7 +247,7 @@ export class IndexReader {
     const started = Date.now();
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const context = Math.max(0, query.context ?? 0);
-    const compiled = compileMatcher(query);
+    const compiled = compiledMatcher(query);
     const pathFilter = query.path ? globToRegExp(query.path) : undefined;
     const shard = query.shard && query.shard.count > 1 ? query.shard : undefined;
     const all = this.candidates(compiled.plan);

@@ -16,6 +16,12 @@ import { withChecksums } from './checked-file.js';
 import { encodeHeader, parseHeader, type FileTable, type SegmentFile } from './segment-header.js';
 import { CorruptSegmentError, partsInMemory, partsOnDisk, SEGMENT_MAGIC, type SegmentParts } from './segment-parts.js';
 
+/**
+ * Trigrams a segment keeps the place and length of (Segment.#known). A query asks for a few
+ * dozen; a server's search threads hold a few hundred segments open at most.
+ */
+const MAX_KNOWN_TRIGRAMS = 1_024;
+
 /** A file as a segment lists it (its header's file table holds it: segment-header.ts). */
 export type { SegmentFile } from './segment-header.js';
 
@@ -264,19 +270,32 @@ export class Segment {
 
   /** Document ids containing `trigram`, ascending; empty when none. */
   postings(trigram: number): Uint32Array {
-    const slot = this.#find(trigram);
+    const slot = this.#known(trigram).slot;
     return slot < 0 ? new Uint32Array(0) : (this.#decode(slot, false) as Uint32Array);
   }
 
   /** How many files contain `trigram`, without decoding the list (to intersect rarest first). */
   postingCount(trigram: number): number {
-    const slot = this.#find(trigram);
-    return slot < 0 ? 0 : this.#decode(slot, true).length;
+    return this.#known(trigram).count;
   }
 
-  #find(trigram: number): number {
-    return this.#parts.find(trigram);
+  /**
+   * Where `trigram`'s list is and how long it is, looked up once: the same trigrams come back
+   * query after query (each a search of the directory and a read of the list's start), and a
+   * segment never changes. Kept for MAX_KNOWN_TRIGRAMS trigrams, then forgotten together.
+   */
+  #known(trigram: number): { slot: number; count: number } {
+    let known = this.#knownTrigrams.get(trigram);
+    if (!known) {
+      const slot = this.#parts.find(trigram);
+      known = { slot, count: slot < 0 ? 0 : this.#decode(slot, true).length };
+      if (this.#knownTrigrams.size >= MAX_KNOWN_TRIGRAMS) this.#knownTrigrams.clear();
+      this.#knownTrigrams.set(trigram, known);
+    }
+    return known;
   }
+
+  readonly #knownTrigrams = new Map<number, { slot: number; count: number }>();
 
   #decode(slot: number, countOnly: boolean): Uint32Array | { length: number } {
     // A count is one varint: five bytes at most.
