@@ -8,12 +8,17 @@
 //   npm run build && node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50]
 //        [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8]
 //        [--warmup 2] [--no-cache] [--cpu-prof DIR] [--node-flags "FLAGS"] [--bin OLD/dist/sextant.mjs]
+//        [--other OLD/dist/sextant.mjs --rounds 4]
 //   node bench/load-search.mjs --split GO_SRC,PY_LIB [--projects 20] [same options]
 //
 // --split: the libraries are copied apart into --projects folders (each library's largest
 // top-level folders one project each, the rest of it one more), each registered with --workspace,
 // and every call names none, so each searches all of them (search_code across projects). Each row
 // runs that server and one serving the same files as one project, side by side, in turn.
+//
+// --other: another build served beside this one in every cell, --rounds times, the two alternating
+// which goes first; the table ends with this build's rate over the other's per round and their
+// median (the other build must read the index this one writes).
 //
 // --no-cache starts the server with SEXTANT_ANSWER_CACHE=0: every call searches and ranks (the
 // cost of the search itself); without it, a repeated question of one index generation is a
@@ -54,6 +59,16 @@ const PROFILE_DIR = arg('cpu-prof', undefined);
 const NODE_FLAGS = [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), ...(arg('node-flags', '') || '').split(' ').filter(Boolean)];
 // --bin: another build's bundle (OLD/dist/sextant.mjs), to set its figures beside this one's.
 const BIN = arg('bin', undefined) ?? fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
+/** --other: another build's bundle, served beside this one in every cell (it must read this build's index). */
+const OTHER = arg('other', undefined);
+/** --rounds: each cell this many times, the builds alternating which goes first. */
+const ROUNDS = Number(arg('rounds', 1));
+const BUILDS = OTHER
+  ? [
+      { label: 'this', bin: BIN },
+      { label: 'other', bin: OTHER },
+    ]
+  : [{ label: undefined, bin: BIN }];
 const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU time in ticks of 10 ms
 const MODERN = '2026-07-28';
 
@@ -124,10 +139,10 @@ function usage(pid) {
 }
 
 /** A stdio server: requests written as lines, answers matched by id; N may be in flight. */
-function stdioServer(env, workspaces) {
+function stdioServer(env, workspaces, bin) {
   const child = spawn(
     process.execPath,
-    [...NODE_FLAGS, BIN, 'serve', ...workspaces.flatMap((root) => ['--workspace', root]), '--no-watch', '--log-level', 'warning'],
+    [...NODE_FLAGS, bin, 'serve', ...workspaces.flatMap((root) => ['--workspace', root]), '--no-watch', '--log-level', 'warning'],
     {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -172,13 +187,13 @@ function stdioServer(env, workspaces) {
 }
 
 /** An HTTP server: each client its own session (`http`) or plain stateless POSTs (`stateless`). */
-async function httpServer(env, mode, clients, workspaces) {
+async function httpServer(env, mode, clients, workspaces, bin) {
   const port = await freePort();
   const child = spawn(
     process.execPath,
     [
       ...NODE_FLAGS,
-      BIN,
+      bin,
       'serve',
       '--transport',
       'http',
@@ -381,28 +396,51 @@ async function main() {
     console.log(
       `${SPLIT ? `${SPLIT.join(' + ')} in ${parts.folders.length} projects (${parts.folders.map((folder) => basename(folder)).join(', ')})` : project}: ${indexed.stdout.trim().split('\n')[0]}\nnode ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load ${loadavg()[0].toFixed(2)} at the start; answer cache ${NO_CACHE ? 'off (SEXTANT_ANSWER_CACHE=0)' : 'on'}; ${WARMUP} s warm-up, ${SECONDS} s timed per cell\n`,
     );
-    console.log('| transport | clients | projects | queries | calls/s | p50 ms | p99 ms | CPU ms/call | peak RSS MiB | failures | load |');
-    console.log('| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    const paired = OTHER !== undefined;
+    console.log(
+      `| ${paired ? 'build | round | ' : ''}transport | clients | projects | queries | calls/s | p50 ms | p99 ms | CPU ms/call | peak RSS MiB | failures | load |`,
+    );
+    console.log(`| ${paired ? '--- | ---: | ' : ''}--- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |`);
     let failed = false;
+    /** this build's rate over the other's, per round, by cell: their median is the paired figure. */
+    const ratios = new Map();
     for (const transport of TRANSPORTS) {
       for (const clients of CLIENTS) {
         for (const name of CLASSES) {
           for (const side of sides()) {
-            // A fresh server per cell: one cell's cache and heap do not carry into the next.
-            const server = transport === 'stdio' ? stdioServer(env, side.workspaces) : await httpServer(env, transport, clients, side.workspaces);
-            await server.start();
-            try {
-              const result = await cell(server, clients, name === 'readfile' ? readFileQueries(side.workspaces[0]) : QUERIES[name]);
-              const failures = [...result.failures].map(([what, n]) => `${what} ×${n}`).join(', ') || 'none';
-              if (result.failures.size > 0) failed = true;
-              console.log(
-                `| ${transport} | ${clients} | ${side.label} | ${name} | ${result.rate.toFixed(1)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMs.toFixed(2)} | ${result.rss.toFixed(0)} | ${failures} | ${loadavg()[0].toFixed(2)} |`,
-              );
-            } finally {
-              await server.stop();
+            const cellName = `${transport}, ${clients} clients, ${side.label} project(s), ${name}`;
+            for (let round = 1; round <= ROUNDS; round++) {
+              const rates = {};
+              // Which build goes first alternates, so that a busy moment of the machine falls on both.
+              for (const build of round % 2 === 1 ? BUILDS : [...BUILDS].reverse()) {
+                // A fresh server per cell: one cell's cache and heap do not carry into the next.
+                const server =
+                  transport === 'stdio' ? stdioServer(env, side.workspaces, build.bin) : await httpServer(env, transport, clients, side.workspaces, build.bin);
+                await server.start();
+                try {
+                  const result = await cell(server, clients, name === 'readfile' ? readFileQueries(side.workspaces[0]) : QUERIES[name]);
+                  const failures = [...result.failures].map(([what, n]) => `${what} ×${n}`).join(', ') || 'none';
+                  if (result.failures.size > 0) failed = true;
+                  rates[build.label] = result.rate;
+                  console.log(
+                    `| ${paired ? `${build.label} | ${round} | ` : ''}${transport} | ${clients} | ${side.label} | ${name} | ${result.rate.toFixed(1)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMs.toFixed(2)} | ${result.rss.toFixed(0)} | ${failures} | ${loadavg()[0].toFixed(2)} |`,
+                  );
+                } finally {
+                  await server.stop();
+                }
+              }
+              if (paired) ratios.set(cellName, [...(ratios.get(cellName) ?? []), rates.this / rates.other]);
             }
           }
         }
+      }
+    }
+    if (paired) {
+      console.log('\n| cell | this / other, per round | median |\n| --- | --- | ---: |');
+      for (const [cellName, values] of ratios) {
+        const sorted = [...values].sort((a, b) => a - b);
+        const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+        console.log(`| ${cellName} | ${values.map((value) => value.toFixed(2)).join(', ')} | ${median.toFixed(2)} |`);
       }
     }
     if (failed) process.exitCode = 1;
