@@ -13,9 +13,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller } from '../caller.js';
 import type { McpServer } from '../mcp/index.js';
-import { DEFAULT_MAX_QUEUED_OUTPUT_BYTES } from './http-defaults.js';
 import { httpErrors } from './http-errors.js';
-import { sseHeaders } from './sse-stream.js';
+import { SseStream } from './sse-stream.js';
 
 export const STATUS_EVENTS_PATH = '/status/events';
 /** How often a stream looks again at what it shows (and at its credential). */
@@ -101,6 +100,8 @@ class FeedStream {
   readonly #options: StatusEventsOptions;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
+  /** No ids and no replay: a page that comes back is sent the whole status again. */
+  readonly #stream = new SseStream('status', { withIds: false });
   readonly #onEnd: () => void;
   #caller: Caller;
   #operator = false;
@@ -127,7 +128,8 @@ class FeedStream {
   start(): void {
     this.#res.once('close', () => this.end());
     if (this.#res.destroyed || this.#req.socket.destroyed) return this.end();
-    this.#res.writeHead(200, { ...sseHeaders(), 'x-content-type-options': 'nosniff' });
+    // A page that does not read is let go (the stream drops it), and its close ends this.
+    this.#stream.attach(this.#res, { headers: { 'x-content-type-options': 'nosniff' } });
     this.#stopJobs = this.#options.source.followJobs((job) => this.#onJob(job));
     this.#timer = setInterval(() => this.#look(), LOOK_EVERY_MS);
     this.#timer.unref();
@@ -140,15 +142,13 @@ class FeedStream {
     clearInterval(this.#timer);
     this.#stopJobs?.();
     this.#onEnd();
-    if (!this.#res.writableEnded) this.#res.end();
+    this.#stream.finish();
   }
 
   #send(event: string, value: unknown): void {
-    if (this.#ended || this.#res.destroyed) return;
-    this.#res.write(`event: ${event}\ndata: ${this.#mask(JSON.stringify(value))}\n\n`);
+    if (this.#ended) return;
+    this.#stream.send(event, this.#mask(JSON.stringify(value)));
     this.#sentAt = Date.now();
-    // A page that does not read is let go rather than held in memory.
-    if (this.#res.writableLength > DEFAULT_MAX_QUEUED_OUTPUT_BYTES) this.#res.destroy();
   }
 
   #onJob(job: JobUpdate): void {
@@ -195,8 +195,8 @@ class FeedStream {
     if (text !== this.#shown) {
       this.#shown = text;
       this.#send('status', status);
-    } else if (Date.now() - this.#sentAt >= KEEPALIVE_MS && !this.#res.destroyed) {
-      this.#res.write(': keepalive\n\n');
+    } else if (Date.now() - this.#sentAt >= KEEPALIVE_MS) {
+      this.#stream.keepAlive();
       this.#sentAt = Date.now();
     }
   }

@@ -130,6 +130,11 @@ export class SseStream {
     }
   }
 
+  /** A comment line, which no client dispatches: it keeps a quiet stream open through proxies. */
+  keepAlive(): void {
+    this.#write(': keepalive\n\n');
+  }
+
   /** Ends the stream for good; a connected client sees the response end. */
   finish(): void {
     this.#finished = true;

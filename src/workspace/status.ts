@@ -5,7 +5,7 @@
  * count as a use (the least recently used are let go) and does not open one not open yet.
  */
 import { basename } from 'node:path';
-import { fileStamp, IndexStore, type Manifest } from '../index/store/index.js';
+import { fileStamp, IndexStore } from '../index/store/index.js';
 import { indexSizes, symbolsStamp } from '../index/symbols/index.js';
 import type { Caller } from '../caller.js';
 import { withoutCredentials } from '../util/credentials.js';
@@ -48,11 +48,32 @@ function jobStatus(job: IndexJob): ShownJob {
   return { id: job.id, mode: job.mode, stage: job.stage, message: withoutCredentials(job.message), percent: job.percent, status: job.status };
 }
 
-/** An index's figures as read last: read again only when a commit changes its stamps. */
+/**
+ * How long an index's figures are shown as read before its files are looked at again. Every page
+ * following the status looks every second; with this, a server's projects are stat'ed once per
+ * interval whatever the number of pages.
+ */
+const FIGURES_FRESH_MS = 1_000;
+
+/** What an index says of itself, as the page shows it. */
+type IndexFigures = Pick<ProjectStatus, 'state' | 'files' | 'bytes' | 'index_bytes' | 'updated_at'>;
+
+/** An index's figures as read last: its files are looked at again after FIGURES_FRESH_MS, and read again when a commit changed them. */
 interface Figures {
+  checkedAt: number;
   stamp: string;
-  /** Undefined while there is no index that can be read. */
-  index: Pick<ProjectStatus, 'files' | 'bytes' | 'index_bytes' | 'updated_at'> | undefined;
+  /** What the manifest says (undefined: there is none), for as long as the stamp holds. */
+  index: Omit<IndexFigures, 'state'> | undefined;
+  /** The manifest could not be read: an index of another format, or torn (the tools say which). */
+  unreadable: boolean;
+  state: string;
+}
+
+/** The state of an index this server has not opened, from its files, as Project.indexState would say it. */
+function stateOnDisk(store: IndexStore, figures: Pick<Figures, 'index' | 'unreadable'>): string {
+  if (store.runningJob()) return 'indexing';
+  if (figures.unreadable) return 'failed';
+  return figures.index ? 'ready' : 'not_indexed';
 }
 
 /** Reads the projects' figures for the status page; one per server, so that each index is measured once per commit. */
@@ -68,6 +89,8 @@ export class ProjectStatuses {
     // Every job, followed once from its start, for however many pages watch.
     projects.jobs.listen((job) => {
       const tell = (current: IndexJob): void => {
+        // A job that ended changed its index: read again at the next look, not after the interval.
+        if (!current.running) this.#figures.delete(current.root);
         // Told from within the job's own updates: a follower that fails must not fail the job.
         for (const follower of this.#followers) {
           try {
@@ -104,19 +127,17 @@ export class ProjectStatuses {
     const named = this.#projects.visible(caller);
     const namedRoots = new Set(this.#projects.named.list().map((project) => project.root));
     for (const project of named) {
-      const status: ProjectStatus = { name: project.name, state: project.state, ...this.#indexOf(project.root) };
+      const { state, ...index } = this.#indexOf(project.root);
+      // A git project's catalog state (fetching, …) says more than its index's; a folder has only its index's.
+      const status: ProjectStatus = { name: project.name, state: project.git ? project.state : state, ...index };
       if (project.servedCommit) status.commit = project.servedCommit;
       if (project.targetCommit) status.target_commit = project.targetCommit;
       if (project.error) status.error = withoutCredentials(project.error);
-      // A folder project has no catalog state of its own to tell: its index's is the one that counts.
-      if (!project.git) status.state = this.#indexState(project.root, status);
       statuses.push(status);
     }
     for (const workspace of this.#projects.registry.list()) {
       if (namedRoots.has(workspace.root) || !this.#projects.allows(workspace.root, caller)) continue;
-      const status: ProjectStatus = { name: shownRoot(workspace.root, caller), state: '', ...this.#indexOf(workspace.root) };
-      status.state = this.#indexState(workspace.root, status);
-      statuses.push(status);
+      statuses.push({ name: shownRoot(workspace.root, caller), ...this.#indexOf(workspace.root) });
     }
     return statuses;
   }
@@ -131,31 +152,30 @@ export class ProjectStatuses {
     for (const root of this.#figures.keys()) if (!served.has(root)) this.#figures.delete(root);
   }
 
-  #indexState(root: string, status: ProjectStatus): string {
-    if (status.job) return 'indexing';
-    const project = this.#projects.existing(root);
-    if (project?.lastJob?.status === 'failed' && !status.files) return 'failed';
-    return status.updated_at ? 'ready' : 'not_indexed';
-  }
-
-  #indexOf(root: string): Pick<ProjectStatus, 'files' | 'bytes' | 'index_bytes' | 'updated_at' | 'job'> {
+  #indexOf(root: string): IndexFigures & Pick<ProjectStatus, 'job'> {
     const project = this.#projects.existing(root);
     const job = project?.job;
-    const store = project?.store ?? new IndexStore(root, this.#home);
-    // The symbols are committed after the text: either moving changes the index's size.
-    const stamp = `${fileStamp(store.manifestPath)} ${symbolsStamp(store)}`;
+    const now = Date.now();
     let figures = this.#figures.get(root);
-    if (figures?.stamp !== stamp) {
-      let manifest: Manifest | undefined;
-      try {
-        manifest = store.readManifest();
-      } catch {
-        manifest = undefined; // an index of another format, or torn: the tools say which
+    if (!figures || now - figures.checkedAt >= FIGURES_FRESH_MS) {
+      const store = project?.store ?? new IndexStore(root, this.#home);
+      // The symbols are committed after the text: either moving changes the index's size.
+      const stamp = `${fileStamp(store.manifestPath)} ${symbolsStamp(store)}`;
+      let read: Pick<Figures, 'index' | 'unreadable'> | undefined = figures?.stamp === stamp ? figures : undefined;
+      if (!read) {
+        try {
+          const manifest = store.readManifest();
+          const index = manifest && { files: manifest.files, bytes: manifest.bytes, index_bytes: indexSizes(store).total, updated_at: manifest.updatedAt };
+          read = { index, unreadable: false };
+        } catch {
+          read = { index: undefined, unreadable: true };
+        }
       }
-      const index = manifest && { files: manifest.files, bytes: manifest.bytes, index_bytes: indexSizes(store).total, updated_at: manifest.updatedAt };
-      figures = { stamp, index };
+      // An open project says it as the tools do (a job of another process counts); one not open, from its files.
+      const state = project ? project.indexState().status : stateOnDisk(store, read);
+      figures = { checkedAt: now, stamp, index: read.index, unreadable: read.unreadable, state };
       this.#figures.set(root, figures);
     }
-    return { ...figures.index, ...(job && { job: jobStatus(job) }) };
+    return { state: job ? 'indexing' : figures.state, ...figures.index, ...(job && { job: jobStatus(job) }) };
   }
 }
