@@ -112,7 +112,15 @@ export function packRanked(result: SearchResult & { partial?: boolean }, ranked:
   return { ...packed, ranking };
 }
 
-/** The typed arrays a packed result moves across the thread boundary instead of copying. */
+/**
+ * Below this many bytes of columns a result is copied across the thread boundary, not moved:
+ * moving detaches each buffer and makes it again on the other side, a fixed cost per array that
+ * is more than copying a few hundred bytes (a search across projects sends back one mostly empty
+ * result per project).
+ */
+const MOVE_FROM_BYTES = 64 * 1024;
+
+/** The typed arrays a packed result moves across the thread boundary instead of copying: none for a small one. */
 export function movedBuffers(packed: PackedResult): ArrayBuffer[] {
   const { ranking } = packed;
   const arrays = [
@@ -123,7 +131,8 @@ export function movedBuffers(packed: PackedResult): ArrayBuffer[] {
     packed.flags,
     ...(ranking ? [ranking.score, ranking.weight, ranking.seen, ranking.signals] : []),
   ];
-  return arrays.map((array) => array.buffer as ArrayBuffer);
+  const bytes = arrays.reduce((sum, array) => sum + array.byteLength, 0);
+  return bytes < MOVE_FROM_BYTES ? [] : arrays.map((array) => array.buffer as ArrayBuffer);
 }
 
 function unpackRanking(ranking: PackedRanking): WorkerRanking {
