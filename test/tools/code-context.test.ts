@@ -81,4 +81,31 @@ test('bm25: a rare word outweighs a common one, a name outweighs a mention, and 
   assert.ok(resolve > 0 && resolve < bm25({ ...empty, name: ['resolution'] }, new Map([['resolution', 1]])).score);
 });
 
+test('bm25: a doc that says most of the question outranks a name holding only its rarest word', () => {
+  // "delete an element by moving the last one into the hole, without preserving order": a
+  // definition named Hole against one whose doc says element, last, preserve and order. With
+  // coverage counted once (a factor of 1 + the share covered), the name won, 38.5 to 21.1.
+  const words = new Map([
+    ['hole', 8],
+    ['remov', 2],
+    ['element', 1.5],
+    ['last', 2],
+    ['preserv', 3],
+    ['order', 2],
+  ]);
+  const empty = { name: [], parent: [], path: [], text: [], body: [] };
+  const named = bm25({ ...empty, name: ['hole'] }, words);
+  const said = bm25(
+    {
+      ...empty,
+      name: ['swap', 'take'],
+      summary: ['take', 'element', 'out', 'vector'],
+      doc: ['replac', 'last', 'element', 'vector', 'doe', 'not', 'preserv', 'order', 'but'],
+    },
+    words,
+  );
+  assert.equal(said.matched, ['element', 'last', 'preserv', 'order']);
+  assert.ok(said.score > named.score, `${said.score} > ${named.score}`);
+});
+
 test.run();

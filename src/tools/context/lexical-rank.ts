@@ -85,6 +85,15 @@ const FIELDS: Record<keyof Fields, { weight: number; usual: number }> = {
 const K1 = 1.2;
 const B = 0.75;
 
+/**
+ * How much more a definition that holds all of the question's words is worth than one holding
+ * none of them besides the one it matches: the score is multiplied by (1 + the share of the
+ * question's words covered) to this power. A plain sum lets one rare word in a name (`Hole`)
+ * outrank a doc that says most of what was asked; the power makes holding more of the question
+ * count most (bench/RESULTS.md, context-relevance, lists the powers tried).
+ */
+const COVERAGE_POWER = 3;
+
 /** Letters two words must share at their start to count as half a match: `resolution` and `resolve`, `configuration` and `config`. */
 const SHARED_PREFIX = 5;
 
@@ -128,5 +137,6 @@ export function bm25(fields: Fields, words: Map<string, number>, standsFor?: Map
   }
   // Coverage: all of the question's words in one definition's name, place and doc is worth more
   // than their sum apart (words met only deep in a body do not count for it).
-  return { score: score * (1 + covered.size / Math.max(1, words.size - (standsFor?.size ?? 0))), matched };
+  const share = covered.size / Math.max(1, words.size - (standsFor?.size ?? 0));
+  return { score: score * (1 + share) ** COVERAGE_POWER, matched };
 }
