@@ -9,6 +9,7 @@ import { SearchPool, type SearchPoolOptions, type SearchQueueLimits } from '../i
 import { IndexStore, sextantHome } from '../index/store/index.js';
 import type { Logger } from '../platform/log.js';
 import { Project } from './project.js';
+import { ProjectPool } from './project-pool.js';
 import { JobAnnouncer } from './jobs.js';
 import { codedError } from '../errors.js';
 import { DEFAULT_IDLE_RELEASE_MS, DEFAULT_MAX_OPEN_PROJECTS, type WorkspaceConfig } from './config.js';
@@ -36,9 +37,6 @@ type Sourced = SpanMember & { source: ProjectSource };
 
 /** What a call that may span projects works on: one project, or several at once (span.ts). */
 export type Target = { one: ResolvedProject } | { many: SpanMember[] };
-
-/** The idle sweep looks at least this often, whatever the idle time. */
-const MAX_SWEEP_MS = 60_000;
 
 export interface ResolvedProject {
   root: string;
@@ -80,12 +78,8 @@ export class ProjectService {
   readonly autoIndex: boolean;
   /** Per session (a 2026-07-28 call has none: its context gives an object of its own, gone with it). */
   readonly #sessions = new WeakMap<object, SessionProjects>();
-  readonly #projects = new Map<string, Project>();
-  /** The projects in use, least recently used first, with when each was last used: what may be let go. */
-  readonly #open = new Map<string, number>();
-  readonly #maxOpen: number;
-  readonly #idleMs: number;
-  readonly #sweep: NodeJS.Timeout;
+  /** The projects in hand, let go when idle or least recently used (project-pool.ts). */
+  readonly #pool: ProjectPool;
   /** The search threads every project's searches run on. */
   readonly searchPool: SearchPool;
   /** Projects registered by name (the catalog), as this server serves them. */
@@ -100,25 +94,31 @@ export class ProjectService {
     this.#watch = options.watch ?? false;
     this.autoIndex = options.autoIndex ?? false;
     this.#activity = options.activity;
-    this.#maxOpen = options.maxOpenProjects ?? DEFAULT_MAX_OPEN_PROJECTS;
-    this.#idleMs = options.idleMs ?? DEFAULT_IDLE_RELEASE_MS;
+    const idleMs = options.idleMs ?? DEFAULT_IDLE_RELEASE_MS;
     this.searchPool = new SearchPool({
       home: options.home,
       ...(options.searchBudgetMs ? { budgetMs: options.searchBudgetMs } : {}),
       ...options.searchQueue,
       ...options.searchPool,
-      idleMs: this.#idleMs,
+      idleMs,
     });
-    this.#sweep = setInterval(() => this.#releaseIdle(), Math.min(this.#idleMs, MAX_SWEEP_MS));
-    this.#sweep.unref();
+    this.#pool = new ProjectPool(
+      (root) =>
+        new Project(root, {
+          watch: this.#watch,
+          home: this.#home,
+          logger: this.#logger,
+          pool: this.searchPool,
+          activity: this.#activity,
+          onJob: (job) => this.jobs.announce(job),
+        }),
+      { maxOpen: options.maxOpenProjects ?? DEFAULT_MAX_OPEN_PROJECTS, idleMs, ...(options.logger && { logger: options.logger }) },
+    );
     this.registry = new WorkspaceRegistry(options.config, {
-      isBusy: (root) => this.#projects.get(root)?.job !== undefined,
+      isBusy: (root) => this.#pool.existing(root)?.job !== undefined,
       onEvict: (root) => {
         this.#logger?.info(`Workspace ${root} let go to make room (least recently used)`);
-        const project = this.#projects.get(root);
-        this.#projects.delete(root);
-        this.#open.delete(root);
-        void project?.close();
+        void this.#pool.take(root)?.close();
       },
     });
   }
@@ -363,55 +363,19 @@ export class ProjectService {
     return root;
   }
 
+  /** The project at `root`, counted as used now (project-pool.ts). */
   project(root: string): Project {
-    let project = this.#projects.get(root);
-    if (!project) {
-      project = new Project(root, {
-        watch: this.#watch,
-        home: this.#home,
-        logger: this.#logger,
-        pool: this.searchPool,
-        activity: this.#activity,
-        onJob: (job) => this.jobs.announce(job),
-      });
-      this.#projects.set(root, project);
-    }
-    this.#open.delete(root);
-    this.#open.set(root, performance.now());
-    if (this.#open.size > this.#maxOpen) this.#releaseOldest(this.#open.size - this.#maxOpen, root);
-    return project;
+    return this.#pool.use(root);
   }
 
   /** The project at `root` if this server has it in hand, without counting it as used (the status page looks, it does not use). */
   existing(root: string): Project | undefined {
-    return this.#projects.get(root);
+    return this.#pool.existing(root);
   }
 
   /** Projects held open now (used, and not let go since). */
   get openProjects(): number {
-    return this.#open.size;
-  }
-
-  /** Lets go of the `count` least recently used idle projects (never one that is indexing, nor the one in use). */
-  #releaseOldest(count: number, using: string): void {
-    for (const root of this.#open.keys()) {
-      if (count <= 0) break;
-      if (root !== using && this.#release(root)) count--;
-    }
-  }
-
-  /** Lets go of every project nobody used for the idle time. */
-  #releaseIdle(): void {
-    const before = performance.now() - this.#idleMs;
-    for (const [root, lastUsed] of this.#open) if (lastUsed <= before) this.#release(root);
-  }
-
-  #release(root: string): boolean {
-    const project = this.#projects.get(root);
-    if (project && !project.idle) return false;
-    this.#open.delete(root);
-    project?.release().catch((error: unknown) => this.#logger?.warning(`Letting go of ${root}`, error));
-    return true;
+    return this.#pool.openCount;
   }
 
   /**
@@ -419,9 +383,7 @@ export class ProjectService {
    * deleted, and the registry forgets it. Its folder is the caller's to keep or delete.
    */
   async discard(root: string): Promise<void> {
-    const project = this.#projects.get(root);
-    this.#projects.delete(root);
-    this.#open.delete(root);
+    const project = this.#pool.take(root);
     this.registry.forget(root);
     const dir = (project?.store ?? new IndexStore(root, this.#home)).dir;
     await project?.close();
@@ -429,10 +391,7 @@ export class ProjectService {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#sweep);
-    await Promise.all([...this.#projects.values()].map((project) => project.close()));
-    this.#projects.clear();
-    this.#open.clear();
+    await this.#pool.close();
     await this.searchPool.close();
   }
 }
