@@ -63,6 +63,21 @@ test('words: identifiers split and stemmed, the question without its filler', ()
   assert.equal(questionWords('How does urlopen pick a proxy handler for HTTPS?'), ['urlopen', 'pick', 'proxi', 'handler', 'http']);
 });
 
+test('a definition the question names as code leads, however many of its words another one holds', async () => {
+  const files = {
+    'store/users.py': 'def saveUser(user):\n    """Write one user."""\n    return user\n',
+    'store/accounts.py':
+      'class AccountStore:\n    """Save each user account with its password hash, salted, in the database table of users."""\n\n' +
+      '    def save(self, user):\n        """Save the user, hashing the password into the database."""\n        return user\n',
+  };
+  await withIndexedProject(files, async (client) => {
+    const answer = await call(client, 'get_code_context', { query: 'how does saveUser hash the password and save the user in the database' });
+    const items = answer.structuredContent!.context_items as Item[];
+    assert.is(items[0]!.qualified_name, 'saveUser', items.map((item) => item.qualified_name).join(', '));
+    assert.ok(items.some((item) => item.qualified_name === 'AccountStore.save'));
+  });
+});
+
 test('bm25: a rare word outweighs a common one, a name outweighs a mention, and all the words in one place outweigh them apart', () => {
   const words = new Map([
     ['proxy', 3],

@@ -8,8 +8,8 @@ import type { Match, SearchResult } from './reader.js';
 
 /**
  * A result as it crosses the thread boundary: column by column, each path once. Thousands of
- * small match objects cost far more to clone than a few arrays (the typed ones are moved, not
- * copied).
+ * small match objects cost far more to clone than a few arrays (the typed ones of a large result
+ * are moved, not copied: movedBuffers).
  */
 export interface PackedResult extends Omit<SearchResult, 'matches'> {
   paths: string[];

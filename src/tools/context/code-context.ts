@@ -62,7 +62,7 @@ const SYNONYM_WEIGHT = 0.5;
 const DOC_CANDIDATES = 100;
 /** A question word that names more files than this in their paths is too common to gather them by. */
 const PATH_FILES = 8;
-/** Added to the score of a definition the question names as code: more than any words can give. */
+/** Added to the score of a definition the question names as code (written capitalised, or as below). */
 const NAMED_EXACTLY = 40;
 const NAMED_IN_OTHER_CASE = 30;
 
@@ -86,6 +86,12 @@ interface Candidate {
   mentions: Set<string>;
   /** What naming it in the question adds: NAMED_EXACTLY, NAMED_IN_OTHER_CASE or 0. */
   nameHit: number;
+  /**
+   * The question names it exactly in a way only code is written (saveUser, get_user): it
+   * leads whatever the words give the others. A capitalised word alone (Cache, but also a
+   * sentence's first word) and a word with digits (sha256, often a library's) only add NAMED_EXACTLY.
+   */
+  named?: true;
   score: number;
   matched: string[];
 }
@@ -140,9 +146,11 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
     // By name: the definitions called like the term.
     // A term written as code (saveUser, get_user, HTTPServer, Cache) names what it wants: that definition leads.
     const code = /^[A-Z]|[a-z0-9][A-Z]|_|\d/.test(term);
+    const onlyCode = /[a-z0-9][A-Z]|_/.test(term);
     for (const found of symbols.find(term, { limit: 25 })) {
       const known = candidate(found, found.path);
       if (code && found.score >= 90) known.nameHit = Math.max(known.nameHit, found.score === 100 ? NAMED_EXACTLY : NAMED_IN_OTHER_CASE);
+      if (onlyCode && found.score === 100) known.named = true;
     }
     // By text: the definitions whose code mentions it, the mentions taken in search_code's order (ranking.ts), not path order.
     const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: TEXT_POOL, sourceFirst: true });
@@ -185,6 +193,7 @@ function rankCandidates({ candidates, words, standsFor }: Gathered, root: string
     list.sort(
       (a, b) =>
         low.get(a)! - low.get(b)! ||
+        Number(b.named ?? false) - Number(a.named ?? false) ||
         b.score - a.score ||
         a.symbol.endLine - a.symbol.line - (b.symbol.endLine - b.symbol.line) ||
         a.path.localeCompare(b.path) ||

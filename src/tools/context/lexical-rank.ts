@@ -88,9 +88,9 @@ const B = 0.75;
 /**
  * How much more a definition that holds all of the question's words is worth than one holding
  * none of them besides the one it matches: the score is multiplied by (1 + the share of the
- * question's words covered) to this power. A plain sum lets one rare word in a name (`Hole`)
- * outrank a doc that says most of what was asked; the power makes holding more of the question
- * count most (bench/RESULTS.md, context-relevance, lists the powers tried).
+ * question's words covered) to this power. With that factor taken once, one rare word in a name
+ * (`Hole`) outranked a doc that says most of what was asked; the power makes holding more of the
+ * question count most (bench/RESULTS.md, context-relevance, lists the powers tried).
  */
 const COVERAGE_POWER = 3;
 
