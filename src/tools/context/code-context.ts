@@ -144,7 +144,8 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
   const perFile = new Map<string, SymbolInfo[]>();
   for (const term of terms) {
     // By name: the definitions called like the term.
-    // A term written as code (saveUser, get_user, HTTPServer, Cache) names what it wants: that definition leads.
+    // A term written as code (saveUser, get_user, HTTPServer) names what it wants: that definition leads. A
+    // capitalised word (Cache) may be a sentence's first word: it adds NAMED_EXACTLY, and the words decide.
     const code = /^[A-Z]|[a-z0-9][A-Z]|_|\d/.test(term);
     const onlyCode = /[a-z0-9][A-Z]|_/.test(term);
     for (const found of symbols.find(term, { limit: 25 })) {
@@ -258,7 +259,8 @@ export function createCodeContextTool(projects: ProjectService): ToolDefinition 
     description:
       'Gathers the definitions most relevant to a question with their code. A plain-language question works: definitions are ranked ' +
       'by its words (BM25-style, rarer words counting more) in their names (camelCase and snake_case split), parents, paths, doc comments and first lines; ' +
-      'an identifier written as code (saveUser, get_user, Cache) puts that definition first; source comes before tests and vendored code. ' +
+      'an identifier written as code (saveUser, get_user) puts that definition first, and a capitalised name (Cache) weighs heavily; ' +
+      'source comes before tests and vendored code. ' +
       `Packed into max_tokens (${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS}, default ${DEFAULT_CONTEXT_TOKENS}: every answer fits the output budget). ` +
       'strategy "breadth" (default) gives many definitions with their first ' +
       `lines; "depth" gives fewer, whole. ` +
