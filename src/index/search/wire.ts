@@ -53,8 +53,19 @@ export interface WorkerRanking {
   certain?: number;
 }
 
+/**
+ * The columns of a result with no match, made once: a search across projects sends back one
+ * result per project, most of them empty, and ten new arrays for each was much of a thread's
+ * allocation. Copied when sent (movedBuffers never moves an empty array).
+ */
+const NO_ROWS = { int32: new Int32Array(0), uint8: new Uint8Array(0), float64: new Float64Array(0) };
+
 export function pack(result: SearchResult & { partial?: boolean }): PackedResult {
   const { matches, ...rest } = result;
+  if (matches.length === 0) {
+    const { int32, uint8 } = NO_ROWS;
+    return { ...rest, paths: [], file: int32, line: int32, column: int32, text: [], length: int32, flags: uint8 };
+  }
   const paths: string[] = [];
   const file = new Int32Array(matches.length);
   const line = new Int32Array(matches.length);
@@ -92,6 +103,11 @@ const RANKED_GENERATED = 4;
 /** A ranked pool packed as a result whose matches are in ranked order, with the ranking beside them. */
 export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], seeds: number, rankingMs: number, certain?: number): PackedResult {
   const packed = pack({ ...result, matches: ranked.map((item) => item.match) });
+  if (ranked.length === 0) {
+    const { uint8, float64 } = NO_ROWS;
+    const none = { score: float64, weight: uint8, seen: uint8, signals: uint8, defined: [], seeds, rankingMs };
+    return { ...packed, ranking: { ...none, ...(certain !== undefined ? { certain } : {}) } };
+  }
   const ranking: PackedRanking = {
     score: new Float64Array(ranked.length),
     weight: new Uint8Array(ranked.length),
@@ -132,7 +148,8 @@ export function movedBuffers(packed: PackedResult): ArrayBuffer[] {
     ...(ranking ? [ranking.score, ranking.weight, ranking.seen, ranking.signals] : []),
   ];
   const bytes = arrays.reduce((sum, array) => sum + array.byteLength, 0);
-  return bytes < MOVE_FROM_BYTES ? [] : arrays.map((array) => array.buffer as ArrayBuffer);
+  // An empty array may be NO_ROWS's, shared: moving it would empty every later result's.
+  return bytes < MOVE_FROM_BYTES ? [] : arrays.filter((array) => array.byteLength > 0).map((array) => array.buffer as ArrayBuffer);
 }
 
 function unpackRanking(ranking: PackedRanking): WorkerRanking {
