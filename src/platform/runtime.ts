@@ -5,6 +5,7 @@
  * are assets inside the binary (`node:sea`), so workers evaluate the bundle's source and
  * grammars load from memory.
  */
+import { refusedByWorkers, workerFlags } from './worker-flags.js';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { BASELINE_WASM_FLAG } from './baseline-wasm.js';
 import { WORKER_ROLE_GLOBAL } from './worker-role.js';
@@ -80,9 +81,15 @@ script.runInThisContext()(module.exports, require, module, __filename, __dirname
  * from a file.
  */
 export function spawnWorker(moduleUrl: string, options: WorkerOptions): Worker {
-  // Workers inherit the parent's flags; --input-type (from `node -e`) is refused for a file entry,
-  // and a V8 flag of the whole process (--liftoff-only: platform/baseline-wasm.ts) for any worker.
+  // Workers inherit the parent's flags, less those a worker refuses (worker-flags.ts): the two
+  // known ones at once, any other (a V8 flag given to node) found when a worker is refused.
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && flag !== BASELINE_WASM_FLAG);
-  if (!singleExecutable()) return new Worker(new URL(moduleUrl), { execArgv, ...options });
-  return new Worker(WORKER_BOOT, { execArgv, ...options, eval: true });
+  const start = (flags: string[]): Worker =>
+    singleExecutable() ? new Worker(WORKER_BOOT, { execArgv: flags, ...options, eval: true }) : new Worker(new URL(moduleUrl), { execArgv: flags, ...options });
+  try {
+    return start(execArgv);
+  } catch (error) {
+    if (!refusedByWorkers(error)) throw error;
+    return start(workerFlags(execArgv));
+  }
 }

@@ -28,8 +28,9 @@ export function stopAll(): void {
   running.clear();
 }
 
-export function startServer(args: string[] = ['serve'], env: NodeJS.ProcessEnv = {}): ServerProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `nodeFlags`: given to node before the bundle (`--max-semi-space-size=16`). */
+export function startServer(args: string[] = ['serve'], env: NodeJS.ProcessEnv = {}, nodeFlags: string[] = []): ServerProcess {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   running.add(child);
   child.on('exit', () => running.delete(child));
   const lines: unknown[] = [];

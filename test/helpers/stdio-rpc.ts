@@ -21,9 +21,9 @@ export interface StdioRpc {
   close(): Promise<void>;
 }
 
-/** Starts `sextant serve` with `env`, initializes a 2025-11-25 session and returns the conversation. */
-export async function stdioRpc(env: NodeJS.ProcessEnv, args: string[] = []): Promise<StdioRpc> {
-  const server = startServer(['serve', ...args], env);
+/** Starts `sextant serve` with `env` (node given `nodeFlags`), initializes a 2025-11-25 session and returns the conversation. */
+export async function stdioRpc(env: NodeJS.ProcessEnv, args: string[] = [], nodeFlags: string[] = []): Promise<StdioRpc> {
+  const server = startServer(['serve', ...args], env, nodeFlags);
   let nextId = 1;
   let seen = 0;
   const answers = new Map<number | string, RpcAnswer>();
