@@ -78,6 +78,25 @@ test('a definition the question names as code leads, however many of its words a
   });
 });
 
+test('a type is found by its members: named by none of the question, it follows its best member', async () => {
+  const files = {
+    'hall/turnstile.py': [
+      'class Turnstile:\n    """A gate in the hall."""\n\n',
+      '    def acquire_permit(self):\n        """Wait for a free permit, then take it."""\n        return True\n\n',
+      '    def release_permit(self):\n        """Give a permit back, waking one waiter."""\n        return None\n',
+    ].join(''),
+    'hall/doors.py': 'def open_door(door):\n    """Open a door of the hall."""\n    return door\n',
+  };
+  await withIndexedProject(files, async (client) => {
+    const answer = await call(client, 'get_code_context', { query: 'wait for a free permit and give it back when done' });
+    const names = (answer.structuredContent!.context_items as Item[]).map((item) => item.qualified_name);
+    assert.ok(names.includes('Turnstile'), names.join(', '));
+    const best = Math.min(names.indexOf('Turnstile.acquire_permit'), names.indexOf('Turnstile.release_permit'));
+    assert.ok(best >= 0 && best < names.indexOf('Turnstile'), `the type after its best member: ${names.join(', ')}`);
+    assert.match(answer.content[0]!.text, '## class Turnstile — hall/turnstile.py:1-');
+  });
+});
+
 test('bm25: a rare word outweighs a common one, a name outweighs a mention, and all the words in one place outweigh them apart', () => {
   const words = new Map([
     ['proxy', 3],

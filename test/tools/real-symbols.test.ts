@@ -94,4 +94,16 @@ test('Java and C#: a signature is the declaration, not the annotations or attrib
   });
 });
 
+withRust("Rust's fs.rs: a type is found by its members (Permissions, through set_readonly and readonly)", async () => {
+  // Permissions' own doc ("Representation of the various permissions on a file") says none of
+  // the question; its members' names and docs do.
+  await withIndexedProject({ 'std/src/fs.rs': rustFs() }, async (client) => {
+    const answer = await call(client, 'get_code_context', { query: 'toggle the read-only flag' });
+    const names = (answer.structuredContent!.context_items as Array<{ qualified_name: string }>).map((item) => item.qualified_name);
+    const type = names.indexOf('Permissions');
+    assert.ok(type >= 0 && type < 5, names.join(', '));
+    assert.ok(names.indexOf('Permissions::set_readonly') < type, names.join(', '));
+  });
+});
+
 test.run();

@@ -5,6 +5,8 @@
  * those of files whose path holds a word; lexical-rank.ts ranks them. "breadth" gives many
  * definitions with a few lines each, "depth" fewer with their whole bodies.
  */
+import { MEMBER_SHARE, typeOf, typesIn } from './member-types.js';
+import { surfaceFactor } from './public-surface.js';
 import { lowValuePath, rankMatches } from '../../index/search/index.js';
 import type { SymbolInfo } from '../../index/symbols/index.js';
 import type { ToolDefinition } from '../../mcp/index.js';
@@ -94,6 +96,8 @@ interface Candidate {
   named?: true;
   score: number;
   matched: string[];
+  /** The type it is a member of, among the candidates (member-types.ts). */
+  type?: Candidate;
 }
 
 interface Gathered {
@@ -102,6 +106,8 @@ interface Gathered {
   words: Map<string, number>;
   /** The words looked for in place of a question's word (synonyms.ts), each with the word it stands for. */
   standsFor: Map<string, string>;
+  /** The type `member` belongs to, as a candidate (made one if it was not): member-types.ts. */
+  typeOfMember: (member: Candidate) => Candidate | undefined;
 }
 
 /** Every candidate: definitions whose names hold a question word, named by a term, or whose code mentions a term. */
@@ -164,7 +170,15 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
     for (const word of wordsOf(term))
       if (!words.has(word) && !STOP_WORDS.has(word)) words.set(word, idf(symbols.definitionsContaining(searchKey(word), 0).names, total));
   }
-  return { candidates: [...byKey.values()], words, standsFor };
+  const typesByFile = new Map<string, Map<string, SymbolInfo>>();
+  const typeOfMember = (member: Candidate): Candidate | undefined => {
+    if (!member.symbol.parent) return undefined;
+    let types = typesByFile.get(member.path);
+    if (!types) typesByFile.set(member.path, (types = typesIn(perFile.get(member.path) ?? symbols.symbolsIn(member.path) ?? [])));
+    const type = typeOf(member.symbol, types);
+    return type && candidate(type, member.path);
+  };
+  return { candidates: [...byKey.values()], words, standsFor, typeOfMember };
 }
 
 /**
@@ -172,7 +186,7 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
  * doc comment and first lines of the best READ_FOR_TEXT; a definition the question names exactly
  * leads, tests, vendored and generated code come after all source, and a smaller definition wins a tie.
  */
-function rankCandidates({ candidates, words, standsFor }: Gathered, root: string, docs: DocIndex): Candidate[] {
+function rankCandidates({ candidates, words, standsFor, typeOfMember }: Gathered, root: string, docs: DocIndex): Candidate[] {
   const score = (candidate: Candidate, text: string[]): void => {
     const { symbol, path } = candidate;
     const doc = docs.of(path, symbol);
@@ -190,6 +204,7 @@ function rankCandidates({ candidates, words, standsFor }: Gathered, root: string
   };
   // Source before tests, test data, vendored and generated code, as search_code ranks.
   const low = new Map(candidates.map((candidate) => [candidate, Number(lowValuePath(candidate.path))]));
+  const known = new Set(candidates);
   const order = (list: Candidate[]): Candidate[] =>
     list.sort(
       (a, b) =>
@@ -200,11 +215,28 @@ function rankCandidates({ candidates, words, standsFor }: Gathered, root: string
         a.path.localeCompare(b.path) ||
         a.symbol.line - b.symbol.line,
     );
+  /** Each type at least MEMBER_SHARE of its best member (member-types.ts). */
+  const lift = (list: Candidate[]): void => {
+    for (const { type, score: memberScore } of list) if (type) type.score = Math.max(type.score, MEMBER_SHARE * memberScore);
+  };
   for (const candidate of candidates) score(candidate, []);
+  // A type found by its members (member-types.ts): the types of the best members join.
+  for (const member of order(candidates).slice(0, READ_FOR_TEXT)) {
+    const type = typeOfMember(member);
+    if (!type) continue;
+    member.type = type;
+    if (known.has(type)) continue;
+    known.add(type);
+    candidates.push(type);
+    low.set(type, Number(lowValuePath(type.path)));
+    score(type, []);
+  }
+  lift(candidates);
   const first = order(candidates);
   const linesOf = projectLines(root);
   const head = first.slice(0, READ_FOR_TEXT);
   for (const candidate of head) score(candidate, wordsOf(docAndHead(linesOf, candidate.path, candidate.symbol).join('\n')));
+  lift(candidates);
   const ranked = [...order(head), ...first.slice(READ_FOR_TEXT)];
   // Overloads of one name in one file (Java's Arrays.fill) say the same thing: the best one
   // keeps its place, the others follow every other definition.
@@ -217,31 +249,6 @@ function rankCandidates({ candidates, words, standsFor }: Gathered, root: string
     return false;
   });
   return [...unique, ...repeats];
-}
-
-/**
- * Platform and internal code, which the public API wraps: Rust's `sys/` and `sys_common/`, Go's
- * and Java's `internal/`, Java's `sun/`, folders and Go files named for one platform.
- */
-const INTERNAL_FOLDER = /(^|\/)(sys|sys_common|internal|sun|unix|windows|win32|wasm|wasi|hermit|sgx|solid|uefi|platform)\//;
-const PLATFORM_FILE = /_(windows|linux|darwin|freebsd|openbsd|netbsd|plan9|solaris|aix|js|wasm|unix)(_\w+)?\.\w+$/;
-
-/**
- * What the public surface is worth against internals: a definition in platform or internal code,
- * or one its language marks private (Rust without `pub`, Java and C# `private`, Python `_name`,
- * Go's lower-case names), counts for less. Only a factor: an internal that says exactly what the
- * question asks still comes up.
- */
-function surfaceFactor(symbol: SymbolInfo, path: string): number {
-  let factor = INTERNAL_FOLDER.test(path) || PLATFORM_FILE.test(path) ? 0.6 : 1;
-  const { language, signature, name } = symbol;
-  const hidden =
-    (language === 'rust' && symbol.parent === undefined && !/^pub\b/.test(signature)) ||
-    ((language === 'java' || language === 'csharp') && /\bprivate\b/.test(signature)) ||
-    (language === 'python' && /^_[^_]/.test(name)) ||
-    (language === 'go' && /^[a-z]/.test(name));
-  if (hidden) factor *= 0.8;
-  return factor;
 }
 
 /** The comment block just above a definition (and its decorators), up to DOC_LINES, and its first lines: signature, docstring. */
