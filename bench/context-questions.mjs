@@ -55,6 +55,29 @@ export const QUESTIONS = {
     ['escape leading underscores of an identifier', ['escapeLeadingUnderscores']],
     ['normalize slashes in a path', ['normalizeSlashes']],
     ['create a scanner for tokens', ['createScanner']],
+    // Twelve more (2026-11-28), written by someone who had not seen Sextant's answers, each answer
+    // checked with grep: the twenty above name their answers almost word for word.
+    ['How does the lexer jump past spaces, line breaks and comments to find where the next meaningful token starts?', ['skipTrivia']],
+    ['When someone edits a file, how does the compiler reuse the old syntax tree and re-parse only the part that changed?', ['updateSourceFile']],
+    [
+      'Where are the declarations in a file turned into symbols, with scopes and control-flow information set up before type checking starts?',
+      ['bindSourceFile'],
+    ],
+    ['How does the checker decide whether a value of one type is allowed where another type is expected?', ['isTypeAssignableTo', 'isTypeRelatedTo']],
+    ['How can I turn a syntax tree node back into source code text in memory, without writing any output files?', ['createPrinter']],
+    ['How is a triple-slash reference to a types package turned into an actual declaration file on disk?', ['resolveTypeReferenceDirective']],
+    [
+      'Which helper gathers every error to show before output is produced (config, options, syntax, global and semantic problems), sorted and with duplicates removed?',
+      ['getPreEmitDiagnostics'],
+    ],
+    ['What builds the list of suggestions the editor shows in its autocomplete dropdown at the cursor?', ['getCompletionsAtPosition']],
+    ['How does the editor service reformat just the range of code the user has highlighted?', ['formatSelection']],
+    [
+      'How does the file watcher poll files at different rates, checking files that rarely change less often than ones that change a lot?',
+      ['createDynamicPriorityPollingWatchFile'],
+    ],
+    ['How does the compiler find the comment at the end of a generated JavaScript file that points to its map file?', ['tryGetSourceMappingURL']],
+    ["How do I clean up a file path so backslashes become forward slashes and the '.' and '..' segments are removed?", ['normalizePath']],
   ],
   // Go 1.19's sources (/usr/share/go-1.19/src): held out, written after the ranking was tuned on the two sets above.
   go: [

@@ -97,6 +97,25 @@ test('a type is found by its members: named by none of the question, it follows 
   });
 });
 
+test('a function inside a function counts as private: the function that holds it comes first for the same words', async () => {
+  // Bundled code (typescript.js) nests thousands of closures in the functions they serve.
+  const files = {
+    'lib/watch.js': [
+      '/** Watch files by polling them, the busy ones more often than the quiet ones. */\n',
+      'function createPollingWatcher(host) {\n',
+      '  /** Poll the files of one queue, then wait for the next round. */\n',
+      '  function pollFileQueue(queue) {\n    return queue.map((file) => host.stat(file));\n  }\n',
+      '  return { poll: pollFileQueue };\n}\n',
+    ].join(''),
+  };
+  await withIndexedProject(files, async (client) => {
+    const answer = await call(client, 'get_code_context', { query: 'watch files by polling a queue' });
+    const names = (answer.structuredContent!.context_items as Item[]).map((item) => item.qualified_name);
+    assert.is(names[0], 'createPollingWatcher', names.join(', '));
+    assert.ok(names.includes('createPollingWatcher.pollFileQueue'), names.join(', '));
+  });
+});
+
 test('bm25: a rare word outweighs a common one, a name outweighs a mention, and all the words in one place outweigh them apart', () => {
   const words = new Map([
     ['proxy', 3],

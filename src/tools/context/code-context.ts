@@ -5,7 +5,7 @@
  * those of files whose path holds a word; lexical-rank.ts ranks them. "breadth" gives many
  * definitions with a few lines each, "depth" fewer with their whole bodies.
  */
-import { MEMBER_SHARE, typeOf, typesIn } from './member-types.js';
+import { FileSymbols, MEMBER_SHARE } from './file-symbols.js';
 import { surfaceFactor } from './public-surface.js';
 import { lowValuePath, rankMatches } from '../../index/search/index.js';
 import type { SymbolInfo } from '../../index/symbols/index.js';
@@ -96,7 +96,7 @@ interface Candidate {
   named?: true;
   score: number;
   matched: string[];
-  /** The type it is a member of, among the candidates (member-types.ts). */
+  /** The type it is a member of, among the candidates (file-symbols.ts). */
   type?: Candidate;
 }
 
@@ -106,8 +106,10 @@ interface Gathered {
   words: Map<string, number>;
   /** The words looked for in place of a question's word (synonyms.ts), each with the word it stands for. */
   standsFor: Map<string, string>;
-  /** The type `member` belongs to, as a candidate (made one if it was not): member-types.ts. */
-  typeOfMember: (member: Candidate) => Candidate | undefined;
+  /** The definitions of the candidates' files (file-symbols.ts). */
+  files: FileSymbols;
+  /** The candidate for a definition, made if it was not one. */
+  candidate: (symbol: SymbolInfo, path: string) => Candidate;
 }
 
 /** Every candidate: definitions whose names hold a question word, named by a term, or whose code mentions a term. */
@@ -147,7 +149,7 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
     if (files.length === 0 || files.length > PATH_FILES) continue;
     for (const path of files) for (const symbol of (symbols.symbolsIn(path) ?? []).slice(0, PER_WORD)) candidate(symbol, path);
   }
-  const perFile = new Map<string, SymbolInfo[]>();
+  const files = new FileSymbols(symbols);
   for (const term of terms) {
     // By name: the definitions called like the term.
     // A term written as code (saveUser, get_user, HTTPServer) names what it wants: that definition leads. A
@@ -162,23 +164,14 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
     // By text: the definitions whose code mentions it, the mentions taken in search_code's order (ranking.ts), not path order.
     const hits = await project.search.search({ pattern: term, caseSensitive: false, limit: TEXT_POOL, sourceFirst: true });
     for (const { match: hit } of rankMatches(symbols, hits.matches, term, false, false).slice(0, TEXT_MENTIONS)) {
-      if (!perFile.has(hit.path)) perFile.set(hit.path, symbols.symbolsIn(hit.path) ?? []);
-      const symbol = enclosingSymbol(perFile.get(hit.path)!, hit.line);
+      const symbol = enclosingSymbol(files.in(hit.path), hit.line);
       if (symbol) for (const word of wordsOf(term)) candidate(symbol, hit.path).mentions.add(word);
     }
     // A term that is no question word (an identifier such as saveUser) still counts, by its pieces.
     for (const word of wordsOf(term))
       if (!words.has(word) && !STOP_WORDS.has(word)) words.set(word, idf(symbols.definitionsContaining(searchKey(word), 0).names, total));
   }
-  const typesByFile = new Map<string, Map<string, SymbolInfo>>();
-  const typeOfMember = (member: Candidate): Candidate | undefined => {
-    if (!member.symbol.parent) return undefined;
-    let types = typesByFile.get(member.path);
-    if (!types) typesByFile.set(member.path, (types = typesIn(perFile.get(member.path) ?? symbols.symbolsIn(member.path) ?? [])));
-    const type = typeOf(member.symbol, types);
-    return type && candidate(type, member.path);
-  };
-  return { candidates: [...byKey.values()], words, standsFor, typeOfMember };
+  return { candidates: [...byKey.values()], words, standsFor, files, candidate };
 }
 
 /**
@@ -186,7 +179,7 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
  * doc comment and first lines of the best READ_FOR_TEXT; a definition the question names exactly
  * leads, tests, vendored and generated code come after all source, and a smaller definition wins a tie.
  */
-function rankCandidates({ candidates, words, standsFor, typeOfMember }: Gathered, root: string, docs: DocIndex): Candidate[] {
+function rankCandidates({ candidates, words, standsFor, files, candidate: candidateOf }: Gathered, root: string, docs: DocIndex): Candidate[] {
   const score = (candidate: Candidate, text: string[]): void => {
     const { symbol, path } = candidate;
     const doc = docs.of(path, symbol);
@@ -199,7 +192,7 @@ function rankCandidates({ candidates, words, standsFor, typeOfMember }: Gathered
       ...(doc && { summary: doc.summary, doc: doc.doc }),
     };
     const { score: lexical, matched } = bm25(fields, words, standsFor);
-    candidate.score = lexical * surfaceFactor(symbol, path) + candidate.nameHit;
+    candidate.score = lexical * surfaceFactor(symbol, path, files.nested(symbol, path)) + candidate.nameHit;
     candidate.matched = matched;
   };
   // Source before tests, test data, vendored and generated code, as search_code ranks.
@@ -215,15 +208,16 @@ function rankCandidates({ candidates, words, standsFor, typeOfMember }: Gathered
         a.path.localeCompare(b.path) ||
         a.symbol.line - b.symbol.line,
     );
-  /** Each type at least MEMBER_SHARE of its best member (member-types.ts). */
+  /** Each type at least MEMBER_SHARE of its best member (file-symbols.ts). */
   const lift = (list: Candidate[]): void => {
     for (const { type, score: memberScore } of list) if (type) type.score = Math.max(type.score, MEMBER_SHARE * memberScore);
   };
   for (const candidate of candidates) score(candidate, []);
-  // A type found by its members (member-types.ts): the types of the best members join.
+  // A type found by its members (file-symbols.ts): the types of the best members join.
   for (const member of order(candidates).slice(0, READ_FOR_TEXT)) {
-    const type = typeOfMember(member);
-    if (!type) continue;
+    const typeSymbol = files.typeOf(member.symbol, member.path);
+    if (!typeSymbol) continue;
+    const type = candidateOf(typeSymbol, member.path);
     member.type = type;
     if (known.has(type)) continue;
     known.add(type);

@@ -14,13 +14,15 @@ const PLATFORM_FILE = /_(windows|linux|darwin|freebsd|openbsd|netbsd|plan9|solar
 /**
  * What the public surface is worth against internals: a definition in platform or internal code,
  * or one its language marks private (Rust without `pub`, Java and C# `private`, Python `_name`,
- * Go's lower-case names), counts for less. Only a factor: an internal that says exactly what the
- * question asks still comes up.
+ * Go's lower-case names), or a function inside a function (`nested`: a closure, private by its
+ * scope; a bundle such as typescript.js holds thousands), counts for less. Only a factor: an
+ * internal that says exactly what the question asks still comes up.
  */
-export function surfaceFactor(symbol: SymbolInfo, path: string): number {
+export function surfaceFactor(symbol: SymbolInfo, path: string, nested = false): number {
   let factor = INTERNAL_FOLDER.test(path) || PLATFORM_FILE.test(path) ? 0.6 : 1;
   const { language, signature, name } = symbol;
   const hidden =
+    nested ||
     (language === 'rust' && symbol.parent === undefined && !/^pub\b/.test(signature)) ||
     ((language === 'java' || language === 'csharp') && /\bprivate\b/.test(signature)) ||
     (language === 'python' && /^_[^_]/.test(name)) ||
