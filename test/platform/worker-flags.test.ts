@@ -36,8 +36,9 @@ test('sextant index under a V8 flag of the whole process reads its symbols in wo
 test('a server started under a V8 flag of the whole process searches on its threads', async () => {
   const root = fixtureCopy('polyglot');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const rpc = await stdioRpc({ SEXTANT_HOME: home, SEXTANT_PROJECT: root }, ['--log-level', 'warning'], [V8_FLAG, '--stack-size=2000']);
+  let rpc: Awaited<ReturnType<typeof stdioRpc>> | undefined;
   try {
+    rpc = await stdioRpc({ SEXTANT_HOME: home, SEXTANT_PROJECT: root }, ['--log-level', 'warning'], [V8_FLAG, '--stack-size=2000']);
     const indexed = await rpc.tool('index_repo', {}, 60_000);
     assert.not.ok(indexed.isError, JSON.stringify(indexed.content));
     const found = await rpc.tool('search_code', { query: 'UserStore' });
@@ -49,7 +50,7 @@ test('a server started under a V8 flag of the whole process searches on its thre
     );
     assert.not.match(rpc.server.stderr(), 'execArgv');
   } finally {
-    await rpc.close();
+    await rpc?.close();
     rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }

@@ -231,7 +231,8 @@ function rankCandidates({ candidates, words, standsFor, files, candidate: candid
   const head = first.slice(0, READ_FOR_TEXT);
   for (const candidate of head) score(candidate, wordsOf(docAndHead(linesOf, candidate.path, candidate.symbol).join('\n')));
   lift(candidates);
-  const ranked = [...order(head), ...first.slice(READ_FOR_TEXT)];
+  // The lift may have raised a type past the head: the rest is ordered again too.
+  const ranked = [...order(head), ...order(first.slice(READ_FOR_TEXT))];
   // Overloads of one name in one file (Java's Arrays.fill) say the same thing: the best one
   // keeps its place, the others follow every other definition.
   const seen = new Set<string>();

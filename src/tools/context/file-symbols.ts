@@ -15,14 +15,26 @@ import type { ProjectSymbols } from '../../workspace/project.js';
  */
 export const MEMBER_SHARE = 0.5;
 
-const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'record', 'union', 'type', 'module']);
+const TYPE_KINDS = new Set(['class', 'struct', 'interface', 'trait', 'enum', 'record', 'union', 'type']);
+/** A namespace (C#, C++, TypeScript, Rust's `mod`) holds a whole file, and is no type; Ruby's module is one (`Open3`, `FileUtils`). */
+const TYPE_MODULE_LANGUAGES = new Set(['ruby']);
 const FUNCTION_KINDS = new Set(['function', 'method']);
+
+function isType(symbol: SymbolInfo): boolean {
+  return TYPE_KINDS.has(symbol.kind) || (symbol.kind === 'module' && TYPE_MODULE_LANGUAGES.has(symbol.language));
+}
+
+/** A file's types: by qualified name, and by name (the first of a name). */
+interface Types {
+  qualified: Map<string, SymbolInfo>;
+  named: Map<string, SymbolInfo>;
+}
 
 export class FileSymbols {
   readonly #symbols: ProjectSymbols;
   readonly #files = new Map<string, SymbolInfo[]>();
-  readonly #types = new Map<string, Map<string, SymbolInfo>>();
-  readonly #functions = new Map<string, Set<string>>();
+  readonly #types = new Map<string, Types>();
+  readonly #functions = new Map<string, Map<string, SymbolInfo>>();
 
   constructor(symbols: ProjectSymbols) {
     this.#symbols = symbols;
@@ -36,37 +48,42 @@ export class FileSymbols {
   }
 
   /**
-   * The type `member` of `path` belongs to: the type of its file named as its parent's last part
-   * (`Mutex` of `Mutex<T>::lock`, `Reader` of `bufio.Reader`).
+   * The type `member` of `path` belongs to: the type of its file whose qualified name is the
+   * member's parent, else the one named as the parent's last part (`Mutex` of `Mutex<T>::lock`,
+   * `Reader` of `bufio.Reader`).
    */
   typeOf(member: SymbolInfo, path: string): SymbolInfo | undefined {
-    if (!member.parent) return undefined;
+    const { parent } = member;
+    if (!parent) return undefined;
     let types = this.#types.get(path);
     if (!types) {
-      types = new Map();
-      for (const symbol of this.in(path)) if (TYPE_KINDS.has(symbol.kind) && !types.has(symbol.name)) types.set(symbol.name, symbol);
+      types = { qualified: new Map(), named: new Map() };
+      for (const symbol of this.in(path)) {
+        if (!isType(symbol)) continue;
+        types.qualified.set(symbol.qualifiedName, symbol);
+        if (!types.named.has(symbol.name)) types.named.set(symbol.name, symbol);
+      }
       this.#types.set(path, types);
     }
-    const type = types.get(
-      member.parent
-        .split(/::|\.|#/)
-        .pop()!
-        .replace(/<.*$/, ''),
-    );
+    const type = types.qualified.get(parent) ?? types.named.get(parent.replace(/<.*$/, '').split(/::|\./).pop()!);
     return type === member ? undefined : type;
   }
 
   /**
-   * Whether `symbol` of `path` is a function whose parent is a function of the same file. A
-   * method's parent is its type: only a `function` with a parent is looked up.
+   * Whether `symbol` of `path` is a function inside a function of the same file: its parent's
+   * body holds it. A method's parent is its type (only a `function` with a parent is looked up),
+   * and a function assigned to another's property outside its body (`Foo.create = function`)
+   * is not inside it.
    */
   nested(symbol: SymbolInfo, path: string): boolean {
     if (!symbol.parent || symbol.kind !== 'function') return false;
     let functions = this.#functions.get(path);
     if (!functions) {
-      functions = new Set(this.in(path).flatMap((one) => (FUNCTION_KINDS.has(one.kind) ? [one.qualifiedName] : [])));
+      functions = new Map();
+      for (const one of this.in(path)) if (FUNCTION_KINDS.has(one.kind) && !functions.has(one.qualifiedName)) functions.set(one.qualifiedName, one);
       this.#functions.set(path, functions);
     }
-    return functions.has(symbol.parent);
+    const parent = functions.get(symbol.parent);
+    return parent !== undefined && parent.line <= symbol.line && symbol.endLine <= parent.endLine;
   }
 }
