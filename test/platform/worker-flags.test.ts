@@ -5,7 +5,7 @@
  * (src/platform/worker-flags.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -16,20 +16,36 @@ import { stdioRpc } from '../helpers/stdio-rpc.js';
 
 const V8_FLAG = '--max-semi-space-size=16';
 
-test('sextant index under a V8 flag of the whole process reads its symbols in worker threads', () => {
+test('sextant index under a V8 flag of the whole process reads its symbols in worker threads, which keep the flags they take', () => {
   const root = fixtureCopy('polyglot');
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  // A preload (-r) is a flag workers take: it must reach them still, and says so in a file.
+  const scratch = mkdtempSync(join(tmpdir(), 'sextant-preload-'));
+  const preload = join(scratch, 'preload.cjs');
+  const marks = join(scratch, 'marks.txt');
+  // Only Sextant's own workers (with a role) mark: the probe of a flag runs the preload too.
+  writeFileSync(
+    preload,
+    "const { workerData } = require('node:worker_threads');\n" +
+      "if (workerData && workerData.role) require('node:fs').appendFileSync(process.env.PRELOAD_MARKS, workerData.role + '\\n');\n",
+  );
   try {
-    const run = spawnSync(process.execPath, [V8_FLAG, BIN, 'index', root], { cwd: ROOT, env: { ...process.env, SEXTANT_HOME: home }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [V8_FLAG, '-r', preload, BIN, 'index', root], {
+      cwd: ROOT,
+      env: { ...process.env, SEXTANT_HOME: home, PRELOAD_MARKS: marks },
+      encoding: 'utf8',
+    });
     assert.is(run.status, 0, run.stderr);
     assert.not.match(run.stderr, 'execArgv');
     const symbols = /Symbols: (\d+) in (\d+) files \((\d+) parsed/.exec(run.stdout);
     assert.ok(symbols, run.stdout);
     assert.ok(Number(symbols![1]) > 0, symbols![0]);
     assert.is(symbols![3], symbols![2], 'every file parsed');
+    assert.ok(existsSync(marks) && readFileSync(marks, 'utf8').trim() !== '', 'the preload ran in a worker of Sextant');
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 });
 
