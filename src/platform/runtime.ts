@@ -5,7 +5,7 @@
  * are assets inside the binary (`node:sea`), so workers evaluate the bundle's source and
  * grammars load from memory.
  */
-import { refusedByWorkers, workerFlags } from './worker-flags.js';
+import { foundWorkerFlags, refusedByWorkers, workerFlags } from './worker-flags.js';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { BASELINE_WASM_FLAG } from './baseline-wasm.js';
 import { WORKER_ROLE_GLOBAL } from './worker-role.js';
@@ -86,6 +86,9 @@ export function spawnWorker(moduleUrl: string, options: WorkerOptions): Worker {
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && flag !== BASELINE_WASM_FLAG);
   const start = (flags: string[]): Worker =>
     singleExecutable() ? new Worker(WORKER_BOOT, { execArgv: flags, ...options, eval: true }) : new Worker(new URL(moduleUrl), { execArgv: flags, ...options });
+  // After one refusal, every later worker starts with the flags found then.
+  const found = foundWorkerFlags();
+  if (found) return start(found);
   try {
     return start(execArgv);
   } catch (error) {

@@ -42,3 +42,8 @@ export function workerFlags(flags: readonly string[]): string[] {
   accepted ??= flagGroups(flags).filter(acceptedByWorkers).flat();
   return accepted;
 }
+
+/** The flags workers take, once a refusal has found them (workerFlags); until then, undefined. */
+export function foundWorkerFlags(): string[] | undefined {
+  return accepted;
+}
