@@ -34,6 +34,8 @@ test('sextant index under a V8 flag of the whole process reads its symbols in wo
       cwd: ROOT,
       env: { ...process.env, SEXTANT_HOME: home, PRELOAD_MARKS: marks },
       encoding: 'utf8',
+      // A worker that never starts must fail the test, not hang the run.
+      timeout: 60_000,
     });
     assert.is(run.status, 0, run.stderr);
     assert.not.match(run.stderr, 'execArgv');

@@ -154,8 +154,8 @@ async function gather(project: Project, symbols: ProjectSymbols, docs: DocIndex,
     // By name: the definitions called like the term.
     // A term written as code (saveUser, get_user, HTTPServer) names what it wants: that definition leads. A
     // capitalised word (Cache) may be a sentence's first word: it adds NAMED_EXACTLY, and the words decide.
-    const code = /^[A-Z]|[a-z0-9][A-Z]|_|\d/.test(term);
     const onlyCode = /[a-z0-9][A-Z]|_/.test(term);
+    const code = onlyCode || /^[A-Z]|\d/.test(term);
     for (const found of symbols.find(term, { limit: 25 })) {
       const known = candidate(found, found.path);
       if (code && found.score >= 90) known.nameHit = Math.max(known.nameHit, found.score === 100 ? NAMED_EXACTLY : NAMED_IN_OTHER_CASE);
