@@ -5,8 +5,15 @@ import type { Segment } from '../text/segment.js';
 /** No document: what an AND gives once one of its lists is empty. */
 const NONE = new Uint32Array(0);
 
-/** When an AND of trigram lists is down to this many documents, the rest of the lists are skipped. */
+/** When an AND of trigram lists is down to this many documents, the rest of the long lists are skipped. */
 const GOOD_ENOUGH_CANDIDATES = 16;
+
+/**
+ * A list this short is intersected whatever the candidates left: reading it costs less than
+ * verifying the file it most likely rules out. A small project's lists are all this short, and
+ * skipping them left a search across many projects verifying false candidates in each.
+ */
+const SHORT_LIST_POSTINGS = 256;
 
 /** Ids of the documents (files, or blocks of large files) of `segment` that can match, ascending (= path order). */
 export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32Array {
@@ -19,6 +26,7 @@ export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32A
       case 'and': {
         // Rarest trigram lists first, and stop once few candidates are left: verifying a
         // handful of files costs less than decoding long lists that would barely narrow them.
+        // A short list is always worth its read.
         const trigrams: Array<{ trigram: number; count: number }> = [];
         for (const child of query.children) {
           if (child.op !== 'trigram') continue;
@@ -30,8 +38,8 @@ export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32A
         }
         trigrams.sort((a, b) => a.count - b.count);
         let result: Uint32Array | undefined;
-        for (const { trigram } of trigrams) {
-          if (result && result.length <= GOOD_ENOUGH_CANDIDATES) break;
+        for (const { trigram, count } of trigrams) {
+          if (result && (result.length === 0 || (result.length <= GOOD_ENOUGH_CANDIDATES && count > SHORT_LIST_POSTINGS))) break;
           const list = segment.postings(trigram);
           result = result ? intersect(result, list) : list;
         }

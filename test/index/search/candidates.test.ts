@@ -1,7 +1,13 @@
-/** candidates.ts: the sorted-list set operations the trigram plans are evaluated with. */
+/** candidates.ts: the sorted-list set operations the trigram plans are evaluated with, and which lists a plan reads. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { buildIndex } from '../../../src/index/build/indexer.js';
 import { intersect, union, unionAll } from '../../../src/index/search/candidates.js';
+import { IndexReader } from '../../../src/index/search/reader.js';
+import { projectTree } from '../../helpers/projects.js';
 
 /** A sorted list of distinct ids below `limit`, from a fixed pseudo-random sequence. */
 function listOf(seed: number, size: number, limit: number): Uint32Array {
@@ -26,6 +32,29 @@ test('intersect and union keep sorted lists sorted', () => {
   const b = Uint32Array.from([2, 3, 4, 9, 10]);
   assert.equal([...intersect(a, b)], [3, 9]);
   assert.equal([...union(a, b)], [1, 2, 3, 4, 5, 7, 9, 10]);
+});
+
+test('a short trigram list is read even when few candidates are left, and rules out the files it can', async () => {
+  // Ten files hold every trigram of the name but "erv" and "rve"; thirty more hold those two (and
+  // no other of its trigrams); one file holds the name. The rarest lists leave eleven candidates,
+  // few enough to stop at for a large index, but the "erv" list is short, and leaves one.
+  const files: Record<string, string> = { 'target.txt': 'call listenAndServe here\n' };
+  for (let i = 0; i < 10; i++) files[`decoy${i}.txt`] = `listenandser ${i}\n`;
+  for (let i = 0; i < 30; i++) files[`filler${i}.txt`] = `nerve ${i}\n`;
+  const root = projectTree(files);
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  try {
+    await buildIndex(root, { home });
+    const result = IndexReader.open(root, home).search({ pattern: 'ListenAndServe', limit: 100 });
+    assert.equal(
+      result.matches.map((match) => `${match.path}:${match.line}`),
+      ['target.txt:1'],
+    );
+    assert.is(result.stats.candidates, 1, 'the decoys are ruled out by the short lists, not read');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 test.run();
