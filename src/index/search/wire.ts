@@ -60,11 +60,22 @@ export interface WorkerRanking {
  */
 const NO_ROWS = { int32: new Int32Array(0), uint8: new Uint8Array(0), float64: new Float64Array(0) };
 
+/**
+ * A packed result's columns beside the result's own fields, each named: a rest pattern and a
+ * spread copy fields through a generic runtime path, which was much of packing the mostly empty
+ * results of a search across projects.
+ */
+function packedOf(result: SearchResult & { partial?: boolean }, columns: Omit<PackedResult, keyof SearchResult | 'partial'>): PackedResult {
+  const packed: PackedResult = { truncated: result.truncated, stats: result.stats, ...columns };
+  if (result.partial !== undefined) packed.partial = result.partial;
+  return packed;
+}
+
 export function pack(result: SearchResult & { partial?: boolean }): PackedResult {
-  const { matches, ...rest } = result;
+  const { matches } = result;
   if (matches.length === 0) {
     const { int32, uint8 } = NO_ROWS;
-    return { ...rest, paths: [], file: int32, line: int32, column: int32, text: [], length: int32, flags: uint8 };
+    return packedOf(result, { paths: [], file: int32, line: int32, column: int32, text: [], length: int32, flags: uint8 });
   }
   const paths: string[] = [];
   const file = new Int32Array(matches.length);
@@ -89,7 +100,10 @@ export function pack(result: SearchResult & { partial?: boolean }): PackedResult
       context[i] = { ...(match.before ? { before: match.before } : {}), ...(match.after ? { after: match.after } : {}) };
     }
   });
-  return { ...rest, paths, file, line, column, text, length, flags, ...(matched ? { matched } : {}), ...(context ? { context } : {}) };
+  const packed = packedOf(result, { paths, file, line, column, text, length, flags });
+  if (matched) packed.matched = matched;
+  if (context) packed.context = context;
+  return packed;
 }
 
 const WORD = 1;
@@ -102,11 +116,13 @@ const RANKED_GENERATED = 4;
 
 /** A ranked pool packed as a result whose matches are in ranked order, with the ranking beside them. */
 export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], seeds: number, rankingMs: number, certain?: number): PackedResult {
-  const packed = pack({ ...result, matches: ranked.map((item) => item.match) });
+  const packed = pack({ truncated: result.truncated, stats: result.stats, matches: ranked.map((item) => item.match) });
+  if (result.partial !== undefined) packed.partial = result.partial;
   if (ranked.length === 0) {
     const { uint8, float64 } = NO_ROWS;
-    const none = { score: float64, weight: uint8, seen: uint8, signals: uint8, defined: [], seeds, rankingMs };
-    return { ...packed, ranking: { ...none, ...(certain !== undefined ? { certain } : {}) } };
+    packed.ranking = { score: float64, weight: uint8, seen: uint8, signals: uint8, defined: [], seeds, rankingMs };
+    if (certain !== undefined) packed.ranking.certain = certain;
+    return packed;
   }
   const ranking: PackedRanking = {
     score: new Float64Array(ranked.length),
@@ -116,8 +132,8 @@ export function packRanked(result: SearchResult & { partial?: boolean }, ranked:
     defined: new Array<string>(ranked.length).fill(''),
     seeds,
     rankingMs,
-    ...(certain !== undefined ? { certain } : {}),
   };
+  if (certain !== undefined) ranking.certain = certain;
   ranked.forEach(({ score, facts }, i) => {
     ranking.score[i] = score;
     ranking.weight[i] = facts.weight;
@@ -125,7 +141,8 @@ export function packRanked(result: SearchResult & { partial?: boolean }, ranked:
     ranking.signals[i] = (facts.word ? RANKED_WORD : 0) | (facts.exactCase ? RANKED_EXACT_CASE : 0) | (facts.generated ? RANKED_GENERATED : 0);
     if (facts.defined) ranking.defined[i] = `${facts.defined.kind}\0${facts.defined.qualifiedName}`;
   });
-  return { ...packed, ranking };
+  packed.ranking = ranking;
+  return packed;
 }
 
 /**

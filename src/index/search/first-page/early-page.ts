@@ -46,7 +46,8 @@ export function mayStopEarly(query: SearchQuery, end: number): boolean {
 
 /** What a path's place in the reading order says of it: its penalty, depth and length. */
 function placeOf(path: string, key: number): { penalty: number; depth: number; length: number } {
-  return { ...sourceFirstParts(key), length: path.length };
+  const { penalty, depth } = sourceFirstParts(key);
+  return { penalty, depth, length: path.length };
 }
 
 /**

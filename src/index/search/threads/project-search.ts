@@ -9,6 +9,7 @@ import { rankedKey, rankSearch, strictlyBefore, type RankKey } from '../ranking.
 import { movedBuffers, pack, packRanked, type PackedResult } from '../wire.js';
 import type { OpenProject, OpenProjects } from './open-projects.js';
 import type { BatchItem, BatchRequest, Reply, SearchRequest, SearchStamps } from './search-worker.js';
+import type { SearchQuery } from '../reader.js';
 
 /** A failure as the pool reads it back: its stable code, and its message. */
 export function threadError(error: unknown): { code: string; message: string } {
@@ -37,6 +38,28 @@ export function searchIndex(project: OpenProject, request: SearchRequest & { sta
   return packRanked(result, ranked, seeds, performance.now() - started);
 }
 
+/** Every field of a query, named: one added to SearchQuery and not here fails to compile. */
+const QUERY_FIELDS = Object.keys({
+  pattern: true,
+  regex: true,
+  caseSensitive: true,
+  path: true,
+  language: true,
+  limit: true,
+  context: true,
+  shard: true,
+  sourceFirst: true,
+} satisfies Record<keyof SearchQuery, true>) as Array<keyof SearchQuery>;
+
+/**
+ * What searches read together must share: the page, and every field of the query (a batch has
+ * one query per project, each with its own path glob). Field by field: an array of plain values
+ * is quicker to write out than the object.
+ */
+function sharedKey(pageEnd: number, query: SearchQuery): string {
+  return JSON.stringify([pageEnd, ...QUERY_FIELDS.map((field) => query[field])]);
+}
+
 type Outcome = { result: PackedResult } | { error: { code: string; message: string } };
 
 function attempt(search: () => PackedResult): Outcome {
@@ -61,7 +84,7 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: B
   const together = new Map<string, number[]>();
   batch.forEach(({ root, query, pageEnd, stamps }, at) => {
     if (pageEnd !== undefined && mayStopEarly(query, pageEnd)) {
-      const shared = `${pageEnd}\0${JSON.stringify(query)}`;
+      const shared = sharedKey(pageEnd, query);
       together.set(shared, [...(together.get(shared) ?? []), at]);
       return;
     }
