@@ -11,7 +11,7 @@ import type { Match, SearchResult } from './reader.js';
  * small match objects cost far more to clone than a few arrays (the typed ones of a large result
  * are moved, not copied: movedBuffers).
  */
-export interface PackedResult extends Omit<SearchResult, 'matches'> {
+export interface PackedColumns extends Omit<SearchResult, 'matches'> {
   paths: string[];
   file: Int32Array;
   line: Int32Array;
@@ -26,6 +26,20 @@ export interface PackedResult extends Omit<SearchResult, 'matches'> {
   /** Set when the worker ranked its result: the matches are then the pool in ranked order. */
   ranking?: PackedRanking;
 }
+
+/**
+ * A result with no match: its fields and no column at all. A search across projects sends back
+ * one result per project, most of them empty, and the columns of each were most of what the
+ * threads cloned and the main thread read back.
+ */
+interface PackedEmpty extends Omit<SearchResult, 'matches'> {
+  empty: true;
+  partial?: boolean;
+  /** Set when the worker ranked its result (nothing to rank): what the ranking counted. */
+  ranking?: Pick<PackedRanking, 'seeds' | 'rankingMs' | 'certain'>;
+}
+
+export type PackedResult = PackedColumns | PackedEmpty;
 
 /** A ranking done in the worker (ranking.ts), column by column, one row per match of the pool. */
 interface PackedRanking {
@@ -54,29 +68,25 @@ export interface WorkerRanking {
 }
 
 /**
- * The columns of a result with no match, made once: a search across projects sends back one
- * result per project, most of them empty, and ten new arrays for each was much of a thread's
- * allocation. Copied when sent (movedBuffers never moves an empty array).
- */
-const NO_ROWS = { int32: new Int32Array(0), uint8: new Uint8Array(0), float64: new Float64Array(0) };
-
-/**
  * A packed result's columns beside the result's own fields, each named: a rest pattern and a
  * spread copy fields through a generic runtime path, which was much of packing the mostly empty
  * results of a search across projects.
  */
-function packedOf(result: SearchResult & { partial?: boolean }, columns: Omit<PackedResult, keyof SearchResult | 'partial'>): PackedResult {
-  const packed: PackedResult = { truncated: result.truncated, stats: result.stats, ...columns };
+function packedOf(result: SearchResult & { partial?: boolean }, columns: Omit<PackedColumns, keyof SearchResult | 'partial'>): PackedColumns {
+  const packed: PackedColumns = { truncated: result.truncated, stats: result.stats, ...columns };
+  if (result.partial !== undefined) packed.partial = result.partial;
+  return packed;
+}
+
+function packEmpty(result: SearchResult & { partial?: boolean }): PackedEmpty {
+  const packed: PackedEmpty = { truncated: result.truncated, stats: result.stats, empty: true };
   if (result.partial !== undefined) packed.partial = result.partial;
   return packed;
 }
 
 export function pack(result: SearchResult & { partial?: boolean }): PackedResult {
   const { matches } = result;
-  if (matches.length === 0) {
-    const { int32, uint8 } = NO_ROWS;
-    return packedOf(result, { paths: [], file: int32, line: int32, column: int32, text: [], length: int32, flags: uint8 });
-  }
+  if (matches.length === 0) return packEmpty(result);
   const paths: string[] = [];
   const file = new Int32Array(matches.length);
   const line = new Int32Array(matches.length);
@@ -85,7 +95,7 @@ export function pack(result: SearchResult & { partial?: boolean }): PackedResult
   const length = new Int32Array(matches.length);
   const flags = new Uint8Array(matches.length);
   let matched: string[] | undefined;
-  let context: PackedResult['context'];
+  let context: PackedColumns['context'];
   matches.forEach((match, i) => {
     if (paths.at(-1) !== match.path) paths.push(match.path);
     file[i] = paths.length - 1;
@@ -116,14 +126,14 @@ const RANKED_GENERATED = 4;
 
 /** A ranked pool packed as a result whose matches are in ranked order, with the ranking beside them. */
 export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], seeds: number, rankingMs: number, certain?: number): PackedResult {
-  const packed = pack({ truncated: result.truncated, stats: result.stats, matches: ranked.map((item) => item.match) });
-  if (result.partial !== undefined) packed.partial = result.partial;
   if (ranked.length === 0) {
-    const { uint8, float64 } = NO_ROWS;
-    packed.ranking = { score: float64, weight: uint8, seen: uint8, signals: uint8, defined: [], seeds, rankingMs };
+    const packed = packEmpty(result);
+    packed.ranking = { seeds, rankingMs };
     if (certain !== undefined) packed.ranking.certain = certain;
     return packed;
   }
+  const packed = pack({ truncated: result.truncated, stats: result.stats, matches: ranked.map((item) => item.match) }) as PackedColumns;
+  if (result.partial !== undefined) packed.partial = result.partial;
   const ranking: PackedRanking = {
     score: new Float64Array(ranked.length),
     weight: new Uint8Array(ranked.length),
@@ -155,6 +165,7 @@ const MOVE_FROM_BYTES = 64 * 1024;
 
 /** The typed arrays a packed result moves across the thread boundary instead of copying: none for a small one. */
 export function movedBuffers(packed: PackedResult): ArrayBuffer[] {
+  if ('empty' in packed) return [];
   const { ranking } = packed;
   const arrays = [
     packed.line,
@@ -165,8 +176,7 @@ export function movedBuffers(packed: PackedResult): ArrayBuffer[] {
     ...(ranking ? [ranking.score, ranking.weight, ranking.seen, ranking.signals] : []),
   ];
   const bytes = arrays.reduce((sum, array) => sum + array.byteLength, 0);
-  // An empty array may be NO_ROWS's, shared: moving it would empty every later result's.
-  return bytes < MOVE_FROM_BYTES ? [] : arrays.filter((array) => array.byteLength > 0).map((array) => array.buffer as ArrayBuffer);
+  return bytes < MOVE_FROM_BYTES ? [] : arrays.map((array) => array.buffer as ArrayBuffer);
 }
 
 function unpackRanking(ranking: PackedRanking): WorkerRanking {
@@ -196,14 +206,28 @@ function unpackRanking(ranking: PackedRanking): WorkerRanking {
   };
 }
 
-export function unpack(packed: PackedResult): SearchResult & { ranking?: WorkerRanking } {
-  const { paths, file, line, column, text, context, length, flags, matched, ranking, ...rest } = packed;
-  const matches = text.map((value, i): Match => {
+/** The scores of no match: shared by every empty result read back (they are only read). */
+const NO_SCORES = new Float64Array(0);
+
+export function unpack(packed: PackedResult): SearchResult & { partial?: boolean; ranking?: WorkerRanking } {
+  const result: SearchResult & { partial?: boolean; ranking?: WorkerRanking } = { truncated: packed.truncated, stats: packed.stats, matches: [] };
+  if (packed.partial !== undefined) result.partial = packed.partial;
+  if ('empty' in packed) {
+    const { ranking } = packed;
+    if (ranking) {
+      result.ranking = { scores: NO_SCORES, facts: [], seeds: ranking.seeds, rankingMs: ranking.rankingMs };
+      if (ranking.certain !== undefined) result.ranking.certain = ranking.certain;
+    }
+    return result;
+  }
+  const { paths, file, line, column, text, context, length, flags, matched, ranking } = packed;
+  result.matches = text.map((value, i): Match => {
     const match: Match = { path: paths[file[i]!]!, line: line[i]!, column: column[i]!, text: value, ...(context?.[i] ?? {}), length: length[i]! };
     if (matched) match.matched = matched[i]!;
     else match.word = (flags[i]! & WORD) !== 0;
     if (flags[i]! & GENERATED) match.generated = true;
     return match;
   });
-  return { ...rest, matches, ...(ranking ? { ranking: unpackRanking(ranking) } : {}) };
+  if (ranking) result.ranking = unpackRanking(ranking);
+  return result;
 }

@@ -164,7 +164,7 @@ test('a project that cannot be opened fails alone; the others of its batch answe
     const query: SearchQuery = { pattern: 'reader', limit: 1_000, sourceFirst: true };
     const { reply } = searchBatch(projects, { id: 7, batch: roots.map((root) => ({ root, query, pageEnd: 5 })) });
     const [indexed, missing] = reply.results!;
-    assert.ok(indexed && 'result' in indexed && indexed.result.line.length >= 5, 'the indexed project answers its page');
+    assert.ok(indexed && 'result' in indexed && unpack(indexed.result).matches.length >= 5, 'the indexed project answers its page');
     assert.ok(missing && 'error' in missing);
     assert.is(missing.error.code, 'SEXTANT_ERR_NOT_INDEXED');
     for (const root of roots) projects.forget(root);

@@ -1,12 +1,11 @@
 /**
  * The search threads' wire format (wire.ts) through a real MessageChannel: a small result is
- * copied and a large one moved, and the columns empty results share are never moved, so they
- * stay whole for every later result.
+ * copied and a large one moved, and an empty one crosses as its fields alone.
  */
 import { MessageChannel } from 'node:worker_threads';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { movedBuffers, pack, packRanked, unpack, type PackedResult } from '../../../src/index/search/wire.js';
+import { movedBuffers, pack, packRanked, unpack, type PackedColumns, type PackedResult } from '../../../src/index/search/wire.js';
 import type { Match, SearchResult } from '../../../src/index/search/reader.js';
 
 const STATS = { files: 1, candidates: 1, durationMs: 0 };
@@ -36,27 +35,31 @@ async function sent(packed: PackedResult): Promise<PackedResult> {
   }
 }
 
-test('an empty result crosses as a copy, again and again, and unpacks to no matches', async () => {
-  for (let round = 0; round < 3; round++) {
-    const packed = packRanked(result(0), [], 0, 0.5, 0);
-    assert.equal(movedBuffers(packed), []);
-    const arrived = unpack(await sent(packed));
-    assert.equal(arrived.matches, []);
-    assert.is(arrived.ranking?.certain, 0);
-    // The shared empty columns are still whole here, not detached by the send.
-    assert.is(packed.file.buffer.byteLength, 0);
-    assert.not.throws(() => packed.file.subarray(0, 0));
-  }
-  assert.is(pack(result(0)).line, pack(result(0)).line, 'one set of empty columns for every empty result');
+test('an empty result crosses as its fields alone, and unpacks to no matches with what its ranking counted', async () => {
+  const ranked = packRanked({ ...result(0), partial: true }, [], 3, 0.5, 0);
+  assert.equal(movedBuffers(ranked), []);
+  assert.not.ok('file' in ranked || 'text' in ranked, 'no column crosses for no match');
+  const arrived = unpack(await sent(ranked));
+  assert.equal(arrived.matches, []);
+  assert.equal(arrived.stats, STATS);
+  assert.is(arrived.partial, true);
+  assert.equal([...arrived.ranking!.scores], []);
+  assert.equal(arrived.ranking!.facts, []);
+  assert.equal([arrived.ranking!.seeds, arrived.ranking!.rankingMs, arrived.ranking!.certain], [3, 0.5, 0]);
+
+  const unranked = unpack(await sent(pack(result(0))));
+  assert.equal(unranked.matches, []);
+  assert.is(unranked.ranking, undefined, 'a search not ranked comes back with no ranking');
+  assert.is(unranked.partial, undefined);
 });
 
 test('a small result is copied, a large one moved, and both unpack to what was packed', async () => {
-  const small = pack(result(20));
+  const small = pack(result(20)) as PackedColumns;
   assert.equal(movedBuffers(small), []);
   assert.equal(unpack(await sent(small)).matches, result(20).matches);
   assert.is(small.line.length, 20, 'copied: still readable on the sending side');
 
-  const large = pack(result(5_000));
+  const large = pack(result(5_000)) as PackedColumns;
   const moved = movedBuffers(large);
   assert.ok(moved.length > 0);
   const arrived = unpack(await sent(large));
