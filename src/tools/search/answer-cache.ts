@@ -49,6 +49,8 @@ export class AnswerCache<V> {
 
   /** The answer kept for `key`, if any (never computed here). */
   peek(key: string): V | undefined {
+    // Nothing is kept: the key is not even looked at (hashing a long new key is not free).
+    if (this.#maxEntries === 0) return undefined;
     return this.#touch(key)?.value;
   }
 

@@ -169,6 +169,15 @@ interface Search {
   definitions: number;
 }
 
+/**
+ * Which answer a key names: a query (written as JSON) of one project's index generation. Neither
+ * the query's JSON nor the generation holds a newline, so the key reads back from its end, even
+ * for a root that holds one.
+ */
+function answerKey(project: Project, at: IndexStamps | undefined, query: string): string {
+  return `${project.root}\n${project.generation(at)}\n${query}`;
+}
+
 /** The answers of every project a search_code tool serves, kept together (one budget for all of them). */
 export class SearchAnswers {
   readonly #answers: AnswerCache<Answer>;
@@ -184,7 +193,7 @@ export class SearchAnswers {
    */
   async answer(project: Project, query: SearchQuery, end: number, direct: boolean): Promise<{ value: Answer; cached: boolean }> {
     const answers = this.#answers;
-    const key = direct ? '' : JSON.stringify([project.root, project.generation(), query]);
+    const key = direct ? '' : answerKey(project, undefined, JSON.stringify(query));
     const whole = direct ? undefined : answers.peek(key);
     if (whole) return { value: whole, cached: true };
     const found = async (way: FirstPageWay): Promise<{ value: Answer; cached: boolean }> => {
@@ -231,11 +240,18 @@ export class SearchAnswers {
   ): Promise<Array<{ value: Answer; cached: boolean } | Error>> {
     const answers = this.#answers;
     const out = new Array<{ value: Answer; cached: boolean } | Error>(asked.length);
+    // The projects of a search across them mostly share one query object: written out once.
+    const written = new Map<SearchQuery, string>();
+    const queryText = (query: SearchQuery): string => {
+      let text = written.get(query);
+      if (text === undefined) written.set(query, (text = JSON.stringify(query)));
+      return text;
+    };
     // What unsearched projects answer: exactly what the merge will show of them, so it bounds the searches.
     const known: KnownMatch[] = [];
     const open: Array<{ at: number; key: string; early?: string; definitions?: { value: Answer; cached: boolean } }> = [];
     for (const [at, { project, query, at: stamps }] of asked.entries()) {
-      const key = JSON.stringify([project.root, project.generation(stamps), query]);
+      const key = answerKey(project, stamps, queryText(query));
       const ways = firstPagePlan(query, end, true);
       const early = ways.includes('early-page') ? `${key}|first:${end}` : undefined;
       const kept = answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early));
