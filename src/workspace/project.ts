@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { counted, type Activity } from '../platform/idle-heap.js';
 import type { Logger } from '../platform/log.js';
 import { SearchService, type SearchPool } from '../index/search/threads/index.js';
-import { fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store/index.js';
+import { type ChangeFence, fileStamp, IndexCorruptError, IndexIncompatibleError, IndexStore, type Manifest } from '../index/store/index.js';
 import { SymbolIndex, symbolsStamp } from '../index/symbols/index.js';
 import { IndexWatcher } from '../index/watch/index.js';
 import { codedError } from '../errors.js';
 import { article, capitalized } from '../wording.js';
 import { IndexJob, runJob, type JobMode } from './jobs.js';
+import { WatchedStamps } from './watched-stamps.js';
 
 type IndexingStatus = 'not_indexed' | 'indexing' | 'ready' | 'failed';
 
@@ -58,6 +59,8 @@ export class Project {
   readonly #watch: boolean;
   readonly #logger: Logger | undefined;
   readonly #pool: SearchPool | undefined;
+  /** The stamps kept while the index folder is unchanged, with the server's change fence. */
+  readonly #stamps: WatchedStamps<IndexStamps> | undefined;
   #search: SearchService | undefined;
   #job: IndexJob | undefined;
   /** The last job that ran here, finished or not (index_status shows it). */
@@ -74,7 +77,15 @@ export class Project {
 
   constructor(
     root: string,
-    options: { home?: string; watch?: boolean; logger?: Logger; pool?: SearchPool; activity?: Activity; onJob?: (job: IndexJob) => void } = {},
+    options: {
+      home?: string;
+      watch?: boolean;
+      logger?: Logger;
+      pool?: SearchPool;
+      fence?: ChangeFence;
+      activity?: Activity;
+      onJob?: (job: IndexJob) => void;
+    } = {},
   ) {
     this.root = root;
     this.#onJob = options.onJob;
@@ -84,6 +95,7 @@ export class Project {
     this.#logger = options.logger;
     this.#pool = options.pool;
     this.store = new IndexStore(root, options.home);
+    this.#stamps = options.fence && new WatchedStamps(options.fence, this.store);
   }
 
   /** The job running in this server, if any. */
@@ -96,8 +108,10 @@ export class Project {
    * same moment (a search across projects asks each project for its state, its generation and its
    * symbols, and a stat for each was a large part of its main-thread work).
    */
-  stamps(): IndexStamps {
-    return { manifest: fileStamp(this.store.manifestPath), symbols: symbolsStamp(this.store), jobPid: this.store.runningJob()?.pid };
+  stamps(fenced = false): IndexStamps {
+    const read = (): IndexStamps => ({ manifest: fileStamp(this.store.manifestPath), symbols: symbolsStamp(this.store), jobPid: this.store.runningJob()?.pid });
+    // `fenced`: the caller passed the server's change fence since it began, so stamps the folder's watch saw no change to still hold.
+    return fenced && this.#stamps ? this.#stamps.current(read) : read();
   }
 
   /** `at`: the stamps read once by the caller (stamps()); without them, read now. */
@@ -253,6 +267,7 @@ export class Project {
   async release(): Promise<void> {
     this.#watcher?.close();
     this.#watcher = undefined;
+    this.#stamps?.close();
     this.#symbols = undefined;
     await this.#search?.close();
     this.#search = undefined;
@@ -283,6 +298,7 @@ export class Project {
     this.#job?.cancel('the server is shutting down');
     this.#watcher?.close();
     this.#watcher = undefined;
+    this.#stamps?.close();
     await this.#search?.close();
     this.#search = undefined;
   }

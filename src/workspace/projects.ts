@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { Activity } from '../platform/idle-heap.js';
 import { SearchPool, type SearchPoolOptions, type SearchQueueLimits } from '../index/search/threads/index.js';
-import { IndexStore, sextantHome } from '../index/store/index.js';
+import { ChangeFence, IndexStore, sextantHome } from '../index/store/index.js';
 import type { Logger } from '../platform/log.js';
 import { Project } from './project.js';
 import { ProjectPool } from './project-pool.js';
@@ -82,6 +82,8 @@ export class ProjectService {
   readonly #pool: ProjectPool;
   /** The search threads every project's searches run on. */
   readonly searchPool: SearchPool;
+  /** Passed by a search across projects before it trusts their kept index stamps (change-fence.ts). */
+  readonly fence = new ChangeFence();
   /** Projects registered by name (the catalog), as this server serves them. */
   readonly named = new NamedProjects();
   /** Each index job any project starts, told before its first stage (the status page follows them). */
@@ -109,6 +111,7 @@ export class ProjectService {
           home: this.#home,
           logger: this.#logger,
           pool: this.searchPool,
+          fence: this.fence,
           activity: this.#activity,
           onJob: (job) => this.jobs.announce(job),
         }),
@@ -393,5 +396,6 @@ export class ProjectService {
   async close(): Promise<void> {
     await this.#pool.close();
     await this.searchPool.close();
+    this.fence.close();
   }
 }

@@ -8,3 +8,4 @@ export { findIndexedProject, resolveRoot } from './project-root.js';
 export { indexFolders, sextantHome } from './home.js';
 export { resumeCommand, type JobJournal } from './journal.js';
 export { fileStamp, IndexStore } from './store.js';
+export { ChangeFence, FolderWatch } from './change-fence.js';

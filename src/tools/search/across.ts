@@ -14,6 +14,7 @@ import type { Completeness } from '../status.js';
 import { listedIncomplete, readinessOf, spanNotes, tagOf, type Incomplete, type Spanned } from '../spanning.js';
 import type { Answer, SearchAnswers } from './answers.js';
 import type { IndexStamps } from '../../workspace/project.js';
+import type { ChangeFence } from '../../index/store/index.js';
 import type { SearchPool } from '../../index/search/threads/index.js';
 import { clipResult, fitsBudget, linesOf } from './search-results.js';
 import { DEFAULT_SEARCH_RESULTS, MAX_ECHO_CHARS, searchQueryOf } from './arguments.js';
@@ -53,18 +54,29 @@ function ownFailure(member: Spanned, error: unknown): Incomplete | undefined {
   return { project: member.label, state: 'failed', reason: error instanceof Error ? error.message : String(error) };
 }
 
-export async function searchAcross(members: Spanned[], args: JsonObject, answers: SearchAnswers, pool: SearchPool, autoIndex: boolean): Promise<ToolOutcome> {
+export async function searchAcross(
+  members: Spanned[],
+  args: JsonObject,
+  answers: SearchAnswers,
+  pool: SearchPool,
+  autoIndex: boolean,
+  fence?: ChangeFence,
+): Promise<ToolOutcome> {
   const offset = pageOffset(args.cursor, args, 'search');
   const limit = (args.limit as number | undefined) ?? DEFAULT_SEARCH_RESULTS;
   const end = offset + limit;
   const incomplete: Incomplete[] = [];
   const searched: Array<{ member: Spanned; query: ReturnType<typeof searchQueryOf>; at: IndexStamps }> = [];
+  // Without a path glob (read against each project's root), every project is asked one query.
+  const shared = typeof args.path === 'string' || members.length === 0 ? undefined : searchQueryOf(args, members[0]!.project);
+  // Every change to an index made before this call is known to its folder's watch from here on.
+  const fenced = (await fence?.passed()) ?? false;
   for (const member of members) {
     // Each project's index as it is at this moment, read once for every question asked of it here.
-    const at = member.project.stamps();
+    const at = member.project.stamps(fenced);
     const ready = readinessOf(member, autoIndex, at);
     if (ready.incomplete) incomplete.push(ready.incomplete);
-    if (ready.manifest) searched.push({ member, query: searchQueryOf(args, member.project), at });
+    if (ready.manifest) searched.push({ member, query: shared ?? searchQueryOf(args, member.project), at });
   }
   const got = await answers.answerMany(
     pool,

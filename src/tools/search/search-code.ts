@@ -93,7 +93,7 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    runMany: (members, args) => searchAcross(members, args, answers, projects.searchPool, projects.autoIndex),
+    runMany: (members, args) => searchAcross(members, args, answers, projects.searchPool, projects.autoIndex, projects.fence),
     async run(project, _resolved, args) {
       const query = searchQueryOf(args, project);
       const offset = pageOffset(args.cursor, args, 'search');

@@ -1,0 +1,58 @@
+/**
+ * A project's index stamps, kept while its folder's watch sees no change (index/store/change-fence.ts):
+ * a caller that has passed the fence since it began reads them without a stat.
+ */
+import { existsSync } from 'node:fs';
+import type { ChangeFence, FolderWatch, IndexStore } from '../index/store/index.js';
+
+/**
+ * Longest stamps are kept without a stat, whatever the watch says: inotify drops events when its
+ * queue overflows, and tells no one. Past this, a missed change is seen anyway.
+ */
+const MAX_TRUST_MS = 1_000;
+
+/** What is kept needs only say whether a job was running (Project.stamps). */
+interface Stamps {
+  readonly jobPid: number | undefined;
+}
+
+export class WatchedStamps<T extends Stamps> {
+  readonly #fence: ChangeFence;
+  readonly #store: IndexStore;
+  /** Watching since the stamps kept were read; none kept without it. */
+  #kept: { stamps: T; watch: FolderWatch; readAt: number } | undefined;
+  /** When the folder could not be watched (no index yet): not tried again before MAX_TRUST_MS. */
+  #unwatchableAt = -Infinity;
+
+  constructor(fence: ChangeFence, store: IndexStore) {
+    this.#fence = fence;
+    this.#store = store;
+  }
+
+  /**
+   * The stamps: the ones kept if the folder has not changed since they were read, else `read()`.
+   * Only for a caller that has passed the fence since it began (ChangeFence.passed), so that any
+   * change made before it has reached the watch.
+   */
+  current(read: () => T): T {
+    const now = performance.now();
+    const kept = this.#kept;
+    if (kept?.watch.unchanged && now - kept.readAt < MAX_TRUST_MS) return kept.stamps;
+    kept?.watch.close();
+    this.#kept = undefined;
+    if (!this.#fence.working || now - this.#unwatchableAt < MAX_TRUST_MS) return read();
+    // Watched before the read: a change during it closes the watch, and is read next time.
+    const watch = this.#fence.watchFolder(this.#store.dir);
+    if (!watch) this.#unwatchableAt = now;
+    const stamps = read();
+    // A job's journal can end with its process, which changes no file here: read each time.
+    if (!watch || stamps.jobPid !== undefined || existsSync(this.#store.journalPath)) watch?.close();
+    else this.#kept = { stamps, watch, readAt: now };
+    return stamps;
+  }
+
+  close(): void {
+    this.#kept?.watch.close();
+    this.#kept = undefined;
+  }
+}
