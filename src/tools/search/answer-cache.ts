@@ -47,6 +47,26 @@ export class AnswerCache<V> {
     }
   }
 
+  /**
+   * The answer for `key`, kept or computed now by `compute`, which is synchronous: no await per
+   * project of a search across many. (A computation of the same key in flight elsewhere is not
+   * waited for: this one is as cheap.)
+   */
+  getNow(key: string, compute: () => Computed<V>): { value: V; cached: boolean } {
+    if (this.#maxEntries > 0) {
+      const kept = this.#touch(key);
+      if (kept) return { value: kept.value, cached: true };
+    }
+    const computed = compute();
+    this.keep(key, computed);
+    return { value: computed.value, cached: false };
+  }
+
+  /** Keeps `computed` as the answer for `key`, if it may be kept and none is kept yet. */
+  keep(key: string, computed: Computed<V>): void {
+    if (this.#maxEntries > 0 && computed.keep && !this.#entries.has(key)) this.#keep(key, computed.value, computed.weight);
+  }
+
   /** The answer kept for `key`, if any (never computed here). */
   peek(key: string): V | undefined {
     // Nothing is kept: the key is not even looked at (hashing a long new key is not free).

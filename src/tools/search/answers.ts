@@ -260,9 +260,7 @@ export class SearchAnswers {
         known.push(...kept.ranked.slice(0, end).map((item) => knownMatch(project.root, item)));
         continue;
       }
-      const definitions = ways.includes('definitions-only')
-        ? await answers.get(`${key}|definitions`, () => Promise.resolve(definitionsAnswer(project, query, stamps)))
-        : undefined;
+      const definitions = ways.includes('definitions-only') ? answers.getNow(`${key}|definitions`, () => definitionsAnswer(project, query, stamps)) : undefined;
       open.push({ at, key, ...(early !== undefined && { early }), ...(definitions && { definitions }) });
     }
     const certainOf = (entry: (typeof open)[number]): number => entry.definitions?.value.certainty?.results ?? 0;
@@ -342,8 +340,8 @@ export class SearchAnswers {
       // read everything. One cut short by what other projects found (fewer certain results than the
       // page) is this search's alone.
       const ownPage = value.certainty === undefined || (pageEnd !== undefined && value.certainty.results >= pageEnd);
-      if (pageEnd !== undefined && ownPage) await answers.get(`${key}|first:${pageEnd}`, () => Promise.resolve(computed));
-      if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) await answers.get(key, () => Promise.resolve(computed));
+      if (pageEnd !== undefined && ownPage) answers.keep(`${key}|first:${pageEnd}`, computed);
+      if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) answers.keep(key, computed);
       out[at] = { value, cached: false };
     }
   }
