@@ -27,8 +27,12 @@ const WORKER_ROLE = 'sextant-search';
  */
 const CONTENT_FRESH_MS = 500;
 
-/** Young-generation size of a search thread's heap. */
-const SEARCH_YOUNG_GENERATION_MB = 8;
+/**
+ * Young-generation size of a search thread's heap: below V8's default (which cost each worker
+ * RSS for no speed on one project), with room for the garbage of a batch over many projects,
+ * which in a smaller one kept the thread collecting (bench/RESULTS.md, load-search across projects).
+ */
+const SEARCH_YOUNG_GENERATION_MB = 24;
 
 /** What a thread is started with: the index home, its share of the text cache, and its share of the open-file budget. */
 interface ThreadData {
@@ -40,8 +44,7 @@ interface ThreadData {
 
 /** Starts a search thread (its replies: search-worker.ts). */
 export function spawnSearchThread(data: Omit<ThreadData, 'role'>): Worker {
-  // A small young generation: a search's garbage is short-lived, and V8's default semi-spaces
-  // cost each worker 20-30 MiB of RSS for no measurable speed (bench/RESULTS.md, #12).
+  // A bounded young generation: a search's garbage is short-lived (SEARCH_YOUNG_GENERATION_MB).
   return spawnWorker(import.meta.url, {
     workerData: { role: WORKER_ROLE, ...data } satisfies ThreadData,
     resourceLimits: { maxYoungGenerationSizeMb: SEARCH_YOUNG_GENERATION_MB },
