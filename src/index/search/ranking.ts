@@ -30,7 +30,10 @@ export interface Ranked {
   match: Match;
   score: number;
   facts: RankFacts;
-  /** What a result shows, made only for the results shown: a page of a pool of a thousand or more. */
+  /**
+   * What a result shows, made only for the results shown: a page of a pool of a thousand or more.
+   * A new object at each call, the caller's to add to.
+   */
   describe(): Record<string, unknown>;
 }
 

@@ -106,7 +106,10 @@ export async function searchAcross(
   );
   const page = ranked.slice(offset).map(({ item, from }) => {
     const { member } = answered[from]!;
-    const result = { ...clipResult(item.describe()), project: member.label, ...(member.commit && { commit: member.commit }) };
+    // describe() makes a new object each time: named on it, not copied by a spread (one per result).
+    const result = clipResult(item.describe());
+    result.project = member.label;
+    if (member.commit) result.commit = member.commit;
     return { match: item.match, result, member };
   });
   const fits = fitsBudget(page, 4_000);
