@@ -37,4 +37,15 @@ test('a cache of no entries computes every time and looks nothing up', async () 
   assert.is(cache.size, 0);
 });
 
+test('an answer kept while a computation of the same key is in flight is counted once when both finish', async () => {
+  const cache = new AnswerCache<string>({ maxEntries: 4, maxWeight: 10 });
+  let finish: (value: { value: string; weight: number; keep: boolean }) => void = () => undefined;
+  const pending = cache.get('k', () => new Promise((resolve) => (finish = resolve)));
+  cache.keep('k', { value: 'kept first', weight: 4, keep: true });
+  finish({ value: 'computed', weight: 4, keep: true });
+  assert.equal(await pending, { value: 'computed', cached: false });
+  assert.is(cache.weight, 4, 'one answer for the key, its weight once');
+  assert.is(cache.size, 1);
+});
+
 test.run();

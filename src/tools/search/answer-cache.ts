@@ -67,6 +67,11 @@ export class AnswerCache<V> {
     if (this.#maxEntries > 0 && computed.keep && !this.#entries.has(key)) this.#keep(key, computed.value, computed.weight);
   }
 
+  /** The weight of the answers kept (tests). */
+  get weight(): number {
+    return this.#weight;
+  }
+
   /** The answer kept for `key`, if any (never computed here). */
   peek(key: string): V | undefined {
     // Nothing is kept: the key is not even looked at (hashing a long new key is not free).
@@ -90,6 +95,12 @@ export class AnswerCache<V> {
 
   #keep(key: string, value: V, weight: number): void {
     if (weight > this.#maxWeight) return;
+    // One kept already (a computation of the same key finished first): replaced, its weight given back.
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#entries.delete(key);
+      this.#weight -= old.weight;
+    }
     this.#entries.set(key, { value, weight });
     this.#weight += weight;
     for (const [oldest, entry] of this.#entries) {
