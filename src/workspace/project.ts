@@ -104,13 +104,14 @@ export class Project {
   }
 
   /**
-   * The index's files as they are now, read once, for a caller that asks several questions of the
+   * The index's files as they are, read once, for a caller that asks several questions of the
    * same moment (a search across projects asks each project for its state, its generation and its
-   * symbols, and a stat for each was a large part of its main-thread work).
+   * symbols). `fenced`: the caller has passed the server's change fence since it began (true only
+   * from ChangeFence.passed), so stamps kept while the index folder's watch saw no change still
+   * hold (watched-stamps.ts); otherwise they are read now.
    */
   stamps(fenced = false): IndexStamps {
     const read = (): IndexStamps => ({ manifest: fileStamp(this.store.manifestPath), symbols: symbolsStamp(this.store), jobPid: this.store.runningJob()?.pid });
-    // `fenced`: the caller passed the server's change fence since it began, so stamps the folder's watch saw no change to still hold.
     return fenced && this.#stamps ? this.#stamps.current(read) : read();
   }
 
@@ -267,7 +268,7 @@ export class Project {
   async release(): Promise<void> {
     this.#watcher?.close();
     this.#watcher = undefined;
-    this.#stamps?.close();
+    this.#stamps?.release();
     this.#symbols = undefined;
     await this.#search?.close();
     this.#search = undefined;

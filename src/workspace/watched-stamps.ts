@@ -7,7 +7,8 @@ import type { ChangeFence, FolderWatch, IndexStore } from '../index/store/index.
 
 /**
  * Longest stamps are kept without a stat, whatever the watch says: inotify drops events when its
- * queue overflows, and tells no one. Past this, a missed change is seen anyway.
+ * queue overflows, and libuv does not pass on the kernel's notice of it. Past this, a missed
+ * change is seen anyway.
  */
 const MAX_TRUST_MS = 1_000;
 
@@ -19,14 +20,19 @@ interface Stamps {
 export class WatchedStamps<T extends Stamps> {
   readonly #fence: ChangeFence;
   readonly #store: IndexStore;
+  readonly #maxTrustMs: number;
   /** Watching since the stamps kept were read; none kept without it. */
   #kept: { stamps: T; watch: FolderWatch; readAt: number } | undefined;
-  /** When the folder could not be watched (no index yet): not tried again before MAX_TRUST_MS. */
+  /** When the folder could not be watched (no index yet): not tried again before maxTrustMs. */
   #unwatchableAt = -Infinity;
+  /** Once the project is let go: read each time, and nothing watched (a search in flight may still ask). */
+  #closed = false;
 
-  constructor(fence: ChangeFence, store: IndexStore) {
+  /** `maxTrustMs`: how long stamps are kept at most (tests lengthen or shorten it). */
+  constructor(fence: ChangeFence, store: IndexStore, options: { maxTrustMs?: number } = {}) {
     this.#fence = fence;
     this.#store = store;
+    this.#maxTrustMs = options.maxTrustMs ?? MAX_TRUST_MS;
   }
 
   /**
@@ -37,22 +43,35 @@ export class WatchedStamps<T extends Stamps> {
   current(read: () => T): T {
     const now = performance.now();
     const kept = this.#kept;
-    if (kept?.watch.unchanged && now - kept.readAt < MAX_TRUST_MS) return kept.stamps;
+    if (kept?.watch.unchanged && now - kept.readAt < this.#maxTrustMs) return kept.stamps;
     kept?.watch.close();
     this.#kept = undefined;
-    if (!this.#fence.working || now - this.#unwatchableAt < MAX_TRUST_MS) return read();
+    if (this.#closed || !this.#fence.working || now - this.#unwatchableAt < this.#maxTrustMs) return read();
     // Watched before the read: a change during it closes the watch, and is read next time.
     const watch = this.#fence.watchFolder(this.#store.dir);
     if (!watch) this.#unwatchableAt = now;
-    const stamps = read();
+    let stamps: T;
+    try {
+      stamps = read();
+    } catch (error) {
+      watch?.close();
+      throw error;
+    }
     // A job's journal can end with its process, which changes no file here: read each time.
     if (!watch || stamps.jobPid !== undefined || existsSync(this.#store.journalPath)) watch?.close();
     else this.#kept = { stamps, watch, readAt: now };
     return stamps;
   }
 
-  close(): void {
+  /** Lets go of the watch while the project is let go; the next call watches again. */
+  release(): void {
     this.#kept?.watch.close();
     this.#kept = undefined;
+  }
+
+  /** Stops watching for good (the project is closed); later calls read each time. */
+  close(): void {
+    this.#closed = true;
+    this.release();
   }
 }

@@ -6,60 +6,71 @@
  * Each folder is watched (inotify, through fs.watch), and its stamps are trusted while the watch
  * has seen nothing. A change made just before a call may still be on its way from the kernel,
  * though. So a call first passes the fence: it writes to a file of its own, watched by the same
- * inotify instance (libuv keeps one per loop), and waits for that write to come back. The kernel
- * queues events in the order the changes happened, so by then every change made before the call
- * has been told to its folder's watch. No file is left on disk: the fence file is unlinked as
- * soon as it is open and watched.
+ * inotify instance (on Linux libuv keeps one per loop), and waits for that write to come back.
+ * The kernel queues events in the order the changes happened, so by then every change made
+ * before the call has been told to its folder's watch. No file is left on disk: the fence file
+ * is unlinked as soon as it is open and watched.
+ *
+ * Linux only: elsewhere libuv watches a file and a folder by different means (kqueue and
+ * FSEvents on macOS), whose events keep no common order. There the fence never works, and
+ * callers read their stamps.
  */
 import { closeSync, type FSWatcher, mkdtempSync, openSync, rmdirSync, rmSync, unlinkSync, watch, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * A fence whose write has not come back by then lets its callers go to read their stamps, and
- * so does every later one until the write does come back (a loop blocked for long reads its
- * events late, but reads them; one that never comes back leaves the fence stalled for good).
+ * A fence whose write has not come back by then (an overflowing inotify queue drops events, and
+ * libuv does not pass on the kernel's notice of it) lets its callers go to read their stamps, and
+ * is opened afresh for the next caller.
  */
-const FENCE_TIMEOUT_MS = 10_000;
+const FENCE_TIMEOUT_MS = 2_000;
+
+/** Fences opened afresh after one another timed out, with none coming back between: events do not come back here. */
+const MAX_STALLS = 3;
 
 const FENCE_BYTE = Buffer.from('.');
 
+/** The fence file, open and watched, and the write out on it (one at a time: the kernel merges a file's like events). */
+interface FenceFile {
+  readonly fd: number;
+  readonly watcher: FSWatcher;
+  /** The first event is the unlink's own (the link count changed), not a fence's. */
+  settled: boolean;
+  inFlight: Array<(passed: boolean) => void> | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
 export class ChangeFence {
   readonly #timeoutMs: number;
-  /** The fence file, open and watched from the first use on; null once it failed (or could not open). */
-  #file: { fd: number; watcher: FSWatcher } | null | undefined;
-  /** The first event is the unlink's own (the link count changed), not a fence's. */
-  #settled = false;
-  /** Calls waiting on the write in flight; one at a time, or the kernel would merge their events. */
-  #inFlight: Array<(passed: boolean) => void> | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  /** Opened at the first use, and again after a stall; null where it cannot work, or once closed. */
+  #file: FenceFile | null | undefined;
   /** Calls that came after the write in flight went out: they need a write of their own. */
   #waiting: Array<(passed: boolean) => void> = [];
-  /** A write (or the unlink's event) is overdue: callers read stamps until it comes back. */
-  #stalled = false;
+  #stalls = 0;
 
   /** `timeoutMs`: how long a write may take to come back (tests shorten it). */
   constructor(options: { timeoutMs?: number } = {}) {
     this.#timeoutMs = options.timeoutMs ?? FENCE_TIMEOUT_MS;
   }
 
-  /** Whether watches can be trusted: false once the fence failed, or where files cannot be watched. */
+  /** Whether watches can be trusted: false where the fence cannot work, and once it is closed. */
   get working(): boolean {
     return this.#opened() !== null;
   }
 
   /**
    * Resolves once every change made before this call has reached the watches: true; false when
-   * the fence does not work, and stamps must be read.
+   * the fence cannot tell now (not working, or just opened), and stamps must be read.
    */
   passed(): Promise<boolean> {
     const file = this.#opened();
-    if (!file || this.#stalled) return Promise.resolve(false);
+    if (!file?.settled) return Promise.resolve(false);
     // The loop stays up while a caller waits (the watch alone does not hold it).
     file.watcher.ref();
     return new Promise((resolve) => {
       this.#waiting.push(resolve);
-      this.#send();
+      this.#send(file);
     });
   }
 
@@ -74,11 +85,14 @@ export class ChangeFence {
   }
 
   close(): void {
-    this.#break();
+    if (this.#file) this.#drop(this.#file);
+    this.#file = null;
   }
 
-  #opened(): { fd: number; watcher: FSWatcher } | null {
+  #opened(): FenceFile | null {
     if (this.#file !== undefined) return this.#file;
+    this.#file = null;
+    if (process.platform !== 'linux') return null;
     let dir: string | undefined;
     let fd: number | undefined;
     let watcher: FSWatcher | undefined;
@@ -91,70 +105,66 @@ export class ChangeFence {
       unlinkSync(path);
       rmdirSync(dir);
     } catch {
-      watcher?.close();
-      if (fd !== undefined) closeSync(fd);
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-      return (this.#file = null);
+      quietly(() => watcher?.close());
+      quietly(() => fd !== undefined && closeSync(fd));
+      quietly(() => dir !== undefined && rmSync(dir, { recursive: true, force: true }));
+      return null;
     }
-    watcher.on('change', () => this.#told());
-    watcher.on('error', () => this.#break());
-    this.#timer = setTimeout(() => this.#stall(), this.#timeoutMs).unref();
-    return (this.#file = { fd, watcher });
+    const file: FenceFile = { fd, watcher, settled: false, inFlight: undefined, timer: undefined };
+    watcher.on('change', () => this.#told(file));
+    watcher.on('error', () => this.#stall(file));
+    file.timer = setTimeout(() => this.#stall(file), this.#timeoutMs).unref();
+    return (this.#file = file);
   }
 
-  #send(): void {
-    const file = this.#file;
-    if (!file || !this.#settled || this.#inFlight || this.#waiting.length === 0) return;
-    this.#inFlight = this.#waiting;
+  #send(file: FenceFile): void {
+    if (file.inFlight || this.#waiting.length === 0) return;
+    file.inFlight = this.#waiting;
     this.#waiting = [];
     try {
       writeSync(file.fd, FENCE_BYTE, 0, 1, 0);
     } catch {
-      this.#break();
+      this.#stall(file);
       return;
     }
-    this.#timer = setTimeout(() => this.#stall(), this.#timeoutMs).unref();
+    file.timer = setTimeout(() => this.#stall(file), this.#timeoutMs).unref();
   }
 
-  #stall(): void {
-    this.#stalled = true;
-    this.#letGo(false);
-    this.#file?.watcher.unref();
+  #told(file: FenceFile): void {
+    if (this.#file !== file) return;
+    clearTimeout(file.timer);
+    this.#stalls = 0;
+    const passed = file.settled ? file.inFlight : undefined;
+    file.settled = true;
+    file.inFlight = undefined;
+    for (const resolve of passed ?? []) resolve(true);
+    this.#send(file);
+    if (!file.inFlight) file.watcher.unref();
   }
 
-  /** Every caller in flight or waiting told `passed`. */
-  #letGo(passed: boolean): void {
-    for (const resolve of [...(this.#inFlight ?? []), ...this.#waiting]) resolve(passed);
-    // A write still out stays out (an empty flight) until its event comes back.
-    if (this.#inFlight) this.#inFlight = [];
+  /** The write (or the unlink's event) is overdue, or the watch failed: callers read, and the next one opens a fence afresh. */
+  #stall(file: FenceFile): void {
+    if (this.#file !== file) return;
+    this.#drop(file);
+    this.#file = ++this.#stalls >= MAX_STALLS ? null : undefined;
+  }
+
+  #drop(file: FenceFile): void {
+    clearTimeout(file.timer);
+    quietly(() => file.watcher.close());
+    quietly(() => closeSync(file.fd));
+    for (const resolve of [...(file.inFlight ?? []), ...this.#waiting]) resolve(false);
+    file.inFlight = undefined;
     this.#waiting = [];
   }
+}
 
-  #told(): void {
-    clearTimeout(this.#timer);
-    this.#stalled = false;
-    if (!this.#settled) {
-      this.#settled = true;
-      this.#send();
-      return;
-    }
-    const passed = this.#inFlight;
-    this.#inFlight = undefined;
-    for (const resolve of passed ?? []) resolve(true);
-    this.#send();
-    if (!this.#inFlight) this.#file?.watcher.unref();
-  }
-
-  #break(): void {
-    const file = this.#file;
-    this.#file = null;
-    clearTimeout(this.#timer);
-    if (file) {
-      file.watcher.close();
-      closeSync(file.fd);
-    }
-    this.#letGo(false);
-    this.#inFlight = undefined;
+/** Clean-up that must not throw over what it cleans up after. */
+function quietly(step: () => unknown): void {
+  try {
+    step();
+  } catch {
+    // Nothing more to do: the fence is not used.
   }
 }
 

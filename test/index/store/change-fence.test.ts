@@ -1,7 +1,7 @@
 /**
  * change-fence.ts and the stamps it lets a project keep (workspace/watched-stamps.ts): a change
  * another process made before the fence is passed has reached its folder's watch by then, and
- * kept stamps are read again after it; the fence leaves no file behind.
+ * kept stamps are read again after it; the fence leaves no file behind. Linux only, as the fence.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,101 +23,161 @@ function renameElsewhere(dir: string, name: string): void {
 
 const fenceFiles = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('sextant-fence-'));
 
-test('a change made by another process before the fence is known to the watch once the fence is passed', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sextant-watched-'));
-  const fence = new ChangeFence();
-  try {
-    const watch = fence.watchFolder(dir)!;
-    assert.ok(watch, 'the folder is watched');
-    for (let round = 0; round < 5; round++) {
-      const again = round === 0 ? watch : fence.watchFolder(dir)!;
-      assert.ok(await fence.passed(), 'the fence works here');
-      assert.ok(again.unchanged);
-      renameElsewhere(dir, `manifest-${round}.json`);
-      // No turn of the loop has happened since the rename: its event has not been read yet.
-      assert.ok(again.unchanged, 'not known before the fence');
-      assert.ok(await fence.passed());
-      assert.not.ok(again.unchanged, `round ${round}: known once the fence is passed`);
+/** A fence that works: the first call after it opens only sees it settle (its own unlink's event). */
+async function openFence(options: { timeoutMs?: number } = {}): Promise<ChangeFence> {
+  const fence = new ChangeFence(options);
+  await eventually(() => fence.passed(), 'the fence settles');
+  return fence;
+}
+
+/** Stamps that count their reads; kept for `maxTrustMs`. */
+function countedStamps(fence: ChangeFence, store: IndexStore, maxTrustMs: number) {
+  let reads = 0;
+  const stamps = new WatchedStamps<{ read: number; jobPid: number | undefined }>(fence, store, { maxTrustMs });
+  return {
+    stamps,
+    read: (jobPid?: number) => stamps.current(() => ({ read: ++reads, jobPid })).read,
+  };
+}
+
+if (process.platform === 'linux') {
+  test('a change made by another process before the fence is known to the watch once the fence is passed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sextant-watched-'));
+    const fence = await openFence();
+    try {
+      for (let round = 0; round < 5; round++) {
+        const watch = fence.watchFolder(dir)!;
+        assert.ok(watch, 'the folder is watched');
+        assert.ok(await fence.passed());
+        assert.ok(watch.unchanged);
+        renameElsewhere(dir, `manifest-${round}.json`);
+        // No turn of the loop has happened since the rename: its event has not been read yet.
+        assert.ok(watch.unchanged, 'not known before the fence');
+        assert.ok(await fence.passed());
+        assert.not.ok(watch.unchanged, `round ${round}: known once the fence is passed`);
+      }
+      assert.equal(fenceFiles(), [], 'the fence file is unlinked once open');
+    } finally {
+      fence.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-    assert.equal(fenceFiles(), [], 'the fence file is unlinked once open');
-  } finally {
+  });
+
+  test('many calls pass one fence together; a closed fence lets every caller read stamps', async () => {
+    const fence = await openFence();
+    const passed = await Promise.all(Array.from({ length: 50 }, () => fence.passed()));
+    assert.ok(passed.every(Boolean));
+    const waiting = fence.passed();
     fence.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+    assert.is(await waiting, false, 'a caller waiting when the fence closes is told to read');
+    assert.is(await fence.passed(), false);
+    assert.is(fence.working, false);
+    assert.is(fence.watchFolder(tmpdir()), undefined);
+  });
 
-test('many calls pass one fence together; a closed fence lets every caller read stamps', async () => {
-  const fence = new ChangeFence();
-  const passed = await Promise.all(Array.from({ length: 50 }, () => fence.passed()));
-  assert.ok(passed.every(Boolean));
-  const waiting = fence.passed();
-  fence.close();
-  assert.is(await waiting, false, 'a caller waiting when the fence closes is told to read');
-  assert.is(await fence.passed(), false);
-  assert.is(fence.working, false);
-  assert.is(fence.watchFolder(tmpdir()), undefined);
-});
+  test('a fence overdue lets its callers read their stamps, and a fresh one serves the next', async () => {
+    const fence = await openFence({ timeoutMs: 200 });
+    try {
+      // From the check phase (in an event's own callback, libuv would read the next event at once),
+      // and the loop held past the timeout: the timer runs before the write's event is read.
+      await new Promise((resolve) => setImmediate(resolve));
+      const overdue = fence.passed();
+      const until = performance.now() + 300;
+      while (performance.now() < until);
+      assert.is(await overdue, false, 'overdue: read the stamps');
+      await eventually(() => fence.passed(), 'a fence opened afresh works');
+      assert.ok(fence.working);
+      assert.equal(fenceFiles(), []);
+    } finally {
+      fence.close();
+    }
+  });
 
-test('a fence overdue lets its callers read their stamps, and works again once its write comes back', async () => {
-  const fence = new ChangeFence({ timeoutMs: 20 });
-  try {
-    assert.ok(await fence.passed());
-    // From the check phase (in an event's own callback, libuv would read the next event at once),
-    // and the loop held past the timeout: the timer runs before the write's event is read.
-    await new Promise((resolve) => setImmediate(resolve));
-    const overdue = fence.passed();
-    const until = performance.now() + 60;
-    while (performance.now() < until);
-    assert.is(await overdue, false, 'overdue: read the stamps');
-    assert.is(await fence.passed(), false, 'still overdue: read the stamps, at once');
-    await eventually(() => fence.passed(), 'the late event comes back, and the fence works again');
-    assert.ok(fence.working);
-  } finally {
-    fence.close();
-  }
-});
+  test('stamps are kept while the index folder is unchanged, and read again after a change, a job, or a let-go', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
+    const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+    const fence = await openFence();
+    try {
+      const store = new IndexStore(root, home);
+      const early = countedStamps(fence, store, 60_000);
+      // No index folder yet: nothing to watch, so every call reads.
+      assert.equal([early.read(), early.read()], [1, 2]);
+      early.stamps.close();
 
-test('stamps are kept while the index folder is unchanged, and read again after a change or while a journal is there', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
-  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-  const fence = new ChangeFence();
-  try {
-    const store = new IndexStore(root, home);
-    let reads = 0;
-    const read = () => ({ read: ++reads, jobPid: undefined });
-    const stamps = new WatchedStamps<{ read: number; jobPid: undefined }>(fence, store);
-    // No index folder yet: nothing to watch, so every call reads.
-    stamps.current(read);
-    stamps.current(read);
-    assert.is(reads, 2);
+      mkdirSync(store.dir, { recursive: true });
+      const { stamps, read } = countedStamps(fence, store, 60_000);
+      await fence.passed();
+      const first = read();
+      await fence.passed();
+      assert.equal([read(), read()], [first, first], 'kept: the folder has not changed');
 
-    mkdirSync(store.dir, { recursive: true });
-    const late = new WatchedStamps<{ read: number; jobPid: undefined }>(fence, store);
-    await fence.passed();
-    const first = late.current(read).read;
-    await fence.passed();
-    assert.is(late.current(read).read, first, 'kept: the folder has not changed');
-    assert.is(late.current(read).read, first);
+      renameElsewhere(store.dir, 'manifest.json');
+      await fence.passed();
+      const after = read();
+      assert.is(after, first + 1, 'read again after the change');
+      assert.is(read(), after, 'and kept again');
 
-    renameElsewhere(store.dir, 'manifest.json');
-    await fence.passed();
-    const after = late.current(read).read;
-    assert.is(after, first + 1, 'read again after the change');
-    await fence.passed();
-    assert.is(late.current(read).read, after, 'and kept again');
+      // The folder removed and made again: a new folder to inotify, watched afresh.
+      rmSync(store.dir, { recursive: true, force: true });
+      mkdirSync(store.dir, { recursive: true });
+      await fence.passed();
+      const remade = read();
+      assert.is(remade, after + 1);
+      renameElsewhere(store.dir, 'manifest.json');
+      await fence.passed();
+      assert.is(read(), remade + 1, 'a change in the folder made again is seen');
 
-    writeFileSync(store.journalPath, '{}');
-    await fence.passed();
-    const withJournal = late.current(read).read;
-    await fence.passed();
-    assert.is(late.current(read).read, withJournal + 1, 'a journal is there: read each time');
-    late.close();
-    stamps.close();
-  } finally {
-    fence.close();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  }
-});
+      // A job running (its process can end without a change here): read each time.
+      stamps.release();
+      const running = read(process.pid);
+      assert.is(read(process.pid), running + 1);
+      writeFileSync(store.journalPath, '{}');
+      await fence.passed();
+      const withJournal = read();
+      assert.is(read(), withJournal + 1, 'a journal is there: read each time');
+      rmSync(store.journalPath);
+      await fence.passed();
+      const kept = read();
+      assert.is(read(), kept);
+
+      stamps.release();
+      assert.is(read(), kept + 1, 'let go: read, and watched again');
+      assert.is(read(), kept + 1);
+      stamps.close();
+      assert.equal([read(), read()], [kept + 2, kept + 3], 'closed: read each time, nothing watched');
+    } finally {
+      fence.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  test('kept stamps are read again once they are older than the trust allows, whatever the watch says', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
+    const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+    const fence = await openFence();
+    try {
+      const store = new IndexStore(root, home);
+      mkdirSync(store.dir, { recursive: true });
+      const { stamps, read } = countedStamps(fence, store, 50);
+      const first = read();
+      const until = performance.now() + 60;
+      while (performance.now() < until);
+      assert.is(read(), first + 1, 'older than 50 ms: read again');
+      stamps.close();
+    } finally {
+      fence.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+} else {
+  test('off Linux the fence never works, and callers read their stamps', async () => {
+    const fence = new ChangeFence();
+    assert.is(fence.working, false);
+    assert.is(await fence.passed(), false);
+    assert.equal(fenceFiles(), []);
+  });
+}
 
 test.run();
