@@ -43,6 +43,7 @@ export function segmentCandidates(segment: Segment, plan: TrigramQuery): Uint32A
           const list = segment.postings(trigram);
           result = result ? intersect(result, list) : list;
         }
+        if (result?.length === 0) return NONE;
         for (const child of query.children) {
           if (child.op === 'trigram') continue;
           const list = evaluate(child);

@@ -85,8 +85,12 @@ function packEmpty(result: SearchResult & { partial?: boolean }): PackedEmpty {
 }
 
 export function pack(result: SearchResult & { partial?: boolean }): PackedResult {
+  return result.matches.length === 0 ? packEmpty(result) : packColumns(result);
+}
+
+/** A result with matches, column by column. */
+function packColumns(result: SearchResult & { partial?: boolean }): PackedColumns {
   const { matches } = result;
-  if (matches.length === 0) return packEmpty(result);
   const paths: string[] = [];
   const file = new Int32Array(matches.length);
   const line = new Int32Array(matches.length);
@@ -132,7 +136,7 @@ export function packRanked(result: SearchResult & { partial?: boolean }, ranked:
     if (certain !== undefined) packed.ranking.certain = certain;
     return packed;
   }
-  const packed = pack({ truncated: result.truncated, stats: result.stats, matches: ranked.map((item) => item.match) }) as PackedColumns;
+  const packed = packColumns({ truncated: result.truncated, stats: result.stats, matches: ranked.map((item) => item.match) });
   if (result.partial !== undefined) packed.partial = result.partial;
   const ranking: PackedRanking = {
     score: new Float64Array(ranked.length),

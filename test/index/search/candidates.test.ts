@@ -45,7 +45,9 @@ test('a short trigram list is read even when few candidates are left, and rules 
   const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
   try {
     await buildIndex(root, { home });
-    const result = IndexReader.open(root, home).search({ pattern: 'ListenAndServe', limit: 100 });
+    const reader = IndexReader.open(root, home);
+    const result = reader.search({ pattern: 'ListenAndServe', limit: 100 });
+    reader.close();
     assert.equal(
       result.matches.map((match) => `${match.path}:${match.line}`),
       ['target.txt:1'],
