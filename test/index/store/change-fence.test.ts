@@ -23,9 +23,12 @@ function renameElsewhere(dir: string, name: string): void {
 
 const fenceFiles = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('sextant-fence-'));
 
-/** A fence that works: the first call after it opens only sees it settle (its own unlink's event). */
+/**
+ * A fence that works: the first call after it opens only sees it settle (its own unlink's event).
+ * Unless a test says otherwise, a write may take long to come back (a busy machine), not stall.
+ */
 async function openFence(options: { timeoutMs?: number } = {}): Promise<ChangeFence> {
-  const fence = new ChangeFence(options);
+  const fence = new ChangeFence({ timeoutMs: 30_000, ...options });
   await eventually(() => fence.passed(), 'the fence settles');
   return fence;
 }
