@@ -65,6 +65,18 @@ function modifiedAt(path: string): number {
   }
 }
 
+/** Seed keys by query: a search across projects asks every project with one query object. */
+const seedKeys = new WeakMap<SeedQuery, string>();
+
+function seedKey(query: SeedQuery): string {
+  let key = seedKeys.get(query);
+  if (key === undefined) {
+    key = JSON.stringify([query.pattern, query.caseSensitive === true, query.context ?? 0, query.path ?? '', query.language ?? '']);
+    seedKeys.set(query, key);
+  }
+  return key;
+}
+
 /**
  * The definitions of a one-identifier literal, as matches on their names' lines; none for anything
  * else, and then `complete` only if no definition is named like it (Ruby's `save!`, Clojure's
@@ -74,7 +86,7 @@ export function definitionMatches(root: string, symbols: RankingSymbols | undefi
   if (!symbols) return { matches: [], complete: true };
   if (!NAME.test(query.pattern)) return { matches: [], complete: !namedLike(symbols, query) };
   const cache = cacheOf(seedCaches, symbols);
-  const key = JSON.stringify([query.pattern, query.caseSensitive === true, query.context ?? 0, query.path ?? '', query.language ?? '']);
+  const key = seedKey(query);
   const kept = touch(cache, key);
   if (kept && [...kept.modified].every(([path, at]) => modifiedAt(join(root, path)) === at)) return kept.seeds;
   const modified = new Map<string, number>();

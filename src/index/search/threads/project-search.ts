@@ -136,8 +136,10 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
     carried.forEach(tally.add);
     projects.trim();
   };
+  // Searches read together ask one query (sharedKey): one object for all, so what is kept by query is found again.
+  const { query } = batch[ats[0]!]!;
   for (const at of ats) {
-    const { root, query, stamps } = batch[at]!;
+    const { root, stamps } = batch[at]!;
     try {
       const project = projects.get(root);
       const reading = EarlyReading.open(project.reader(stamps?.manifest), root, project.symbols(stamps?.symbols), query, tally.add);
