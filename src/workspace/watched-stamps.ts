@@ -21,11 +21,11 @@ export class WatchedStamps<T extends Stamps> {
   readonly #fence: ChangeFence;
   readonly #store: IndexStore;
   readonly #maxTrustMs: number;
-  /** Watching since the stamps kept were read; none kept without it. */
-  #kept: { stamps: T; watch: FolderWatch; readAt: number } | undefined;
+  /** Watching since the stamps kept were read (under the fence's epoch then); none kept without it. */
+  #kept: { stamps: T; watch: FolderWatch; readAt: number; epoch: number } | undefined;
   /** When the folder could not be watched (no index yet): not tried again before maxTrustMs. */
   #unwatchableAt = -Infinity;
-  /** Once the project is let go: read each time, and nothing watched (a search in flight may still ask). */
+  /** Once the project is closed: read each time, and nothing watched (a search in flight may still ask). */
   #closed = false;
 
   /** `maxTrustMs`: how long stamps are kept at most (tests lengthen or shorten it). */
@@ -43,7 +43,7 @@ export class WatchedStamps<T extends Stamps> {
   current(read: () => T): T {
     const now = performance.now();
     const kept = this.#kept;
-    if (kept?.watch.unchanged && now - kept.readAt < this.#maxTrustMs) return kept.stamps;
+    if (kept?.watch.unchanged && now - kept.readAt < this.#maxTrustMs && kept.epoch === this.#fence.epoch) return kept.stamps;
     kept?.watch.close();
     this.#kept = undefined;
     if (this.#closed || !this.#fence.working || now - this.#unwatchableAt < this.#maxTrustMs) return read();
@@ -59,7 +59,7 @@ export class WatchedStamps<T extends Stamps> {
     }
     // A job's journal can end with its process, which changes no file here: read each time.
     if (!watch || stamps.jobPid !== undefined || existsSync(this.#store.journalPath)) watch?.close();
-    else this.#kept = { stamps, watch, readAt: now };
+    else this.#kept = { stamps, watch, readAt: now, epoch: this.#fence.epoch };
     return stamps;
   }
 

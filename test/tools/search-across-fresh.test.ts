@@ -61,7 +61,7 @@ test('an index rebuilt by another process between two searches across projects a
     assert.is(h.projects.fence.working, process.platform === 'linux');
     for (let round = 0; round < 3; round++) {
       const name = `refundRound${round}`;
-      // Asked twice: the second answer comes from the stamps kept since the first.
+      // Asked twice, so that stamps are kept (where the fence works) before the index changes.
       for (let twice = 0; twice < 2; twice++) assert.is((await call(client, 'search_code', { query: name })).structuredContent!.total_matches, 0);
       writeFileSync(join(roots.web, `app/${name}.ts`), `export function ${name}() {}\n`);
       const done = await runCli(['index', roots.web], '', { SEXTANT_HOME: home });
@@ -93,6 +93,8 @@ test('a bad argument is refused across projects even when no project is ready to
   await servedTogether(false, async (_roots, _home, client) => {
     const refused = await call(client, 'search_code', { query: 'chargeCard', language: 'klingon' });
     assert.is(errorCode(refused), 'invalid_input');
+    const withPath = await call(client, 'search_code', { query: 'chargeCard', language: 'klingon', path: 'src/**' });
+    assert.is(errorCode(withPath), 'invalid_input', 'a path glob, read per project, does not skip the check');
     const unready = await call(client, 'search_code', { query: 'chargeCard' });
     assert.not.ok(unready.isError);
     assert.is(unready.structuredContent!.projects_searched, 0);

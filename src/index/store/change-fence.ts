@@ -48,6 +48,7 @@ export class ChangeFence {
   /** Calls that came after the write in flight went out: they need a write of their own. */
   #waiting: Array<(passed: boolean) => void> = [];
   #stalls = 0;
+  #epoch = 0;
 
   /** `timeoutMs`: how long a write may take to come back (tests shorten it). */
   constructor(options: { timeoutMs?: number } = {}) {
@@ -57,6 +58,14 @@ export class ChangeFence {
   /** Whether watches can be trusted: false where the fence cannot work, and once it is closed. */
   get working(): boolean {
     return this.#opened() !== null;
+  }
+
+  /**
+   * Which fence file is open: another one after a stall. A stall may mean events were dropped,
+   * folder events too, so what was kept under an earlier epoch is read again (WatchedStamps).
+   */
+  get epoch(): number {
+    return this.#epoch;
   }
 
   /**
@@ -110,6 +119,7 @@ export class ChangeFence {
       quietly(() => dir !== undefined && rmSync(dir, { recursive: true, force: true }));
       return null;
     }
+    this.#epoch++;
     const file: FenceFile = { fd, watcher, settled: false, inFlight: undefined, timer: undefined };
     watcher.on('change', () => this.#told(file));
     watcher.on('error', () => this.#stall(file));
@@ -133,7 +143,8 @@ export class ChangeFence {
   #told(file: FenceFile): void {
     if (this.#file !== file) return;
     clearTimeout(file.timer);
-    this.#stalls = 0;
+    // Only a write that came back shows events come back here (the unlink's may where writes' do not).
+    if (file.settled) this.#stalls = 0;
     const passed = file.settled ? file.inFlight : undefined;
     file.settled = true;
     file.inFlight = undefined;
@@ -164,7 +175,7 @@ function quietly(step: () => unknown): void {
   try {
     step();
   } catch {
-    // Nothing more to do: the fence is not used.
+    // Nothing more to do: this fence file is done with (a fresh one may be opened later).
   }
 }
 

@@ -67,8 +67,10 @@ export async function searchAcross(
   const end = offset + limit;
   const incomplete: Incomplete[] = [];
   const searched: Array<{ member: Spanned; query: ReturnType<typeof searchQueryOf>; at: IndexStamps }> = [];
-  // Without a path glob (read against each project's root), every project is asked one query.
-  const shared = typeof args.path === 'string' || members.length === 0 ? undefined : searchQueryOf(args, members[0]!.project);
+  // The arguments are checked once, whatever is ready. Without a path glob (read against each
+  // project's root), every project is asked one query.
+  const first = members.length === 0 ? undefined : searchQueryOf(args, members[0]!.project);
+  const shared = typeof args.path === 'string' ? undefined : first;
   // Every change to an index made before this call is known to its folder's watch from here on.
   const fenced = (await fence?.passed()) ?? false;
   for (const member of members) {

@@ -78,9 +78,16 @@ if (process.platform === 'linux') {
     assert.is(fence.watchFolder(tmpdir()), undefined);
   });
 
-  test('a fence overdue lets its callers read their stamps, and a fresh one serves the next', async () => {
+  test('a fence overdue lets its callers read their stamps, and a fresh one serves the next, keeping nothing from before', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
+    const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
     const fence = await openFence({ timeoutMs: 200 });
     try {
+      const store = new IndexStore(root, home);
+      mkdirSync(store.dir, { recursive: true });
+      const { stamps, read } = countedStamps(fence, store, 60_000);
+      const kept = read();
+      assert.is(read(), kept, 'kept under the first fence');
       // From the check phase (in an event's own callback, libuv would read the next event at once),
       // and the loop held past the timeout: the timer runs before the write's event is read.
       await new Promise((resolve) => setImmediate(resolve));
@@ -90,9 +97,13 @@ if (process.platform === 'linux') {
       assert.is(await overdue, false, 'overdue: read the stamps');
       await eventually(() => fence.passed(), 'a fence opened afresh works');
       assert.ok(fence.working);
+      assert.is(read(), kept + 1, 'stamps kept before the stall are read again: events may have been dropped');
       assert.equal(fenceFiles(), []);
+      stamps.close();
     } finally {
       fence.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
