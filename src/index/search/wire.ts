@@ -136,8 +136,7 @@ export function packRanked(result: SearchResult & { partial?: boolean }, ranked:
     if (certain !== undefined) packed.ranking.certain = certain;
     return packed;
   }
-  const packed = packColumns({ truncated: result.truncated, stats: result.stats, matches: ranked.map((item) => item.match) });
-  if (result.partial !== undefined) packed.partial = result.partial;
+  const packed = packColumns({ truncated: result.truncated, stats: result.stats, partial: result.partial, matches: ranked.map((item) => item.match) });
   const ranking: PackedRanking = {
     score: new Float64Array(ranked.length),
     weight: new Uint8Array(ranked.length),

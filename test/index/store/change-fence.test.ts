@@ -43,6 +43,26 @@ function countedStamps(fence: ChangeFence, store: IndexStore, maxTrustMs: number
   };
 }
 
+/** The loop held for `ms`: timers fall due while no event is read. */
+function holdLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/** A project's index store in folders of its own and a working fence, removed and closed after `work`. */
+async function withStore(fenceOptions: { timeoutMs?: number }, work: (fence: ChangeFence, store: IndexStore) => Promise<void>): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const fence = await openFence(fenceOptions);
+  try {
+    await work(fence, new IndexStore(root, home));
+  } finally {
+    fence.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 if (process.platform === 'linux') {
   test('a change made by another process before the fence is known to the watch once the fence is passed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sextant-watched-'));
@@ -79,11 +99,7 @@ if (process.platform === 'linux') {
   });
 
   test('a fence overdue lets its callers read their stamps, and a fresh one serves the next, keeping nothing from before', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
-    const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-    const fence = await openFence({ timeoutMs: 200 });
-    try {
-      const store = new IndexStore(root, home);
+    await withStore({ timeoutMs: 200 }, async (fence, store) => {
       mkdirSync(store.dir, { recursive: true });
       const { stamps, read } = countedStamps(fence, store, 60_000);
       const kept = read();
@@ -92,27 +108,18 @@ if (process.platform === 'linux') {
       // and the loop held past the timeout: the timer runs before the write's event is read.
       await new Promise((resolve) => setImmediate(resolve));
       const overdue = fence.passed();
-      const until = performance.now() + 300;
-      while (performance.now() < until);
+      holdLoop(300);
       assert.is(await overdue, false, 'overdue: read the stamps');
       await eventually(() => fence.passed(), 'a fence opened afresh works');
       assert.ok(fence.working);
       assert.is(read(), kept + 1, 'stamps kept before the stall are read again: events may have been dropped');
       assert.equal(fenceFiles(), []);
       stamps.close();
-    } finally {
-      fence.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    }
+    });
   });
 
   test('stamps are kept while the index folder is unchanged, and read again after a change, a job, or a let-go', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
-    const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-    const fence = await openFence();
-    try {
-      const store = new IndexStore(root, home);
+    await withStore({}, async (fence, store) => {
       const early = countedStamps(fence, store, 60_000);
       // No index folder yet: nothing to watch, so every call reads.
       assert.equal([early.read(), early.read()], [1, 2]);
@@ -159,31 +166,18 @@ if (process.platform === 'linux') {
       assert.is(read(), kept + 1);
       stamps.close();
       assert.equal([read(), read()], [kept + 2, kept + 3], 'closed: read each time, nothing watched');
-    } finally {
-      fence.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    }
+    });
   });
 
   test('kept stamps are read again once they are older than the trust allows, whatever the watch says', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'sextant-root-'));
-    const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
-    const fence = await openFence();
-    try {
-      const store = new IndexStore(root, home);
+    await withStore({}, async (fence, store) => {
       mkdirSync(store.dir, { recursive: true });
       const { stamps, read } = countedStamps(fence, store, 50);
       const first = read();
-      const until = performance.now() + 60;
-      while (performance.now() < until);
+      holdLoop(60);
       assert.is(read(), first + 1, 'older than 50 ms: read again');
       stamps.close();
-    } finally {
-      fence.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    }
+    });
   });
 } else {
   test('off Linux the fence never works, and callers read their stamps', async () => {
