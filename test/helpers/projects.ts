@@ -150,3 +150,21 @@ export async function withIndexedProject(files: Record<string, string>, work: (c
     rmSync(home, { recursive: true, force: true });
   }
 }
+
+/**
+ * A Go project whose `types` types each define `Close`, every one used `uses` times in its own
+ * file. Past MAX_SEEDED_DEFINITIONS (50) definitions, a search for `close` in any case there reads
+ * until its pool of matches fills (index/search/first-page/shared-pool.ts): its seeds are not
+ * written as searched, and an unread file may hold a definition that is. `types * (uses + 2)`
+ * matches in all: each definition, its doc comment and its uses.
+ */
+export function closerFiles(types: number, uses: number, dir = 'pkg'): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < types; i++) {
+    const calls = Array.from({ length: uses }, () => '\tt.Close()\n').join('');
+    files[`${dir}/closer${i}.go`] =
+      `package pkg\n\ntype T${i} struct{}\n\n// Close ends T${i}.\nfunc (t *T${i}) Close() error {\n\treturn nil\n}\n\n` +
+      `func use${i}(t *T${i}) {\n${calls}}\n`;
+  }
+  return files;
+}

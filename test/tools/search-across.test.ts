@@ -2,7 +2,8 @@
  * search_code and locate_symbol over several projects at once, with real indexes over real
  * transports: several --workspace folders searched together, `projects` by path and by glob, the
  * merged ranking against each project's own, cursors across projects, a project that cannot
- * answer named while the others do, and a stdio client whose two roots are searched together.
+ * answer named while the others do, a stdio client whose two roots are searched together, and
+ * one pool of matches for the projects that read until a pool fills.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,7 +17,7 @@ import * as assert from 'uvu/assert';
 import { cpSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { eventually } from '../helpers/wait.js';
 import { indexTree } from '../helpers/indexed-tree.js';
-import { call, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
+import { call, closerFiles, projectHarness, projectTree, sdkClient } from '../helpers/projects.js';
 import { BIN, ROOT, runCli, serverEnv } from '../helpers/process.js';
 import { errorCode, type ToolResult } from '../helpers/tool-result.js';
 
@@ -355,6 +356,54 @@ test('many searches across projects at once, each read in one thread: every page
       assert.is(got.length, Math.min(limit, expected.length), `${query}, a page of ${limit}`);
       assert.equal(got, expected.slice(0, got.length), `${query}, a page of ${limit}`);
     }
+  });
+});
+
+test('names defined past the seeds in several projects share one pool: one answer idle, busy, or after a project was searched alone', async () => {
+  let made: string[] = [];
+  const make = (roots: string[]): void => {
+    made = roots;
+    for (let index = 0; index < 3; index++) roots.push(projectTree(closerFiles(60, 8), `sextant-closers-${index}-`));
+    roots.push(projectTree(closerFiles(5, 8), 'sextant-closers-few-'));
+  };
+  await servingProjects(make, async (client) => {
+    const ids = (result: ToolResult): string[] => (result.structuredContent!.results as Result[]).map((one) => `${one.project}:${one.path}:${one.line}`);
+    const args = { query: 'close', limit: 10 };
+    const first = await call(client, 'search_code', args);
+    assert.not.ok(first.isError, text(first));
+    // Apart, three pools of 600 matches; together one of 1,000, beside each project's seeds (at most 50) and the last one's own few.
+    const total = first.structuredContent!.total_matches as number;
+    assert.ok(total <= 1_000 + 3 * 50 + 5 * 10, `${total} matches ranked`);
+    assert.is(first.structuredContent!.result_completeness, 'truncated');
+    assert.match(text(first), `${total}+ matches in 4 projects`);
+    assert.match(text(first), 'Some projects hold more matches than were ranked');
+
+    // One project alone fills a pool of its own, and its answer is kept: the search across them does not take it.
+    const alone = await call(client, 'search_code', { ...args, workspace: made[0] });
+    assert.ok((alone.structuredContent!.total_matches as number) > 550, 'alone, a project ranks every one of its matches');
+    const again = await call(client, 'search_code', args);
+    assert.equal(ids(again), ids(first));
+    assert.is(again.structuredContent!.total_matches, total);
+
+    // A page as deep as it goes, asked alone and with others in flight (the threads busy): the same answer.
+    const wide = { query: 'close', limit: 200 };
+    const idle = await call(client, 'search_code', wide);
+    assert.not.ok(idle.isError, text(idle));
+    const busy = await Promise.all([...Array(6).keys()].map((at) => call(client, 'search_code', at % 2 === 0 ? wide : { query: `T${at}`, limit: 5 })));
+    for (const at of [0, 2, 4]) {
+      assert.equal(ids(busy[at]!), ids(idle), `in flight with others (${at})`);
+      assert.is(busy[at]!.structuredContent!.total_matches, idle.structuredContent!.total_matches);
+    }
+    const deeper = await call(client, 'search_code', { ...args, limit: 30 });
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call(client, 'search_code', { ...args, ...(cursor && { cursor }) });
+      paged.push(...ids(page));
+      cursor = page.structuredContent!.nextCursor as string | undefined;
+    } while (cursor && paged.length < 30);
+    assert.equal(paged.slice(0, 30), ids(deeper));
+    assert.equal(ids(deeper).slice(0, 10), ids(first));
   });
 });
 

@@ -267,8 +267,9 @@ export class IndexReader {
     const matches: Match[] = [];
     const files = (this.#files ??= new ProjectFiles(this.root));
     let at = 0;
-    const read = (): boolean => {
+    const read = (cap = limit): boolean => {
       const { file, blocks } = ordered[at++]!;
+      const most = Math.min(limit, cap);
       const before = matches.length;
       // Unreadable (deleted since indexing, say): nothing to match.
       let more = true;
@@ -278,15 +279,15 @@ export class IndexReader {
         const bytes = files.bytesShared(file.path);
         // Without context lines: only the candidate blocks are looked at, and only the lines that hold the required bytes decoded.
         const windows = bytes && blocks && context === 0 && bytes.length === file.size ? byteWindows(bytes, file.blocks!, blocks) : undefined;
-        if (bytes && windows) more = matchWindows(file.path, bytes, windows, required, compiled, matches, limit);
-        else if (bytes && required && context === 0) more = matchBytes(file.path, bytes, required, compiled, matches, limit);
-        else if (bytes) more = matchText(file.path, bytes.toString('utf8'), compiled, context, matches, limit);
+        if (bytes && windows) more = matchWindows(file.path, bytes, windows, required, compiled, matches, most);
+        else if (bytes && required && context === 0) more = matchBytes(file.path, bytes, required, compiled, matches, most);
+        else if (bytes) more = matchText(file.path, bytes.toString('utf8'), compiled, context, matches, most);
         if (bytes && matches.length > before) head = bytes.toString('latin1', 0, GENERATED_HEAD_CHARS);
       } else {
         const entry = this.#cache.get(files, file.path);
         // Blocks are valid only for the text that was indexed: an edited file is searched whole.
         const windows = entry && blocks && entry.size === file.size && entry.mtimeMs === file.mtimeMs ? this.#windows(entry, file, blocks) : undefined;
-        if (entry) more = matchText(file.path, entry.text, compiled, context, matches, limit, (offset) => this.#cache.lineOf(entry, offset), windows);
+        if (entry) more = matchText(file.path, entry.text, compiled, context, matches, most, (offset) => this.#cache.lineOf(entry, offset), windows);
         if (entry && matches.length > before) head = entry.text;
       }
       if (head !== '' && saysGenerated(head)) for (let i = before; i < matches.length; i++) matches[i]!.generated = true;
@@ -299,6 +300,7 @@ export class IndexReader {
         return candidate && { file: candidate.file, key: this.#sourceFirstKey(candidate.file) };
       },
       read,
+      matched: () => matches.length,
       finish: (truncated) => ({
         matches,
         truncated,
@@ -312,8 +314,13 @@ export class IndexReader {
 export interface SearchCursor {
   /** The candidate file read next, and its sourceFirstKey; undefined once every one was read. */
   next(): { file: SegmentFile; key: number } | undefined;
-  /** Reads the next file; false once the matches reached the query's limit (the search is over, truncated). */
-  read(): boolean;
+  /**
+   * Reads the next file; false once the matches reached the query's limit, or `cap` matches in
+   * all when that is lower, with more to find (the search is over, truncated).
+   */
+  read(cap?: number): boolean;
+  /** Matches found so far. */
+  matched(): number;
   /** The result: the matches read, `truncated` when the caller stopped before the end. */
   finish(truncated: boolean): SearchResult;
 }

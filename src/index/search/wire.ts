@@ -3,6 +3,7 @@
  * boundary, and unpacked on the other side. Apart from the pool (service.ts), which only
  * sends and receives it.
  */
+import type { Pooled } from './first-page/index.js';
 import type { Ranked, RankFacts } from './ranking.js';
 import type { Match, SearchResult } from './reader.js';
 
@@ -36,7 +37,7 @@ interface PackedEmpty extends Omit<SearchResult, 'matches'> {
   empty: true;
   partial?: boolean;
   /** Set when the worker ranked its result (nothing to rank): what the ranking counted. */
-  ranking?: Pick<PackedRanking, 'seeds' | 'rankingMs' | 'certain'>;
+  ranking?: HowRanked;
 }
 
 export type PackedResult = PackedColumns | PackedEmpty;
@@ -51,20 +52,24 @@ interface PackedRanking {
   signals: Uint8Array;
   /** The definition a match is the name of, `kind\0qualifiedName`, where its weight is not 0. */
   defined: string[];
-  seeds: number;
-  rankingMs: number;
-  certain?: number;
+  how: HowRanked;
 }
 
-/** What a worker's ranking sends back beside the pool: each match's score and facts, in ranked order. */
-export interface WorkerRanking {
-  scores: Float64Array;
-  facts: RankFacts[];
+/** What a ranking counted beside its matches' scores and facts. */
+export interface HowRanked {
   /** Definitions of the name that joined the pool (definition-seeds.ts). */
   seeds: number;
   rankingMs: number;
   /** Set when the search stopped early (first-page/early-page.ts): the first results no unread match can rank before. */
   certain?: number;
+  /** Set when the project reads until a pool fills (first-page/shared-pool.ts): whose pool ended it. */
+  pooled?: Pooled;
+}
+
+/** What a worker's ranking sends back beside the pool: each match's score and facts, in ranked order. */
+export interface WorkerRanking extends HowRanked {
+  scores: Float64Array;
+  facts: RankFacts[];
 }
 
 /**
@@ -129,11 +134,10 @@ const RANKED_EXACT_CASE = 2;
 const RANKED_GENERATED = 4;
 
 /** A ranked pool packed as a result whose matches are in ranked order, with the ranking beside them. */
-export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], seeds: number, rankingMs: number, certain?: number): PackedResult {
+export function packRanked(result: SearchResult & { partial?: boolean }, ranked: Ranked[], how: HowRanked): PackedResult {
   if (ranked.length === 0) {
     const packed = packEmpty(result);
-    packed.ranking = { seeds, rankingMs };
-    if (certain !== undefined) packed.ranking.certain = certain;
+    packed.ranking = how;
     return packed;
   }
   const packed = packColumns({ truncated: result.truncated, stats: result.stats, partial: result.partial, matches: ranked.map((item) => item.match) });
@@ -143,10 +147,8 @@ export function packRanked(result: SearchResult & { partial?: boolean }, ranked:
     seen: new Uint8Array(ranked.length),
     signals: new Uint8Array(ranked.length),
     defined: new Array<string>(ranked.length).fill(''),
-    seeds,
-    rankingMs,
+    how,
   };
-  if (certain !== undefined) ranking.certain = certain;
   ranked.forEach(({ score, facts }, i) => {
     ranking.score[i] = score;
     ranking.weight[i] = facts.weight;
@@ -200,13 +202,16 @@ function unpackRanking(ranking: PackedRanking): WorkerRanking {
     if (seen !== '') fact.seen = seen;
     return fact;
   });
-  return {
-    scores: ranking.score,
-    facts,
-    seeds: ranking.seeds,
-    rankingMs: ranking.rankingMs,
-    ...(ranking.certain !== undefined ? { certain: ranking.certain } : {}),
-  };
+  return withHow({ scores: ranking.score, facts, seeds: 0, rankingMs: 0 }, ranking.how);
+}
+
+/** `ranking` with what was counted beside it, each field named (no spread: see packedOf). */
+function withHow(ranking: WorkerRanking, how: HowRanked): WorkerRanking {
+  ranking.seeds = how.seeds;
+  ranking.rankingMs = how.rankingMs;
+  if (how.certain !== undefined) ranking.certain = how.certain;
+  if (how.pooled !== undefined) ranking.pooled = how.pooled;
+  return ranking;
 }
 
 /** The scores of no match: shared by every empty result read back (they are only read). */
@@ -217,10 +222,7 @@ export function unpack(packed: PackedResult): SearchResult & { partial?: boolean
   if (packed.partial !== undefined) result.partial = packed.partial;
   if ('empty' in packed) {
     const { ranking } = packed;
-    if (ranking) {
-      result.ranking = { scores: NO_SCORES, facts: [], seeds: ranking.seeds, rankingMs: ranking.rankingMs };
-      if (ranking.certain !== undefined) result.ranking.certain = ranking.certain;
-    }
+    if (ranking) result.ranking = withHow({ scores: NO_SCORES, facts: [], seeds: 0, rankingMs: 0 }, ranking);
     return result;
   }
   const { paths, file, line, column, text, context, length, flags, matched, ranking } = packed;

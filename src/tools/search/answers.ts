@@ -12,6 +12,7 @@ import {
   type FirstPageWay,
   type KnownMatch,
   knownMatch,
+  type Pooled,
   PatternTooExpensiveError,
   publicMatch,
   rankedFrom,
@@ -50,6 +51,12 @@ export interface Answer {
    * project is a text match (TEXT_MATCH_CEILING at most), and ranks after every certain definition.
    */
   definitionsComplete?: boolean;
+  /**
+   * Set when the project defines the name past its seeds, so that its reading ends only when a
+   * pool of matches fills (index/search/first-page/shared-pool.ts): 'own' when it read as it
+   * would alone, 'shared' when a search across projects filled the pool it shared first.
+   */
+  pooled?: Pooled;
 }
 
 /** The project's symbols where they exist: a search never fails for want of them. */
@@ -100,7 +107,7 @@ function rankingOf(
   result: WorkerResult,
   direct: boolean,
   at?: IndexStamps,
-): { ranked: Ranked[]; seeds: number; rankingMs: number; certain?: number } {
+): { ranked: Ranked[]; seeds: number; rankingMs: number; certain?: number; pooled?: Pooled } {
   const started = performance.now();
   if (direct) {
     const ranked = result.matches.map((match): Ranked => ({
@@ -114,7 +121,13 @@ function rankingOf(
   const { ranking } = result;
   if (ranking) {
     const ranked = rankedFrom(symbolsOf(project, at), result.matches, ranking.scores, ranking.facts);
-    return { ranked, seeds: ranking.seeds, rankingMs: ranking.rankingMs + performance.now() - started, certain: ranking.certain };
+    return {
+      ranked,
+      seeds: ranking.seeds,
+      rankingMs: ranking.rankingMs + performance.now() - started,
+      certain: ranking.certain,
+      pooled: ranking.pooled,
+    };
   }
   // The definitions of the name are candidates wherever their paths sort; text matches fill in after them.
   const { ranked, seeds } = rankSearch(project.root, symbolsOf(project, at), query, result.matches);
@@ -149,16 +162,26 @@ async function searchAndRank(project: Project, query: SearchQuery, direct: boole
   } catch (error) {
     throw toolError(error);
   }
-  const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, direct);
-  const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { certainty: { by: 'early-page', results: certain } } : {}) };
-  return { value, weight: ranked.length, keep: !direct && result.partial !== true };
+  const value = answerOf(result, rankingOf(project, query, result, direct));
+  return { value, weight: value.ranked.length, keep: !direct && result.partial !== true };
 }
 
-/** A ranked search's answer from what its thread sent back (answers kept: may it be, and how much it holds). */
+/** An answer from a search's result and its ranking. */
+function answerOf(result: WorkerResult & { partial?: boolean }, ranking: ReturnType<typeof rankingOf>): Answer {
+  const { ranked, seeds, rankingMs, certain, pooled } = ranking;
+  const value: Answer = { result, ranked, seeds, rankingMs };
+  if (certain !== undefined) value.certainty = { by: 'early-page', results: certain };
+  if (pooled !== undefined) value.pooled = pooled;
+  return value;
+}
+
+/**
+ * A ranked search's answer from what its thread sent back (answers kept: may it be, and how much
+ * it holds). One cut short by the pool it shared with other projects is this search's alone.
+ */
 function answerFrom(project: Project, query: SearchQuery, result: WorkerResult & { partial?: boolean }, at?: IndexStamps): Computed<Answer> {
-  const { ranked, seeds, rankingMs, certain } = rankingOf(project, query, result, false, at);
-  const value: Answer = { result, ranked, seeds, rankingMs, ...(certain !== undefined ? { certainty: { by: 'early-page', results: certain } } : {}) };
-  return { value, weight: ranked.length, keep: result.partial !== true };
+  const value = answerOf(result, rankingOf(project, query, result, false, at));
+  return { value, weight: value.ranked.length, keep: result.partial !== true && value.pooled !== 'shared' };
 }
 
 /** One project's search in a search across projects: where its answer goes, its cache key, its page, and how many definitions it has. */
@@ -254,7 +277,9 @@ export class SearchAnswers {
       const key = answerKey(project, stamps, queryText(query));
       const ways = firstPagePlan(query, end, true);
       const early = ways.includes('early-page') ? `${key}|first:${end}` : undefined;
-      const kept = answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early));
+      const found = answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early));
+      // One that read until its own pool filled would share the pool of these projects: read again with them.
+      const kept = found?.pooled !== undefined && asked.length > 1 ? undefined : found;
       if (kept) {
         out[at] = { value: kept, cached: true };
         known.push(...kept.ranked.slice(0, end).map((item) => knownMatch(project.root, item)));
@@ -338,10 +363,12 @@ export class SearchAnswers {
       const { value } = computed;
       // Kept as `answer` keeps it: an early page under its own key, and as the whole answer when it
       // read everything. One cut short by what other projects found (fewer certain results than the
-      // page) is this search's alone.
+      // page, or a shared pool filled) is this search's alone.
       const ownPage = value.certainty === undefined || (pageEnd !== undefined && value.certainty.results >= pageEnd);
-      if (pageEnd !== undefined && ownPage) answers.keep(`${key}|first:${pageEnd}`, computed);
-      if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) answers.keep(key, computed);
+      if (value.pooled !== 'shared') {
+        if (pageEnd !== undefined && ownPage) answers.keep(`${key}|first:${pageEnd}`, computed);
+        if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) answers.keep(key, computed);
+      }
       out[at] = { value, cached: false };
     }
   }

@@ -57,7 +57,8 @@ export function createSearchCodeTool(projects: ProjectService, env: NodeJS.Proce
           minimum: 0,
           description:
             `Matches ranked: at most ${RANKING_POOL} text matches, and up to ${MAX_SEEDED_DEFINITIONS} definitions of the name ` +
-            `searched for (with definitions_only, the definitions alone; with certain_results, the matches read before the search stopped)`,
+            `searched for, per project (with definitions_only, the definitions alone; with certain_results, the matches read before the search ` +
+            `stopped; over several projects, those that define the name more than ${MAX_SEEDED_DEFINITIONS} times share one pool of ${RANKING_POOL})`,
         },
         nextCursor: { type: 'string' },
         note: { type: 'string' },

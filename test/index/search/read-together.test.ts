@@ -3,6 +3,7 @@
  * in one order, the best possible next match first, until the page is certain across all of them.
  * The merged page must be exactly the one each project's whole ranking gives, every certain prefix
  * must be that project's own, and the projects together must read less than each read to its own page.
+ * The projects that read until a pool fills (a name defined past the seeds) share one.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { unpack } from '../../../src/index/search/wire.js';
 import { IndexStore } from '../../../src/index/store/store.js';
 import { SymbolIndex } from '../../../src/index/symbols/symbol-index.js';
 import { indexTree } from '../../helpers/indexed-tree.js';
-import { projectTree } from '../../helpers/projects.js';
+import { closerFiles, projectTree } from '../../helpers/projects.js';
 
 /** Projects that share words at different depths and in different kinds of file: sources, tests, docs, vendored code. */
 function projectFiles(index: number): Record<string, string> {
@@ -168,6 +169,66 @@ test('a project that cannot be opened fails alone; the others of its batch answe
     assert.ok(missing && 'error' in missing);
     assert.is(missing.error.code, 'SEXTANT_ERR_NOT_INDEXED');
     for (const root of roots) projects.forget(root);
+  } finally {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+/** Each project's answer in a batch: its text matches (the seeds left out), and how its pool ended it. */
+function pooledOf(reply: ReturnType<typeof searchBatch>['reply']): Array<{ text: number; pooled: string | undefined }> {
+  return reply.results!.map((outcome, project) => {
+    assert.ok('result' in outcome, `project ${project} failed`);
+    const { matches, ranking } = unpack(outcome.result);
+    return { text: matches.length - ranking!.seeds, pooled: ranking!.pooled };
+  });
+}
+
+test('projects that define the name past their seeds share one pool of matches; the others draw on none', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  const roots: string[] = [];
+  try {
+    // Three projects of 600 matches of close (any case) each, 60 definitions apiece; a fourth with 5, all of them seeds.
+    for (let index = 0; index < 3; index++) roots.push(projectTree(closerFiles(60, 8), `sextant-pool-${index}-`));
+    roots.push(projectTree(closerFiles(5, 8), 'sextant-pool-few-'));
+    for (const root of roots) await indexTree(root, home);
+    const query: SearchQuery = { pattern: 'close', limit: 1_000, sourceFirst: true };
+    const batch = roots.map((root) => ({ root, query, pageEnd: 10 }));
+    const crowded = [0, 1, 2];
+    const sum = (counts: Array<{ text: number }>, at: number[]): number => at.reduce((total, project) => total + counts[project]!.text, 0);
+
+    const projects = new OpenProjects(home, new ContentCache(), 256);
+    const alone = roots.map((root) => unpack(searchIndex(projects.get(root), { id: 1, root, query, rank: true, pageEnd: 10 })));
+    for (const project of crowded) {
+      assert.is(alone[project]!.ranking!.pooled, 'own', 'read alone, a project fills a pool of its own');
+      // Every match but those on the seeds' lines (one each).
+      assert.is(alone[project]!.matches.length - alone[project]!.ranking!.seeds, 600 - 50);
+    }
+    assert.is(alone[3]!.ranking!.pooled, undefined, 'every definition among the seeds: no pool to fill');
+
+    const together = pooledOf(searchBatch(projects, { id: 2, batch }).reply);
+    // The pool counts every match a project reads, those on its seeds' lines too (at most 50 of them each).
+    assert.ok(sum(together, crowded) <= 1_000 && sum(together, crowded) >= 1_000 - 3 * 50, `text matches read: ${sum(together, crowded)}`);
+    assert.ok(
+      together.slice(0, 3).some((one) => one.pooled === 'shared'),
+      'at least one project was stopped by the shared pool',
+    );
+    assert.ok(together.slice(0, 3).every((one) => one.pooled === 'own' || one.pooled === 'shared'));
+    assert.is(together[3]!.pooled, undefined, 'the project with every definition seeded reads until its page is certain, drawing on no pool');
+    assert.equal(pooledOf(searchBatch(projects, { id: 3, batch }).reply), together, 'the same batch reads the same again');
+
+    const smaller = pooledOf(searchBatch(projects, { id: 4, batch, pool: 300 }).reply);
+    assert.ok(sum(smaller, crowded) <= 300, `a pool of 300: ${sum(smaller, crowded)} read`);
+
+    // Open files for one project at a time: each is read in a group of its own, and the pool carries over.
+    const one = new OpenProjects(home, new ContentCache(), 1);
+    const grouped = pooledOf(searchBatch(one, { id: 5, batch }).reply);
+    assert.ok(sum(grouped, crowded) <= 1_000, `read in groups: ${sum(grouped, crowded)}`);
+    assert.ok(grouped.slice(0, 3).some((got) => got.pooled === 'shared'));
+    for (const root of roots) {
+      projects.forget(root);
+      one.forget(root);
+    }
   } finally {
     for (const root of roots) rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });

@@ -36,7 +36,7 @@ async function sent(packed: PackedResult): Promise<PackedResult> {
 }
 
 test('an empty result crosses as its fields alone, and unpacks to no matches with what its ranking counted', async () => {
-  const ranked = packRanked({ ...result(0), partial: true }, [], 3, 0.5, 0);
+  const ranked = packRanked({ ...result(0), partial: true }, [], { seeds: 3, rankingMs: 0.5, certain: 0, pooled: 'shared' });
   assert.equal(movedBuffers(ranked), []);
   assert.not.ok('file' in ranked || 'text' in ranked, 'no column crosses for no match');
   const arrived = unpack(await sent(ranked));
@@ -45,7 +45,7 @@ test('an empty result crosses as its fields alone, and unpacks to no matches wit
   assert.is(arrived.partial, true);
   assert.equal([...arrived.ranking!.scores], []);
   assert.equal(arrived.ranking!.facts, []);
-  assert.equal([arrived.ranking!.seeds, arrived.ranking!.rankingMs, arrived.ranking!.certain], [3, 0.5, 0]);
+  assert.equal([arrived.ranking!.seeds, arrived.ranking!.rankingMs, arrived.ranking!.certain, arrived.ranking!.pooled], [3, 0.5, 0, 'shared']);
 
   const unranked = unpack(await sent(pack(result(0))));
   assert.equal(unranked.matches, []);

@@ -11,6 +11,7 @@
  */
 import { definitionMatches, type Seeds } from '../definition-seeds.js';
 import { Pending } from './pending.js';
+import type { Pooled, SharedPool } from './shared-pool.js';
 import {
   bestUnread,
   MatchScorer,
@@ -24,15 +25,21 @@ import {
   type Scored,
 } from '../ranking.js';
 import { sourceFirstKey, sourceFirstParts } from '../path-signals.js';
-import type { IndexReader, Match, SearchCursor, SearchQuery, SearchResult } from '../reader.js';
+import { DEFAULT_SEARCH_LIMIT, type IndexReader, type Match, type SearchCursor, type SearchQuery, type SearchResult } from '../reader.js';
 import { byPath } from '../../text/segment.js';
 
-/** A search ranked: `certain`, when it stopped early, counts the first results no unread match can rank before. */
+/**
+ * A search ranked: `certain`, when it stopped early, counts the first results no unread match can
+ * rank before. `pooled`, for a project that defines the name past its seeds (it reads until a pool
+ * fills): 'own' when it read as it would alone, 'shared' when a pool shared with other projects
+ * filled first (shared-pool.ts), so that the answer is this search's alone.
+ */
 export interface FirstResults {
   result: SearchResult;
   ranked: Ranked[];
   seeds: number;
   certain?: number;
+  pooled?: Pooled;
 }
 
 /**
@@ -85,24 +92,35 @@ class UnrankedDefinitions {
  */
 export class EarlyReading {
   readonly #scorer: MatchScorer;
-  readonly #pool: Scored[] = [];
+  readonly #matches: Scored[] = [];
   readonly #cursor: SearchCursor;
   readonly #unranked: UnrankedDefinitions;
   readonly #seeds: number;
+  /** Set when the seeds left definitions out: the reading then ends only when its pool is full. */
+  readonly #pool: { shared?: SharedPool; limit: number } | undefined;
+  /** The shared pool filled before this reading's own limit. */
+  #cut = false;
   /** The bound of the next file, worked out once per file read. */
   #bound: RankKey | undefined | null = null;
   /** The query's limit was reached: nothing more is read. */
   #full = false;
   #failed: { error: unknown } | undefined;
 
-  private constructor(reader: IndexReader, symbols: RankingSymbols | undefined, query: SearchQuery, seeds: Seeds, onKey: (key: RankKey) => void) {
+  private constructor(
+    reader: IndexReader,
+    symbols: RankingSymbols | undefined,
+    query: SearchQuery,
+    seeds: Seeds,
+    onKey: (key: RankKey) => void,
+    shared: SharedPool | undefined,
+  ) {
     // One pool, scored once as it is read, in rankSearch's order: the definitions, then the text
     // matches not on their lines.
     const scorer = new MatchScorer(symbols, query.pattern, false, query.caseSensitive === true, symbols !== undefined && seeds.complete);
-    const pool = this.#pool;
+    const matches = this.#matches;
     const add = (match: Match): void => {
-      const scored = scorer.score(match, pool.length);
-      pool.push(scored);
+      const scored = scorer.score(match, matches.length);
+      matches.push(scored);
       onKey(rankKey(scored));
     };
     const seeded = new Set(seeds.matches.map((match) => `${match.path}\0${match.line}`));
@@ -118,11 +136,13 @@ export class EarlyReading {
     this.#unranked = new UnrankedDefinitions(defining, query.caseSensitive === true);
     this.#scorer = scorer;
     this.#seeds = seeds.matches.length;
+    if (!seeds.complete) this.#pool = { ...(shared && { shared }), limit: query.limit ?? DEFAULT_SEARCH_LIMIT };
   }
 
   /**
    * A reading of `query` in the project at `root`; or, when the definitions cannot bound what is
    * unread (one left out of the seeds could be anywhere), the project searched to its end and ranked.
+   * `shared`: the pool this reading shares with the other projects of a batch, should it need one.
    */
   static open(
     reader: IndexReader,
@@ -130,13 +150,14 @@ export class EarlyReading {
     symbols: RankingSymbols | undefined,
     query: SearchQuery,
     onKey: (key: RankKey) => void,
+    shared?: SharedPool,
   ): EarlyReading | FirstResults {
     const seeds = definitionMatches(root, symbols, query);
     if (!seeds.complete && !seeds.leftOut) {
       const result = reader.search(query);
       return { result, ...rankSearch(root, symbols, query, result.matches) };
     }
-    return new EarlyReading(reader, symbols, query, seeds, onKey);
+    return new EarlyReading(reader, symbols, query, seeds, onKey, shared);
   }
 
   /** Whether a file is left to read. */
@@ -154,8 +175,17 @@ export class EarlyReading {
   /** Reads the next file. A failure ends this reading alone (finish throws it), not the others read with it. */
   read(): void {
     this.#bound = null;
+    const shared = this.#pool?.shared;
     try {
-      this.#full = !this.#cursor.read();
+      if (!shared) {
+        this.#full = !this.#cursor.read();
+        return;
+      }
+      const before = this.#cursor.matched();
+      const cap = before + shared.room;
+      this.#full = !this.#cursor.read(cap);
+      shared.take(this.#cursor.matched() - before);
+      if (this.#full && cap < this.#pool!.limit) this.#cut = true;
     } catch (error) {
       this.#failed = { error };
     }
@@ -170,12 +200,15 @@ export class EarlyReading {
     const unread = this.bound() !== undefined;
     const result = this.#cursor.finish(unread || this.#full);
     // Ranking sorts the pool in place: the results before the bound are a prefix of it.
-    const ranked = this.#scorer.rank(this.#pool);
-    if (!unread || stoppedAt === undefined) return { result, ranked, seeds: this.#seeds };
-    const pool = this.#pool;
+    const ranked = this.#scorer.rank(this.#matches);
+    const first: FirstResults = { result, ranked, seeds: this.#seeds };
+    if (this.#pool) first.pooled = this.#cut ? 'shared' : 'own';
+    if (!unread || stoppedAt === undefined) return first;
+    const matches = this.#matches;
     let certain = 0;
-    while (certain < pool.length && before(rankKey(pool[certain]!), stoppedAt)) certain++;
-    return { result, ranked, seeds: this.#seeds, certain };
+    while (certain < matches.length && before(rankKey(matches[certain]!), stoppedAt)) certain++;
+    first.certain = certain;
+    return first;
   }
 }
 

@@ -13,7 +13,7 @@ import type { DirectScanResult } from '../direct-scan.js';
 import type { KnownMatch } from '../ranking.js';
 import { mergeShares } from './merge-shares.js';
 import { spawnSearchThread } from './search-thread.js';
-import { type BatchItem, SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
+import { type BatchItem, type BatchRequest, SearchFailedError, SearchWorker, type WorkerResult } from './search-worker.js';
 import { BusyError } from '../../../errors.js';
 
 export type { WorkerResult };
@@ -134,19 +134,21 @@ export class SearchPool {
 
   /**
    * Ranked searches of several projects (a search across projects), in one message and one turn in
-   * the queue per thread. While other searches keep the threads busy, the batch goes whole to the
-   * least busy thread, which reads its projects in one order until the page is certain across them
-   * all (project-search.ts), as one index would be read. Alone in the pool, or too many projects for
-   * one thread's open files, each project goes to its own thread (homeThread), which keeps its
-   * files open, and each thread reads its share together. `known`: matches of projects not searched
-   * here, as the caller will show them. The budget is the batch's: a pattern too expensive anywhere
-   * stops it. Each search's result or failure, in order.
+   * the queue per thread. A batch that may stop early (its page end set), or any batch while other
+   * searches keep the threads busy, goes whole to the least busy thread, which reads its projects
+   * in one order until the page is certain across them all (project-search.ts), as one index would
+   * be read; the projects that read until a pool fills share one there, so the answer is the same
+   * whether the threads were idle or busy. Any other batch alone in the pool, or too many projects
+   * for one thread's open files, is split: each project goes to its own thread (homeThread), which
+   * keeps its files open, each thread reads its share together, and the shared pool is split by
+   * the number of projects in each share. `known`: matches of projects not searched here, as the
+   * caller will show them. The budget is the batch's: a pattern too expensive anywhere stops it.
+   * Each search's result or failure, in order.
    */
   async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
     const shares = new Map<number, number[]>();
-    if (this.#active > 0 && items.length <= this.#openFilesPerThread / FILES_PER_PROJECT && items.length > 0) {
-      // Other searches keep the threads busy: this one goes whole to one thread, where its projects
-      // are read in one order and one page bounds them all, as one index would be read.
+    const fits = items.length <= this.#openFilesPerThread / FILES_PER_PROJECT && items.length > 0;
+    if (fits && (this.#active > 0 || items.every((item) => item.pageEnd !== undefined))) {
       shares.set(
         this.#leastBusyIndex(items[0]!.root),
         items.map((_, index) => index),
@@ -161,8 +163,10 @@ export class SearchPool {
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
+        const limit = batch[0]!.query.limit ?? DEFAULT_SEARCH_LIMIT;
+        const pool = shares.size === 1 ? undefined : Math.ceil((limit * batch.length) / items.length);
         try {
-          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known, pool));
           indexes.forEach((index, at) => (results[index] = answers[at]!));
         } catch (error) {
           // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.
@@ -173,11 +177,14 @@ export class SearchPool {
     return results;
   }
 
-  #batch(worker: SearchWorker, batch: BatchItem[], known: KnownMatch[] | undefined): Promise<Array<WorkerResult | Error>> {
+  #batch(worker: SearchWorker, batch: BatchItem[], known: KnownMatch[] | undefined, pool: number | undefined): Promise<Array<WorkerResult | Error>> {
     const id = this.#nextId++;
     // A search's budget for each few projects of the batch: a batch of many cheap searches is not one expensive search.
     const budgetMs = (this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS) * Math.ceil(batch.length / PROJECTS_PER_BUDGET);
-    return this.#onThreads([worker], budgetMs, () => worker.searchBatch({ id, batch, ...(known && known.length > 0 && { known }) }));
+    const request: BatchRequest = { id, batch };
+    if (known && known.length > 0) request.known = known;
+    if (pool !== undefined) request.pool = pool;
+    return this.#onThreads([worker], budgetMs, () => worker.searchBatch(request));
   }
 
   /** A search of a project's files as they are on disk, for a project with no index yet (see direct-scan.ts). */

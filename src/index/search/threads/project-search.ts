@@ -4,12 +4,12 @@
  * would read it: always the file whose matches could rank best next, in whichever project, until
  * the page is certain (first-page/early-page.ts, readUntilCertain).
  */
-import { EarlyReading, mayStopEarly, PageTally, readUntilCertain, searchFirstResults, type FirstResults } from '../first-page/index.js';
+import { EarlyReading, mayStopEarly, PageTally, readUntilCertain, searchFirstResults, SharedPool, type FirstResults } from '../first-page/index.js';
 import { rankedKey, rankSearch, strictlyBefore, type RankKey } from '../ranking.js';
-import { movedBuffers, pack, packRanked, type PackedResult } from '../wire.js';
+import { type HowRanked, movedBuffers, pack, packRanked, type PackedResult } from '../wire.js';
 import type { OpenProject, OpenProjects } from './open-projects.js';
 import type { BatchItem, BatchRequest, Reply, SearchRequest, SearchStamps } from './search-worker.js';
-import type { SearchQuery } from '../reader.js';
+import { DEFAULT_SEARCH_LIMIT, type SearchQuery } from '../reader.js';
 
 /** A failure as the pool reads it back: its stable code, and its message. */
 export function threadError(error: unknown): { code: string; message: string } {
@@ -27,15 +27,15 @@ export function searchIndex(project: OpenProject, request: SearchRequest & { sta
   if (rank && pageEnd !== undefined && mayStopEarly(query, pageEnd)) {
     const started = performance.now();
     const symbols = project.symbols(stamps?.symbols);
-    const { result, ranked, seeds, certain } = searchFirstResults(reader, root, symbols, query, pageEnd);
+    const first = searchFirstResults(reader, root, symbols, query, pageEnd);
     // Ranking as it read is the search's time; the ranking of what it read, after, is ranking's.
-    return packRanked(result, ranked, seeds, Math.max(0, performance.now() - started - result.stats.durationMs), certain);
+    return packFirst(first, Math.max(0, performance.now() - started - first.result.stats.durationMs));
   }
   const result = reader.search(query);
   if (!rank) return pack(result);
   const started = performance.now();
   const { ranked, seeds } = rankSearch(root, project.symbols(stamps?.symbols), query, result.matches);
-  return packRanked(result, ranked, seeds, performance.now() - started);
+  return packRanked(result, ranked, { seeds, rankingMs: performance.now() - started });
 }
 
 /** Every field of a query, named: one added to SearchQuery and not here fails to compile. */
@@ -71,15 +71,18 @@ function attempt(search: () => PackedResult): Outcome {
 }
 
 /** A project's first results as the batch sends them back. */
-function packFirst({ result, ranked, seeds, certain }: FirstResults, rankingMs: number): PackedResult {
-  return packRanked(result, ranked, seeds, rankingMs, certain);
+function packFirst({ result, ranked, seeds, certain, pooled }: FirstResults, rankingMs: number): PackedResult {
+  const how: HowRanked = { seeds, rankingMs };
+  if (certain !== undefined) how.certain = certain;
+  if (pooled !== undefined) how.pooled = pooled;
+  return packRanked(result, ranked, how);
 }
 
 /**
  * Each search of a batch, ranked; a failure is that search's own. The searches that may stop
  * early and share a query and page are read together (readTogether); the others each alone.
  */
-export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
+export function searchBatch(projects: OpenProjects, { id, batch, known = [], pool }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
   const results = new Array<Outcome>(batch.length);
   const together = new Map<string, number[]>();
   batch.forEach(({ root, query, pageEnd, stamps }, at) => {
@@ -93,7 +96,7 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: B
     projects.trim();
   });
   const knownKeys = known.map((match) => match.key);
-  for (const ats of together.values()) readTogether(projects, batch, ats, knownKeys, results);
+  for (const ats of together.values()) readTogether(projects, batch, ats, knownKeys, results, pool);
   const moved = results.flatMap((outcome) => ('result' in outcome ? movedBuffers(outcome.result) : []));
   return { reply: { id, results }, moved };
 }
@@ -102,9 +105,11 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: B
  * The searches `ats` of `batch` (one query, one page end), read in one order across their
  * projects, as many projects at a time as the thread's open files allow. `known`: how matches
  * found elsewhere rank (projects not searched here), counted toward the page like those read.
- * Every count is strict: a tie between two projects goes to neither by reading order.
+ * Every count is strict: a tie between two projects goes to neither by reading order. The
+ * projects that read until a pool fills share one (`poolSize` matches, else the query's limit),
+ * across the groups: a group read after another has what the earlier left (first-page/shared-pool.ts).
  */
-function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[], known: RankKey[], results: Outcome[]): void {
+function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[], known: RankKey[], results: Outcome[], poolSize?: number): void {
   const end = batch[ats[0]!]!.pageEnd!;
   /** The best `end` matches found so far, here or elsewhere: each next group counts them. */
   let carried = [...known];
@@ -138,11 +143,12 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
   };
   // Searches read together ask one query (sharedKey): one object for all, so what is kept by query is found again.
   const { query } = batch[ats[0]!]!;
+  const shared = new SharedPool(poolSize ?? query.limit ?? DEFAULT_SEARCH_LIMIT);
   for (const at of ats) {
     const { root, stamps } = batch[at]!;
     try {
       const project = projects.get(root);
-      const reading = EarlyReading.open(project.reader(stamps?.manifest), root, project.symbols(stamps?.symbols), query, tally.add);
+      const reading = EarlyReading.open(project.reader(stamps?.manifest), root, project.symbols(stamps?.symbols), query, tally.add, shared);
       if (reading instanceof EarlyReading) {
         group.push({ at, reading });
         files += project.openFiles;

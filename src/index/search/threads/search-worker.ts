@@ -80,6 +80,11 @@ export interface BatchRequest {
    * kept): they count toward the page with those the batch reads (project-search.ts).
    */
   known?: KnownMatch[];
+  /**
+   * Matches the batch's projects that read until a pool fills may read between them (first-page/
+   * shared-pool.ts); unset: their query's limit, as for one project.
+   */
+  pool?: number;
 }
 
 type Waiter = { resolve: (result: WorkerResult | Array<WorkerResult | Error>) => void; reject: (error: Error) => void };
