@@ -385,6 +385,25 @@ test('names defined past the seeds in several projects share one pool: one answe
     assert.equal(ids(again), ids(first));
     assert.is(again.structuredContent!.total_matches, total);
 
+    // Paged to the end, past the pool (a page that asks for more than it holds): the projects that
+    // share it read it together all the way, so no result comes twice, and what those pages kept
+    // changes no later answer.
+    const seen: string[] = [];
+    let last: ToolResult | undefined;
+    let next: string | undefined;
+    for (let pages = 0; pages === 0 || (next && pages < 200); pages++) {
+      last = await call(client, 'search_code', { query: 'close', limit: 200, ...(next && { cursor: next }) });
+      assert.not.ok(last.isError, text(last));
+      seen.push(...ids(last));
+      next = last.structuredContent!.nextCursor as string | undefined;
+    }
+    assert.is(next, undefined, 'the pages come to an end');
+    assert.ok(seen.length > 1_000, `${seen.length} results paged`);
+    assert.is(new Set(seen).size, seen.length, 'no result twice');
+    assert.is(seen.length, last!.structuredContent!.total_matches);
+    // (The last project's whole answer is kept now: it counts all its matches, not those it read to be certain.)
+    assert.equal(ids(await call(client, 'search_code', args)), ids(first));
+
     // A page as deep as it goes, asked alone and with others in flight (the threads busy): the same answer.
     const wide = { query: 'close', limit: 200 };
     const idle = await call(client, 'search_code', wide);

@@ -6,7 +6,7 @@
  */
 
 export { definitionMatches, MAX_SEEDED_DEFINITIONS } from './definition-seeds.js';
-export { type Certainty, definitionsFirst, firstPagePlan, type FirstPageWay, type Pooled, serves } from './first-page/index.js';
+export { type Certainty, definitionsFirst, firstPagePlan, type FirstPageWay, mayStopEarly, type Pooled, serves } from './first-page/index.js';
 export { openForOneSearch, searchOnce } from './one-shot.js';
 export { lowValuePath } from './path-signals.js';
 export { type KnownMatch, knownMatch, rankedFrom, rankMatches, rankOrder, rankSearch, type Ranked } from './ranking.js';

@@ -4,16 +4,14 @@
  * through it for one project, and merges several of them for a search across projects (across.ts).
  */
 import {
-  BadPatternError,
   type Certainty,
-  DEFAULT_SEARCH_BUDGET_MS,
   definitionsFirst,
   firstPagePlan,
   type FirstPageWay,
   type KnownMatch,
   knownMatch,
+  mayStopEarly,
   type Pooled,
-  PatternTooExpensiveError,
   publicMatch,
   rankedFrom,
   rankSearch,
@@ -22,10 +20,9 @@ import {
   type SearchResult,
   serves,
 } from '../../index/search/index.js';
-import { BadGlobError } from '../../index/files/index.js';
 import type { SearchPool, WorkerResult } from '../../index/search/threads/index.js';
 import type { IndexStamps, Project, ProjectSymbols } from '../../workspace/project.js';
-import { codedError } from '../../errors.js';
+import { toolError } from './search-errors.js';
 import { AnswerCache, type Computed } from './answer-cache.js';
 
 /** Matches gathered and ranked per query; pages are cut from this pool. */
@@ -52,6 +49,11 @@ export interface Answer {
    */
   definitionsComplete?: boolean;
   /**
+   * definitions-only: the project defines the name past its seeds, so a search of it reads until a
+   * pool of matches fills; over several projects, a pool shared by every such project.
+   */
+  definedPastSeeds?: boolean;
+  /**
    * Set when the project defines the name past its seeds, so that its reading ends only when a
    * pool of matches fills (index/search/first-page/shared-pool.ts): 'own' when it read as it
    * would alone, 'shared' when a search across projects filled the pool it shared first.
@@ -77,7 +79,7 @@ function cachedAnswers(env: NodeJS.ProcessEnv): number {
 /** The definitions of the name alone, ranked (index/search/first-page/definitions-only.ts); the text search is not run. */
 function definitionsAnswer(project: Project, query: SearchQuery, at?: IndexStamps): Computed<Answer> {
   const started = performance.now();
-  const { ranked, certain, complete } = definitionsFirst(project.root, symbolsOf(project, at), query);
+  const { ranked, certain, complete, pastSeeds } = definitionsFirst(project.root, symbolsOf(project, at), query);
   const durationMs = Math.round(performance.now() - started);
   const result = { matches: [], truncated: true, stats: { files: 0, candidates: 0, durationMs } };
   return {
@@ -88,6 +90,7 @@ function definitionsAnswer(project: Project, query: SearchQuery, at?: IndexStamp
       rankingMs: 0,
       certainty: { by: 'definitions-only', results: certain },
       ...(complete && { definitionsComplete: true }),
+      ...(pastSeeds && { definedPastSeeds: true }),
     },
     weight: ranked.length,
     keep: true,
@@ -134,22 +137,6 @@ function rankingOf(
   return { ranked, seeds, rankingMs: performance.now() - started };
 }
 
-/** A search's failure as the tool error it is (a glob or pattern the caller must fix, a search over budget). */
-function toolError(error: unknown): unknown {
-  if (error instanceof PatternTooExpensiveError)
-    return codedError('pattern_too_expensive', `The search ran over its ${DEFAULT_SEARCH_BUDGET_MS} ms budget and was stopped`);
-  if (error instanceof BadGlobError) return codedError('invalid_input', error.message, { argument: 'path' }, 'Fix the glob, or leave path out.');
-  if (error instanceof BadPatternError) {
-    return codedError(
-      'invalid_input',
-      error.message,
-      { argument: 'query' },
-      'Fix the regular expression (JavaScript syntax), or search for the literal text with regex: false.',
-    );
-  }
-  return error;
-}
-
 /**
  * Searches and ranks: the answer, its weight (matches held) and whether it may be kept (a partial
  * one may not). `pageEnd`: only the results up to there are needed, and the search may stop once
@@ -184,12 +171,16 @@ function answerFrom(project: Project, query: SearchQuery, result: WorkerResult &
   return { value, weight: value.ranked.length, keep: result.partial !== true && value.pooled !== 'shared' };
 }
 
-/** One project's search in a search across projects: where its answer goes, its cache key, its page, and how many definitions it has. */
+/**
+ * One project's search in a search across projects: where its answer goes, its cache key, its
+ * page, how many definitions it has, and whether it shares the call's pool of matches.
+ */
 interface Search {
   at: number;
   key: string;
   pageEnd?: number;
   definitions: number;
+  sharesPool?: true;
 }
 
 /**
@@ -272,21 +263,32 @@ export class SearchAnswers {
     };
     // What unsearched projects answer: exactly what the merge will show of them, so it bounds the searches.
     const known: KnownMatch[] = [];
-    const open: Array<{ at: number; key: string; early?: string; definitions?: { value: Answer; cached: boolean } }> = [];
+    const open: Array<{ at: number; key: string; early?: string; definitions?: { value: Answer; cached: boolean }; sharedPoolEnd?: number }> = [];
     for (const [at, { project, query, at: stamps }] of asked.entries()) {
       const key = answerKey(project, stamps, queryText(query));
       const ways = firstPagePlan(query, end, true);
       const early = ways.includes('early-page') ? `${key}|first:${end}` : undefined;
-      const found = answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early));
-      // One that read until its own pool filled would share the pool of these projects: read again with them.
-      const kept = found?.pooled !== undefined && asked.length > 1 ? undefined : found;
+      // A project that reads until a pool fills shares the pool of these projects (first-page/
+      // shared-pool.ts), a page past the pool too: read together as far as the pool goes. Its
+      // definitions say which it is (and may decide the page); its answer kept from another call
+      // is then not its answer here, whatever way it was found.
+      const poolEnd = Math.min(end, query.limit ?? RANKING_POOL);
+      const mayShare = asked.length > 1 && mayStopEarly(query, poolEnd);
+      const definitions = early === undefined && !mayShare ? undefined : answers.getNow(`${key}|definitions`, () => definitionsAnswer(project, query, stamps));
+      const sharesPool = mayShare && definitions?.value.definedPastSeeds === true;
+      const kept = sharesPool ? undefined : (answers.peek(key) ?? (early === undefined ? undefined : answers.peek(early)));
       if (kept) {
         out[at] = { value: kept, cached: true };
         known.push(...kept.ranked.slice(0, end).map((item) => knownMatch(project.root, item)));
         continue;
       }
-      const definitions = ways.includes('definitions-only') ? answers.getNow(`${key}|definitions`, () => definitionsAnswer(project, query, stamps)) : undefined;
-      open.push({ at, key, ...(early !== undefined && { early }), ...(definitions && { definitions }) });
+      open.push({
+        at,
+        key,
+        ...(early !== undefined && { early }),
+        ...(definitions && ways.includes('definitions-only') && { definitions }),
+        ...(sharesPool && { sharedPoolEnd: poolEnd }),
+      });
     }
     const certainOf = (entry: (typeof open)[number]): number => entry.definitions?.value.certainty?.results ?? 0;
     const certainDefinitions = open.reduce((sum, entry) => sum + certainOf(entry), 0);
@@ -303,11 +305,19 @@ export class SearchAnswers {
         known.push(...value.ranked.slice(0, end).map((item) => knownMatch(asked[at]!.project.root, item)));
         continue;
       }
-      searches.push({ at, key, definitions: value?.ranked.length ?? 0, ...(early !== undefined && { pageEnd: end }) });
+      const { sharedPoolEnd } = entry;
+      searches.push({
+        at,
+        key,
+        definitions: value?.ranked.length ?? 0,
+        ...(sharedPoolEnd !== undefined ? { pageEnd: sharedPoolEnd, sharesPool: true as const } : early !== undefined && { pageEnd: end }),
+      });
     }
     if (searches.length === 0) return out;
-    // The projects that define the name first: their matches rank best, and bound the others soonest.
-    searches.sort((a, b) => b.definitions - a.definitions);
+    // The projects that share the pool first, each time in the order they were asked: they are
+    // then read in the same order whichever other projects are searched with them. Then those
+    // that define the name most: their matches rank best, and bound the others soonest.
+    searches.sort((a, b) => Number(b.sharesPool === true) - Number(a.sharesPool === true) || b.definitions - a.definitions);
     await this.#searched(pool, asked, searches, known, out);
     // A searched project that failed took its certain definitions out of the page: if the rest no
     // longer fill it, the projects answered by the rule are searched after all.
@@ -341,12 +351,13 @@ export class SearchAnswers {
   ): Promise<void> {
     const answers = this.#answers;
     const results = await pool.searchMany(
-      searches.map(({ at, pageEnd }) => {
+      searches.map(({ at, pageEnd, sharesPool }) => {
         const { project, query, at: stamps } = asked[at]!;
         return {
           root: project.root,
           query,
           ...(pageEnd !== undefined && { pageEnd }),
+          ...(sharesPool && { sharesPool }),
           ...(stamps && { stamps: { manifest: stamps.manifest, symbols: stamps.symbols } }),
         };
       }),
@@ -365,10 +376,8 @@ export class SearchAnswers {
       // read everything. One cut short by what other projects found (fewer certain results than the
       // page, or a shared pool filled) is this search's alone.
       const ownPage = value.certainty === undefined || (pageEnd !== undefined && value.certainty.results >= pageEnd);
-      if (value.pooled !== 'shared') {
-        if (pageEnd !== undefined && ownPage) answers.keep(`${key}|first:${pageEnd}`, computed);
-        if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) answers.keep(key, computed);
-      }
+      if (pageEnd !== undefined && ownPage) answers.keep(`${key}|first:${pageEnd}`, computed);
+      if (pageEnd === undefined || (!value.certainty && value.result.partial !== true)) answers.keep(key, computed);
       out[at] = { value, cached: false };
     }
   }

@@ -175,12 +175,12 @@ test('a project that cannot be opened fails alone; the others of its batch answe
   }
 });
 
-/** Each project's answer in a batch: its text matches (the seeds left out), and how its pool ended it. */
-function pooledOf(reply: ReturnType<typeof searchBatch>['reply']): Array<{ text: number; pooled: string | undefined }> {
+/** Each project's answer in a batch: its text matches (the seeds left out), how its pool ended it, and its ranked matches. */
+function pooledOf(reply: ReturnType<typeof searchBatch>['reply']): Array<{ text: number; pooled: string | undefined; ranked: string[] }> {
   return reply.results!.map((outcome, project) => {
     assert.ok('result' in outcome, `project ${project} failed`);
     const { matches, ranking } = unpack(outcome.result);
-    return { text: matches.length - ranking!.seeds, pooled: ranking!.pooled };
+    return { text: matches.length - ranking!.seeds, pooled: ranking!.pooled, ranked: matches.map((match) => `${match.path}:${match.line}`) };
   });
 }
 
@@ -193,7 +193,8 @@ test('projects that define the name past their seeds share one pool of matches; 
     roots.push(projectTree(closerFiles(5, 8), 'sextant-pool-few-'));
     for (const root of roots) await indexTree(root, home);
     const query: SearchQuery = { pattern: 'close', limit: 1_000, sourceFirst: true };
-    const batch = roots.map((root) => ({ root, query, pageEnd: 10 }));
+    // The caller finds the projects that share the pool by their definitions, and lists them first.
+    const batch = roots.map((root, at) => ({ root, query, pageEnd: 10, ...(at < 3 && { sharesPool: true as const }) }));
     const crowded = [0, 1, 2];
     const sum = (counts: Array<{ text: number }>, at: number[]): number => at.reduce((total, project) => total + counts[project]!.text, 0);
 
@@ -215,10 +216,14 @@ test('projects that define the name past their seeds share one pool of matches; 
     );
     assert.ok(together.slice(0, 3).every((one) => one.pooled === 'own' || one.pooled === 'shared'));
     assert.is(together[3]!.pooled, undefined, 'the project with every definition seeded reads until its page is certain, drawing on no pool');
-    assert.equal(pooledOf(searchBatch(projects, { id: 3, batch }).reply), together, 'the same batch reads the same again');
+    // The others answered from elsewhere (kept, say): the projects that share the pool read exactly as before.
+    const sharing = pooledOf(searchBatch(projects, { id: 3, batch: batch.slice(0, 3) }).reply);
+    assert.equal(sharing, together.slice(0, 3), 'the shared pool does not depend on the projects that take nothing from it');
 
-    const smaller = pooledOf(searchBatch(projects, { id: 4, batch, pool: 300 }).reply);
-    assert.ok(sum(smaller, crowded) <= 300, `a pool of 300: ${sum(smaller, crowded)} read`);
+    // Not told to share: each fills a pool of its own.
+    const apart = pooledOf(searchBatch(projects, { id: 4, batch: batch.map(({ root, pageEnd }) => ({ root, query, pageEnd })) }).reply);
+    assert.is(sum(apart, crowded), 3 * (600 - 50));
+    assert.ok(apart.slice(0, 3).every((one) => one.pooled === 'own'));
 
     // Open files for one project at a time: each is read in a group of its own, and the pool carries over.
     const one = new OpenProjects(home, new ContentCache(), 1);

@@ -67,4 +67,30 @@ test('a small result is copied, a large one moved, and both unpack to what was p
   assert.is(large.line.length, 0, 'moved: detached on the sending side');
 });
 
+test('a ranked result crosses with its scores, facts and what its ranking counted', async () => {
+  const { matches } = result(3);
+  const ranked = matches.map((match, i) => ({
+    match,
+    score: 100 - i,
+    facts: {
+      weight: i === 0 ? 100 : 0,
+      word: true,
+      exactCase: i < 2,
+      generated: false,
+      ...(i === 0 && { defined: { kind: 'function', qualifiedName: 'pkg.Name0' } }),
+    },
+    describe: () => ({}),
+  }));
+  const arrived = unpack(await sent(packRanked({ ...result(0), truncated: true }, ranked, { seeds: 1, rankingMs: 2, pooled: 'own' })));
+  assert.equal(arrived.matches, matches);
+  assert.ok(arrived.truncated);
+  assert.equal([...arrived.ranking!.scores], [100, 99, 98]);
+  assert.equal(
+    arrived.ranking!.facts,
+    ranked.map((item) => item.facts),
+  );
+  assert.equal([arrived.ranking!.seeds, arrived.ranking!.rankingMs, arrived.ranking!.certain, arrived.ranking!.pooled], [1, 2, undefined, 'own']);
+  assert.not.ok('certain' in arrived.ranking!, 'nothing said of what was not counted');
+});
+
 test.run();

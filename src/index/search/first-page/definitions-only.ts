@@ -20,6 +20,12 @@ export interface DefinitionsFirst {
    * text match, and scores TEXT_MATCH_CEILING at most (a search across projects relies on it).
    */
   complete: boolean;
+  /**
+   * The name is defined more often than the seeds take, and the symbol index says where the others
+   * are: a search reads until its pool fills, shared with the other such projects of a search
+   * across projects (shared-pool.ts).
+   */
+  pastSeeds: boolean;
 }
 
 /**
@@ -34,11 +40,11 @@ export function mayDecideByDefinitions(query: SearchQuery, end: number): boolean
 /** The definitions of the name, ranked as a search ranks them; `certain` counts those no text match can outrank. */
 export function definitionsFirst(root: string, symbols: RankingSymbols | undefined, query: SearchQuery): DefinitionsFirst {
   const seeds = definitionMatches(root, symbols, query);
-  if (!symbols || !seeds.complete) return { ranked: [], certain: 0, complete: false };
-  if (seeds.matches.length === 0) return { ranked: [], certain: 0, complete: true };
+  if (!symbols || !seeds.complete) return { ranked: [], certain: 0, complete: false, pastSeeds: symbols !== undefined && seeds.leftOut !== undefined };
+  if (seeds.matches.length === 0) return { ranked: [], certain: 0, complete: true, pastSeeds: false };
   const ranked = rankMatches(symbols, seeds.matches, query.pattern, false, query.caseSensitive === true, true);
   // Ranked by score first: those above the ceiling are the first ones.
   let certain = 0;
   while (certain < ranked.length && ranked[certain]!.score > TEXT_MATCH_CEILING) certain++;
-  return { ranked, certain, complete: true };
+  return { ranked, certain, complete: true, pastSeeds: false };
 }

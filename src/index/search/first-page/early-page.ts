@@ -96,13 +96,16 @@ export class EarlyReading {
   readonly #cursor: SearchCursor;
   readonly #unranked: UnrankedDefinitions;
   readonly #seeds: number;
-  /** Set when the seeds left definitions out: the reading then ends only when its pool is full. */
+  /**
+   * Set when the seeds left definitions out: the reading cannot be certain before its last
+   * defining file is read, and mostly ends when its pool is full (its own, or one it shares).
+   */
   readonly #pool: { shared?: SharedPool; limit: number } | undefined;
   /** The shared pool filled before this reading's own limit. */
   #cut = false;
   /** The bound of the next file, worked out once per file read. */
   #bound: RankKey | undefined | null = null;
-  /** The query's limit was reached: nothing more is read. */
+  /** The query's limit, or the room left in the pool it shares, was reached: nothing more is read. */
   #full = false;
   #failed: { error: unknown } | undefined;
 

@@ -1,12 +1,12 @@
 /**
- * The text matches a search across projects ranks in all. A project that defines the name past
- * its seeds (definition-seeds.ts, MAX_SEEDED_DEFINITIONS) is never certain of its page before its
- * last defining file is read: read alone, it stops only when its pool of RANKING_POOL matches
- * fills. Read with others, each such project filling a pool of its own ranked twenty projects'
- * worth of matches where one index holding the same files ranks one pool. So these projects share
- * one pool, read in the one order of the batch (the file whose matches could rank best next), and
- * each stops where the pool filled. A project whose seeds hold every definition reads until its
- * page is certain, as it would alone, and draws nothing from the pool.
+ * The matches a search across projects ranks in all, for the projects that need a pool. A project
+ * that defines the name past its seeds (definition-seeds.ts, MAX_SEEDED_DEFINITIONS) is never
+ * certain of its page before its last defining file is read: alone, it reads until its pool of
+ * matches (the query's limit) fills. With a pool each, several such projects would rank as many
+ * pools of matches, where one index holding the same files ranks one. So they share one, read in
+ * the batch's one order (the file whose matches could rank best next), and each stops where it
+ * filled. A project whose seeds hold every definition reads until its page is certain, as it
+ * would alone, and takes nothing from the pool.
  */
 
 /** How a ranked reading ended with respect to its pool: unset when it never needed one (its seeds were complete). */

@@ -137,13 +137,13 @@ export class SearchPool {
    * the queue per thread. A batch that may stop early (its page end set), or any batch while other
    * searches keep the threads busy, goes whole to the least busy thread, which reads its projects
    * in one order until the page is certain across them all (project-search.ts), as one index would
-   * be read; the projects that read until a pool fills share one there, so the answer is the same
-   * whether the threads were idle or busy. Any other batch alone in the pool, or too many projects
-   * for one thread's open files, is split: each project goes to its own thread (homeThread), which
-   * keeps its files open, each thread reads its share together, and the shared pool is split by
-   * the number of projects in each share. `known`: matches of projects not searched here, as the
-   * caller will show them. The budget is the batch's: a pattern too expensive anywhere stops it.
-   * Each search's result or failure, in order.
+   * be read: reading together reads less than reading apart, idle or not. Any other batch alone in
+   * the pool, or too many projects for one thread's open files, is split: each project goes to its
+   * own thread (homeThread), which keeps its files open, and each thread reads its share together;
+   * but the projects that share a pool of matches (`sharesPool`) all go to the first one's thread,
+   * so that they share it wherever the others go. `known`: matches of projects not searched here,
+   * as the caller will show them. The budget is the batch's: a pattern too expensive anywhere stops
+   * it. Each search's result or failure, in order.
    */
   async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
     const shares = new Map<number, number[]>();
@@ -154,8 +154,9 @@ export class SearchPool {
         items.map((_, index) => index),
       );
     } else {
+      const pooled = items.find((item) => item.sharesPool);
       items.forEach((item, index) => {
-        const thread = homeThread(item.root, this.#count);
+        const thread = homeThread((item.sharesPool ? pooled! : item).root, this.#count);
         shares.set(thread, [...(shares.get(thread) ?? []), index]);
       });
     }
@@ -163,10 +164,8 @@ export class SearchPool {
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
-        const limit = batch[0]!.query.limit ?? DEFAULT_SEARCH_LIMIT;
-        const pool = shares.size === 1 ? undefined : Math.ceil((limit * batch.length) / items.length);
         try {
-          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known, pool));
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
           indexes.forEach((index, at) => (results[index] = answers[at]!));
         } catch (error) {
           // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.
@@ -177,13 +176,12 @@ export class SearchPool {
     return results;
   }
 
-  #batch(worker: SearchWorker, batch: BatchItem[], known: KnownMatch[] | undefined, pool: number | undefined): Promise<Array<WorkerResult | Error>> {
+  #batch(worker: SearchWorker, batch: BatchItem[], known: KnownMatch[] | undefined): Promise<Array<WorkerResult | Error>> {
     const id = this.#nextId++;
     // A search's budget for each few projects of the batch: a batch of many cheap searches is not one expensive search.
     const budgetMs = (this.#options.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS) * Math.ceil(batch.length / PROJECTS_PER_BUDGET);
     const request: BatchRequest = { id, batch };
     if (known && known.length > 0) request.known = known;
-    if (pool !== undefined) request.pool = pool;
     return this.#onThreads([worker], budgetMs, () => worker.searchBatch(request));
   }
 

@@ -82,7 +82,7 @@ function packFirst({ result, ranked, seeds, certain, pooled }: FirstResults, ran
  * Each search of a batch, ranked; a failure is that search's own. The searches that may stop
  * early and share a query and page are read together (readTogether); the others each alone.
  */
-export function searchBatch(projects: OpenProjects, { id, batch, known = [], pool }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
+export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: BatchRequest): { reply: Reply; moved: ArrayBuffer[] } {
   const results = new Array<Outcome>(batch.length);
   const together = new Map<string, number[]>();
   batch.forEach(({ root, query, pageEnd, stamps }, at) => {
@@ -96,7 +96,7 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [], poo
     projects.trim();
   });
   const knownKeys = known.map((match) => match.key);
-  for (const ats of together.values()) readTogether(projects, batch, ats, knownKeys, results, pool);
+  for (const ats of together.values()) readTogether(projects, batch, ats, knownKeys, results);
   const moved = results.flatMap((outcome) => ('result' in outcome ? movedBuffers(outcome.result) : []));
   return { reply: { id, results }, moved };
 }
@@ -106,10 +106,11 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [], poo
  * projects, as many projects at a time as the thread's open files allow. `known`: how matches
  * found elsewhere rank (projects not searched here), counted toward the page like those read.
  * Every count is strict: a tie between two projects goes to neither by reading order. The
- * projects that read until a pool fills share one (`poolSize` matches, else the query's limit),
- * across the groups: a group read after another has what the earlier left (first-page/shared-pool.ts).
+ * projects that read until a pool fills share one of the query's limit (first-page/shared-pool.ts),
+ * across the groups: a group read after another has what the earlier left. Those projects come
+ * first in the batch (`sharesPool`), so the groups they fall in do not depend on the others.
  */
-function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[], known: RankKey[], results: Outcome[], poolSize?: number): void {
+function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[], known: RankKey[], results: Outcome[]): void {
   const end = batch[ats[0]!]!.pageEnd!;
   /** The best `end` matches found so far, here or elsewhere: each next group counts them. */
   let carried = [...known];
@@ -143,12 +144,14 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
   };
   // Searches read together ask one query (sharedKey): one object for all, so what is kept by query is found again.
   const { query } = batch[ats[0]!]!;
-  const shared = new SharedPool(poolSize ?? query.limit ?? DEFAULT_SEARCH_LIMIT);
+  const shared = new SharedPool(query.limit ?? DEFAULT_SEARCH_LIMIT);
   for (const at of ats) {
-    const { root, stamps } = batch[at]!;
+    const { root, stamps, sharesPool } = batch[at]!;
     try {
       const project = projects.get(root);
-      const reading = EarlyReading.open(project.reader(stamps?.manifest), root, project.symbols(stamps?.symbols), query, tally.add, shared);
+      const symbols = project.symbols(stamps?.symbols);
+      // The caller says which projects share the pool (it found them by their definitions): any other fills one of its own.
+      const reading = EarlyReading.open(project.reader(stamps?.manifest), root, symbols, query, tally.add, sharesPool ? shared : undefined);
       if (reading instanceof EarlyReading) {
         group.push({ at, reading });
         files += project.openFiles;

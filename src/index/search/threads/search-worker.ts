@@ -69,6 +69,11 @@ export interface BatchItem {
   query: SearchQuery;
   pageEnd?: number;
   stamps?: SearchStamps;
+  /**
+   * The project defines the name past its seeds and shares the batch's pool of matches with the
+   * others that do (first-page/shared-pool.ts): they all go to one thread, listed first.
+   */
+  sharesPool?: true;
 }
 
 /** Ranked searches of several projects, read together in one thread and answered in one message (pool.ts, searchMany). */
@@ -80,11 +85,6 @@ export interface BatchRequest {
    * kept): they count toward the page with those the batch reads (project-search.ts).
    */
   known?: KnownMatch[];
-  /**
-   * Matches the batch's projects that read until a pool fills may read between them (first-page/
-   * shared-pool.ts); unset: their query's limit, as for one project.
-   */
-  pool?: number;
 }
 
 type Waiter = { resolve: (result: WorkerResult | Array<WorkerResult | Error>) => void; reject: (error: Error) => void };
