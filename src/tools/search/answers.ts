@@ -317,7 +317,7 @@ export class SearchAnswers {
     // The projects that share the pool first, each time in the order they were asked: they are
     // then read in the same order whichever other projects are searched with them. Then those
     // that define the name most: their matches rank best, and bound the others soonest.
-    searches.sort((a, b) => Number(b.sharesPool === true) - Number(a.sharesPool === true) || b.definitions - a.definitions);
+    searches.sort((a, b) => Number(b.sharesPool === true) - Number(a.sharesPool === true) || (a.sharesPool ? 0 : b.definitions - a.definitions));
     await this.#searched(pool, asked, searches, known, out);
     // A searched project that failed took its certain definitions out of the page: if the rest no
     // longer fill it, the projects answered by the rule are searched after all.

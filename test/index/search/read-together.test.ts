@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ContentCache } from '../../../src/index/search/content-cache.js';
-import { IndexReader, rankSearch, type SearchQuery } from '../../../src/index/search/index.js';
+import { IndexReader, type KnownMatch, rankSearch, type SearchQuery } from '../../../src/index/search/index.js';
+import { pathDepth } from '../../../src/index/search/path-signals.js';
 import { OpenProjects } from '../../../src/index/search/threads/open-projects.js';
 import { searchBatch, searchIndex } from '../../../src/index/search/threads/project-search.js';
 import { unpack } from '../../../src/index/search/wire.js';
@@ -176,12 +177,29 @@ test('a project that cannot be opened fails alone; the others of its batch answe
 });
 
 /** Each project's answer in a batch: its text matches (the seeds left out), how its pool ended it, and its ranked matches. */
-function pooledOf(reply: ReturnType<typeof searchBatch>['reply']): Array<{ text: number; pooled: string | undefined; ranked: string[] }> {
+function pooledOf(
+  reply: ReturnType<typeof searchBatch>['reply'],
+): Array<{ text: number; pooled: string | undefined; certain: number | undefined; ranked: string[] }> {
   return reply.results!.map((outcome, project) => {
     assert.ok('result' in outcome, `project ${project} failed`);
     const { matches, ranking } = unpack(outcome.result);
-    return { text: matches.length - ranking!.seeds, pooled: ranking!.pooled, ranked: matches.map((match) => `${match.path}:${match.line}`) };
+    return {
+      text: matches.length - ranking!.seeds,
+      pooled: ranking!.pooled,
+      certain: ranking!.certain,
+      ranked: matches.map((match) => `${match.path}:${match.line}`),
+    };
   });
+}
+
+/** A project's ranked result as a match known from elsewhere, counted toward a batch's page. */
+function knownOf(root: string, result: ReturnType<typeof unpack>): KnownMatch[] {
+  return result.matches.map((match, at) => ({
+    root,
+    path: match.path,
+    line: match.line,
+    key: { score: result.ranking!.scores[at]!, depth: pathDepth(match.path), length: match.path.length },
+  }));
 }
 
 test('projects that define the name past their seeds share one pool of matches; the others draw on none', async () => {
@@ -216,20 +234,25 @@ test('projects that define the name past their seeds share one pool of matches; 
     );
     assert.ok(together.slice(0, 3).every((one) => one.pooled === 'own' || one.pooled === 'shared'));
     assert.is(together[3]!.pooled, undefined, 'the project with every definition seeded reads until its page is certain, drawing on no pool');
-    // The others answered from elsewhere (kept, say): the projects that share the pool read exactly as before.
-    const sharing = pooledOf(searchBatch(projects, { id: 3, batch: batch.slice(0, 3) }).reply);
+    // The last one answered from elsewhere (kept, say: its matches known): those that share the pool read exactly as before.
+    const sharing = pooledOf(searchBatch(projects, { id: 3, batch: batch.slice(0, 3), known: knownOf(roots[3]!, alone[3]!) }).reply);
     assert.equal(sharing, together.slice(0, 3), 'the shared pool does not depend on the projects that take nothing from it');
+
+    // A page at the pool's end reads the pool whole, however many matches known from elsewhere outrank everything here.
+    const outranking = Array.from({ length: 1_000 }, (_, line) => ({ root: '/elsewhere', path: 'a.go', line, key: { score: 1e9, depth: 1, length: 4 } }));
+    const whole = batch.map((item) => ({ ...item, pageEnd: 1_000 }));
+    const deep = pooledOf(searchBatch(projects, { id: 6, batch: whole, known: outranking }).reply);
+    assert.equal(deep, pooledOf(searchBatch(projects, { id: 7, batch: whole }).reply));
+    assert.ok(sum(deep, crowded) >= 1_000 - 3 * 50 && deep.every((one) => one.certain === undefined), 'the pool read whole, nothing said certain');
 
     // Not told to share: each fills a pool of its own.
     const apart = pooledOf(searchBatch(projects, { id: 4, batch: batch.map(({ root, pageEnd }) => ({ root, query, pageEnd })) }).reply);
     assert.is(sum(apart, crowded), 3 * (600 - 50));
     assert.ok(apart.slice(0, 3).every((one) => one.pooled === 'own'));
 
-    // Open files for one project at a time: each is read in a group of its own, and the pool carries over.
+    // Open files for one project at a time: the projects that share the pool are read in one group all the same.
     const one = new OpenProjects(home, new ContentCache(), 1);
-    const grouped = pooledOf(searchBatch(one, { id: 5, batch }).reply);
-    assert.ok(sum(grouped, crowded) <= 1_000, `read in groups: ${sum(grouped, crowded)}`);
-    assert.ok(grouped.slice(0, 3).some((got) => got.pooled === 'shared'));
+    assert.equal(pooledOf(searchBatch(one, { id: 5, batch }).reply).slice(0, 3), together.slice(0, 3));
     for (const root of roots) {
       projects.forget(root);
       one.forget(root);

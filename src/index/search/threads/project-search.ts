@@ -105,13 +105,21 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: B
  * The searches `ats` of `batch` (one query, one page end), read in one order across their
  * projects, as many projects at a time as the thread's open files allow. `known`: how matches
  * found elsewhere rank (projects not searched here), counted toward the page like those read.
- * Every count is strict: a tie between two projects goes to neither by reading order. The
- * projects that read until a pool fills share one of the query's limit (first-page/shared-pool.ts),
- * across the groups: a group read after another has what the earlier left. Those projects come
- * first in the batch (`sharesPool`), so the groups they fall in do not depend on the others.
+ * Every count is strict: a tie between two projects goes to neither by reading order.
+ *
+ * The projects that read until a pool fills (`sharesPool`, first in the batch) share one of the
+ * query's limit (first-page/shared-pool.ts), all in the first group whatever their open files, so
+ * that what they read never depends on the projects after them. A page that ends at the pool's
+ * end or past it reads the pool whole: it never stops for being certain, so what it reads does
+ * not depend on the matches known from elsewhere either.
  */
 function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[], known: RankKey[], results: Outcome[]): void {
   const end = batch[ats[0]!]!.pageEnd!;
+  // Searches read together ask one query (sharedKey): one object for all, so what is kept by query is found again.
+  const { query } = batch[ats[0]!]!;
+  const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+  const certainAt = end >= limit ? Infinity : end;
+  const shared = new SharedPool(limit);
   /** The best `end` matches found so far, here or elsewhere: each next group counts them. */
   let carried = [...known];
   const carry = (first: FirstResults): void => {
@@ -124,7 +132,7 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
   const read = (): void => {
     const stoppedAt = readUntilCertain(
       group.map(({ reading }) => reading),
-      end,
+      certainAt,
       tally,
     );
     for (const { at, reading } of group) {
@@ -142,10 +150,7 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
     carried.forEach(tally.add);
     projects.trim();
   };
-  // Searches read together ask one query (sharedKey): one object for all, so what is kept by query is found again.
-  const { query } = batch[ats[0]!]!;
-  const shared = new SharedPool(query.limit ?? DEFAULT_SEARCH_LIMIT);
-  for (const at of ats) {
+  for (const [index, at] of ats.entries()) {
     const { root, stamps, sharesPool } = batch[at]!;
     try {
       const project = projects.get(root);
@@ -166,7 +171,7 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
     } catch (error) {
       results[at] = { error: threadError(error) };
     }
-    if (files >= projects.maxFiles) read();
+    if (files >= projects.maxFiles && batch[ats[index + 1]!]?.sharesPool !== true) read();
   }
   if (group.length > 0) read();
 }
