@@ -14,7 +14,10 @@
 // --split: the libraries are copied apart into --projects folders (each library's largest
 // top-level folders one project each, the rest of it one more), each registered with --workspace,
 // and every call names none, so each searches all of them (search_code across projects). Each row
-// runs that server and one serving the same files as one project, side by side, in turn.
+// runs that server and one serving the same files as one project, side by side, in turn: with
+// --rounds, the two alternate which goes first in each round, and the table ends with the rate
+// across projects over the one project's, per round (measured minutes apart, one side's busy
+// moment would make the share swing), and their median.
 //
 // --other: another build served beside this one in every cell, --rounds times, the two alternating
 // which goes first; the table ends with this build's rate over the other's per round and their
@@ -378,6 +381,11 @@ function sides() {
   ];
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+}
+
 async function main() {
   const home = mkdtempSync(join(tmpdir(), 'sextant-load-home-'));
   const corpus = SPLIT ? mkdtempSync(join(tmpdir(), 'sextant-load-split-')) : undefined;
@@ -404,12 +412,17 @@ async function main() {
     let failed = false;
     /** this build's rate over the other's, per round, by cell: their median is the paired figure. */
     const ratios = new Map();
+    /** --split: the rate across projects over the one project's, per round, by build and cell. */
+    const shares = new Map();
     for (const transport of TRANSPORTS) {
       for (const clients of CLIENTS) {
         for (const name of CLASSES) {
-          for (const side of sides()) {
-            const cellName = `${transport}, ${clients} clients, ${side.label} project(s), ${name}`;
-            for (let round = 1; round <= ROUNDS; round++) {
+          for (let round = 1; round <= ROUNDS; round++) {
+            /** Each side's rate by build, this round. */
+            const bySide = new Map();
+            // Which side goes first alternates too: a busy moment of the machine falls on both.
+            for (const side of round % 2 === 1 ? sides() : sides().reverse()) {
+              const cellName = `${transport}, ${clients} clients, ${side.label} project(s), ${name}`;
               const rates = {};
               // Which build goes first alternates, so that a busy moment of the machine falls on both.
               for (const build of round % 2 === 1 ? BUILDS : [...BUILDS].reverse()) {
@@ -429,7 +442,15 @@ async function main() {
                   await server.stop();
                 }
               }
+              bySide.set(side.label, rates);
               if (paired) ratios.set(cellName, [...(ratios.get(cellName) ?? []), rates.this / rates.other]);
+            }
+            if (SPLIT) {
+              const [across, one] = sides().map((side) => bySide.get(side.label));
+              for (const build of BUILDS) {
+                const shareName = `${paired ? `${build.label}: ` : ''}${transport}, ${clients} clients, ${name}`;
+                shares.set(shareName, [...(shares.get(shareName) ?? []), across[build.label] / one[build.label]]);
+              }
             }
           }
         }
@@ -437,11 +458,13 @@ async function main() {
     }
     if (paired) {
       console.log('\n| cell | this / other, per round | median |\n| --- | --- | ---: |');
-      for (const [cellName, values] of ratios) {
-        const sorted = [...values].sort((a, b) => a - b);
-        const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-        console.log(`| ${cellName} | ${values.map((value) => value.toFixed(2)).join(', ')} | ${median.toFixed(2)} |`);
-      }
+      for (const [cellName, values] of ratios)
+        console.log(`| ${cellName} | ${values.map((value) => value.toFixed(2)).join(', ')} | ${median(values).toFixed(2)} |`);
+    }
+    if (SPLIT) {
+      console.log(`\n| ${paired ? 'build: ' : ''}cell | across projects / one project, per round | median |\n| --- | --- | ---: |`);
+      for (const [shareName, values] of shares)
+        console.log(`| ${shareName} | ${values.map((value) => value.toFixed(2)).join(', ')} | ${median(values).toFixed(2)} |`);
     }
     if (failed) process.exitCode = 1;
   } finally {
