@@ -141,7 +141,8 @@ export class SearchPool {
    * the pool, or too many projects for one thread's open files, is split: each project goes to its
    * own thread (homeThread), which keeps its files open, and each thread reads its share together;
    * but the projects that share a pool of matches (`sharesPool`) all go to the first one's thread,
-   * so that they share it wherever the others go. `known`: matches of projects not searched here,
+   * so that they share it wherever the others go; that thread holds all their files open at once,
+   * past its share of the open-file budget if need be, until they are read. `known`: matches of projects not searched here,
    * as the caller will show them. The budget is the batch's: a pattern too expensive anywhere stops
    * it. Each search's result or failure, in order.
    */

@@ -109,16 +109,17 @@ export function searchBatch(projects: OpenProjects, { id, batch, known = [] }: B
  *
  * The projects that read until a pool fills (`sharesPool`, first in the batch) share one of the
  * query's limit (first-page/shared-pool.ts), all in the first group whatever their open files, so
- * that what they read never depends on the projects after them. A page that ends at the pool's
- * end or past it reads the pool whole: it never stops for being certain, so what it reads does
- * not depend on the matches known from elsewhere either.
+ * that what they read never depends on the projects after them. For a page that ends at the
+ * pool's end (the caller asks that of a page past it too), their group ends with them and reads
+ * the pool whole: it never stops for being certain, so what it reads does not depend on the
+ * matches known from elsewhere either. The projects after them read until the page is certain.
  */
 function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[], known: RankKey[], results: Outcome[]): void {
   const end = batch[ats[0]!]!.pageEnd!;
   // Searches read together ask one query (sharedKey): one object for all, so what is kept by query is found again.
   const { query } = batch[ats[0]!]!;
   const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
-  const certainAt = end >= limit ? Infinity : end;
+  const fillsPool = end >= limit;
   const shared = new SharedPool(limit);
   /** The best `end` matches found so far, here or elsewhere: each next group counts them. */
   let carried = [...known];
@@ -129,10 +130,11 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
   let files = 0;
   let tally = new PageTally(strictlyBefore);
   carried.forEach(tally.add);
-  const read = (): void => {
+  /** Reads the group: `whole`, until every reading ends (the shared pool read whole), else until the page is certain. */
+  const read = (whole = false): void => {
     const stoppedAt = readUntilCertain(
       group.map(({ reading }) => reading),
-      certainAt,
+      whole ? Infinity : end,
       tally,
     );
     for (const { at, reading } of group) {
@@ -171,7 +173,9 @@ function readTogether(projects: OpenProjects, batch: BatchItem[], ats: number[],
     } catch (error) {
       results[at] = { error: threadError(error) };
     }
-    if (files >= projects.maxFiles && batch[ats[index + 1]!]?.sharesPool !== true) read();
+    const nextShares = index + 1 < ats.length && batch[ats[index + 1]!]!.sharesPool === true;
+    if (sharesPool && fillsPool && !nextShares) read(true);
+    else if (files >= projects.maxFiles && !nextShares) read();
   }
   if (group.length > 0) read();
 }
