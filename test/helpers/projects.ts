@@ -153,7 +153,7 @@ export async function withIndexedProject(files: Record<string, string>, work: (c
 
 /**
  * A Go project whose `types` types each define `Close`, every one used `uses` times in its own
- * file. Past MAX_SEEDED_DEFINITIONS (50) definitions, a search for `close` in any case there reads
+ * file. Past MAX_SEEDED_DEFINITIONS definitions, a search for `close` in any case there reads
  * until its pool of matches fills (index/search/first-page/shared-pool.ts): its seeds are not
  * written as searched, and an unread file may hold a definition that is. `types * (uses + 2)`
  * matches in all: each definition, its doc comment and its uses.

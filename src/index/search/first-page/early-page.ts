@@ -100,7 +100,7 @@ export class EarlyReading {
    * Set when the seeds left definitions out: the reading cannot be certain before its last
    * defining file is read, and mostly ends when its pool is full (its own, or one it shares).
    */
-  readonly #pool: { shared?: SharedPool; limit: number } | undefined;
+  readonly #pool: { shared: SharedPool | undefined; limit: number } | undefined;
   /** The shared pool filled before this reading's own limit. */
   #cut = false;
   /** The bound of the next file, worked out once per file read. */
@@ -139,7 +139,7 @@ export class EarlyReading {
     this.#unranked = new UnrankedDefinitions(defining, query.caseSensitive === true);
     this.#scorer = scorer;
     this.#seeds = seeds.matches.length;
-    if (!seeds.complete) this.#pool = { ...(shared && { shared }), limit: query.limit ?? DEFAULT_SEARCH_LIMIT };
+    if (!seeds.complete) this.#pool = { shared, limit: query.limit ?? DEFAULT_SEARCH_LIMIT };
   }
 
   /**

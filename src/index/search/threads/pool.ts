@@ -142,9 +142,9 @@ export class SearchPool {
    * own thread (homeThread), which keeps its files open, and each thread reads its share together;
    * but the projects that share a pool of matches (`sharesPool`) all go to the first one's thread,
    * so that they share it wherever the others go; that thread holds all their files open at once,
-   * past its share of the open-file budget if need be, until they are read. `known`: matches of projects not searched here,
-   * as the caller will show them. The budget is the batch's: a pattern too expensive anywhere stops
-   * it. Each search's result or failure, in order.
+   * past its share of the open-file budget if need be, until they are read. `known`: matches of
+   * projects not searched here, as the caller will show them. The budget is the batch's: a
+   * pattern too expensive anywhere stops it. Each search's result or failure, in order.
    */
   async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
     const shares = new Map<number, number[]>();
