@@ -12,6 +12,7 @@ import { buildIndex } from '../../../src/index/build/indexer.js';
 import { ProjectFiles } from '../../../src/index/files/project-file.js';
 import { ContentCache } from '../../../src/index/search/content-cache.js';
 import type { SearchQuery, SearchResult } from '../../../src/index/search/reader.js';
+import { SearchPool, type WorkerResult } from '../../../src/index/search/threads/pool.js';
 import { SearchService } from '../../../src/index/search/threads/service.js';
 import { projectTree } from '../../helpers/projects.js';
 
@@ -88,6 +89,44 @@ test("a search's matches are in path order where the walk's order is another, so
   } finally {
     await whole.close();
     await split.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a batch that waits its turn goes to the thread least busy when it is let in, not when it came', async () => {
+  const root = projectTree({ 'evil.txt': `${'a'.repeat(40)}!\n`, 'ok.txt': 'fine line\n' });
+  const home = mkdtempSync(join(tmpdir(), 'sextant-home-'));
+  await buildIndex(root, { home });
+  // Two searches let in at a time, over two threads; a budget far past the wait this test asserts.
+  const pool = new SearchPool({ home, workers: 2, maxActive: 2, budgetMs: 60_000 });
+  const fine = { root, query: { pattern: 'fine', limit: 10 }, pageEnd: 10 };
+  const paths = (results: Array<WorkerResult | Error>): unknown =>
+    results.map((one) => (one instanceof Error ? one.message : one.matches.map((match) => match.path)));
+  try {
+    // Alone in the pool, a search is split: both threads are up, and owe nothing.
+    assert.equal((await pool.search(root, { pattern: 'fine' })).matches.length, 1);
+    // A pattern that backtracks for ever holds the project's own thread (a ranked page goes whole
+    // to the least busy thread, the project's own on a tie) until the budget or the close.
+    let stuckSettled = false;
+    const stuck = pool.search(root, { pattern: '(a+)+$', regex: true, limit: 10 }, { rank: true, pageEnd: 10 });
+    stuck.then(
+      () => (stuckSettled = true),
+      () => (stuckSettled = true),
+    );
+    await new Promise(setImmediate);
+    // The first batch goes to the other thread, the less busy one.
+    const first = pool.searchMany([fine]);
+    await new Promise(setImmediate);
+    // The second comes while each thread owes one search (a tie: the project's own thread, the
+    // stuck one) and waits for the first's place; let in once the first is answered, it must go
+    // where nothing is owed then.
+    const second = pool.searchMany([fine]);
+    assert.equal(paths(await first), [['ok.txt']]);
+    assert.equal(paths(await second), [['ok.txt']]);
+    assert.is(stuckSettled, false, 'the stuck search still runs: the second batch did not wait for it');
+  } finally {
+    await pool.close();
     rmSync(root, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }

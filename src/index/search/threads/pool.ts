@@ -135,23 +135,27 @@ export class SearchPool {
   /**
    * Ranked searches of several projects (a search across projects), in one message and one turn in
    * the queue per thread. A batch that may stop early (its page end set), or any batch while other
-   * searches keep the threads busy, goes whole to the least busy thread, which reads its projects
-   * in one order until the page is certain across them all (project-search.ts), as one index would
-   * be read: reading together reads less than reading apart, idle or not. Any other batch alone in
-   * the pool, or too many projects for one thread's open files, is split: each project goes to its
-   * own thread (homeThread), which keeps its files open, and each thread reads its share together;
-   * but the projects that share a pool of matches (`sharesPool`) all go to the first one's thread,
-   * so that they share it wherever the others go; that thread holds all their files open at once,
-   * past its share of the open-file budget if need be, until they are read. `known`: matches of
-   * projects not searched here, as the caller will show them. The budget is the batch's: a
-   * pattern too expensive anywhere stops it. Each search's result or failure, in order.
+   * searches keep the threads busy, goes whole to the thread least busy when its turn comes, which
+   * reads its projects in one order until the page is certain across them all (project-search.ts),
+   * as one index would be read: reading together reads less than reading apart, idle or not. Any
+   * other batch alone in the pool, or too many projects for one thread's open files, is split:
+   * each project goes to its own thread (homeThread), which keeps its files open, and each thread
+   * reads its share together; but the projects that share a pool of matches (`sharesPool`) all go
+   * to the first one's thread, so that they share it wherever the others go; that thread holds all
+   * their files open at once, past its share of the open-file budget if need be, until they are
+   * read. `known`: matches of projects not searched here, as the caller will show them. The budget
+   * is the batch's: a pattern too expensive anywhere stops it. Each search's result or failure, in
+   * order.
    */
   async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
-    const shares = new Map<number, number[]>();
+    /** Each share's thread (undefined: the least busy once the share is let in), and its items' places. */
+    const shares = new Map<number | undefined, number[]>();
     const fits = items.length <= this.#openFilesPerThread / FILES_PER_PROJECT && items.length > 0;
     if (fits && (this.#active > 0 || items.every((item) => item.pageEnd !== undefined))) {
+      // The thread is picked when the batch is let in, not when it comes: a batch that waited its
+      // turn behind others would otherwise go where the threads were least busy back then.
       shares.set(
-        this.#leastBusyIndex(items[0]!.root),
+        undefined,
         items.map((_, index) => index),
       );
     } else {
@@ -166,7 +170,7 @@ export class SearchPool {
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
         try {
-          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread), batch, known));
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread ?? this.#leastBusyIndex(items[0]!.root)), batch, known));
           indexes.forEach((index, at) => (results[index] = answers[at]!));
         } catch (error) {
           // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.
