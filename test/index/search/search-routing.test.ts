@@ -114,10 +114,10 @@ test('a batch that waits its turn goes to the thread least busy when it is let i
       () => (stuckSettled = true),
       () => (stuckSettled = true),
     );
-    await new Promise(setImmediate);
+    await new Promise((resolve) => setImmediate(resolve));
     // The first batch goes to the other thread, the less busy one.
     const first = pool.searchMany([fine]);
-    await new Promise(setImmediate);
+    await new Promise((resolve) => setImmediate(resolve));
     // The second comes while each thread owes one search (a tie: the project's own thread, the
     // stuck one) and waits for the first's place; let in once the first is answered, it must go
     // where nothing is owed then.

@@ -153,7 +153,8 @@ export class SearchPool {
     const fits = items.length <= this.#openFilesPerThread / FILES_PER_PROJECT && items.length > 0;
     if (fits && (this.#active > 0 || items.every((item) => item.pageEnd !== undefined))) {
       // The thread is picked when the batch is let in, not when it comes: a batch that waited its
-      // turn behind others would otherwise go where the threads were least busy back then.
+      // turn behind others would otherwise go where the threads were least busy back then. Whether
+      // it goes whole is decided as it comes: a split batch takes a place in the queue per share.
       shares.set(
         undefined,
         items.map((_, index) => index),
@@ -166,11 +167,12 @@ export class SearchPool {
       });
     }
     const results = new Array<WorkerResult | Error>(items.length);
+    const firstRoot = items[0]?.root ?? '';
     await Promise.all(
       [...shares].map(async ([thread, indexes]) => {
         const batch = indexes.map((index) => items[index]!);
         try {
-          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread ?? this.#leastBusyIndex(items[0]!.root)), batch, known));
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread ?? this.#leastBusyIndex(firstRoot)), batch, known));
           indexes.forEach((index, at) => (results[index] = answers[at]!));
         } catch (error) {
           // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.

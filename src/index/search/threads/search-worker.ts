@@ -159,7 +159,8 @@ export class SearchWorker {
   }
 
   release(): void {
-    // A thread being stopped stays held until it has (kill).
+    // terminate() holds a thread it stops until it has stopped: let go of here, whoever awaits
+    // the stop (SearchPool.close) could see the process end first.
     if (--this.#holds === 0 && !this.#dead) this.#worker.unref();
   }
 
@@ -186,9 +187,6 @@ export class SearchWorker {
   /** Stops the thread; what else waited on it fails with `reason`. */
   kill(reason: Error): Promise<number> {
     this.#dead = true;
-    // Held until it has stopped: whoever awaits this (SearchPool.close) must not see the process
-    // end first, with nothing else keeping it up while the thread winds down.
-    this.#worker.ref();
     this.#failAll(reason);
     return this.#worker.terminate();
   }
