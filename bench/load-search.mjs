@@ -3,7 +3,8 @@
 // three query classes (selective identifiers, common words, regexes). Each cell runs a warm-up
 // outside its timed window, then calls as fast as answers come back for --seconds. Reports
 // calls/s, p50, p99, the server's CPU per call (user + system of the whole process, every
-// thread) and its peak RSS, and counts every failure (HTTP status, JSON-RPC error, isError).
+// thread, and of its main thread alone) and its peak RSS, and counts every failure (HTTP
+// status, JSON-RPC error, isError).
 //
 //   npm run build && node bench/load-search.mjs PROJECT_DIR [--clients 1,10,50]
 //        [--transports stdio,http,stateless] [--classes selective,common,regex] [--seconds 8]
@@ -131,14 +132,22 @@ function readFileQueries(root) {
 
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN);
 
-/** The process's CPU seconds so far (user + system, every thread), and its RSS in MiB. */
-function usage(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU seconds so far (user + system) in a /proc stat file: a process's (every thread), or one thread's. */
+function cpuSeconds(statPath) {
+  const stat = readFileSync(statPath, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/**
+ * The process's CPU seconds so far (every thread), its main thread's alone (whose thread id is the
+ * process id: it serves every connection, so a server bound by it shows it here), and its RSS in MiB.
+ */
+function usage(pid) {
   const rss = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
     .find((line) => line.startsWith('VmRSS:'));
-  return { cpu: (Number(fields[11]) + Number(fields[12])) / TICKS, rss: Number(rss.split(/\s+/)[1]) / 1024 };
+  return { cpu: cpuSeconds(`/proc/${pid}/stat`), main: cpuSeconds(`/proc/${pid}/task/${pid}/stat`), rss: Number(rss.split(/\s+/)[1]) / 1024 };
 }
 
 /** A stdio server: requests written as lines, answers matched by id; N may be in flight. */
@@ -330,6 +339,7 @@ async function cell(server, clients, queries) {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     cpuMs: (1000 * (after.cpu - before.cpu)) / Math.max(1, latencies.length),
+    mainMs: (1000 * (after.main - before.main)) / Math.max(1, latencies.length),
     rss: Math.max(peak, after.rss),
     failures,
   };
@@ -406,9 +416,9 @@ async function main() {
     );
     const paired = OTHER !== undefined;
     console.log(
-      `| ${paired ? 'build | round | ' : ''}transport | clients | projects | queries | calls/s | p50 ms | p99 ms | CPU ms/call | peak RSS MiB | failures | load |`,
+      `| ${paired ? 'build | round | ' : ''}transport | clients | projects | queries | calls/s | p50 ms | p99 ms | CPU ms/call | main thread ms/call | peak RSS MiB | failures | load |`,
     );
-    console.log(`| ${paired ? '--- | ---: | ' : ''}--- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |`);
+    console.log(`| ${paired ? '--- | ---: | ' : ''}--- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |`);
     let failed = false;
     /** this build's rate over the other's, per round, by cell: their median is the paired figure. */
     const ratios = new Map();
@@ -436,7 +446,7 @@ async function main() {
                   if (result.failures.size > 0) failed = true;
                   rates[build.label] = result.rate;
                   console.log(
-                    `| ${paired ? `${build.label} | ${round} | ` : ''}${transport} | ${clients} | ${side.label} | ${name} | ${result.rate.toFixed(1)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMs.toFixed(2)} | ${result.rss.toFixed(0)} | ${failures} | ${loadavg()[0].toFixed(2)} |`,
+                    `| ${paired ? `${build.label} | ${round} | ` : ''}${transport} | ${clients} | ${side.label} | ${name} | ${result.rate.toFixed(1)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.cpuMs.toFixed(2)} | ${result.mainMs.toFixed(3)} | ${result.rss.toFixed(0)} | ${failures} | ${loadavg()[0].toFixed(2)} |`,
                   );
                 } finally {
                   await server.stop();
