@@ -30,12 +30,13 @@
 // simply match less. bench/RESULTS.md has the runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { freePort } from './free-port.mjs';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { answerOf } from './sse-answer.mjs';
+import { QUERIES, splitLibraries } from './split-corpus.mjs';
 
 const arg = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -75,36 +76,6 @@ const BUILDS = OTHER
   : [{ label: undefined, bin: BIN }];
 const TICKS = 100; // USER_HZ: /proc/PID/stat counts CPU time in ticks of 10 ms
 const MODERN = '2026-07-28';
-
-const QUERIES = {
-  selective: [
-    'ServeHTTP',
-    'NewReader',
-    'ReadFull',
-    'ListenAndServe',
-    'ParseInt',
-    'HandleFunc',
-    'WriteString',
-    'Unmarshal',
-    'MarshalIndent',
-    'NewRequest',
-    'DialContext',
-    'ParseDuration',
-    'TrimPrefix',
-    'SplitN',
-    'NewEncoder',
-    'ReadDir',
-    'SetDeadline',
-    'LookupHost',
-    'Fprintf',
-    'NewTicker',
-  ].map((query) => ({ query })),
-  common: ['copyright', 'struct', 'return', 'error', 'func', 'string', 'the', 'nil', 'len', 'Close'].map((query) => ({ query })),
-  regex: ['[A-Z]{3}[0-9]{3}', 'x{2,}y', 'func \\(\\w+ \\*\\w+\\) Close\\(\\)', 'err != nil \\{', '\\bTODO\\b', '0x[0-9a-f]{8}'].map((query) => ({
-    query,
-    regex: true,
-  })),
-};
 
 /**
  * `--classes readfile`: read_file of the project's file nearest 2,000 lines, whole (the answer is
@@ -343,43 +314,6 @@ async function cell(server, clients, queries) {
     rss: Math.max(peak, after.rss),
     failures,
   };
-}
-
-/** A folder's size in bytes, every file under it. */
-function sizeOf(path) {
-  const stats = statSync(path);
-  if (!stats.isDirectory()) return stats.size;
-  let total = 0;
-  for (const entry of readdirSync(path)) total += sizeOf(join(path, entry));
-  return total;
-}
-
-/**
- * The libraries copied apart under `into`: of each, its largest top-level folders one project
- * each, and everything else of it one more, `count` projects in all. Returns the project folders.
- */
-function splitLibraries(libraries, count, into) {
-  const perLibrary = Math.floor(count / libraries.length);
-  const folders = [];
-  for (const library of libraries) {
-    const name = basename(library) === 'src' ? basename(join(library, '..')) : basename(library);
-    const entries = readdirSync(library).map((entry) => ({ entry, size: sizeOf(join(library, entry)), dir: statSync(join(library, entry)).isDirectory() }));
-    const largest = entries
-      .filter((one) => one.dir)
-      .sort((a, b) => b.size - a.size)
-      .slice(0, perLibrary - 1);
-    for (const { entry } of largest) {
-      const target = join(into, `${name}-${entry}`);
-      cpSync(join(library, entry), join(target, entry), { recursive: true });
-      folders.push(target);
-    }
-    const rest = join(into, `${name}-rest`);
-    mkdirSync(rest, { recursive: true });
-    for (const { entry } of entries.filter((one) => !largest.some((big) => big.entry === one.entry)))
-      cpSync(join(library, entry), join(rest, entry), { recursive: true });
-    folders.push(rest);
-  }
-  return folders;
 }
 
 /** The servers a row compares: one (PROJECT_DIR), or with --split the projects apart and the same files as one. */
