@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { QUERIES, splitLibraries } from './split-corpus.mjs';
 
 const arg = (name, fallback) => {
@@ -37,7 +37,7 @@ const ROUNDS = Number(arg('rounds', 5));
 const REPS = Number(arg('reps', 10));
 const WARMUP = Number(arg('warmup', 2));
 const OTHER = arg('other', undefined);
-const BIN = new URL('../dist/sextant.mjs', import.meta.url);
+const BIN = fileURLToPath(new URL('../dist/sextant.mjs', import.meta.url));
 /** As a search thread holds them: its share of the open-file budget, and a text trusted this long without a stat (search-thread.ts). */
 const OPEN_FILES = 256;
 const CONTENT_FRESH_MS = 500;
@@ -69,10 +69,10 @@ async function main() {
     const folders = splitLibraries(SPLIT, PROJECT_COUNT, corpus);
     const env = { ...process.env, SEXTANT_HOME: home };
     for (const root of [corpus, ...folders]) {
-      const indexed = spawnSync(process.execPath, [BIN.pathname, 'index', root], { env, encoding: 'utf8' });
+      const indexed = spawnSync(process.execPath, [BIN, 'index', root], { env, encoding: 'utf8' });
       if (indexed.status !== 0) throw new Error(`sextant index ${root} failed: ${indexed.stderr}`);
     }
-    const here = new URL('../build/src/', import.meta.url).pathname;
+    const here = fileURLToPath(new URL('../build/src/', import.meta.url));
     const builds = [await loadBuild('this', here), ...(OTHER ? [await loadBuild('other', join(resolve(OTHER), 'src'))] : [])];
     // Each project's stamps as the main thread reads them (Project.stamps), read once here: the thread trusts them.
     const { fileStamp, IndexStore } = await import(pathToFileURL(join(here, 'index/store/store.js')).href);
