@@ -148,31 +148,31 @@ export class SearchPool {
    * order.
    */
   async searchMany(items: BatchItem[], known?: KnownMatch[]): Promise<Array<WorkerResult | Error>> {
-    /** Each share's thread (undefined: the least busy once the share is let in), and its items' places. */
-    const shares = new Map<number | undefined, number[]>();
+    /** Each share: its items' places, and its thread, picked once the share is let in. */
+    const shares: Array<{ indexes: number[]; thread: () => number }> = [];
     const fits = items.length <= this.#openFilesPerThread / FILES_PER_PROJECT && items.length > 0;
     if (fits && (this.#active > 0 || items.every((item) => item.pageEnd !== undefined))) {
-      // The thread is picked when the batch is let in, not when it comes: a batch that waited its
+      // The least busy thread when the batch is let in, not when it comes: a batch that waited its
       // turn behind others would otherwise go where the threads were least busy back then. Whether
       // it goes whole is decided as it comes: a split batch takes a place in the queue per share.
-      shares.set(
-        undefined,
-        items.map((_, index) => index),
-      );
+      shares.push({ indexes: items.map((_, index) => index), thread: () => this.#leastBusyIndex(items[0]!.root) });
     } else {
       const pooled = items.find((item) => item.sharesPool);
+      const byThread = new Map<number, number[]>();
       items.forEach((item, index) => {
         const thread = homeThread((item.sharesPool ? pooled! : item).root, this.#count);
-        shares.set(thread, [...(shares.get(thread) ?? []), index]);
+        const indexes = byThread.get(thread);
+        if (indexes) indexes.push(index);
+        else byThread.set(thread, [index]);
       });
+      for (const [thread, indexes] of byThread) shares.push({ indexes, thread: () => thread });
     }
     const results = new Array<WorkerResult | Error>(items.length);
-    const firstRoot = items[0]?.root ?? '';
     await Promise.all(
-      [...shares].map(async ([thread, indexes]) => {
+      shares.map(async ({ indexes, thread }) => {
         const batch = indexes.map((index) => items[index]!);
         try {
-          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread ?? this.#leastBusyIndex(firstRoot)), batch, known));
+          const answers = await this.#enqueued(() => this.#batch(this.#ensureWorker(thread()), batch, known));
           indexes.forEach((index, at) => (results[index] = answers[at]!));
         } catch (error) {
           // A share that failed whole (over its budget, the queue full, the thread gone) fails each of its searches: the other threads' stand.
